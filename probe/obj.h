@@ -1,0 +1,62 @@
+/* Object file readers: ELF (32/64), COFF (x86_64, i386), Mach-O 64, and
+ * ar archives holding any of them.  Every read is bounds-checked; a file
+ * that does not parse gives -1 and a one-line reason, never a crash. */
+#ifndef ASMCAP_OBJ_H
+#define ASMCAP_OBJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum obj_format { OBJ_ELF, OBJ_COFF, OBJ_MACHO };
+enum obj_arch { OBJ_ARCH_OTHER, OBJ_ARCH_X86_64, OBJ_ARCH_I386 };
+
+struct obj_section {
+	char name[64];          /* Mach-O: "__TEXT,__text"; COFF long names resolved */
+	const uint8_t *data;    /* NULL for sections with no file bytes (bss) */
+	uint64_t size;
+	uint64_t addr;          /* as recorded (0 in relocatable ELF/COFF) */
+	int is_code;            /* executable / contains instructions */
+};
+
+struct obj_symbol {
+	const char *name;       /* points into the file's bytes (NUL-checked) */
+	int section;            /* index into sections, -1 undefined/absolute */
+	uint64_t value;         /* offset from the start of that section */
+	uint64_t size;          /* 0 when the format does not record it */
+	int is_func;            /* known to be a function (ELF STT_FUNC, COFF type 0x20) */
+	int is_global;
+};
+
+struct obj {
+	enum obj_format format;
+	enum obj_arch arch;
+	int bits;               /* 32 or 64 */
+	size_t nsections;
+	struct obj_section *sections;
+	size_t nsymbols;
+	struct obj_symbol *symbols;
+};
+
+/* Parse buf[0..len).  The obj points into buf: keep buf alive until
+ * obj_free.  Returns 0, or -1 with err set ("unreadable object: ..."). */
+int obj_parse(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen);
+void obj_free(struct obj *o);
+
+/* Name of the format as caps report it: "elf64", "elf32", "coff-x86-64",
+ * "coff-i386", "macho64". */
+const char *obj_format_name(const struct obj *o);
+
+/* First section whose name is exactly `name`, or NULL. */
+const struct obj_section *obj_section_named(const struct obj *o, const char *name);
+
+/* First symbol named `name` (with or without a leading '_', for Mach-O), or NULL. */
+const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name);
+
+/* ar archives ("!<arch>\n", GNU and BSD long names).  Iterate members:
+ * set *pos = 0 first; returns 1 and fills name/data/len per member, 0 at the
+ * end, -1 with err on a malformed archive. */
+int ar_is_archive(const uint8_t *buf, size_t len);
+int ar_next(const uint8_t *buf, size_t len, size_t *pos, char *name, size_t namelen,
+            const uint8_t **data, size_t *datalen, char *err, size_t errlen);
+
+#endif
