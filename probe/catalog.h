@@ -1,0 +1,42 @@
+/* The feature catalog: templates/<arch>/<feature>.s (+ optional .nasm),
+ * compiled into the binary (build/catalog.c) or read from --templates DIR.
+ * One parser serves both. */
+#ifndef ASMCAP_CATALOG_H
+#define ASMCAP_CATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CAT_MAX_ALT 4
+
+struct cat_bytes { uint8_t *b; size_t n; };
+struct cat_cpuid { unsigned leaf, subleaf, reg /* 0 eax 1 ebx 2 ecx 3 edx */, bit; };
+
+struct feature {
+	char *name, *summary, *since, *audit;
+	char *arch;                     /* "x86_64" | "i386" (the directory) */
+	char *body;                     /* AT&T snippet */
+	char *nasm_body;                /* NULL: no nasm form */
+	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it */
+	char *section;                  /* "# section:" names, comma-separated, or NULL */
+	char **requires; size_t nrequires;
+	struct cat_cpuid cpuid[CAT_MAX_ALT]; size_t ncpuid;   /* all must be set */
+	uint64_t xcr0;                  /* OS state the feature needs (0: none) */
+	struct cat_bytes expect[CAT_MAX_ALT]; size_t nexpect; /* any one matches */
+	int expect_nonempty;            /* "# expect: nonempty" (directive sections) */
+	unsigned formats;               /* bitmask of 1u << enum obj_format; all if absent */
+};
+
+struct catalog {
+	struct feature *f; size_t n;    /* sorted by name */
+	char hash[17];                  /* hex of a 64-bit FNV-1a over all template texts */
+};
+
+/* Load the arch's features from the built-in copy or a directory.
+ * 0, or -1 with err naming the file and line that is wrong. */
+int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen);
+int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen);
+const struct feature *catalog_find(const struct catalog *c, const char *name);
+void catalog_free(struct catalog *c);
+
+#endif

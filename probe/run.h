@@ -1,0 +1,45 @@
+/* Running toolchain commands: argv split shell-style (never through a
+ * shell), fork/exec in a new process group, a timeout that kills the whole
+ * group, stdout/stderr captured, and a private temp dir removed on exit,
+ * error, SIGINT and SIGTERM. */
+#ifndef ASMCAP_RUN_H
+#define ASMCAP_RUN_H
+
+#include <stddef.h>
+
+struct strv { char **v; size_t n, cap; };   /* NULL-terminated when n > 0 */
+void strv_push(struct strv *s, const char *word);
+void strv_append(struct strv *s, const struct strv *more);
+void strv_free(struct strv *s);
+
+/* Split `text` like sh does (single/double quotes, backslashes; no
+ * expansion).  Returns 0, or -1 with err on an unterminated quote. */
+int split_words(const char *text, struct strv *out, char *err, size_t errlen);
+
+struct run_result {
+	int exited;             /* 1: exited normally, status in `status` */
+	int status;
+	int signal;             /* terminating signal, 0 if none */
+	int timed_out;          /* killed by us after the timeout */
+	int not_found;          /* exec failed: ENOENT / EACCES */
+	char *out, *err;        /* captured, NUL-terminated (may be empty) */
+	size_t outlen, errlen;
+	double ms;              /* wall time */
+};
+
+/* Run argv (argv[0] looked up in PATH), stdin from /dev/null, in `cwd`
+ * (NULL: current).  timeout_s <= 0 means the global default (--timeout).
+ * Returns 0 when the process ran (whatever its status), -1 if it could not
+ * be started at all (err says why). */
+int run_cmd(char *const argv[], const char *cwd, double timeout_s,
+            struct run_result *r, char *err, size_t errlen);
+void run_result_free(struct run_result *r);
+
+/* One line describing how a run failed: "`gcc -c x.S` killed by SIGSEGV". */
+void run_describe(char *const argv[], const struct run_result *r, char *buf, size_t len);
+
+/* The private temp dir (created on first call, removed at exit or signal). */
+const char *tmpdir_path(void);
+extern double run_default_timeout;   /* seconds; --timeout sets it */
+
+#endif
