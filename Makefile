@@ -49,8 +49,35 @@ test:
 	$(MAKE) all
 	$(PYTEST) -q tests
 
+## Install (DESTDIR for staging; Perl finds site_perl under /usr/local by default)
+PERLDIR ?= $(PREFIX)/lib/site_perl
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/asmcap \
+		$(DESTDIR)$(PERLDIR) $(DESTDIR)$(PREFIX)/share/aclocal \
+		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/asmcap $(DESTDIR)$(PREFIX)/bin/asmcap
+	cp -R templates $(DESTDIR)$(PREFIX)/share/asmcap/
+	install -m 644 perlasm/Asmcap.pm $(DESTDIR)$(PERLDIR)/Asmcap.pm
+	install -m 644 m4/asmcap.m4 $(DESTDIR)$(PREFIX)/share/aclocal/asmcap.m4
+	install -m 644 cmake/AsmcapConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/
+	install -m 644 man/asmcap.1 $(DESTDIR)$(PREFIX)/share/man/man1/asmcap.1
+	install -m 644 mont/mont.h $(DESTDIR)$(PREFIX)/include/mont.h
+	install -m 644 $(BUILD)/libmont.a $(BUILD)/libmont.so $(DESTDIR)$(PREFIX)/lib/
+	sed 's|@PREFIX@|$(PREFIX)|' mont/mont.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mont.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/asmcap $(DESTDIR)$(PERLDIR)/Asmcap.pm \
+		$(DESTDIR)$(PREFIX)/share/aclocal/asmcap.m4 \
+		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/AsmcapConfig.cmake \
+		$(DESTDIR)$(PREFIX)/share/man/man1/asmcap.1 $(DESTDIR)$(PREFIX)/include/mont.h \
+		$(DESTDIR)$(PREFIX)/lib/libmont.a $(DESTDIR)$(PREFIX)/lib/libmont.so \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/mont.pc
+	rm -rf $(DESTDIR)$(PREFIX)/share/asmcap
+	-rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Asmcap 2>/dev/null
+
 clean:
 	rm -rf $(BUILD)
 
 FORCE:
-.PHONY: all caps test clean FORCE
+.PHONY: all caps test install uninstall clean FORCE

@@ -1,0 +1,72 @@
+# AsmcapConfig.cmake — find_package(Asmcap) support.
+#
+#   find_package(Asmcap REQUIRED)
+#   asmcap_probe(FEATURES adx bmi2 [PREFIX MYLIB] [REQUIRED])
+#
+# Runs asmcap with the project's C compiler and flags at every configure.
+# asmcap's own cache (in the build tree) makes an unchanged toolchain a hit
+# that starts no process, and a changed compiler, flags or assembler a miss:
+# so unlike check_source_compiles() a stale answer is never kept.
+# Sets <PREFIX>_<FEATURE> (upper case, '-' as '_') to ON or OFF and
+# <PREFIX>_<FEATURE>_REASON; PREFIX defaults to ASMCAP.  With REQUIRED, a
+# feature that is not "yes" stops the configure with asmcap's reason.
+# A toolchain asmcap cannot use at all is always a fatal error, never OFF.
+
+cmake_minimum_required(VERSION 3.19)   # string(JSON)
+
+get_filename_component(_asmcap_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+find_program(ASMCAP_EXECUTABLE asmcap HINTS "${_asmcap_prefix}/bin")
+if(NOT ASMCAP_EXECUTABLE)
+  set(Asmcap_FOUND FALSE)
+  set(Asmcap_NOT_FOUND_MESSAGE "asmcap not found; set ASMCAP_EXECUTABLE")
+  return()
+endif()
+set(Asmcap_FOUND TRUE)
+
+function(asmcap_probe)
+  cmake_parse_arguments(A "REQUIRED" "PREFIX" "FEATURES" ${ARGN})
+  if(NOT A_PREFIX)
+    set(A_PREFIX ASMCAP)
+  endif()
+  if(NOT A_FEATURES)
+    message(FATAL_ERROR "asmcap_probe: FEATURES is empty")
+  endif()
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" _cfg)
+  set(_cflags "${CMAKE_C_FLAGS}")
+  if(_cfg)
+    string(APPEND _cflags " ${CMAKE_C_FLAGS_${_cfg}}")
+  endif()
+  set(_cc "${CMAKE_C_COMPILER}")
+  if(CMAKE_C_COMPILER_LAUNCHER)
+    list(JOIN CMAKE_C_COMPILER_LAUNCHER " " _launcher)
+    set(_cc "${_launcher} ${_cc}")
+  endif()
+  list(JOIN A_FEATURES "," _list)
+  execute_process(
+    COMMAND "${ASMCAP_EXECUTABLE}" --cc "${_cc}" --cflags "${_cflags}"
+            --features "${_list}" --format json
+            --cache "${CMAKE_BINARY_DIR}/asmcap.cache"
+    OUTPUT_VARIABLE _json ERROR_VARIABLE _err RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "asmcap failed (exit ${_rc}): ${_err}")
+  endif()
+  foreach(_f IN LISTS A_FEATURES)
+    string(JSON _st ERROR_VARIABLE _jerr GET "${_json}" features "${_f}" status)
+    if(_jerr)
+      message(FATAL_ERROR "asmcap_probe: asmcap reported nothing for '${_f}' (not in its catalog?)")
+    endif()
+    string(JSON _why ERROR_VARIABLE _jerr GET "${_json}" features "${_f}" reason)
+    string(TOUPPER "${_f}" _v)
+    string(REPLACE "-" "_" _v "${_v}")
+    if(_st STREQUAL "yes")
+      set(${A_PREFIX}_${_v} ON PARENT_SCOPE)
+    else()
+      set(${A_PREFIX}_${_v} OFF PARENT_SCOPE)
+      if(A_REQUIRED)
+        message(FATAL_ERROR "asmcap: ${_f} is ${_st}: ${_why}")
+      endif()
+    endif()
+    set(${A_PREFIX}_${_v}_REASON "${_why}" PARENT_SCOPE)
+    message(STATUS "asmcap: ${_f}: ${_st}")
+  endforeach()
+endfunction()
