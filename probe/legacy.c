@@ -1,0 +1,377 @@
+/* asmcap legacy: what the version-regex ADX detection of OpenSSL's perlasm
+ * (x86_64-mont.pl and friends) would conclude for a toolchain, era by era,
+ * printed beside the probe's verdict, with each disagreement explained.
+ *
+ * This file is a model of those detectors, so it is the one place where
+ * version numbers are compared; nothing here feeds a decision of asmcap.
+ *
+ * The rules, applied in order while $addx is still false:
+ *   GNU as  `$CC -Wa,-v -c -o /dev/null -x assembler /dev/null 2>&1`
+ *           =~ /GNU assembler version ([2-9]\.[0-9]+)/ -> $1 >= 2.23
+ *   nasm    (win64 nasm flavour only) `nasm -v 2>&1`
+ *           =~ /NASM version ([2-9]\.[0-9]+)/ -> $1 >= 2.10
+ *   clang   `$CC -v 2>&1` =~ /((?:^clang|LLVM) version|.*based on LLVM)
+ *           ([3-9])\.([0-9]+)/ -> $2 + $3/100 >= 3.03
+ *           after PR 10855 the major is ([0-9]+); after PR 12725 the
+ *           alternation is (?:clang|LLVM), no anchor.
+ * Perl applied them to the whole output without /m, so `^` is the start of
+ * the text (POSIX ERE without REG_NEWLINE: the same) and `.` stops at a
+ * newline (spelt [^\n] here, since an ERE `.` would cross it). */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "run.h"
+
+enum { NERA = 3 };
+
+static const struct era {
+	const char *name, *clang_re;
+} eras[NERA] = {
+	{ "pre-10855",  "((^clang|LLVM) version|[^\n]*based on LLVM) ([3-9])\\.([0-9]+)" },
+	{ "post-10855", "((^clang|LLVM) version|[^\n]*based on LLVM) ([0-9]+)\\.([0-9]+)" },
+	{ "post-12725", "((clang|LLVM) version|[^\n]*based on LLVM) ([0-9]+)\\.([0-9]+)" },
+};
+
+/* One rule's outcome: did its regex match, what number did Perl see. */
+struct rule {
+	int ran, matched, yes;
+	double ver;
+	char text[32];          /* the number Perl compared, as printed */
+	char raw[32];           /* the matched "MAJOR.MINOR" (clang rule) */
+};
+
+/* Match `re` against `text`; copy capture groups g1 (and g2 when > 0) out.
+ * Returns 1 on a match, 0 otherwise, -1 if the pattern does not compile. */
+static int rx(const char *re, const char *text, int g1, char *c1, int g2, char *c2, size_t len)
+{
+	regex_t r;
+	regmatch_t m[6];
+	int ok;
+
+	if (regcomp(&r, re, REG_EXTENDED))
+		return -1;
+	ok = regexec(&r, text, 6, m, 0) == 0;
+	regfree(&r);
+	if (!ok)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		int g = i ? g2 : g1;
+		char *c = i ? c2 : c1;
+		if (g <= 0)
+			continue;
+		size_t n = (size_t)(m[g].rm_eo - m[g].rm_so);
+		if (n >= len)
+			n = len - 1;
+		memcpy(c, text + m[g].rm_so, n);
+		c[n] = 0;
+	}
+	return 1;
+}
+
+/* `$1 >= min` for the one-number rules (GNU as, nasm); Perl numifies the
+ * captured "2.40" to 2.4, as strtod does. */
+static void rule_number(struct rule *ru, const char *re, const char *text, double min)
+{
+	char v[32];
+
+	ru->ran = 1;
+	ru->matched = rx(re, text, 1, v, 0, NULL, sizeof v) == 1;
+	if (!ru->matched)
+		return;
+	ru->ver = strtod(v, NULL);
+	ru->yes = ru->ver >= min;
+	snprintf(ru->text, sizeof ru->text, "%s", v);
+}
+
+/* The clang rule: $2 + $3/100.0 >= 3.03 ("3.1" -> 3.01, "3.10" -> 3.10). */
+static void rule_clang(struct rule *ru, const char *re, const char *text)
+{
+	char maj[16], min[16];
+
+	ru->ran = 1;
+	ru->matched = rx(re, text, 3, maj, 4, min, sizeof maj) == 1;
+	if (!ru->matched)
+		return;
+	ru->ver = strtod(maj, NULL) + strtod(min, NULL) / 100.0;
+	ru->yes = ru->ver >= 3.03;
+	snprintf(ru->text, sizeof ru->text, "%.2f", ru->ver);
+	snprintf(ru->raw, sizeof ru->raw, "%s.%s", maj, min);
+}
+
+/* Run words + extra args; stdout then stderr (the `2>&1` of the original),
+ * or NULL when the command could not run at all. */
+static char *capture(const struct strv *words, const char *const *extra, char *why, size_t whylen)
+{
+	struct strv argv = { 0 };
+	struct run_result r;
+	char err[256];
+	char *all = NULL;
+
+	strv_append(&argv, words);
+	for (; *extra; extra++)
+		strv_push(&argv, *extra);
+	if (run_cmd(argv.v, NULL, 0, &r, err, sizeof err) < 0) {
+		snprintf(why, whylen, "%s", err);
+	} else if (r.not_found || r.timed_out || r.signal) {
+		run_describe(argv.v, &r, why, whylen);
+		run_result_free(&r);
+	} else {
+		all = malloc(r.outlen + r.errlen + 1);
+		if (all) {
+			memcpy(all, r.out, r.outlen);
+			memcpy(all + r.outlen, r.err, r.errlen);
+			all[r.outlen + r.errlen] = 0;
+		}
+		run_result_free(&r);
+	}
+	strv_free(&argv);
+	return all;
+}
+
+/* The line of `text` holding `needle` (or the first line), for display. */
+static void line_of(const char *text, const char *needle, char *buf, size_t len)
+{
+	const char *s = needle ? strstr(text, needle) : NULL;
+
+	if (!s)
+		s = text;
+	while (s > text && s[-1] != '\n')
+		s--;
+	size_t n = strcspn(s, "\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+}
+
+/* The string value of "key" at or after `from` in JSON we wrote ourselves
+ * (the probe's --format json); \" \\ and \n are the escapes it uses. */
+static int json_str(const char *from, const char *key, char *buf, size_t len)
+{
+	char pat[64];
+	const char *s;
+	size_t n = 0;
+
+	snprintf(pat, sizeof pat, "\"%s\"", key);
+	if (!from || !(s = strstr(from, pat)))
+		return -1;
+	s += strlen(pat);
+	s += strspn(s, " \t\n:");
+	if (*s++ != '"')
+		return -1;
+	for (; *s && *s != '"' && n + 1 < len; s++) {
+		if (*s == '\\' && s[1])
+			s++;
+		buf[n++] = *s == '\n' ? ' ' : *s;
+	}
+	buf[n] = 0;
+	return 0;
+}
+
+struct probe_adx {
+	char status[16], reason[256], assembler[256];
+};
+
+/* The probe's own ADX verdict: this binary, run as `asmcap --features adx
+ * --format json` with the same toolchain, so the answer is exactly what
+ * `asmcap` would print.  Returns the probe's exit code (3: unusable). */
+static int probe_adx(const char *cc, const char *nasm, struct probe_adx *p, char *why, size_t whylen)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	struct run_result r;
+	char err[256];
+	int rc;
+
+	if (n <= 0) {
+		snprintf(why, whylen, "cannot find this program (/proc/self/exe)");
+		return 3;
+	}
+	self[n] = 0;
+	char *argv[12] = { self, "--features", "adx", "--format", "json" };
+	int k = 5;
+	if (cc) {
+		argv[k++] = "--cc";
+		argv[k++] = (char *)cc;
+	}
+	if (nasm) {
+		argv[k++] = "--nasm";
+		argv[k++] = (char *)nasm;
+	}
+	argv[k] = NULL;
+	if (run_cmd(argv, NULL, 0, &r, err, sizeof err) < 0) {
+		snprintf(why, whylen, "%s", err);
+		return 3;
+	}
+	rc = r.exited ? r.status : 3;
+	if (rc != 0 && rc != 1) {
+		line_of(r.err, NULL, why, whylen);
+		if (!*why)
+			run_describe(argv, &r, why, whylen);
+	} else if (json_str(strstr(r.out, "\"features\""), "status", p->status, sizeof p->status) < 0) {
+		snprintf(why, whylen, "the probe printed no ADX verdict");
+		rc = 3;
+	} else {
+		json_str(strstr(r.out, "\"features\""), "reason", p->reason, sizeof p->reason);
+		json_str(strstr(r.out, "\"toolchain\""), "assembler", p->assembler, sizeof p->assembler);
+		rc = 0;
+	}
+	run_result_free(&r);
+	return rc;
+}
+
+/* " gnu-as: 2.40 >= 2.23", " clang: no match"; nothing for a rule that did
+ * not run because an earlier one already said yes. */
+static void trace(const char *name, const struct rule *ru, const char *min, const char **sep)
+{
+	if (!ru->ran)
+		return;
+	if (!ru->matched)
+		printf("%s%s: no match", *sep, name);
+	else
+		printf("%s%s: %s %s %s", *sep, name, ru->text, ru->yes ? ">=" : "<", min);
+	*sep = "; ";
+}
+
+/* Why era `e` disagrees with the probe, in one sentence. */
+static void explain(int e, const struct rule *gas, const struct rule clang[NERA],
+                    const struct rule *nasm, int legacy_yes, const struct probe_adx *p,
+                    const char *ccv)
+{
+	const struct rule *c = &clang[e];
+
+	printf("%s: ", eras[e].name);
+	if (legacy_yes) {
+		printf("this rule would emit ADX the assembler rejects: ");
+		if (c->ran && c->yes && gas->matched)
+			printf("the clang rule judged the compiler (%s >= 3.03), but the assembler it "
+			       "runs is GNU as %s, which the GNU as rule had found too old",
+			       c->text, gas->text);
+		else if (c->ran && c->yes)
+			printf("the clang rule judged the compiler (%s >= 3.03), not the assembler", c->text);
+		else if (gas->yes)
+			printf("GNU as %s >= 2.23 by its version", gas->text);
+		else
+			printf("nasm %s >= 2.10 by its version", nasm->text);
+		printf(" (probe: %s%s%s)\n", p->status, *p->reason ? ", " : "", p->reason);
+		return;
+	}
+	printf("this rule would drop ADX: ");
+	/* Both relaxations exist because the next era's pattern matches. */
+	if (e == 0 && !c->matched && clang[1].matched)
+		printf("the clang major has two digits (\"%s\") and the pattern reads one, [3-9]\n",
+		       clang[1].raw);
+	else if (!c->matched && clang[2].matched)
+		printf("\"^clang\" matches only at the start of the whole `-v` output (Perl, no /m), "
+		       "which begins \"%.40s\"\n", ccv);
+	else if (c->matched)
+		printf("clang %s < 3.03, yet the assembler encodes ADX\n", c->text);
+	else if (gas->matched)
+		printf("GNU as %s < 2.23, yet the assembler encodes ADX\n", gas->text);
+	else if (nasm->matched)
+		printf("nasm %s < 2.10, yet it encodes ADX\n", nasm->text);
+	else
+		printf("no rule recognises this toolchain's version text\n");
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: asmcap legacy [--cc CMD] [--nasm CMD]\n");
+	return 2;
+}
+
+int cmd_legacy(int argc, char **argv)
+{
+	const char *cc = getenv("CC"), *nasm = NULL;
+	struct strv ccw = { 0 }, nasmw = { 0 };
+	struct rule gas, nrule, clang[NERA];
+	struct probe_adx p;
+	char err[512], ccv[512] = "", asv[512] = "", nasmv[512] = "";
+	char *asout = NULL, *ccout = NULL, *nasmout = NULL;
+	int rc = 3;
+
+	err[0] = 0;
+	memset(&gas, 0, sizeof gas);
+	memset(&nrule, 0, sizeof nrule);
+	memset(clang, 0, sizeof clang);
+	memset(&p, 0, sizeof p);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--cc") && i + 1 < argc)
+			cc = argv[++i];
+		else if (!strcmp(argv[i], "--nasm") && i + 1 < argc)
+			nasm = argv[++i];
+		else {
+			fprintf(stderr, "asmcap legacy: unknown or incomplete option '%s'\n", argv[i]);
+			return usage();
+		}
+	}
+	if (!cc || !*cc)
+		cc = "cc";
+	if (split_words(cc, &ccw, err, sizeof err) < 0 || ccw.n == 0 ||
+	    (nasm && (split_words(nasm, &nasmw, err, sizeof err) < 0 || nasmw.n == 0))) {
+		fprintf(stderr, "asmcap legacy: bad command '%s': %s\n",
+		        ccw.n ? nasm : cc, *err ? err : "empty");
+		rc = 2;
+		goto out;
+	}
+
+	int prc = probe_adx(cc, nasm, &p, err, sizeof err);
+	if (prc == 3 || prc == 2) {
+		fprintf(stderr, "asmcap legacy: the probe failed: %s\n", err);
+		rc = prc;
+		goto out;
+	}
+	static const char *const as_args[] = { "-Wa,-v", "-c", "-o", "/dev/null", "-x", "assembler", "/dev/null", NULL };
+	static const char *const v_args[] = { "-v", NULL };
+	if (!(asout = capture(&ccw, as_args, err, sizeof err)) ||
+	    !(ccout = capture(&ccw, v_args, err, sizeof err)) ||
+	    (nasm && !(nasmout = capture(&nasmw, v_args, err, sizeof err)))) {
+		fprintf(stderr, "asmcap legacy: %s\n", err);
+		goto out;
+	}
+
+	rule_number(&gas, "GNU assembler version ([2-9]\\.[0-9]+)", asout, 2.23);
+	if (nasm && !gas.yes)
+		rule_number(&nrule, "NASM version ([2-9]\\.[0-9]+)", nasmout, 2.10);
+	for (int e = 0; e < NERA; e++)
+		if (!gas.yes && !nrule.yes)
+			rule_clang(&clang[e], eras[e].clang_re, ccout);
+
+	line_of(ccout, " version ", ccv, sizeof ccv);
+	line_of(asout, "GNU assembler version", asv, sizeof asv);
+	printf("cc: %s\n", cc);
+	printf("cc -v: %s\n", ccv);
+	printf("as -v: %s\n", gas.matched ? asv : "(no \"GNU assembler version\")");
+	if (nasm) {
+		line_of(nasmout, "NASM version", nasmv, sizeof nasmv);
+		printf("nasm -v: %s\n", nasmv);
+	}
+	printf("era         adx  rules\n");
+	int yes[NERA];
+	for (int e = 0; e < NERA; e++) {
+		yes[e] = gas.yes || nrule.yes || clang[e].yes;
+		printf("%-11s %-4s", eras[e].name, yes[e] ? "yes" : "no");
+		const char *sep = " ";
+		trace("gnu-as", &gas, "2.23", &sep);
+		trace("nasm", &nrule, "2.10", &sep);
+		trace("clang", &clang[e], "3.03", &sep);
+		putchar('\n');
+	}
+	printf("%-11s %-4s %s\n", "probe", p.status, p.reason);
+	int probe_yes = !strcmp(p.status, "yes");
+	for (int e = 0; e < NERA; e++)
+		if (yes[e] != probe_yes)
+			explain(e, &gas, clang, &nrule, yes[e], &p, ccv);
+	rc = 0;
+out:
+	free(asout);
+	free(ccout);
+	free(nasmout);
+	strv_free(&ccw);
+	strv_free(&nasmw);
+	return rc;
+}
