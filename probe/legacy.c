@@ -116,6 +116,7 @@ static char *capture(const struct strv *words, const char *const *extra, char *w
 		strv_push(&argv, *extra);
 	if (run_cmd(argv.v, NULL, 0, &r, err, sizeof err) < 0) {
 		snprintf(why, whylen, "%s", err);
+		run_result_free(&r);
 	} else if (r.not_found || r.timed_out || r.signal) {
 		run_describe(argv.v, &r, why, whylen);
 		run_result_free(&r);
@@ -205,6 +206,7 @@ static int probe_adx(const char *cc, const char *nasm, struct probe_adx *p, char
 	argv[k] = NULL;
 	if (run_cmd(argv, NULL, 0, &r, err, sizeof err) < 0) {
 		snprintf(why, whylen, "%s", err);
+		run_result_free(&r);
 		return 3;
 	}
 	rc = r.exited ? r.status : 3;
