@@ -16,6 +16,7 @@ struct feature {
 	char *name, *summary, *since, *audit;
 	char *arch;                     /* "x86_64" | "i386" (the directory) */
 	char *body;                     /* AT&T snippet */
+	unsigned body_line;             /* line of the .s file where the body starts */
 	char *nasm_body;                /* NULL: no nasm form */
 	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it */
 	char *section;                  /* "# section:" names, comma-separated, or NULL */
@@ -31,6 +32,11 @@ struct catalog {
 	struct feature *f; size_t n;    /* sorted by name */
 	char hash[17];                  /* hex of a 64-bit FNV-1a over all template texts */
 };
+
+/* The built-in copy (build/catalog.c): paths like "x86_64/adx.s". */
+struct catalog_file { const char *path, *text; };
+extern const struct catalog_file catalog_files[];
+extern const size_t catalog_nfiles;
 
 /* Load the arch's features from the built-in copy or a directory.
  * 0, or -1 with err naming the file and line that is wrong. */

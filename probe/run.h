@@ -6,6 +6,8 @@
 #define ASMCAP_RUN_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 struct strv { char **v; size_t n, cap; };   /* NULL-terminated when n > 0 */
 void strv_push(struct strv *s, const char *word);
@@ -15,6 +17,9 @@ void strv_free(struct strv *s);
 /* Split `text` like sh does (single/double quotes, backslashes; no
  * expansion).  Returns 0, or -1 with err on an unterminated quote. */
 int split_words(const char *text, struct strv *out, char *err, size_t errlen);
+
+/* argv joined for messages, each word quoted when the shell would need it. */
+char *argv_join(char *const argv[]);
 
 struct run_result {
 	int exited;             /* 1: exited normally, status in `status` */
@@ -35,11 +40,33 @@ int run_cmd(char *const argv[], const char *cwd, double timeout_s,
             struct run_result *r, char *err, size_t errlen);
 void run_result_free(struct run_result *r);
 
+/* Several commands at once, at most `maxpar` running at a time (0: all).
+ * Fill argv/cwd/timeout_s; the results land in r.  A job that could not be
+ * started at all has start_failed set and the reason in start_err. */
+struct run_job {
+	char *const *argv;
+	const char *cwd;
+	double timeout_s;
+	struct run_result r;
+	int start_failed;
+	char start_err[160];
+	/* private */
+	pid_t pid; int fd[3]; size_t cap[2]; double t0, deadline; int state;
+};
+void run_jobs(struct run_job *jobs, size_t n, size_t maxpar);
+
 /* One line describing how a run failed: "`gcc -c x.S` killed by SIGSEGV". */
 void run_describe(char *const argv[], const struct run_result *r, char *buf, size_t len);
+const char *signal_name(int sig);   /* "SIGSEGV" */
 
-/* The private temp dir (created on first call, removed at exit or signal). */
+/* The private temp dir (created on first call, removed at exit or signal);
+ * NULL with a message on stderr when it cannot be made. */
 const char *tmpdir_path(void);
 extern double run_default_timeout;   /* seconds; --timeout sets it */
+
+/* --log: every command, its status and output go here (NULL: nowhere). */
+extern FILE *run_log;
+extern unsigned run_nprocs;          /* processes started so far */
+double now_ms(void);
 
 #endif

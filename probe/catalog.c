@@ -1,0 +1,392 @@
+/* Catalog parser: one function reads a template text, whether it came
+ * from the built-in table or from a --templates directory. */
+#include "catalog.h"
+#include "obj.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct src { char *path, *text; };   /* path relative to the catalog root */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (!d) {
+		fputs("asmcap: out of memory\n", stderr);
+		exit(3);
+	}
+	memcpy(d, s, n);
+	d[n] = 0;
+	return d;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && strchr(" \t\r", s[n - 1]))
+		s[--n] = 0;
+	return s;
+}
+
+static int parse_hex_bytes(const char *v, struct cat_bytes *out)
+{
+	size_t n = 0, cap = strlen(v) / 2 + 1;
+	uint8_t *b = malloc(cap);
+	const char *p = v;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		char *end;
+		unsigned long x = strtoul(p, &end, 16);
+		if (end - p != 2 || x > 0xff || (*end && *end != ' ' && *end != '\t')) {
+			free(b);
+			return -1;
+		}
+		b[n++] = (uint8_t)x;
+		p = end;
+	}
+	if (!n) {
+		free(b);
+		return -1;
+	}
+	out->b = b;
+	out->n = n;
+	return 0;
+}
+
+static int parse_cpuid(char *v, struct cat_cpuid *c)
+{
+	static const char *regs[] = {"eax", "ebx", "ecx", "edx"};
+	int have = 0;
+	memset(c, 0, sizeof *c);
+	for (char *tok = strtok(v, " \t"); tok; tok = strtok(NULL, " \t")) {
+		char *eq = strchr(tok, '=');
+		if (!eq)
+			return -1;
+		*eq++ = 0;
+		char *end;
+		if (!strcmp(tok, "reg")) {
+			size_t i;
+			for (i = 0; i < 4 && strcmp(eq, regs[i]); i++)
+				;
+			if (i == 4)
+				return -1;
+			c->reg = i;
+			have |= 4;
+			continue;
+		}
+		unsigned long x = strtoul(eq, &end, 0);
+		if (*end || !*eq)
+			return -1;
+		if (!strcmp(tok, "leaf"))
+			c->leaf = x, have |= 1;
+		else if (!strcmp(tok, "subleaf"))
+			c->subleaf = x, have |= 2;
+		else if (!strcmp(tok, "bit") && x < 32)
+			c->bit = x, have |= 8;
+		else
+			return -1;
+	}
+	return (have & 13) == 13 ? 0 : -1;
+}
+
+static void split_list(const char *v, const char *seps, char ***out, size_t *n)
+{
+	char *copy = dup_n(v, strlen(v));
+	for (char *tok = strtok(copy, seps); tok; tok = strtok(NULL, seps)) {
+		*out = realloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = dup_n(tok, strlen(tok));
+	}
+	free(copy);
+}
+
+static void feature_free(struct feature *f)
+{
+	free(f->name); free(f->summary); free(f->since); free(f->audit);
+	free(f->arch); free(f->body); free(f->nasm_body); free(f->section);
+	for (size_t i = 0; i < f->nrequires; i++)
+		free(f->requires[i]);
+	free(f->requires);
+	for (size_t i = 0; i < f->nexpect; i++)
+		free(f->expect[i].b);
+	memset(f, 0, sizeof *f);
+}
+
+/* Parse one .s template.  `name` is the file's base name (the feature). */
+static int parse_template(struct feature *f, const char *path, const char *name,
+                          const char *arch, const char *text, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof *f);
+	f->arch = dup_n(arch, strlen(arch));
+	const char *p = text;
+	unsigned line = 0;
+	int have_formats = 0;
+	while (*p == '#') {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *l = dup_n(p + 1, len - 1), *colon = strchr(l, ':');
+		line++;
+		p += len + (nl != NULL);
+		char *key = trim(l);
+		if (!colon || !*key) {
+			free(l);
+			continue;       /* a plain comment line */
+		}
+		*colon = 0;
+		key = trim(key);
+		char *v = trim(colon + 1);
+		int bad = 0;
+		if (!strcmp(key, "feature")) {
+			if (strcmp(v, name))
+				bad = fail(err, errlen, "%s:%u: feature `%s' does not match the file name `%s'",
+				           path, line, v, name);
+			else
+				f->name = dup_n(v, strlen(v));
+		} else if (!strcmp(key, "summary"))
+			f->summary = dup_n(v, strlen(v));
+		else if (!strcmp(key, "since"))
+			f->since = dup_n(v, strlen(v));
+		else if (!strcmp(key, "audit"))
+			f->audit = dup_n(v, strlen(v));
+		else if (!strcmp(key, "section"))
+			f->section = dup_n(v, strlen(v));
+		else if (!strcmp(key, "requires"))
+			split_list(v, " \t,", &f->requires, &f->nrequires);
+		else if (!strcmp(key, "nasm")) {
+			if (strcmp(v, "none"))
+				bad = fail(err, errlen, "%s:%u: `nasm:' takes only `none'", path, line);
+			f->nasm_none = 1;
+		} else if (!strcmp(key, "cpuid")) {
+			if (f->ncpuid == CAT_MAX_ALT || parse_cpuid(v, &f->cpuid[f->ncpuid]))
+				bad = fail(err, errlen, "%s:%u: bad cpuid line (want `leaf=N subleaf=N reg=eax|ebx|ecx|edx bit=N', at most %d)",
+				           path, line, CAT_MAX_ALT);
+			f->ncpuid++;
+		} else if (!strcmp(key, "xcr0")) {
+			char *end;
+			f->xcr0 = strtoull(v, &end, 0);
+			if (*end || !*v)
+				bad = fail(err, errlen, "%s:%u: bad xcr0 `%s' (want a number such as 0xe6)", path, line, v);
+		} else if (!strcmp(key, "expect")) {
+			if (!strcmp(v, "nonempty"))
+				f->expect_nonempty = 1;
+			else if (f->nexpect == CAT_MAX_ALT || parse_hex_bytes(v, &f->expect[f->nexpect]))
+				bad = fail(err, errlen, "%s:%u: bad expect `%s' (want hex bytes like `0f 38 f6', or `nonempty'; at most %d lines)",
+				           path, line, v, CAT_MAX_ALT);
+			else
+				f->nexpect++;
+		} else if (!strcmp(key, "formats")) {
+			char **fm = NULL;
+			size_t nf = 0;
+			split_list(v, " \t,", &fm, &nf);
+			have_formats = 1;
+			for (size_t i = 0; i < nf; i++) {
+				if (!strcmp(fm[i], "elf"))
+					f->formats |= 1u << OBJ_ELF;
+				else if (!strcmp(fm[i], "coff"))
+					f->formats |= 1u << OBJ_COFF;
+				else if (!strcmp(fm[i], "macho"))
+					f->formats |= 1u << OBJ_MACHO;
+				else if (!bad)
+					bad = fail(err, errlen, "%s:%u: unknown format `%s' (elf, coff, macho)", path, line, fm[i]);
+				free(fm[i]);
+			}
+			free(fm);
+		} else
+			bad = fail(err, errlen, "%s:%u: unknown header key `%s'", path, line, key);
+		free(l);
+		if (bad) {
+			feature_free(f);
+			return -1;
+		}
+	}
+	if (!have_formats)
+		f->formats = ~0u;
+	f->body_line = line + 1;
+	f->body = dup_n(p, strlen(p));
+	const char *miss = !f->name ? "feature" : !f->nexpect && !f->expect_nonempty ? "expect" : NULL;
+	if (!miss && f->expect_nonempty && !f->section)
+		return feature_free(f), fail(err, errlen, "%s: `expect: nonempty' needs a `section:' line", path);
+	if (!miss && !*trim(f->body))
+		miss = "snippet body";
+	if (miss) {
+		feature_free(f);
+		return fail(err, errlen, "%s: no `%s'%s", path, miss, strcmp(miss, "snippet body") ? " line" : "");
+	}
+	return 0;
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	return (h ^ 0xff) * 0x100000001b3ULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct feature *)a)->name, ((const struct feature *)b)->name);
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct src *)a)->path, ((const struct src *)b)->path);
+}
+
+/* srcs: every file of this arch ("x86_64/adx.s", "x86_64/adx.nasm"). */
+static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch,
+                 const char *root, char *err, size_t errlen)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	memset(c, 0, sizeof *c);
+	qsort(srcs, n, sizeof *srcs, by_path);
+	for (size_t i = 0; i < n; i++) {
+		h = fnv(fnv(h, srcs[i].path), srcs[i].text);
+		size_t len = strlen(srcs[i].path);
+		if (len < 3 || strcmp(srcs[i].path + len - 2, ".s"))
+			continue;
+		const char *base = srcs[i].path + strlen(arch) + 1;
+		char *name = dup_n(base, strlen(base) - 2), full[4096];
+		snprintf(full, sizeof full, "%s/%s", root, srcs[i].path);
+		c->f = realloc(c->f, (c->n + 1) * sizeof *c->f);
+		int r = parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
+		if (!r) {
+			struct feature *f = &c->f[c->n++];
+			char nasm[4096];
+			snprintf(nasm, sizeof nasm, "%s/%s.nasm", arch, name);
+			for (size_t k = 0; k < n; k++)
+				if (!strcmp(srcs[k].path, nasm))
+					f->nasm_body = dup_n(srcs[k].text, strlen(srcs[k].text));
+		}
+		free(name);
+		if (r) {
+			catalog_free(c);
+			return -1;
+		}
+	}
+	qsort(c->f, c->n, sizeof *c->f, by_name);
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < c->f[i].nrequires; k++)
+			if (!catalog_find(c, c->f[i].requires[k])) {
+				fail(err, errlen, "%s/%s/%s.s: requires unknown feature `%s'", root, arch,
+				     c->f[i].name, c->f[i].requires[k]);
+				catalog_free(c);
+				return -1;
+			}
+	snprintf(c->hash, sizeof c->hash, "%016llx", (unsigned long long)h);
+	return 0;
+}
+
+static int wanted(const char *path, const char *arch)
+{
+	size_t a = strlen(arch), n = strlen(path);
+	if (strncmp(path, arch, a) || path[a] != '/' || strchr(path + a + 1, '/'))
+		return 0;
+	return (n > 2 && !strcmp(path + n - 2, ".s")) || (n > 5 && !strcmp(path + n - 5, ".nasm"));
+}
+
+int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen)
+{
+	struct src *s = calloc(catalog_nfiles + 1, sizeof *s);
+	size_t n = 0;
+	for (size_t i = 0; i < catalog_nfiles; i++)
+		if (wanted(catalog_files[i].path, arch)) {
+			s[n].path = (char *)catalog_files[i].path;
+			s[n++].text = (char *)catalog_files[i].text;
+		}
+	int r = build(c, s, n, arch, "templates", err, errlen);
+	free(s);
+	return r;
+}
+
+static char *slurp(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t n = 0, cap = 4096;
+	char *b = malloc(cap);
+	size_t got;
+	while ((got = fread(b + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap)
+			b = realloc(b, cap *= 2);
+	}
+	fclose(f);
+	b[n] = 0;
+	if (strlen(b) != n) {
+		free(b);
+		fail(err, errlen, "%s: contains a NUL byte", path);
+		return NULL;
+	}
+	return b;
+}
+
+int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen)
+{
+	char sub[4096];
+	snprintf(sub, sizeof sub, "%s/%s", dir, arch);
+	DIR *d = opendir(sub);
+	if (!d)
+		return fail(err, errlen, "templates directory %s: %s", sub, strerror(errno));
+	struct src *s = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	int r = 0;
+	while ((e = readdir(d))) {
+		char rel[4096], full[8192];
+		snprintf(rel, sizeof rel, "%s/%s", arch, e->d_name);
+		if (!wanted(rel, arch))
+			continue;
+		snprintf(full, sizeof full, "%s/%s", dir, rel);
+		char *text = slurp(full, err, errlen);
+		if (!text) {
+			r = -1;
+			break;
+		}
+		s = realloc(s, (n + 1) * sizeof *s);
+		s[n].path = dup_n(rel, strlen(rel));
+		s[n++].text = text;
+	}
+	closedir(d);
+	if (!r)
+		r = build(c, s, n, arch, dir, err, errlen);
+	for (size_t i = 0; i < n; i++)
+		free(s[i].path), free(s[i].text);
+	free(s);
+	return r;
+}
+
+const struct feature *catalog_find(const struct catalog *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->f[i].name, name))
+			return &c->f[i];
+	return NULL;
+}
+
+void catalog_free(struct catalog *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		feature_free(&c->f[i]);
+	free(c->f);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,49 @@
+/* Output writers.  Every subcommand that emits variables for a build
+ * (probe: ASMCAP_ADX, cc-flag: ASMCAP_CFLAG_*, choose: ASMCAP_CHOICE_*)
+ * builds a list of out_var and hands it to out_vars(): one writer for
+ * sh, make, h, perl, cmake and json.  out_file() writes the result
+ * atomically and only when the content changed. */
+#ifndef ASMCAP_OUT_H
+#define ASMCAP_OUT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* A growable string. */
+struct buf { char *s; size_t n, cap; };
+void buf_add(struct buf *b, const char *s, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_json_str(struct buf *b, const char *s);   /* "..." with JSON escapes; NULL -> null */
+void buf_free(struct buf *b);
+
+enum out_format { OUT_TEXT, OUT_JSON, OUT_SH, OUT_MAKE, OUT_H, OUT_PERL, OUT_CMAKE };
+/* "text", "json", ... -> 0, or -1 for an unknown name. */
+int out_format_parse(const char *name, enum out_format *f);
+const char *out_format_names(void);   /* "text|json|sh|make|h|perl|cmake" */
+
+/* One build variable.  value "yes"/"no" is a boolean (h: #define 1 /
+ * #undef; cmake: ON/OFF; sh/make/perl/json: the word); anything else is a
+ * string (a decimal integer stays bare in h and json).  comment may be
+ * NULL; it is written next to the variable where the format has comments. */
+struct out_var { const char *name, *value, *comment; };
+
+/* Append the variables in format f (OUT_TEXT: an aligned "NAME  value"
+ * table).  `who` names the generator in the header comment, e.g.
+ * "asmcap probe --cc gcc". */
+void out_vars(struct buf *b, enum out_format f, const char *who,
+              const struct out_var *v, size_t n);
+
+/* Variable name from a prefix and a feature/flag: "ASMCAP_" + "avx512-ifma"
+ * -> "ASMCAP_AVX512_IFMA" (upper case, non-alphanumerics become '_'). */
+char *out_var_name(const char *prefix, const char *word);
+
+/* Write data to path ("-" or NULL: stdout) atomically (temp file in the
+ * same dir + rename), leaving the file untouched when it already holds
+ * exactly this content.  0, or -1 with err. */
+int out_file(const char *path, const char *data, size_t len, char *err, size_t errlen);
+
+/* Whether to colour text on this stream: a TTY and NO_COLOR unset/empty. */
+int out_use_colour(int fd);
+
+#endif
