@@ -41,7 +41,56 @@ $(BUILD)/caps.json: $(BUILD)/asmcap FORCE
 caps: $(BUILD)/caps.json
 
 ## 3. Generated Montgomery code and the library ###############################
-## (mont section)
+# CAPS: the verdicts the kernels are generated from. Override it to build a
+# library from another toolchain's caps into another BUILD, e.g.
+#   make BUILD=build/noadx CAPS=tests/fake/old-as.json build/noadx/libmont.a
+# Without the generator (perlasm/x86_64-mont.pl) the library is the C code only.
+CAPS        ?= $(BUILD)/caps.json
+MONT_GEN    := $(wildcard perlasm/x86_64-mont.pl)
+MONT_CFLAGS  = -std=c11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
+	       -Imont -I$(BUILD)
+MONT_OBJ    := $(patsubst mont/%.c,$(BUILD)/mont/%.o,$(sort $(wildcard mont/*.c)))
+MONT_DEPS   := $(wildcard mont/*.h)
+MONT_GEN_OUT = $(BUILD)/mont-x86_64.s $(BUILD)/mont-kernels.h
+
+ifneq ($(MONT_GEN),)
+MONT_OBJ    += $(BUILD)/mont/mont-x86_64.o
+MONT_CFLAGS += -DMONT_ASM
+MONT_DEPS   += $(BUILD)/mont-kernels.h
+# The flavour (elf, macosx, mingw64) is the one the probe found for $(CC).
+# Outputs are replaced only when they change, so a re-probe that changes no
+# verdict rebuilds nothing.
+MONT_FLAVOUR = $$($(PERL) -ne 'print $$1 if /"flavour":\s*"(\w+)"/' $(CAPS))
+$(BUILD)/mont-x86_64.s: $(MONT_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
+	$(PERL) -Iperlasm $(MONT_GEN) $(MONT_FLAVOUR) $(CAPS) >$@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+$(BUILD)/mont-kernels.h: $(MONT_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
+	$(PERL) -Iperlasm $(MONT_GEN) --header $(CAPS) >$@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+$(BUILD)/mont/mont-x86_64.o: $(BUILD)/mont-x86_64.s | $(BUILD)/mont
+	$(CC) $(CFLAGS) $(ASFLAGS) -c -o $@ $<
+endif
+
+$(BUILD)/mont:
+	@mkdir -p $@
+$(BUILD)/mont/%.o: mont/%.c $(MONT_DEPS) | $(BUILD)/mont
+	$(CC) $(CFLAGS) $(MONT_CFLAGS) -c -o $@ $<
+$(BUILD)/libmont.a: $(MONT_OBJ)
+	rm -f $@ && $(AR) rcs $@ $(MONT_OBJ)
+# Exports only the mont.h API (version script); -z text refuses text relocations.
+$(BUILD)/libmont.so: $(MONT_OBJ) mont/libmont.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=mont/libmont.map -Wl,-z,text \
+		-o $@ $(MONT_OBJ) -lpthread
+# The tests' driver (tests/mont/): hex vectors on stdin, results on stdout.
+$(BUILD)/mont-harness: tests/mont/harness.c $(BUILD)/libmont.a
+	$(CC) $(CFLAGS) $(MONT_CFLAGS) -g -D_POSIX_C_SOURCE=200809L -o $@ $< \
+		$(BUILD)/libmont.a -lpthread
+
+# Another toolchain: make regen CC=clang-19 (re-probes, regenerates, rebuilds).
+.PHONY: regen
+regen:
+	rm -rf $(BUILD)/mont $(MONT_GEN_OUT) $(BUILD)/libmont.a $(BUILD)/libmont.so
+	$(MAKE) all
 
 ## 4. Tests, benchmarks, matrix ###############################################
 test:

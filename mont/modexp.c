@@ -1,0 +1,154 @@
+/* Constant-time modular exponentiation: fixed windows over every bit of the
+ * exponent (leading zero bits included), a table of base powers in
+ * Montgomery form, and table lookups that read every entry under masks. */
+#include <string.h>
+#include "internal.h"
+
+unsigned mont_window_bits(size_t num)
+{
+	/* Measured: see tests/mont/README.md ("Window choice"). */
+	return num >= 16 ? 5 : num >= 4 ? 4 : 3;
+}
+
+/* memset the optimiser cannot drop: the asm claims to read the memory. */
+static void wipe(void *p, size_t len)
+{
+	memset(p, 0, len);
+#if defined(__GNUC__) || defined(__clang__)
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+#endif
+}
+
+/* out = table[idx] without an address or branch that depends on idx: every
+ * entry is read and masked (the inner loop vectorises). */
+static void select_entry(uint64_t *restrict out, const uint64_t *restrict table,
+                         size_t entries, size_t num, uint64_t idx)
+{
+	for (size_t j = 0; j < num; j++)
+		out[j] = 0;
+	for (size_t i = 0; i < entries; i++, table += num) {
+		uint64_t d = i ^ idx;
+		uint64_t mask = mont_barrier(((d | (0 - d)) >> 63) - 1);
+		for (size_t j = 0; j < num; j++)
+			out[j] |= table[j] & mask;
+	}
+}
+
+/* Bits [bit, bit+w) of exp; bits past the top read as 0. Only the
+ * (public) position decides what is read. */
+static uint64_t window_at(const uint64_t *exp, size_t exp_limbs, size_t bit,
+                          unsigned w)
+{
+	size_t limb = bit / 64;
+	unsigned shift = bit % 64;
+	uint64_t v = exp[limb] >> shift;
+
+	if (shift + w > 64 && limb + 1 < exp_limbs)
+		v |= exp[limb + 1] << (64 - shift);
+	return v & ((UINT64_C(1) << w) - 1);
+}
+
+/* x = 2x mod n, x < n. */
+static void mod_double(uint64_t *x, const uint64_t *n, size_t num)
+{
+	uint64_t carry = 0;
+	for (size_t j = 0; j < num; j++) {
+		uint64_t top = x[j] >> 63;
+		x[j] = x[j] << 1 | carry;
+		carry = top;
+	}
+	mont_reduce_once(x, x, carry, n, num);
+}
+
+/* one = R mod n and rr = R^2 mod n (n is public: no secret involved). */
+static void montgomery_constants(uint64_t *one, uint64_t *rr,
+                                 const uint64_t *n, uint64_t n0, size_t num)
+{
+	size_t top = num - 1, bits, doublings, odd = 64 * num;
+	unsigned squarings = 0;
+
+	while (top > 0 && n[top] == 0)
+		top--;
+	bits = 64 * top + 64 - (size_t)__builtin_clzll(n[top]);
+	/* 2^(bits-1) < n (n odd, not a power of two), or 0 when n == 1 */
+	memset(one, 0, num * sizeof *one);
+	if (bits > 1)
+		one[(bits - 1) / 64] = UINT64_C(1) << ((bits - 1) % 64);
+	for (doublings = 64 * num - (bits - 1); doublings; doublings--)
+		mod_double(one, n, num);
+	/* 64*num = odd * 2^squarings; (2^odd R)^(2^squarings) / R^(...) = R^2 */
+	while (odd % 2 == 0) {
+		odd /= 2;
+		squarings++;
+	}
+	memcpy(rr, one, num * sizeof *rr);
+	while (odd--)
+		mod_double(rr, n, num);
+	while (squarings--)
+		mont_sqr(rr, rr, n, n0, num);
+}
+
+void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
+                           const uint64_t *exp, size_t exp_limbs,
+                           const uint64_t *n, size_t num, unsigned window)
+{
+	_Alignas(64) uint64_t table[MONT_MAX_NUM << MONT_WINDOW_MAX];
+	_Alignas(64) uint64_t acc[MONT_MAX_NUM], power[MONT_MAX_NUM];
+	uint64_t rr[MONT_MAX_NUM];
+	const size_t entries = (size_t)1 << window;
+	const uint64_t n0 = mont_n0(n[0]);
+	const size_t windows = (64 * exp_limbs + window - 1) / window;
+
+	/* table[i] = base^i * R mod n */
+	montgomery_constants(table, rr, n, n0, num);
+	mont_mul(table + num, base, rr, n, n0, num);
+	for (size_t i = 2; i < entries; i++)
+		mont_mul(table + i * num, table + (i - 1) * num, table + num,
+		         n, n0, num);
+
+	/* acc = 1, then per window from the top: acc = acc^(2^w) * table[bits] */
+	memcpy(acc, table, num * sizeof *acc);
+	for (size_t i = windows; i--; ) {
+		if (i + 1 != windows)
+			for (unsigned s = 0; s < window; s++)
+				mont_sqr(acc, acc, n, n0, num);
+		select_entry(power, table, entries, num,
+		             window_at(exp, exp_limbs, i * window, window));
+		mont_mul(acc, acc, power, n, n0, num);
+	}
+
+	/* out of Montgomery form: acc * 1 / R */
+	memset(power, 0, num * sizeof *power);
+	power[0] = 1;
+	mont_mul(acc, acc, power, n, n0, num);
+	memcpy(r, acc, num * sizeof *r);
+
+	wipe(table, entries * num * sizeof *table);
+	wipe(acc, sizeof acc);
+	wipe(power, sizeof power);
+}
+
+/* 1 when a < b, constant time. */
+static int less_than(const uint64_t *a, const uint64_t *b, size_t num)
+{
+	uint64_t borrow = 0;
+	for (size_t j = 0; j < num; j++)
+		borrow = (uint64_t)(((mont_u128)a[j] - b[j] - borrow) >> 64) & 1;
+	return (int)borrow;
+}
+
+int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                size_t exp_limbs, const uint64_t *n, size_t num)
+{
+	if (!r || !base || !n || (!exp && exp_limbs))
+		return MONT_ERR_NULL;
+	if (num == 0 || num > MONT_MAX_NUM)
+		return MONT_ERR_NUM;
+	if (!(n[0] & 1))
+		return MONT_ERR_EVEN;
+	if (!less_than(base, n, num))
+		return MONT_ERR_RANGE;
+	mont_modexp_unchecked(r, base, exp, exp_limbs, n, num,
+	                      mont_window_bits(num));
+	return MONT_OK;
+}

@@ -1,0 +1,79 @@
+/* libmont: Montgomery arithmetic on 64-bit little-endian limbs.
+ *
+ * Numbers are arrays of `num` uint64_t limbs, least significant first.
+ * R = 2^(64*num). The modulus n must be odd; inputs must be < n; every
+ * result is fully reduced (< n). r may alias any input.
+ *
+ * The code that runs is chosen once, at first use: the fastest backend the
+ * library was built with (see `make`: the asm kernels exist only when the
+ * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|mulq|adx
+ * in the environment asks for one; when it cannot be honoured one line goes
+ * to stderr and the best available backend runs. Sizes below the kernels'
+ * minimum (num < 4) always use the C code.
+ *
+ * Thread-safe. Constant time in the values of a, b, base and exp (only num
+ * and exp_limbs, which are public, change the instruction and address trace).
+ */
+#ifndef MONT_H
+#define MONT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MONT_API __attribute__((visibility("default")))
+#else
+#define MONT_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest num (limbs) every function accepts: 128 limbs = 8192 bits.
+ * mont_mul/mont_sqr with a larger num print one line on stderr and abort()
+ * (they cannot return an error); mont_modexp returns MONT_ERR_NUM. */
+#define MONT_MAX_NUM 128
+
+/* mont_modexp return codes. */
+#define MONT_OK          0
+#define MONT_ERR_NULL   -1  /* r, base, n, or exp (with exp_limbs > 0) is NULL */
+#define MONT_ERR_NUM    -2  /* num == 0 or num > MONT_MAX_NUM */
+#define MONT_ERR_EVEN   -3  /* n is even (Montgomery needs an odd modulus) */
+#define MONT_ERR_RANGE  -4  /* base >= n */
+
+/* -n^-1 mod 2^64, for an odd n_lo (the low limb of n). */
+MONT_API uint64_t mont_n0(uint64_t n_lo);
+
+/* r = a*b*R^-1 mod n. n odd, a, b < n, 1 <= num <= MONT_MAX_NUM,
+ * n0 = mont_n0(n[0]). r may alias a or b. */
+MONT_API void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                       const uint64_t *n, uint64_t n0, size_t num);
+
+/* r = a*a*R^-1 mod n; same conditions as mont_mul. */
+MONT_API void mont_sqr(uint64_t *r, const uint64_t *a,
+                       const uint64_t *n, uint64_t n0, size_t num);
+
+/* r = base^exp mod n (plain numbers, not Montgomery form), constant time.
+ * exp has exp_limbs limbs (any count; exp_limbs == 0 means exponent 0, and
+ * exp may then be NULL); base^0 = 1 mod n. r may alias base, exp or n.
+ * Uses about 34 KiB of stack at num = MONT_MAX_NUM and no heap; the secret
+ * temporaries are wiped before return.
+ * Returns MONT_OK, or a MONT_ERR_* code with r untouched. The range check
+ * base < n is the only branch that depends on base. */
+MONT_API int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                         size_t exp_limbs, const uint64_t *n, size_t num);
+
+/* Name of the backend mont_mul/mont_sqr use for num >= 4: "adx", "mulq" or "c". */
+MONT_API const char *mont_backend(void);
+
+/* Switch every thread to a backend ("c", "mulq", "adx"). Returns 0 on
+ * success, -1 unknown name (or NULL), -2 not built into this library,
+ * -3 this CPU cannot run it; the current backend is kept on error. */
+MONT_API int mont_select(const char *backend);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,58 @@
+/* The C backend: word-by-word (CIOS) Montgomery multiplication with a
+ * 128-bit product type. Used on non-x86_64 targets, below the asm kernels'
+ * minimum size, and as the tests' second opinion. No branch or address
+ * depends on a limb value. */
+#include "internal.h"
+
+void mont_c_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                const uint64_t *n, uint64_t n0, size_t num)
+{
+	uint64_t t[MONT_MAX_NUM + 1];	/* t < 2n: num limbs + one bit;
+					 * callers keep num <= MONT_MAX_NUM */
+
+	for (size_t j = 0; j <= num; j++)
+		t[j] = 0;
+	for (size_t i = 0; i < num; i++) {
+		/* t += a * b[i] */
+		mont_u128 c = 0;
+		for (size_t j = 0; j < num; j++) {
+			c = (mont_u128)a[j] * b[i] + t[j] + (uint64_t)(c >> 64);
+			t[j] = (uint64_t)c;
+		}
+		mont_u128 top = (mont_u128)t[num] + (uint64_t)(c >> 64);
+		/* t = (t + m*n) / 2^64, with m chosen so the low limb cancels */
+		uint64_t m = t[0] * n0;
+		c = (mont_u128)m * n[0] + t[0];
+		for (size_t j = 1; j < num; j++) {
+			c = (mont_u128)m * n[j] + t[j] + (uint64_t)(c >> 64);
+			t[j - 1] = (uint64_t)c;
+		}
+		top += (uint64_t)(c >> 64);
+		t[num - 1] = (uint64_t)top;
+		t[num] = (uint64_t)(top >> 64);
+	}
+	mont_reduce_once(r, t, t[num], n, num);
+}
+
+void mont_reduce_once(uint64_t *r, const uint64_t *t, uint64_t t_top,
+                      const uint64_t *n, size_t num)
+{
+	/* r = t - n unless that borrows out of t_top; the first pass only
+	 * finds out, so r may alias t */
+	uint64_t borrow = 0;
+	for (size_t j = 0; j < num; j++)
+		borrow = (uint64_t)(((mont_u128)t[j] - n[j] - borrow) >> 64) & 1;
+	uint64_t keep_t = mont_barrier(0 - (borrow & (t_top ^ 1)));
+	borrow = 0;
+	for (size_t j = 0; j < num; j++) {
+		mont_u128 d = (mont_u128)t[j] - n[j] - borrow;
+		borrow = (uint64_t)(d >> 64) & 1;
+		r[j] = (t[j] & keep_t) | ((uint64_t)d & ~keep_t);
+	}
+}
+
+void mont_c_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
+                uint64_t n0, size_t num)
+{
+	mont_c_mul(r, a, a, n, n0, num);
+}
