@@ -25,6 +25,9 @@ struct obj_symbol {
 	uint64_t size;          /* 0 when the format does not record it */
 	int is_func;            /* known to be a function (ELF STT_FUNC, COFF type 0x20) */
 	int is_global;
+	int is_data;            /* known not to be code (ELF STT_OBJECT/TLS/COMMON) */
+	int typed;              /* the format recorded a type (ELF always; COFF when
+	                         * type/class says function; Mach-O never) */
 };
 
 struct obj {
@@ -58,5 +61,19 @@ const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name)
 int ar_is_archive(const uint8_t *buf, size_t len);
 int ar_next(const uint8_t *buf, size_t len, size_t *pos, char *name, size_t namelen,
             const uint8_t **data, size_t *datalen, char *err, size_t errlen);
+
+/* For the readers (obj_*.c, ar.c): shared bounds-checked helpers. */
+int obj_in_bounds(size_t len, uint64_t off, uint64_t size);  /* off+size <= len, no overflow */
+uint16_t obj_le16(const uint8_t *p);
+uint32_t obj_le32(const uint8_t *p);
+uint64_t obj_le64(const uint8_t *p);
+/* Name at tab[off] within a table of tablen bytes, NUL-terminated inside it, or NULL. */
+const char *obj_str(const uint8_t *tab, uint64_t tablen, uint64_t off);
+int obj_fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));   /* "unreadable object: ...", returns -1 */
+void obj_set_name(char *dst, size_t dstlen, const char *a, size_t alen);
+int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen);
+int obj_parse_coff(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen);
+int obj_parse_macho(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,206 @@
+/* ELF reader (32 and 64 bit, little-endian): sections and the symbol table
+ * (.symtab, else .dynsym for stripped shared libraries).  Field offsets
+ * from the System V gABI. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "obj.h"
+
+/* Offsets of the fields we read, for ELFCLASS32 [0] and ELFCLASS64 [1]. */
+static const struct elf_layout {
+	unsigned ehsize, e_shoff, e_shentsize, e_shnum, e_shstrndx;
+	unsigned shsize, sh_flags, sh_addr, sh_offset, sh_size, sh_link, sh_entsize;
+	unsigned symsize, st_value, st_size, st_info, st_shndx;
+} layout[2] = {
+	{ 52, 32, 46, 48, 50,  40, 8, 12, 16, 20, 24, 36,  16, 4, 8, 12, 14 },
+	{ 64, 40, 58, 60, 62,  64, 8, 16, 24, 32, 40, 56,  24, 8, 16, 4, 6 },
+};
+
+enum { SHT_SYMTAB = 2, SHT_NOBITS = 8, SHT_DYNSYM = 11, SHF_EXECINSTR = 4 };
+enum { STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3, STT_FILE = 4, STT_COMMON = 5,
+       STT_TLS = 6, STT_GNU_IFUNC = 10 };
+enum { ET_REL = 1, SHN_LORESERVE = 0xff00, SHN_XINDEX = 0xffff };
+
+static uint64_t word(const uint8_t *p, int is64)
+{
+	return is64 ? obj_le64(p) : obj_le32(p);
+}
+
+struct elf {
+	const uint8_t *buf;
+	size_t len;
+	const struct elf_layout *L;
+	int is64;
+	uint64_t shoff, shnum;
+};
+
+static const uint8_t *shdr(const struct elf *e, uint64_t i)
+{
+	return e->buf + e->shoff + i * e->L->shsize;
+}
+
+static int read_sections(struct obj *o, struct elf *e, char *err, size_t errlen)
+{
+	const struct elf_layout *L = e->L;
+	const uint8_t *h = e->buf;
+	uint64_t shentsize = obj_le16(h + L->e_shentsize), strndx = obj_le16(h + L->e_shstrndx);
+	const uint8_t *strtab = NULL;
+	uint64_t strlen_ = 0;
+
+	e->shoff = word(h + L->e_shoff, e->is64);
+	e->shnum = obj_le16(h + L->e_shnum);
+	if (!e->shoff)
+		return 0;
+	if (shentsize != L->shsize)
+		return obj_fail(err, errlen, "ELF section header size %u, expected %u",
+		                (unsigned)shentsize, L->shsize);
+	if (!obj_in_bounds(e->len, e->shoff, L->shsize))
+		return obj_fail(err, errlen, "ELF section headers at %llu outside the file",
+		                (unsigned long long)e->shoff);
+	/* Large counts live in section 0 (gABI "extended section numbering"). */
+	if (!e->shnum)
+		e->shnum = word(shdr(e, 0) + L->sh_size, e->is64);
+	if (strndx == SHN_XINDEX)
+		strndx = obj_le32(shdr(e, 0) + L->sh_link);
+	if (e->shnum > (e->len - e->shoff) / L->shsize)
+		return obj_fail(err, errlen, "ELF section header table (%llu entries) runs past the end",
+		                (unsigned long long)e->shnum);
+	o->sections = calloc(e->shnum, sizeof *o->sections);
+	if (!o->sections)
+		return obj_fail(err, errlen, "out of memory");
+	o->nsections = e->shnum;
+	if (strndx && strndx < e->shnum) {
+		const uint8_t *s = shdr(e, strndx);
+		uint64_t off = word(s + L->sh_offset, e->is64), size = word(s + L->sh_size, e->is64);
+		if (!obj_in_bounds(e->len, off, size))
+			return obj_fail(err, errlen, "ELF section name table outside the file");
+		strtab = e->buf + off;
+		strlen_ = size;
+	} else if (strndx) {
+		return obj_fail(err, errlen, "ELF section name table index %llu out of range",
+		                (unsigned long long)strndx);
+	}
+	for (uint64_t i = 0; i < e->shnum; i++) {
+		const uint8_t *s = shdr(e, i);
+		struct obj_section *sec = &o->sections[i];
+		uint32_t type = obj_le32(s + 4);
+		uint64_t off = word(s + L->sh_offset, e->is64), size = word(s + L->sh_size, e->is64);
+		const char *name = "";
+
+		if (strtab && i) {
+			name = obj_str(strtab, strlen_, obj_le32(s));
+			if (!name)
+				return obj_fail(err, errlen, "ELF section %llu name outside the name table",
+				                (unsigned long long)i);
+		}
+		obj_set_name(sec->name, sizeof sec->name, name, strlen(name));
+		sec->size = i ? size : 0;
+		sec->addr = word(s + L->sh_addr, e->is64);
+		sec->is_code = !!(word(s + L->sh_flags, e->is64) & SHF_EXECINSTR);
+		if (i && type != SHT_NOBITS && type != 0) {
+			if (!obj_in_bounds(e->len, off, size))
+				return obj_fail(err, errlen, "ELF section %s (offset %llu size %llu) outside the file",
+				                sec->name, (unsigned long long)off, (unsigned long long)size);
+			sec->data = e->buf + off;
+		}
+	}
+	return 0;
+}
+
+static uint64_t find_symtab(const struct elf *e)
+{
+	for (uint32_t want = SHT_SYMTAB;; want = SHT_DYNSYM) {
+		for (uint64_t i = 1; i < e->shnum; i++)
+			if (obj_le32(shdr(e, i) + 4) == want)
+				return i;
+		if (want == SHT_DYNSYM)
+			return 0;
+	}
+}
+
+static int read_symbols(struct obj *o, const struct elf *e, int relocatable, char *err, size_t errlen)
+{
+	const struct elf_layout *L = e->L;
+	uint64_t si = find_symtab(e), link, n;
+	const uint8_t *s, *strtab, *syms;
+	uint64_t strsize;
+
+	if (!si)
+		return 0;
+	s = shdr(e, si);
+	link = obj_le32(s + L->sh_link);
+	if (!link || link >= e->shnum || !o->sections[link].data)
+		return obj_fail(err, errlen, "ELF symbol table names string table %llu, which is not there",
+		                (unsigned long long)link);
+	strtab = o->sections[link].data;
+	strsize = o->sections[link].size;
+	if (!o->sections[si].data)
+		return obj_fail(err, errlen, "ELF symbol table has no contents");
+	if (word(s + L->sh_entsize, e->is64) != L->symsize)
+		return obj_fail(err, errlen, "ELF symbol entry size %llu, expected %u",
+		                (unsigned long long)word(s + L->sh_entsize, e->is64), L->symsize);
+	syms = o->sections[si].data;
+	n = o->sections[si].size / L->symsize;
+	if (n < 2)
+		return 0;
+	o->symbols = calloc(n, sizeof *o->symbols);
+	if (!o->symbols)
+		return obj_fail(err, errlen, "out of memory");
+	for (uint64_t i = 1; i < n; i++) {
+		const uint8_t *p = syms + i * L->symsize;
+		unsigned info = p[L->st_info], type = info & 15, bind = info >> 4;
+		uint64_t shndx = obj_le16(p + L->st_shndx), value = word(p + L->st_value, e->is64);
+		struct obj_symbol *sym = &o->symbols[o->nsymbols];
+		const char *name = obj_str(strtab, strsize, obj_le32(p));
+
+		if (!name)
+			return obj_fail(err, errlen, "ELF symbol %llu name outside the string table",
+			                (unsigned long long)i);
+		if (!*name || type == STT_SECTION || type == STT_FILE)
+			continue;
+		sym->name = name;
+		sym->size = word(p + L->st_size, e->is64);
+		sym->is_func = type == STT_FUNC || type == STT_GNU_IFUNC;
+		sym->is_data = type == STT_OBJECT || type == STT_COMMON || type == STT_TLS;
+		sym->typed = 1;
+		sym->is_global = bind == 1 || bind == 2 || bind == 10;   /* GLOBAL WEAK UNIQUE */
+		sym->section = -1;
+		sym->value = value;
+		/* Reserved indices (ABS, COMMON, XINDEX) have no section we read. */
+		if (shndx && shndx < SHN_LORESERVE && shndx < e->shnum) {
+			const struct obj_section *sec = &o->sections[shndx];
+			if (relocatable) {
+				sym->section = (int)shndx;
+			} else if (value >= sec->addr && value - sec->addr <= sec->size) {
+				sym->section = (int)shndx;
+				sym->value = value - sec->addr;
+			}
+		}
+		o->nsymbols++;
+	}
+	return 0;
+}
+
+int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	struct elf e = { .buf = buf, .len = len };
+	unsigned machine;
+
+	if (len < 16)
+		return obj_fail(err, errlen, "ELF identification truncated");
+	if (buf[4] != 1 && buf[4] != 2)
+		return obj_fail(err, errlen, "ELF class %u is neither 32 nor 64 bit", buf[4]);
+	if (buf[5] != 1)
+		return obj_fail(err, errlen, "big-endian or unknown ELF data encoding %u", buf[5]);
+	e.is64 = buf[4] == 2;
+	e.L = &layout[e.is64];
+	if (len < e.L->ehsize)
+		return obj_fail(err, errlen, "ELF header truncated (%zu of %u bytes)", len, e.L->ehsize);
+	o->format = OBJ_ELF;
+	o->bits = e.is64 ? 64 : 32;
+	machine = obj_le16(buf + 18);
+	o->arch = machine == 62 ? OBJ_ARCH_X86_64 : machine == 3 ? OBJ_ARCH_I386 : OBJ_ARCH_OTHER;
+	if (read_sections(o, &e, err, errlen))
+		return -1;
+	return read_symbols(o, &e, obj_le16(buf + 16) == ET_REL, err, errlen);
+}
