@@ -98,6 +98,13 @@ test:
 	$(MAKE) all
 	$(PYTEST) -q tests
 
+# matrix: every installed toolchain probed, its code regenerated, built,
+# audited and tested; the table in $(BUILD)/matrix.md and .json.
+#   make matrix MATRIX_ONLY=gcc-12,clang-19
+matrix: $(BUILD)/asmcap
+	ASMCAP_BIN=$(BUILD)/asmcap ci/matrix --out $(BUILD) $(if $(MATRIX_ONLY),--only $(MATRIX_ONLY))
+.PHONY: matrix
+
 ## Install (DESTDIR for staging; Perl finds site_perl under /usr/local by default)
 PERLDIR ?= $(PREFIX)/lib/site_perl
 install: all
