@@ -1,0 +1,758 @@
+package Xlate;
+# Translate our perlasm dialect to the assembly one flavour's assembler takes.
+#
+#   use Xlate; my $text = Xlate::translate($dialect, $flavour, $caps);
+#   perl perlasm/Xlate.pm FLAVOUR CAPS.json [IN.s] > OUT     (same, from a shell)
+#
+# $caps is an Asmcap object (perlasm/Asmcap.pm); elf flavours read
+# build('cet_ibt') / build('cet_shstk') from it.
+#
+# Flavours
+#   elf        GNU as / clang, ELF64, SysV ABI. .note.GNU-stack; with cet_ibt an
+#              endbr64 (as .byte, so the assembler need not know it) at every
+#              .globl function; with cet_ibt or cet_shstk the .note.gnu.property
+#              note (GNU_PROPERTY_X86_FEATURE_1_AND, IBT=1 SHSTK=2).
+#   macosx     clang/Mach-O: _prefix on symbols, L local labels,
+#              .private_extern for .hidden, no .type/.size.
+#   mingw64    GNU as, PE/COFF, Win64 ABI (see below), SEH unwind data.
+#   nasm       nasm -f win64 (Intel syntax), Win64 ABI, SEH unwind data.
+#   elf-win64  test only: the Win64 ABI code in an ELF64 object, no unwind
+#              data, so C can call it through __attribute__((ms_abi)).
+#
+# The dialect (anything else dies naming the line)
+#   AT&T syntax, SysV calling convention: arguments in rdi rsi rdx rcx r8 r9.
+#   Comments: '#' to end of line (whole-line comments are kept in the output).
+#   Labels: NAME: for functions, .Lname: for local labels (one namespace per file).
+#   Directives:
+#     .text                           the only section
+#     .align N | .balign N | .p2align K   N bytes = 2^K, at most 4096
+#     .globl NAME  .hidden NAME       (functions only)
+#     .type NAME,@function,NARGS      every function; NARGS 0..6 (Win64 moves
+#                                     that many arguments into SysV registers)
+#     .size NAME,.-NAME               optional; ends the function (otherwise the
+#                                     next function or the end of the file does)
+#     .byte .short .value .long .quad constants (numbers or label differences)
+#   Numbers: decimal or 0x hex (a leading 0 is refused: gas reads it as octal,
+#   nasm as decimal). Immediates ($expr) are numeric; symbols appear only as
+#   jump targets or as disp(%rip).
+#   Instructions: GPR integer ops (mov add adc sub sbb and or xor cmp test not
+#   neg inc dec mul imul div idiv lea shifts/rotates shld shrd bt* bswap xchg
+#   mulx adcx adox andn bzhi shlx shrx sarx rorx lzcnt tzcnt popcnt jcc/jmp/loop
+#   cmovcc setcc movz/movs*), with an AT&T size suffix where the operands do not
+#   give the size. No call, no prefixes, no indirect jumps.
+#
+# Prologue/epilogue: the only forms that may move %rsp (unwind data is derived
+# from them; anything else touching %rsp dies):
+#     f:  push %reg64 ...               any number, nothing in between
+#         sub $N,%rsp | lea -N(%rsp),%rsp   at most one, right after the pushes,
+#                                       N a multiple of 8, N < 4096 (Windows
+#                                       grows the stack one guard page at a time)
+#     every ret is preceded directly by the exact reverse:
+#         add $N,%rsp | lea N(%rsp),%rsp   (when the prologue allocated N)
+#         pop %reg64 ...                (reverse order of the pushes)
+#         ret
+#   No red zone: memory below %rsp (negative displacement off %rsp) dies, as
+#   does any use of xmm6-xmm15 (callee-saved on Win64; the kernels use GPRs).
+#
+# Win64 ABI (mingw64, nasm, elf-win64), inserted at each function entry:
+#     push %rdi; push %rsi            (callee-saved on Win64, not in SysV)
+#     mov %rcx,%rdi; mov %rdx,%rsi; mov %r8,%rdx; mov %r9,%rcx   (first NARGS)
+#     mov 56(%rsp),%r8; mov 64(%rsp),%r9     (5th/6th: 40/48(%rsp) at entry)
+#   and before each ret: pop %rsi; pop %rdi. SEH: one .pdata RUNTIME_FUNCTION
+#   per function and an UNWIND_INFO (version 1, no handler, no frame register)
+#   in .xdata with UWOP_PUSH_NONVOL for rdi, rsi and each push, and
+#   UWOP_ALLOC_SMALL/ALLOC_LARGE for the sub; code offsets are label
+#   differences the assembler resolves, so one description serves GNU as and
+#   nasm. The epilogue form above is the one the Windows unwinder recognises.
+#
+# Generated files always contain code: a dialect without instructions gets a
+# lone `ret` under a local label (nasm -f win64 -g crashes on files without).
+use strict;
+use warnings;
+
+my %FLAVOUR = (
+	'elf'       => { syntax => 'gas',  obj => 'elf',   win64 => 0 },
+	'macosx'    => { syntax => 'gas',  obj => 'macho', win64 => 0 },
+	'mingw64'   => { syntax => 'gas',  obj => 'coff',  win64 => 1 },
+	'nasm'      => { syntax => 'nasm', obj => 'coff',  win64 => 1 },
+	'elf-win64' => { syntax => 'gas',  obj => 'elf',   win64 => 1 },
+);
+
+# ---- registers: name => [bits, number 0-15 | 'rip', class] -----------------
+my %REG;
+{
+	my @b64 = qw(rax rcx rdx rbx rsp rbp rsi rdi);
+	my @b32 = qw(eax ecx edx ebx esp ebp esi edi);
+	my @b16 = qw(ax cx dx bx sp bp si di);
+	my @b8  = qw(al cl dl bl spl bpl sil dil);
+	for my $i (0 .. 7) {
+		$REG{ $b64[$i] } = [ 64, $i, 'gpr' ];
+		$REG{ $b32[$i] } = [ 32, $i, 'gpr' ];
+		$REG{ $b16[$i] } = [ 16, $i, 'gpr' ];
+		$REG{ $b8[$i] }  = [ 8,  $i, 'gpr' ];
+	}
+	for my $i (8 .. 15) {
+		$REG{"r$i"}  = [ 64, $i, 'gpr' ];
+		$REG{"r${i}d"} = [ 32, $i, 'gpr' ];
+		$REG{"r${i}w"} = [ 16, $i, 'gpr' ];
+		$REG{"r${i}b"} = [ 8,  $i, 'gpr' ];
+	}
+	$REG{rip} = [ 64, 'rip', 'rip' ];
+	for my $i (0 .. 31) {
+		$REG{"xmm$i"} = [ 128, $i, 'vec' ];
+		$REG{"ymm$i"} = [ 256, $i, 'vec' ];
+		$REG{"zmm$i"} = [ 512, $i, 'vec' ];
+	}
+}
+my @R64 = qw(rax rcx rdx rbx rsp rbp rsi rdi r8 r9 r10 r11 r12 r13 r14 r15);
+
+# ---- mnemonics ---------------------------------------------------------------
+my @CC = qw(o no b c nae ae nb nc e z ne nz be na a nbe s ns p pe np po l nge ge nl le ng g nle);
+my %PLAIN = map { $_ => 1 } qw(mov add adc sub sbb and or xor cmp test not neg inc dec
+	mul imul div idiv lea push pop ret nop shl shr sar sal rol ror rcl rcr shld shrd
+	bt bts btr btc bswap xchg mulx adcx adox andn bzhi shlx shrx sarx rorx lzcnt tzcnt
+	popcnt lfence mfence sfence clc stc cmc cqo cdq cdqe cwde jmp loop jrcxz),
+	(map { ("j$_", "cmov$_", "set$_") } @CC);
+my %SIZE = (b => 8, w => 16, l => 32, q => 64);
+my %WORD = (8 => 'byte', 16 => 'word', 32 => 'dword', 64 => 'qword');
+# AT&T names with no plain Intel twin: [intel, operand size, memory operand size]
+my %ATT = (
+	cqto => ['cqo'], cltq => ['cdqe'], cltd => ['cdq'], cwtl => ['cwde'],
+	movabs => ['mov'], movabsq => ['mov', 64], retq => ['ret'],
+	movzbw => ['movzx', 16, 8], movzbl => ['movzx', 32, 8], movzbq => ['movzx', 64, 8],
+	movzwl => ['movzx', 32, 16], movzwq => ['movzx', 64, 16],
+	movsbw => ['movsx', 16, 8], movsbl => ['movsx', 32, 8], movsbq => ['movsx', 64, 8],
+	movswl => ['movsx', 32, 16], movswq => ['movsx', 64, 16], movslq => ['movsxd', 64, 32],
+);
+# Instructions that read, but never write, all their operands.
+my %READONLY = map { $_ => 1 } qw(cmp test bt push), (map { "j$_" } @CC), qw(jmp loop jrcxz);
+
+our $LINE;	# the statement being worked on, for error messages
+
+sub _die {
+	my ($msg, $st) = @_;
+	$st //= $LINE;
+	die $st ? "Xlate: line $st->{line}: $msg: $st->{src}\n" : "Xlate: $msg\n";
+}
+
+# ---- expressions ---------------------------------------------------------------
+# Tokens: identifiers, decimal or 0x numbers, + - * / ( ); returns the symbols.
+sub _check_expr {
+	my ($e, $what) = @_;
+	my @syms;
+	my $s = $e;
+	_die("empty $what") if $s !~ /\S/;
+	while (length $s) {
+		if ($s =~ s/^\s+//) { }
+		elsif ($s =~ s/^(\.L\w+|[A-Za-z_]\w*)//) { push @syms, $1; }
+		elsif ($s =~ s/^(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)(?![\w.])//) { }
+		elsif ($s =~ /^0[0-9]/) { _die("number with a leading 0 in $what '$e' (octal in gas, decimal in nasm): write it in decimal or 0x") }
+		elsif ($s =~ s/^[-+*\/()]//) { }
+		else { _die("cannot read $what '$e'") }
+	}
+	_die("'$_' in $what '$e' is a register; write registers as %$_") for grep { $REG{$_} } @syms;
+	return @syms;
+}
+
+# Value of a numeric expression (checked first: digits, hex and operators only).
+sub _value {
+	my ($e, $what) = @_;
+	_die("$what '$e' must be a number") if _check_expr($e, $what);
+	(my $p = $e) =~ s/(0[xX][0-9a-fA-F]+)/hex($1)/ge;
+	my $v = eval $p;	## no critic: $p holds only digits and + - * \/ ( )
+	_die("cannot evaluate $what '$e'") unless defined $v;
+	return $v;
+}
+
+# ---- parsing ---------------------------------------------------------------------
+sub _reg {
+	my ($name) = @_;
+	my $r = $REG{$name} or _die("unknown register %$name");
+	_die("%$name is callee-saved on Win64 (xmm6-xmm15); the dialect does not use it")
+		if $r->[2] eq 'vec' && $r->[1] >= 6 && $r->[1] <= 15;
+	return { k => 'reg', r => $name, bits => $r->[0], num => $r->[1] };
+}
+
+sub _operand {
+	my ($s) = @_;
+	$s =~ s/^\s+|\s+$//g;
+	return _reg($1) if $s =~ /^%(\w+)$/;
+	if ($s =~ /^\$(.+)$/) {
+		my $e = $1;
+		_die("immediate \$$e names a symbol; take addresses with lea SYM(%rip)")
+			if _check_expr($e, 'immediate');
+		return { k => 'imm', e => $e };
+	}
+	if ($s =~ /^(.*?)\(\s*(?:%(\w+))?\s*(?:,\s*%(\w+)\s*(?:,\s*(\w+))?)?\s*\)$/) {
+		my ($disp, $base, $index, $scale) = ($1, $2, $3, $4);
+		my $m = { k => 'mem' };
+		$disp =~ s/^\s+|\s+$//g;
+		if (length $disp) {
+			my @syms = _check_expr($disp, 'displacement');
+			_die("symbol in a displacement needs %rip as base (position independence)")
+				if @syms && !(defined $base && $base eq 'rip');
+			$m->{disp} = $disp;
+		}
+		_die("memory operand without a base or index") unless defined $base || defined $index;
+		if (defined $base) {
+			my $b = _reg($base);
+			_die("base %$base of a memory operand must be a 64-bit register")
+				unless $b->{bits} == 64 && $b->{num} ne 'rip' || $base eq 'rip';
+			$m->{base} = $base;
+		}
+		if (defined $index) {
+			my $x = _reg($index);
+			_die("index %$index must be a 64-bit register other than %rsp")
+				unless $x->{bits} == 64 && $x->{num} =~ /^\d+$/ && $index ne 'rsp';
+			_die("%rip cannot be combined with an index") if ($base // '') eq 'rip';
+			$scale //= 1;
+			_die("scale $scale is not 1, 2, 4 or 8") unless $scale =~ /^[1248]$/;
+			$m->{index} = $index;
+			$m->{scale} = $scale;
+		}
+		_die("memory below %rsp: Win64 has no red zone, allocate with sub in the prologue")
+			if ($base // '') eq 'rsp' && defined $m->{disp} && _value($m->{disp}, 'displacement') < 0;
+		return $m;
+	}
+	_die("indirect jumps/calls are not part of the dialect") if $s =~ /^\*/;
+	if ($s =~ /^[A-Za-z_.]/) {
+		_check_expr($s, 'operand');
+		return { k => 'sym', e => $s };
+	}
+	_die("cannot read operand '$s'");
+}
+
+sub _split_operands {
+	my ($s) = @_;
+	my (@ops, $depth, $cur);
+	($depth, $cur) = (0, '');
+	for my $c (split //, $s) {
+		$depth++ if $c eq '(';
+		$depth-- if $c eq ')';
+		if ($c eq ',' && $depth == 0) { push @ops, $cur; $cur = ''; next }
+		$cur .= $c;
+	}
+	push @ops, $cur;
+	_die('unbalanced parentheses') if $depth;
+	return @ops;
+}
+
+# Resolve a mnemonic: (intel name, operand size or undef, memory size or undef).
+sub _mnemonic {
+	my ($mn) = @_;
+	return @{ $ATT{$mn} } if $ATT{$mn};
+	return ($mn) if $PLAIN{$mn};
+	if ($mn =~ /^(\w+)([bwlq])$/ && $PLAIN{$1}) {
+		return ($1, $SIZE{$2});
+	}
+	_die("unknown mnemonic '$mn'");
+}
+
+sub _insn {
+	my ($st, $text) = @_;
+	$text =~ /^([a-z][a-z0-9]*)(?:\s+(.*))?$/ or _die("cannot read instruction");
+	my ($mn, $rest) = ($1, $2);
+	_die("call is not part of the dialect (the callee's ABI differs per flavour)") if $mn =~ /^call/;
+	my ($intel, $size, $msize) = _mnemonic($mn);
+	$st->{k} = 'insn';
+	$st->{mn} = $mn;
+	$st->{intel} = $intel;
+	$st->{size} = $size;
+	$st->{msize} = $msize;
+	$st->{ops} = [ defined $rest && $rest =~ /\S/ ? map { _operand($_) } _split_operands($rest) : () ];
+	for my $o (@{ $st->{ops} }) {
+		_die("%rip is only a base register") if $o->{k} eq 'reg' && $o->{r} eq 'rip';
+		_die("symbol operand '$o->{e}' outside a jump") if $o->{k} eq 'sym' && $intel !~ /^(j|loop)/;
+	}
+	return $st;
+}
+
+my %DATA = (byte => 1, short => 2, value => 2, word => 2, long => 4, quad => 8);
+
+sub _directive {
+	my ($st, $name, $args) = @_;
+	$args =~ s/\s+$//;
+	my $sym = qr/[A-Za-z_]\w*/;
+	if ($name eq 'text' && $args eq '') { $st->{k} = 'text' }
+	elsif ($name eq 'align' || $name eq 'balign' || $name eq 'p2align') {
+		my $v = _value($args, ".$name argument");
+		my $bytes = $name eq 'p2align' ? 2**$v : $v;
+		_die("alignment $bytes is not a power of 2 up to 4096")
+			unless $bytes >= 1 && $bytes <= 4096 && ($bytes & ($bytes - 1)) == 0;
+		@$st{qw(k bytes)} = ('align', $bytes);
+	}
+	elsif (($name eq 'globl' || $name eq 'global') && $args =~ /^($sym)$/) { @$st{qw(k name)} = ('globl', $1) }
+	elsif ($name eq 'hidden' && $args =~ /^($sym)$/) { @$st{qw(k name)} = ('hidden', $1) }
+	elsif ($name eq 'type') {
+		$args =~ /^($sym)\s*,\s*\@function\s*,\s*(\d+)$/
+			or _die('expected .type NAME,@function,NARGS (NARGS: integer arguments, 0..6)');
+		_die("NARGS $2 > 6: stack arguments beyond the 6th are not translated") if $2 > 6;
+		@$st{qw(k name nargs)} = ('type', $1, $2);
+	}
+	elsif ($name eq 'size') {
+		$args =~ /^($sym)\s*,\s*\.\s*-\s*(\w+)$/ && $1 eq $2 or _die('expected .size NAME,.-NAME');
+		@$st{qw(k name)} = ('size', $1);
+	}
+	elsif ($DATA{$name}) {
+		my @e = map { s/^\s+|\s+$//gr } split /,/, $args;
+		_check_expr($_, ".$name value") for @e;
+		@$st{qw(k bytes exprs)} = ('data', $DATA{$name}, \@e);
+	}
+	else {
+		_die("directive .$name is not part of the dialect (.text .align .balign .p2align .globl"
+			. " .hidden .type .size .byte .short .value .long .quad)");
+	}
+	return $st;
+}
+
+sub parse {
+	my ($text) = @_;
+	my @st;
+	my $n = 0;
+	for my $src (split /\n/, $text) {
+		$n++;
+		$src =~ s/\s+$//;
+		if ($src =~ /^\s*#\s?(.*)$/) {
+			push @st, { k => 'comment', text => $1, line => $n, src => $src };
+			next;
+		}
+		(my $line = $src) =~ s/#.*//;
+		$line =~ s/^\s+|\s+$//g;
+		next if $line eq '';
+		$LINE = { line => $n, src => $src };
+		_die("';' is not a statement separator in the dialect") if $line =~ /;/;
+		while ($line =~ s/^(\.L\w+|[A-Za-z_]\w*):\s*//) {
+			push @st, { k => 'label', name => $1, line => $n, src => $src };
+		}
+		next if $line eq '';
+		my $st = { line => $n, src => $src };
+		$LINE = $st;
+		if ($line =~ /^\.(\w+)\s*(.*)$/) { push @st, _directive($st, $1, $2) }
+		else { push @st, _insn($st, $line) }
+	}
+	undef $LINE;
+	return \@st;
+}
+
+# ---- analysis: functions, prologues, epilogues --------------------------------------
+sub _is_rsp { my ($o) = @_; $o->{k} eq 'reg' && $o->{num} eq '4' && $o->{bits} >= 16 }
+
+sub _is_push { my ($s) = @_; $s->{k} eq 'insn' && $s->{intel} eq 'push' }
+sub _is_pop  { my ($s) = @_; $s->{k} eq 'insn' && $s->{intel} eq 'pop' }
+
+# The N of `sub $N,%rsp` / `lea -N(%rsp),%rsp` (sign: 1) or `add $N,%rsp` /
+# `lea N(%rsp),%rsp` (sign: -1); undef for anything else.
+sub _rsp_adjust {
+	my ($s, $sign) = @_;
+	return undef unless $s->{k} eq 'insn' && @{ $s->{ops} } == 2 && _is_rsp($s->{ops}[1])
+		&& $s->{ops}[1]{bits} == 64;
+	my ($src) = $s->{ops}[0];
+	if ($s->{intel} eq ($sign > 0 ? 'sub' : 'add') && $src->{k} eq 'imm') {
+		return _value($src->{e}, 'stack adjustment');
+	}
+	if ($s->{intel} eq 'lea' && $src->{k} eq 'mem' && ($src->{base} // '') eq 'rsp'
+		&& !defined $src->{index}) {
+		my $v = defined $src->{disp} ? _value($src->{disp}, 'stack adjustment') : 0;
+		return $sign * $v > 0 ? $sign * $v : undef;
+	}
+	return undef;
+}
+
+sub _writes_rsp {
+	my ($s) = @_;
+	my @ops = @{ $s->{ops} };
+	return 0 if $READONLY{ $s->{intel} } || !@ops;
+	my @dst = $s->{intel} eq 'xchg' ? @ops : $s->{intel} eq 'mulx' ? @ops[1, 2] : ($ops[-1]);
+	return scalar grep { _is_rsp($_) } @dst;
+}
+
+sub analyse {
+	my ($st) = @_;
+	my (%fn, @order, %globl, %hidden);
+	for my $s (@$st) {
+		$LINE = $s;
+		if ($s->{k} eq 'type') {
+			_die("function $s->{name} declared twice") if $fn{ $s->{name} };
+			$fn{ $s->{name} } = { name => $s->{name}, nargs => $s->{nargs} };
+		}
+		$globl{ $s->{name} } = $s if $s->{k} eq 'globl';
+		$hidden{ $s->{name} } = $s if $s->{k} eq 'hidden';
+	}
+	for my $n (sort keys %globl, sort keys %hidden) {
+		my $s = $globl{$n} // $hidden{$n};
+		_die("$n is not a function (.type $n,\@function,NARGS)", $s) unless $fn{$n};
+	}
+	my %label;
+	for my $i (0 .. $#$st) {
+		my $s = $st->[$i];
+		next unless $s->{k} eq 'label';
+		_die("label $s->{name} defined twice", $s) if exists $label{ $s->{name} };
+		$label{ $s->{name} } = $i;
+	}
+	for my $f (values %fn) {
+		defined($f->{start} = $label{ $f->{name} })
+			or die "Xlate: function $f->{name} has a .type but no label\n";
+		$f->{globl} = $globl{ $f->{name} } ? 1 : 0;
+		$f->{hidden} = $hidden{ $f->{name} } ? 1 : 0;
+	}
+	@order = sort { $a->{start} <=> $b->{start} } values %fn;
+	for my $k (0 .. $#order) {
+		my $f = $order[$k];
+		my $end = $k < $#order ? $order[ $k + 1 ]{start} : scalar @$st;
+		for my $i ($f->{start} + 1 .. $end - 1) {
+			my $s = $st->[$i];
+			if ($s->{k} eq 'size') {
+				_die("\.size $s->{name} inside function $f->{name}", $s) if $s->{name} ne $f->{name};
+				$end = $i;
+				last;
+			}
+			_die("section change inside function $f->{name}", $s) if $s->{k} eq 'text';
+		}
+		$f->{end} = $end;
+	}
+	my %owner;
+	for my $f (@order) { $owner{$_} = $f for $f->{start} .. $f->{end} - 1 }
+	for my $i (0 .. $#$st) {
+		my $s = $st->[$i];
+		$LINE = $s;
+		_die(".size $s->{name}: no such function, or not at its end")
+			if $s->{k} eq 'size' && !($fn{ $s->{name} } && $fn{ $s->{name} }{end} == $i);
+		_die('instruction outside a function (.type NAME,@function,NARGS and NAME:)')
+			if $s->{k} eq 'insn' && !$owner{$i};
+	}
+	_analyse_frame($st, $_) for @order;
+	undef $LINE;
+	return \@order;
+}
+
+sub _analyse_frame {
+	my ($st, $f) = @_;
+	my @code = grep { $st->[$_]{k} ne 'comment' } $f->{start} + 1 .. $f->{end} - 1;
+	my (@push, %role);
+	my $alloc = 0;
+	my $j = 0;
+	while ($j < @code && _is_push($st->[ $code[$j] ])) {
+		my $s = $st->[ $code[$j] ];
+		$LINE = $s;
+		my $o = $s->{ops}[0];
+		_die('prologue push takes one 64-bit general register')
+			unless @{ $s->{ops} } == 1 && $o->{k} eq 'reg' && $o->{bits} == 64 && $o->{num} ne '4';
+		push @push, [ $o->{r}, $code[$j] ];
+		$role{ $code[$j++] } = 'prologue';
+	}
+	if ($j < @code && defined(my $n = _rsp_adjust($st->[ $code[$j] ], 1))) {
+		$LINE = $st->[ $code[$j] ];
+		_die("stack allocation $n is not a positive multiple of 8") unless $n > 0 && $n % 8 == 0;
+		_die("stack allocation $n >= 4096 would need stack probes on Windows") if $n >= 4096;
+		$alloc = $n;
+		$f->{alloc_at} = $code[$j];
+		$role{ $code[$j++] } = 'prologue';
+	}
+	$f->{push} = \@push;
+	$f->{alloc} = $alloc;
+	for my $k (0 .. $#code) {
+		my $s = $st->[ $code[$k] ];
+		next unless $s->{k} eq 'insn' && $s->{intel} eq 'ret';
+		$LINE = $s;
+		my $expect = join('; ', ($alloc ? "add \$$alloc,%rsp" : ()),
+			(map { "pop %$_->[0]" } reverse @push), 'ret');
+		my $p = $k - 1;
+		for my $r (@push) {
+			my $q = $p >= 0 ? $st->[ $code[$p] ] : undef;
+			_die("epilogue does not undo the prologue (expected: $expect)")
+				unless $q && _is_pop($q) && @{ $q->{ops} } == 1 && $q->{ops}[0]{k} eq 'reg'
+				&& $q->{ops}[0]{r} eq $r->[0];
+			$role{ $code[ $p-- ] } = 'epilogue';
+		}
+		if ($alloc) {
+			my $q = $p >= 0 ? $st->[ $code[$p] ] : undef;
+			my $n = $q ? _rsp_adjust($q, -1) : undef;
+			_die("epilogue does not undo the prologue (expected: $expect)")
+				unless defined $n && $n == $alloc;
+			$role{ $code[$p] } = 'epilogue';
+		}
+	}
+	for my $i (@code) {
+		my $s = $st->[$i];
+		next if $s->{k} ne 'insn' || $role{$i};
+		$LINE = $s;
+		_die("push/pop outside the prologue/epilogue (unwind data could not describe it)")
+			if _is_push($s) || _is_pop($s);
+		_die("%rsp changed outside the prologue/epilogue (unwind data could not describe it)")
+			if _writes_rsp($s);
+	}
+}
+
+# ---- output -------------------------------------------------------------------------
+# Name of a symbol in the flavour's syntax.
+sub _sym {
+	my ($fl, $name) = @_;
+	if ($name =~ /^\.L(\w+)$/) {
+		return "L$1" if $fl->{obj} eq 'macho';
+		return "L\$$1" if $fl->{syntax} eq 'nasm';
+		return $name;
+	}
+	return $fl->{obj} eq 'macho' ? "_$name" : $name;
+}
+
+sub _expr {
+	my ($fl, $e) = @_;
+	$e =~ s/(?<![\w.])(\.L\w+|[A-Za-z_]\w*)/_sym($fl, $1)/ge;
+	$e =~ s/\s+//g;
+	return $e;
+}
+
+sub _gas_operand {
+	my ($fl, $o) = @_;
+	return "%$o->{r}" if $o->{k} eq 'reg';
+	return '$' . _expr($fl, $o->{e}) if $o->{k} eq 'imm';
+	return _expr($fl, $o->{e}) if $o->{k} eq 'sym';
+	my $s = defined $o->{disp} ? _expr($fl, $o->{disp}) : '';
+	$s .= '(' . (defined $o->{base} ? "%$o->{base}" : '');
+	$s .= ",%$o->{index},$o->{scale}" if defined $o->{index};
+	return "$s)";
+}
+
+sub _nasm_operand {
+	my ($fl, $o, $s) = @_;
+	return $o->{r} if $o->{k} eq 'reg';
+	return _expr($fl, $o->{e}) if $o->{k} eq 'imm' || $o->{k} eq 'sym';
+	my $disp = defined $o->{disp} ? _expr($fl, $o->{disp}) : undef;
+	my $m;
+	if (($o->{base} // '') eq 'rip') {
+		$m = 'rel ' . ($disp // 0);
+	} else {
+		my @t;
+		push @t, $o->{base} if defined $o->{base};
+		push @t, "$o->{index}*$o->{scale}" if defined $o->{index};
+		$m = join('+', @t);
+		$m .= $disp =~ /^-/ ? $disp : "+$disp" if defined $disp;
+	}
+	# The size keyword goes where the operands do not fix the size.
+	my $bits = $s->{msize} // $s->{size};
+	if ($s->{intel} ne 'lea') {
+		my @regs = grep { $_->{k} eq 'reg' } @{ $s->{ops} };
+		my $needs = !@regs || $s->{msize} || $s->{intel} =~ /^(sh|sa|ro|rc)[lr]$/;
+		_die("operand size of a memory operand is unknown: add a size suffix (b/w/l/q)", $s)
+			if $needs && !$bits;
+		return "$WORD{$bits} [$m]" if $bits;
+	}
+	return "[$m]";
+}
+
+sub _insn_text {
+	my ($fl, $s) = @_;
+	if ($fl->{syntax} eq 'gas') {
+		my $ops = join(',', map { _gas_operand($fl, $_) } @{ $s->{ops} });
+		return "\t$s->{mn}" . (length $ops ? "\t$ops" : '');
+	}
+	my $ops = join(', ', map { _nasm_operand($fl, $_, $s) } reverse @{ $s->{ops} });
+	return "\t$s->{intel}" . (length $ops ? "\t$ops" : '');
+}
+
+sub _data_text {
+	my ($fl, $bytes, @e) = @_;
+	my $d = $fl->{syntax} eq 'nasm'
+		? { 1 => 'db', 2 => 'dw', 4 => 'dd', 8 => 'dq' }->{$bytes}
+		: { 1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad' }->{$bytes};
+	return "\t$d\t" . join(',', map { _expr($fl, $_) } @e);
+}
+
+# AT&T text -> a statement, for what the translator inserts.
+sub _make {
+	my ($text) = @_;
+	my $s = { line => 0, src => "(inserted) $text", abi => 1 };
+	local $LINE = $s;
+	return _insn($s, $text);
+}
+
+# Win64 entry: save rdi/rsi, move the arguments to the SysV registers.
+sub _win64_entry {
+	my ($nargs) = @_;
+	my @move = ('movq %rcx,%rdi', 'movq %rdx,%rsi', 'movq %r8,%rdx', 'movq %r9,%rcx',
+		'movq 56(%rsp),%r8', 'movq 64(%rsp),%r9');	# 40/48(%rsp) before the two pushes
+	return (_make('pushq %rdi'), _make('pushq %rsi'), map { _make($_) } @move[ 0 .. $nargs - 1 ]);
+}
+
+# UNWIND_INFO bytes for one function: list of expressions, one per byte.
+sub _unwind_info {
+	my ($fl, $f) = @_;
+	my $base = _sym($fl, $f->{name});
+	my @ops;	# prologue order: [label, byte(s)]
+	my %num;
+	@num{@R64} = 0 .. 15;
+	for my $p (@{ $f->{seh_push} }) { push @ops, [ $p->[1], [ $num{ $p->[0] } << 4 | 0 ] ] }
+	if (my $n = $f->{alloc}) {
+		my $codes = $n <= 128 ? [ ($n / 8 - 1) << 4 | 2 ]
+			: $n <= 8 * 0xffff ? [ 0 << 4 | 1, ($n / 8) & 0xff, ($n / 8) >> 8 ]
+			: _die("stack allocation $n too large");
+		push @ops, [ $f->{seh_alloc}, $codes ];
+	}
+	my @slots;
+	for my $op (reverse @ops) {
+		my ($label, $b) = @$op;
+		my $off = _sym($fl, $label) . "-$base";
+		push @slots, [ $off, $b->[0] ];
+		push @slots, [ $b->[$_], $b->[ $_ + 1 ] ] for grep { $_ % 2 } 1 .. $#$b;
+	}
+	my $count = @slots;
+	push @slots, [ 0, 0 ] if $count % 2;
+	my $prolog = _sym($fl, $f->{seh_end_prologue}) . "-$base";
+	return (1, $prolog, $count, 0, map { @$_ } @slots);
+}
+
+sub _property_note {
+	my ($bits) = @_;
+	# psABI: n_namesz 4, n_descsz 16 (one 4-byte property padded to 8),
+	# NT_GNU_PROPERTY_TYPE_0, "GNU\0", then pr_type GNU_PROPERTY_X86_FEATURE_1_AND,
+	# pr_datasz 4, the feature bits, padding to 8.
+	return ("\t.section\t.note.gnu.property,\"a\"", "\t.p2align\t3",
+		"\t.long\t4,16,5", "\t.byte\t0x47,0x4e,0x55,0",
+		sprintf("\t.long\t0xc0000002,4,0x%x", $bits), "\t.p2align\t3");
+}
+
+sub translate {
+	my ($text, $flavour, $caps) = @_;
+	my $fl = $FLAVOUR{ $flavour // '' }
+		or die "Xlate: unknown flavour '" . ($flavour // '') . "' (" . join(' ', sort keys %FLAVOUR) . ")\n";
+	die "Xlate: translate needs the Asmcap object (Asmcap->load(FILE)) as third argument\n"
+		unless ref $caps && $caps->can('build');
+	my ($ibt, $shstk) = (0, 0);
+	if ($fl->{obj} eq 'elf') {
+		$ibt = $caps->build('cet_ibt') ? 1 : 0;
+		$shstk = $caps->build('cet_shstk') ? 1 : 0;
+	}
+	my $st = parse($text);
+	my $fns = analyse($st);
+	my %fnat = map { $_->{start} => $_ } @$fns;
+	my %endat;
+	push @{ $endat{ $_->{end} } }, $_ for @$fns;
+	my %prologue_at;	# statement index => [function, what]
+	for my $f (@$fns) {
+		$prologue_at{ $_->[1] } = [ $f, 'push', $_->[0] ] for @{ $f->{push} };
+		$prologue_at{ $f->{alloc_at} } = [ $f, 'alloc' ] if defined $f->{alloc_at};
+	}
+	my $nasm = $fl->{syntax} eq 'nasm';
+	my $seh = $fl->{win64} && $fl->{obj} eq 'coff';
+	my $maxalign = 16;
+	$_->{k} eq 'align' && $_->{bytes} > $maxalign and $maxalign = $_->{bytes} for @$st;
+	my $text_dir = $nasm ? "section .text code align=$maxalign"
+		: $fl->{obj} eq 'macho' ? "\t.section\t__TEXT,__text,regular,pure_instructions" : "\t.text";
+	my $cur;	# function being emitted
+	my $seq = 0;
+	my $mark = sub {	# a local label for unwind offsets
+		my ($f, $what) = @_;
+		my $name = ".Lxlate_$f->{name}_$what";
+		return ($name, _sym($fl, $name) . ':');
+	};
+	my @out = ($nasm ? ('default rel', $text_dir) : ($text_dir));
+	my $ncode = 0;
+	my $emit_end = sub {
+		my ($f) = @_;
+		if ($seh) {
+			my ($l, $t) = $mark->($f, 'end');
+			$f->{seh_fn_end} = $l;
+			push @out, $t;
+		}
+		push @out, "\t.size\t$f->{name},.-$f->{name}" if $fl->{obj} eq 'elf';
+	};
+	for my $i (0 .. $#$st) {
+		my $s = $st->[$i];
+		$LINE = $s;
+		$emit_end->($_) for @{ $endat{$i} // [] };
+		my $k = $s->{k};
+		if ($k eq 'comment') { push @out, ($nasm ? ';' : '#') . " $s->{text}" }
+		elsif ($k eq 'text') { }	# the only section; opened above
+		elsif ($k eq 'align') {
+			push @out, $nasm ? "align\t$s->{bytes}" : sprintf("\t.p2align\t%d", log($s->{bytes}) / log(2) + 0.5);
+		}
+		elsif ($k eq 'globl') { push @out, $nasm ? "global\t$s->{name}" : "\t.globl\t" . _sym($fl, $s->{name}) }
+		elsif ($k eq 'hidden') {
+			push @out, "\t.hidden\t$s->{name}" if $fl->{obj} eq 'elf';
+			push @out, "\t.private_extern\t" . _sym($fl, $s->{name}) if $fl->{obj} eq 'macho';
+		}
+		elsif ($k eq 'type') {
+			push @out, "\t.type\t$s->{name},\@function" if $fl->{obj} eq 'elf';
+			if ($fl->{obj} eq 'coff' && !$nasm) {
+				my $scl = grep({ $_->{name} eq $s->{name} && $_->{globl} } @$fns) ? 2 : 3;
+				push @out, "\t.def\t$s->{name};\t.scl\t$scl;\t.type\t32;\t.endef";
+			}
+		}
+		elsif ($k eq 'size') { }	# emitted by $emit_end
+		elsif ($k eq 'data') { push @out, _data_text($fl, $s->{bytes}, @{ $s->{exprs} }) }
+		elsif ($k eq 'label') {
+			push @out, _sym($fl, $s->{name}) . ':';
+			if (my $f = $fnat{$i}) {
+				$cur = $f;
+				push @out, "\t.byte\t0xf3,0x0f,0x1e,0xfa\t# endbr64" if $ibt && $f->{globl};
+				if ($fl->{win64}) {
+					my @entry = _win64_entry($f->{nargs});
+					$f->{seh_push} = [];
+					for my $e (@entry) {
+						push @out, _insn_text($fl, $e);
+						next unless _is_push($e);
+						my ($l, $t) = $mark->($f, 'p' . ++$seq);
+						push @out, $t;
+						push @{ $f->{seh_push} }, [ $e->{ops}[0]{r}, $l ];
+						$f->{seh_end_prologue} = $l;
+					}
+				}
+			}
+		}
+		elsif ($k eq 'insn') {
+			$ncode++;
+			if ($fl->{win64} && $s->{intel} eq 'ret') {
+				push @out, _insn_text($fl, _make($_)) for 'popq %rsi', 'popq %rdi';
+			}
+			push @out, _insn_text($fl, $s);
+			if ($fl->{win64} && (my $p = $prologue_at{$i})) {
+				my ($f, $what, $reg) = @$p;
+				my ($l, $t) = $mark->($f, 'p' . ++$seq);
+				push @out, $t;
+				push @{ $f->{seh_push} }, [ $reg, $l ] if $what eq 'push';
+				$f->{seh_alloc} = $l if $what eq 'alloc';
+				$f->{seh_end_prologue} = $l;
+			}
+		}
+		else { _die("internal: statement kind $k") }
+	}
+	$emit_end->($_) for @{ $endat{ scalar @$st } // [] };
+	undef $LINE;
+	unless ($ncode) {	# every generated file holds code (see the header)
+		push @out, _sym($fl, '.Lxlate_empty') . ':', "\tret";
+	}
+	if ($seh && @$fns) {
+		my $rva = sub { $nasm ? "\tdd\t$_[0] wrt ..imagebase" : "\t.rva\t$_[0]" };
+		push @out, $nasm ? 'section .pdata rdata align=4' : ("\t.section\t.pdata,\"dr\"", "\t.p2align\t2");
+		for my $f (@$fns) {
+			push @out, map { $rva->(_sym($fl, $_)) } $f->{name}, $f->{seh_fn_end}, ".Lxlate_$f->{name}_info";
+		}
+		push @out, $nasm ? 'section .xdata rdata align=4' : "\t.section\t.xdata,\"dr\"";
+		for my $f (@$fns) {
+			push @out, $nasm ? 'align 4' : "\t.p2align\t2";
+			push @out, _sym($fl, ".Lxlate_$f->{name}_info") . ':';
+			push @out, "\t" . ($nasm ? 'db' : '.byte') . "\t" . join(',', _unwind_info($fl, $f));
+		}
+	}
+	if ($fl->{obj} eq 'elf') {
+		push @out, "\t.section\t.note.GNU-stack,\"\",\@progbits";
+		push @out, _property_note(($ibt ? 1 : 0) | ($shstk ? 2 : 0)) if $ibt || $shstk;
+	}
+	return join("\n", @out) . "\n";
+}
+
+# perl perlasm/Xlate.pm FLAVOUR CAPS.json [IN] > OUT
+unless (caller) {
+	require File::Basename;
+	unshift @INC, File::Basename::dirname(__FILE__);
+	require Asmcap;
+	die "usage: perl Xlate.pm FLAVOUR CAPS.json [DIALECT.s] > OUT\n" unless @ARGV == 2 || @ARGV == 3;
+	my ($flavour, $file, $in) = @ARGV;
+	my $caps = Asmcap->load($file);
+	my $fh = \*STDIN;
+	if (defined $in) { open($fh, '<', $in) or die "Xlate: cannot read $in: $!\n" }
+	my $text = do { local $/; <$fh> };
+	print translate($text, $flavour, $caps);
+}
+
+1;
