@@ -1,0 +1,2 @@
+	adcx	rbx, rax
+	adox	r8, r9

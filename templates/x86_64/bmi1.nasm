@@ -1,0 +1,2 @@
+	andn	rax, rbx, rdx
+	blsr	rdx, rcx

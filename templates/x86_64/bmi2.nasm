@@ -1,0 +1,2 @@
+	mulx	rax, rbx, rcx
+	rorx	rdi, rsi, 7

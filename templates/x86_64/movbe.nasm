@@ -1,0 +1,2 @@
+	movbe	rax, [rdi]
+	movbe	[rsi], rcx

@@ -1,0 +1,200 @@
+"""Test-side reading of the catalog (templates/<arch>/<feature>.s), an object
+section reader and a one-feature assembler run.  Written independently of
+probe/ so that the catalog's bytes are checked against real assemblers by
+a second, separate implementation."""
+import pathlib
+import struct
+import subprocess
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+ARCHES = ("x86_64", "i386")
+MULTI = ("expect", "cpuid")
+
+
+def parse(path):
+    """Header keys (expect/cpuid: lists) plus 'body', 'nasm_body', 'path'."""
+    path = pathlib.Path(path)
+    lines = path.read_text().split("\n")
+    t = {k: [] for k in MULTI}
+    i = 0
+    while i < len(lines) and lines[i].startswith("#"):
+        key, sep, val = lines[i][1:].partition(":")
+        if sep:
+            key, val = key.strip(), val.strip()
+            if key in MULTI:
+                t[key].append(val)
+            else:
+                assert key not in t, f"{path}:{i + 1}: `{key}' given twice"
+                t[key] = val
+        i += 1
+    t["body"] = "\n".join(lines[i:])
+    nasm = path.with_suffix(".nasm")
+    t["nasm_body"] = nasm.read_text() if nasm.exists() else None
+    t["path"] = path
+    return t
+
+
+def load(arch):
+    return {p.stem: parse(p) for p in sorted((TEMPLATES / arch).glob("*.s"))}
+
+
+def hexbytes(s):
+    """'0f 38 f6' -> b'\\x0f\\x38\\xf6'; ValueError unless pairs of hex digits."""
+    toks = s.split()
+    if not toks or any(len(x) != 2 for x in toks):
+        raise ValueError(f"not hex bytes: {s!r}")
+    return bytes(int(x, 16) for x in toks)
+
+
+def requires(t):
+    return t.get("requires", "").replace(",", " ").split()
+
+
+def formats(t):
+    return set(t.get("formats", "elf coff macho").replace(",", " ").split())
+
+
+# -- object files: section name -> bytes (None for zero-fill sections) ------
+
+def _cstr(b):
+    return b.split(b"\0", 1)[0].decode()
+
+
+def _elf(d):
+    is64 = d[4] == 2
+    if is64:
+        shoff, = struct.unpack_from("<Q", d, 0x28)
+        entsz, num, strndx = struct.unpack_from("<HHH", d, 0x3a)
+    else:
+        shoff, = struct.unpack_from("<I", d, 0x20)
+        entsz, num, strndx = struct.unpack_from("<HHH", d, 0x2e)
+    secs = []
+    for i in range(num):
+        o = shoff + i * entsz
+        if is64:
+            name, typ, _, _, off, size = struct.unpack_from("<IIQQQQ", d, o)
+        else:
+            name, typ, _, _, off, size = struct.unpack_from("<IIIIII", d, o)
+        secs.append((name, typ, off, size))
+    stroff = secs[strndx][2]
+    return {_cstr(d[stroff + n:]): (None if typ == 8 else d[off:off + size])
+            for n, typ, off, size in secs}
+
+
+def _coff(d):
+    nsec, _, symptr, nsym, optsz = struct.unpack_from("<HIIIH", d, 2)
+    out = {}
+    for i in range(nsec):
+        o = 20 + optsz + i * 40
+        raw = d[o:o + 8]
+        size, ptr = struct.unpack_from("<II", d, o + 16)
+        name = _cstr(raw)
+        if name.startswith("/"):        # long name: offset into the string table
+            name = _cstr(d[symptr + 18 * nsym + int(name[1:]):])
+        out[name] = d[ptr:ptr + size] if ptr else None
+    return out
+
+
+def _macho64(d):
+    ncmds, = struct.unpack_from("<I", d, 16)
+    o, out = 32, {}
+    for _ in range(ncmds):
+        cmd, cmdsize = struct.unpack_from("<II", d, o)
+        if cmd == 0x19:                 # LC_SEGMENT_64
+            nsects, = struct.unpack_from("<I", d, o + 64)
+            for s in range(nsects):
+                so = o + 72 + s * 80
+                size, off, _, _, _, flags = struct.unpack_from("<QIIIII", d, so + 40)
+                zerofill = flags & 0xff in (1, 0xc)
+                out[_cstr(d[so:so + 16])] = None if zerofill else d[off:off + size]
+        o += cmdsize
+    return out
+
+
+def object_format(d):
+    if d[:4] == b"\x7fELF":
+        return "elf64" if d[4] == 2 else "elf32"
+    if d[:4] == b"\xcf\xfa\xed\xfe":
+        return "macho64"
+    machine, = struct.unpack_from("<H", d, 0)
+    return {0x8664: "coff-x86-64", 0x14c: "coff-i386"}.get(machine)
+
+
+def sections(path):
+    d = pathlib.Path(path).read_bytes()
+    fmt = object_format(d)
+    if fmt is None:
+        raise ValueError(f"{path}: not an ELF, COFF or Mach-O object")
+    reader = _elf if fmt.startswith("elf") else _macho64 if fmt == "macho64" else _coff
+    return fmt, reader(d)
+
+
+def family(fmt):
+    return fmt.split("-")[0].rstrip("0123456789")    # elf, coff, macho
+
+
+# -- one feature through one toolchain ----------------------------------------
+
+def assemble(t, way, argv, tmp):
+    """Assemble feature t alone; returns (ok, stderr, object path).
+    way: 'cc' (argv = compiler words and flags), 'as', 'nasm' (argv incl. -f)."""
+    name = t["path"].stem
+    if way == "nasm":
+        src = pathlib.Path(tmp, name + ".asm")
+        bits = "32" if t["path"].parent.name == "i386" else "64"
+        src.write_text(f"\tbits {bits}\n\tsection .text\n{t['nasm_body']}\n")
+    else:
+        src = pathlib.Path(tmp, name + ".S")
+        src.write_text("\t.text\n" + t["body"] + "\n")
+    obj = pathlib.Path(tmp, name + ".o")
+    if way == "cc":
+        cmd = [*argv, "-c", "-x", "assembler-with-cpp", str(src), "-o", str(obj)]
+    else:
+        cmd = [*argv, str(src), "-o", str(obj)]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return r.returncode == 0 and obj.exists(), r.stderr, obj
+
+
+def matches(got, want, fmt):
+    """Exact bytes; on COFF GNU as pads sections to 16 bytes with NOPs."""
+    if got == want:
+        return True
+    tail = got[len(want):]
+    return (family(fmt) == "coff" and got.startswith(want) and len(got) % 16 == 0
+            and len(tail) < 16 and set(tail) == {0x90})
+
+
+def object_format_of(way, argv, arch):
+    """The object format a toolchain writes, from a one-NOP file."""
+    t = {"path": TEMPLATES / arch / "nop.s", "body": "\tnop", "nasm_body": "\tnop"}
+    with tempfile.TemporaryDirectory() as tmp:
+        ok, err, obj = assemble(t, way, argv, tmp)
+        if not ok:
+            raise RuntimeError(f"{argv}: cannot assemble a NOP: {err}")
+        return sections(obj)[0]
+
+
+def verdict(t, way, argv, fmt):
+    """('yes'|'no'|'broken'|'skipped', detail) for feature t; fmt is the
+    toolchain's object format (object_format_of)."""
+    if family(fmt) not in formats(t):
+        return "skipped", f"not for {fmt}"
+    if way == "nasm" and t.get("nasm") == "none":
+        return "skipped", "nasm: none"
+    with tempfile.TemporaryDirectory() as tmp:
+        ok, err, obj = assemble(t, way, argv, tmp)
+        if not ok:
+            return "no", err.strip().splitlines()[0] if err.strip() else "failed"
+        secs = sections(obj)[1]
+    names = t.get("section", ".text").split(",")
+    if fmt == "macho64" and names == [".text"]:
+        names = ["__text"]
+    got = next((secs[n] for n in names if n in secs), None)
+    if t["expect"] == ["nonempty"]:
+        return ("yes", "") if got else ("broken", f"no {names} bytes")
+    if got and any(matches(got, hexbytes(e), fmt) for e in t["expect"]):
+        return "yes", ""
+    return "broken", f"got {got.hex(' ') if got else None}"
+
