@@ -132,6 +132,29 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/asmcap
 	-rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Asmcap 2>/dev/null
 
+## bench (owner: bench helper): montbench, ours against OpenSSL and GMP ######
+# Linked against the static libcrypto.a: only it exports the raw kernels
+# (bn_mul_mont, bn_power5) timed beside the API. montbench pins itself to the
+# first CPU it may use, so `taskset -c 1 make bench` picks the CPU.
+BENCH_SRC  := $(sort $(wildcard bench/*.c))
+BENCH_ARGS ?=
+$(BUILD)/montbench: $(BENCH_SRC) bench/bench.h mont/mont.h $(BUILD)/libmont.a | $(BUILD)
+	$(CC) $(TOOL_CFLAGS) -Imont -o $@ $(BENCH_SRC) $(BUILD)/libmont.a \
+		-Wl,-Bstatic -lcrypto -lgmp -Wl,-Bdynamic -lpthread -ldl
+bench: $(BUILD)/montbench
+	$(BUILD)/montbench $(BENCH_ARGS)
+# Instruction counts, repeatable where times are not. valgrind's CPUID hides
+# ADX although it runs it: MONT_ASSUME_CPU reaches our ADX kernels and
+# OPENSSL_ia32cap=:0x80100 (BMI2+ADX only) OpenSSL's.
+bench-callgrind: $(BUILD)/montbench
+	rm -rf $(BUILD)/callgrind && mkdir -p $(BUILD)/callgrind
+	MONT_ASSUME_CPU=adx,bmi2 OPENSSL_ia32cap=:0x80100 valgrind -q \
+		--tool=callgrind --collect-atstart=no \
+		--callgrind-out-file=$(BUILD)/callgrind/cg.%p \
+		$(BUILD)/montbench --callgrind $(BENCH_ARGS)
+	bench/callgrind-table $(BUILD)/callgrind/cg.*
+.PHONY: bench bench-callgrind
+
 clean:
 	rm -rf $(BUILD)
 

@@ -1,0 +1,84 @@
+/* montbench: our Montgomery backends against OpenSSL (API and raw kernels)
+ * and GMP, on the same random odd moduli, in one process. */
+#ifndef MONTBENCH_H
+#define MONTBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum op { OP_MUL, OP_SQR, OP_EXP, OP_COUNT };
+extern const char *const op_name[OP_COUNT];    /* "mul", "sqr", "modexp" */
+
+/* One operand set: modulus n (exactly `bits` bits, odd), a, b < n, and a
+ * full-length exponent e (num limbs, top bit set). */
+struct operands {
+	unsigned bits;
+	size_t num;
+	uint64_t *n, *a, *b, *e;
+	uint64_t n0;
+};
+
+/* The chained operations every contender runs, so results compare:
+ *   mul:    x <- x*b*R^-1 mod n   (x starts at a)
+ *   sqr:    x <- x*x*R^-1 mod n   (x starts at a)
+ *   modexp: r <- a^e mod n        (x unchanged)
+ * R = 2^(64*num). */
+struct contender {
+	const char *name;
+	const char *what;               /* what exactly is called, for people */
+	int (*has)(enum op);            /* does it implement this op */
+	const char *backend;            /* ours: the mont_select() name */
+	void *(*prepare)(const struct contender *, const struct operands *);
+	                                /* NULL: failed (message printed) */
+	void (*reset)(void *);          /* x <- a */
+	void (*run)(void *, enum op, unsigned long iters);
+	/* x, or r for modexp; -1 when a call reported failure */
+	int (*result)(void *, enum op, uint64_t *out);
+	void (*release)(void *);
+	/* NULL, or why it cannot run here ("not built", "CPU lacks it") */
+	const char *(*unavailable)(const struct contender *);
+	void (*activate)(const struct contender *);  /* before each use */
+};
+
+#define MAX_CONTENDERS 8
+extern const struct contender contenders[];
+extern const size_t ncontenders;
+int contender_is_openssl(const struct contender *);
+
+/* One line of the report: a contender's time for one op at one size. */
+struct result {
+	unsigned bits;
+	enum op op;
+	char name[24];          /* contender, "-noadx" for the masked child */
+	char status[48];        /* "": timed; else why not ("not built") */
+	double med, min, max;   /* ns per operation over the rounds */
+};
+
+struct run_info {
+	double ghz, ghz_end;    /* core clock at start and end */
+	int cpu;                /* pinned to, or -1 */
+	unsigned rounds;
+	uint64_t seed;
+	int quick;
+	unsigned cap, cap_noadx;   /* OPENSSL_ia32cap_P[2] here / in the child */
+	int child_ran;
+	const char *openssl, *gmp; /* versions, for the record only */
+};
+
+/* report.c */
+void report_table(const struct run_info *, const struct result *, size_t);
+void report_json(const struct run_info *, const struct result *, size_t);
+double floor_cycles(enum op, size_t num);   /* 0: none defined */
+
+/* operands.c */
+int operands_make(struct operands *, unsigned bits, uint64_t seed);
+void operands_free(struct operands *);
+/* Independent reference (GMP mpz arithmetic) after k chained steps. */
+void reference(const struct operands *, enum op, unsigned k, uint64_t *out);
+
+/* clock.c */
+uint64_t now_ns(void);
+double core_ghz(double budget_ms);      /* dependent add chain vs clock_gettime */
+int pin_one_cpu(void);                  /* the CPU pinned to, or -1 */
+
+#endif

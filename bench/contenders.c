@@ -1,0 +1,431 @@
+/* The contenders: our backends through mont/mont.h, OpenSSL at its API and
+ * at its raw x86-64 kernels, and GMP's mpz_powm_sec. Everything a timed
+ * loop needs (contexts, tables, R^2) is prepared before it. */
+#include <gmp.h>
+#include <openssl/bn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "mont.h"
+
+_Static_assert(sizeof(BN_ULONG) == sizeof(uint64_t), "64-bit BN_ULONG");
+
+/* Raw kernels exported by the static libcrypto.a (hidden in the shared
+ * library). Prototypes as OpenSSL 3.0 declares them in crypto/bn. */
+int bn_mul_mont(BN_ULONG *rp, const BN_ULONG *ap, const BN_ULONG *bp,
+		const BN_ULONG *np, const BN_ULONG *n0, int num);
+void bn_mul_mont_gather5(BN_ULONG *rp, const BN_ULONG *ap, const void *table,
+			 const BN_ULONG *np, const BN_ULONG *n0, int num,
+			 int power);
+void bn_scatter5(const BN_ULONG *inp, size_t num, void *table, size_t power);
+void bn_gather5(BN_ULONG *out, size_t num, void *table, size_t power);
+void bn_power5(BN_ULONG *rp, const BN_ULONG *ap, const void *table,
+	       const BN_ULONG *np, const BN_ULONG *n0, int num, int power);
+int bn_get_bits5(const BN_ULONG *ap, int off);
+
+static int all_ops(enum op op) { (void)op; return 1; }
+static int exp_only(enum op op) { return op == OP_EXP; }
+
+static uint64_t *limbs(size_t num)
+{
+	return calloc(num, sizeof(uint64_t));
+}
+
+/* ---- ours: mont/mont.h, one backend at a time via mont_select() ---- */
+
+struct ours {
+	const struct operands *o;
+	uint64_t *x, *r;
+	int fail;
+};
+
+static const char *ours_unavailable(const struct contender *c)
+{
+	switch (mont_select(c->backend)) {
+	case 0:
+		/* mont_backend() reports what really runs */
+		return strcmp(mont_backend(), c->backend) ? "selected, but "
+			"mont_backend() disagrees" : NULL;
+	case -2:
+		return "not built";
+	case -3:
+		return "CPU lacks it";
+	default:
+		return "unknown to mont_select";
+	}
+}
+
+static void ours_activate(const struct contender *c)
+{
+	mont_select(c->backend);
+}
+
+static void *ours_prepare(const struct contender *c, const struct operands *o)
+{
+	struct ours *s = calloc(1, sizeof *s);
+	(void)c;
+	if (!s)
+		return NULL;
+	s->o = o;
+	s->x = limbs(o->num);
+	s->r = limbs(o->num);
+	if (!s->x || !s->r) {
+		free(s->x);
+		free(s->r);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void ours_reset(void *p)
+{
+	struct ours *s = p;
+	memcpy(s->x, s->o->a, s->o->num * 8);
+	s->fail = 0;
+}
+
+static void ours_run(void *p, enum op op, unsigned long it)
+{
+	struct ours *s = p;
+	const struct operands *o = s->o;
+	switch (op) {
+	case OP_MUL:
+		while (it--)
+			mont_mul(s->x, s->x, o->b, o->n, o->n0, o->num);
+		break;
+	case OP_SQR:
+		while (it--)
+			mont_sqr(s->x, s->x, o->n, o->n0, o->num);
+		break;
+	default:
+		while (it--)
+			s->fail |= mont_modexp(s->r, o->a, o->e, o->num, o->n,
+					       o->num) != 0;
+		break;
+	}
+}
+
+static int ours_result(void *p, enum op op, uint64_t *out)
+{
+	struct ours *s = p;
+	memcpy(out, op == OP_EXP ? s->r : s->x, s->o->num * 8);
+	return s->fail ? -1 : 0;
+}
+
+static void ours_release(void *p)
+{
+	struct ours *s = p;
+	free(s->x);
+	free(s->r);
+	free(s);
+}
+
+/* ---- OpenSSL API: BN_mod_mul_montgomery, BN_mod_exp_mont_consttime ---- */
+
+struct api {
+	size_t num;
+	BN_CTX *ctx;
+	BN_MONT_CTX *mont;
+	BIGNUM *n, *a, *b, *e, *x, *r;
+	int fail;
+};
+
+static BIGNUM *bn_of(const uint64_t *p, size_t num)
+{
+	/* limbs are little-endian 64-bit words: little-endian bytes on x86 */
+	return BN_lebin2bn((const unsigned char *)p, (int)(num * 8), NULL);
+}
+
+static void api_release(void *p)
+{
+	struct api *s = p;
+	BN_MONT_CTX_free(s->mont);
+	BN_CTX_free(s->ctx);
+	BN_free(s->n);
+	BN_free(s->a);
+	BN_free(s->b);
+	BN_free(s->e);
+	BN_free(s->x);
+	BN_free(s->r);
+	free(s);
+}
+
+static void *api_prepare(const struct contender *c, const struct operands *o)
+{
+	struct api *s = calloc(1, sizeof *s);
+	(void)c;
+	if (!s)
+		return NULL;
+	s->num = o->num;
+	s->ctx = BN_CTX_new();
+	s->mont = BN_MONT_CTX_new();
+	s->n = bn_of(o->n, o->num);
+	s->a = bn_of(o->a, o->num);
+	s->b = bn_of(o->b, o->num);
+	s->e = bn_of(o->e, o->num);
+	s->x = BN_new();
+	s->r = BN_new();
+	if (!s->ctx || !s->mont || !s->n || !s->a || !s->b || !s->e || !s->x
+	    || !s->r || !BN_MONT_CTX_set(s->mont, s->n, s->ctx)) {
+		api_release(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void api_reset(void *p)
+{
+	struct api *s = p;
+	s->fail = !BN_copy(s->x, s->a);
+}
+
+static void api_run(void *p, enum op op, unsigned long it)
+{
+	struct api *s = p;
+	switch (op) {
+	case OP_MUL:
+		while (it--)
+			s->fail |= !BN_mod_mul_montgomery(s->x, s->x, s->b,
+							  s->mont, s->ctx);
+		break;
+	case OP_SQR:
+		while (it--)
+			s->fail |= !BN_mod_mul_montgomery(s->x, s->x, s->x,
+							  s->mont, s->ctx);
+		break;
+	default:
+		while (it--)
+			s->fail |= !BN_mod_exp_mont_consttime(s->r, s->a, s->e,
+						s->n, s->ctx, s->mont);
+		break;
+	}
+}
+
+static int api_result(void *p, enum op op, uint64_t *out)
+{
+	struct api *s = p;
+	if (BN_bn2lebinpad(op == OP_EXP ? s->r : s->x, (unsigned char *)out,
+			   (int)(s->num * 8)) < 0)
+		return -1;
+	return s->fail ? -1 : 0;
+}
+
+/* ---- OpenSSL raw kernels: bn_mul_mont; modexp as BN_mod_exp_mont_
+ * consttime drives bn_power5 on x86-64: a 32-entry table in the
+ * scatter5/gather5 layout, then one bn_power5 (5 squarings and a
+ * multiplication by a gathered entry) per 5 exponent bits ---- */
+
+struct raw {
+	const struct operands *o;
+	BN_ULONG n0[2];         /* OpenSSL's n0 is two words; the 2nd is 0 */
+	uint64_t *x, *r, *rr, *one, *t, *am;
+	void *table;            /* 32*num limbs, 64-byte aligned */
+	int fail;
+};
+
+static void raw_release(void *p)
+{
+	struct raw *s = p;
+	free(s->x);
+	free(s->r);
+	free(s->rr);
+	free(s->one);
+	free(s->t);
+	free(s->am);
+	free(s->table);
+	free(s);
+}
+
+/* R^2 mod n, so a -> a*R is one Montgomery multiplication. */
+static int r_squared(uint64_t *out, const struct operands *o)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *rr = BN_new(), *n = bn_of(o->n, o->num);
+	int ok = ctx && rr && n && BN_set_bit(rr, (int)(2 * o->bits))
+		&& BN_mod(rr, rr, n, ctx)
+		&& BN_bn2lebinpad(rr, (unsigned char *)out,
+				  (int)(o->num * 8)) >= 0;
+	BN_free(rr);
+	BN_free(n);
+	BN_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+static void *raw_prepare(const struct contender *c, const struct operands *o)
+{
+	struct raw *s = calloc(1, sizeof *s);
+	(void)c;
+	if (!s)
+		return NULL;
+	s->o = o;
+	s->n0[0] = o->n0;
+	s->x = limbs(o->num);
+	s->r = limbs(o->num);
+	s->rr = limbs(o->num);
+	s->one = limbs(o->num);
+	s->t = limbs(o->num);
+	s->am = limbs(o->num);
+	s->table = aligned_alloc(64, 32 * o->num * 8);
+	if (!s->x || !s->r || !s->rr || !s->one || !s->t || !s->am
+	    || !s->table || r_squared(s->rr, o)) {
+		raw_release(s);
+		return NULL;
+	}
+	s->one[0] = 1;
+	return s;
+}
+
+static void raw_reset(void *p)
+{
+	struct raw *s = p;
+	memcpy(s->x, s->o->a, s->o->num * 8);
+	s->fail = 0;
+}
+
+static void raw_modexp(struct raw *s)
+{
+	const struct operands *o = s->o;
+	const BN_ULONG *n = o->n, *n0 = s->n0;
+	int num = (int)o->num;
+	uint64_t *t = s->t, *am = s->am;
+
+	/* bn_power5 needs num % 8 == 0 (OpenSSL falls back otherwise) */
+	if (num % 8) {
+		s->fail = 1;
+		return;
+	}
+	s->fail |= !bn_mul_mont(am, o->a, s->rr, n, n0, num);  /* a*R */
+	s->fail |= !bn_mul_mont(t, s->one, s->rr, n, n0, num); /* R */
+	bn_scatter5(t, o->num, s->table, 0);
+	bn_scatter5(am, o->num, s->table, 1);
+	for (int i = 2; i < 32; i++) {
+		if (i % 2) {
+			bn_mul_mont_gather5(t, am, s->table, n, n0, num, i - 1);
+		} else {
+			bn_gather5(t, o->num, s->table, (size_t)i / 2);
+			s->fail |= !bn_mul_mont(t, t, t, n, n0, num);
+		}
+		bn_scatter5(t, o->num, s->table, (size_t)i);
+	}
+	/* the top window holds what 5-bit windows leave over: 1..5 bits */
+	int bits = 64 * num, w0 = (bits - 1) % 5 + 1;
+	bits -= w0;
+	bn_gather5(t, o->num, s->table, o->e[num - 1] >> (64 - w0));
+	while (bits > 0) {
+		bits -= 5;
+		bn_power5(t, t, s->table, n, n0, num, bn_get_bits5(o->e, bits));
+	}
+	/* out of the Montgomery domain; also reduces bn_power5's "almost
+	 * Montgomery" result below n */
+	s->fail |= !bn_mul_mont(s->r, t, s->one, n, n0, num);
+}
+
+static void raw_run(void *p, enum op op, unsigned long it)
+{
+	struct raw *s = p;
+	const struct operands *o = s->o;
+	int num = (int)o->num;
+	switch (op) {
+	case OP_MUL:
+		while (it--)
+			s->fail |= !bn_mul_mont(s->x, s->x, o->b, o->n, s->n0,
+						num);
+		break;
+	case OP_SQR:    /* ap == bp: bn_mul_mont's squaring path */
+		while (it--)
+			s->fail |= !bn_mul_mont(s->x, s->x, s->x, o->n, s->n0,
+						num);
+		break;
+	default:
+		while (it--)
+			raw_modexp(s);
+		break;
+	}
+}
+
+static int raw_result(void *p, enum op op, uint64_t *out)
+{
+	struct raw *s = p;
+	memcpy(out, op == OP_EXP ? s->r : s->x, s->o->num * 8);
+	return s->fail ? -1 : 0;
+}
+
+/* ---- GMP: mpz_powm_sec ---- */
+
+struct gmp {
+	size_t num;
+	mpz_t n, a, e, r;
+};
+
+static void *gmp_prepare(const struct contender *c, const struct operands *o)
+{
+	struct gmp *s = calloc(1, sizeof *s);
+	(void)c;
+	if (!s)
+		return NULL;
+	s->num = o->num;
+	mpz_inits(s->n, s->a, s->e, s->r, NULL);
+	mpz_import(s->n, o->num, -1, 8, 0, 0, o->n);
+	mpz_import(s->a, o->num, -1, 8, 0, 0, o->a);
+	mpz_import(s->e, o->num, -1, 8, 0, 0, o->e);
+	return s;
+}
+
+static void gmp_reset(void *p)
+{
+	(void)p;
+}
+
+static void gmp_run(void *p, enum op op, unsigned long it)
+{
+	struct gmp *s = p;
+	(void)op;
+	while (it--)
+		mpz_powm_sec(s->r, s->a, s->e, s->n);
+}
+
+static int gmp_result(void *p, enum op op, uint64_t *out)
+{
+	struct gmp *s = p;
+	(void)op;
+	if (mpz_sizeinbase(s->r, 2) > 64 * s->num)
+		return -1;
+	memset(out, 0, s->num * 8);
+	mpz_export(out, NULL, -1, 8, 0, 0, s->r);
+	return 0;
+}
+
+static void gmp_release(void *p)
+{
+	struct gmp *s = p;
+	mpz_clears(s->n, s->a, s->e, s->r, NULL);
+	free(s);
+}
+
+#define OURS(name) { name, "mont_mul / mont_sqr / mont_modexp", all_ops, \
+	name, ours_prepare, ours_reset, ours_run, ours_result, ours_release, \
+	ours_unavailable, ours_activate }
+
+const struct contender contenders[] = {
+	OURS("adx"),
+	OURS("mulq"),
+	OURS("c"),
+	{ "ossl-api", "BN_mod_mul_montgomery / BN_mod_exp_mont_consttime",
+	  all_ops, NULL, api_prepare, api_reset, api_run, api_result,
+	  api_release, NULL, NULL },
+	{ "ossl-raw", "bn_mul_mont / bn_power5 loop on a gather5 table",
+	  all_ops, NULL, raw_prepare, raw_reset, raw_run, raw_result,
+	  raw_release, NULL, NULL },
+	{ "gmp", "mpz_powm_sec", exp_only, NULL, gmp_prepare, gmp_reset,
+	  gmp_run, gmp_result, gmp_release, NULL, NULL },
+};
+const size_t ncontenders = sizeof contenders / sizeof contenders[0];
+_Static_assert(sizeof contenders / sizeof contenders[0] <= MAX_CONTENDERS,
+	       "raise MAX_CONTENDERS");
+
+int contender_is_openssl(const struct contender *c)
+{
+	return c->prepare == api_prepare || c->prepare == raw_prepare;
+}

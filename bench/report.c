@@ -1,0 +1,299 @@
+/* The report: a table for people, JSON for machines, the same numbers. */
+#include <stdio.h>
+#include <string.h>
+#include "bench.h"
+
+/* Products at one per cycle: a MULX-based kernel cannot beat these. */
+double floor_cycles(enum op op, size_t num)
+{
+	double n = (double)num;
+	if (op == OP_MUL)
+		return 2 * n * n + n;
+	if (op == OP_SQR)
+		return n * (n + 1) / 2 + n * n + n;
+	return 0;
+}
+
+/* The issue's targets; ratio = time(other) / time(ours), or for at_most
+ * time(ours) / time(other). */
+struct target {
+	const char *ours, *other;
+	enum op op;
+	double want;
+	int at_most;
+	const char *label;
+};
+
+static const struct target targets[] = {
+	{ "adx", "ossl-api", OP_MUL, 1.10, 0, "adx mont_mul vs BN_mod_mul_montgomery" },
+	{ "adx", "ossl-raw", OP_MUL, 1.00, 0, "adx mont_mul vs bn_mul_mont" },
+	{ "adx", "ossl-api", OP_EXP, 1.00, 0, "adx mont_modexp vs BN_mod_exp_mont_consttime" },
+	{ "adx", "gmp", OP_EXP, 1.30, 0, "adx mont_modexp vs mpz_powm_sec" },
+	{ "adx", "mulq", OP_MUL, 1.25, 0, "adx mont_mul vs our mulq" },
+	{ "adx", "mulq", OP_EXP, 1.25, 0, "adx mont_modexp vs our mulq" },
+	{ "mulq", "ossl-raw-noadx", OP_MUL, 1.00, 0, "mulq mont_mul vs bn_mul_mont, ADX masked" },
+	{ "mulq", "ossl-api-noadx", OP_MUL, 1.00, 0, "mulq mont_mul vs BN_mod_mul_montgomery, ADX masked" },
+	{ "mulq", "ossl-api-noadx", OP_EXP, 1.00, 0, "mulq mont_modexp vs BN_mod_exp_mont_consttime, ADX masked" },
+	{ "c", "mulq", OP_MUL, 2.50, 1, "c mont_mul time / mulq (within 2.5x)" },
+	{ "c", "mulq", OP_EXP, 2.50, 1, "c mont_modexp time / mulq (within 2.5x)" },
+};
+static const unsigned target_bits[] = { 2048, 4096 };
+
+/* Who we compare our backends with, in report order. */
+static const char *const peers[] = {
+	"ossl-api", "ossl-raw", "ossl-api-noadx", "ossl-raw-noadx", "gmp",
+};
+static const char *const ours[] = { "adx", "mulq", "c" };
+
+static const struct result *find(const struct result *r, size_t n,
+				 unsigned bits, enum op op, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].bits == bits && r[i].op == op && !strcmp(r[i].name, name))
+			return &r[i];
+	return NULL;
+}
+
+static const struct result *timed(const struct result *r, size_t n,
+				  unsigned bits, enum op op, const char *name)
+{
+	const struct result *x = find(r, n, bits, op, name);
+	return x && !x->status[0] && x->med > 0 ? x : NULL;
+}
+
+/* Sizes in first-seen order. */
+static size_t sizes(const struct result *r, size_t n, unsigned *out, size_t max)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+		for (j = 0; j < k && out[j] != r[i].bits; j++)
+			;
+		if (j == k && k < max)
+			out[k++] = r[i].bits;
+	}
+	return k;
+}
+
+/* Every name in report order: ours, OpenSSL, OpenSSL masked, GMP. */
+static size_t names(const char **out)
+{
+	size_t k = 0;
+	for (size_t c = 0; c < ncontenders; c++) {
+		out[k++] = contenders[c].name;
+		if (contender_is_openssl(&contenders[c])
+		    && (c + 1 == ncontenders
+			|| !contender_is_openssl(&contenders[c + 1])))
+			for (size_t i = 0; i < 2; i++)
+				out[k++] = peers[2 + i];
+	}
+	return k;
+}
+
+static const char *fmt_time(char *buf, double ns)
+{
+	if (ns < 1e4)
+		snprintf(buf, 16, "%.0f ns", ns);
+	else if (ns < 1e7)
+		snprintf(buf, 16, "%.1f us", ns / 1e3);
+	else
+		snprintf(buf, 16, "%.2f ms", ns / 1e6);
+	return buf;
+}
+
+static double target_ratio(const struct target *t, const struct result *r,
+			   size_t n, unsigned bits)
+{
+	const struct result *a = timed(r, n, bits, t->op, t->ours);
+	const struct result *b = timed(r, n, bits, t->op, t->other);
+	if (!a || !b)
+		return 0;
+	return t->at_most ? a->med / b->med : b->med / a->med;
+}
+
+static int target_met(const struct target *t, double ratio)
+{
+	return t->at_most ? ratio <= t->want : ratio >= t->want;
+}
+
+void report_table(const struct run_info *ri, const struct result *r, size_t n)
+{
+	unsigned bits[16];
+	const char *order[2 * MAX_CONTENDERS];
+	size_t nb = sizes(r, n, bits, 16), nn = names(order);
+	char t0[16], t1[16], t2[16];
+
+	printf("montbench: core clock %.3f GHz (dependent add chain; %.3f at "
+	       "the end), ", ri->ghz, ri->ghz_end);
+	if (ri->cpu >= 0)
+		printf("pinned to CPU %d, ", ri->cpu);
+	else
+		printf("not pinned, ");
+	printf("%u rounds%s, seed %llu\n", ri->rounds,
+	       ri->quick ? " (quick)" : "", (unsigned long long)ri->seed);
+	printf("%s, ia32cap word2 %#x (ADX+BMI2 %s)", ri->openssl, ri->cap,
+	       (ri->cap & 0x80100) == 0x80100 ? "on" : "off");
+	if (ri->child_ran)
+		printf("; -noadx: a child with OPENSSL_ia32cap=:~0x280120, "
+		       "word2 %#x", ri->cap_noadx);
+	printf("\nGMP %s. Times are per operation: median (min..max) of the "
+	       "rounds.\n", ri->gmp);
+
+	for (size_t b = 0; b < nb; b++) {
+		size_t num = bits[b] / 64;
+		printf("\n%u bits (%zu limbs)   %-16s %10s %10s %10s %10s %8s\n",
+		       bits[b], num, "", "median", "min", "max", "cycles",
+		       "x floor");
+		for (int op = 0; op < OP_COUNT; op++)
+			for (size_t i = 0; i < nn; i++) {
+				const struct result *x = find(r, n, bits[b], op,
+							      order[i]);
+				double fl = floor_cycles(op, num);
+				if (!x)
+					continue;
+				printf("  %-7s %-24s", op_name[op], x->name);
+				if (x->status[0]) {
+					printf(" %s\n", x->status);
+					continue;
+				}
+				printf(" %10s %10s %10s %10.0f", fmt_time(t0, x->med),
+				       fmt_time(t1, x->min), fmt_time(t2, x->max),
+				       x->med * ri->ghz);
+				if (fl > 0)
+					printf(" %8.2f", x->med * ri->ghz / fl);
+				printf("\n");
+			}
+	}
+
+	printf("\nratios: peer's median time / ours (> 1: ours is faster)\n");
+	printf("  %-5s %-7s %-5s", "bits", "op", "ours");
+	for (size_t p = 0; p < sizeof peers / sizeof *peers; p++)
+		printf(" %15s", peers[p]);
+	printf("\n");
+	for (size_t b = 0; b < nb; b++)
+		for (int op = 0; op < OP_COUNT; op++)
+			for (size_t o = 0; o < sizeof ours / sizeof *ours; o++) {
+				const struct result *x = timed(r, n, bits[b], op,
+							       ours[o]);
+				if (!x)
+					continue;
+				printf("  %-5u %-7s %-5s", bits[b], op_name[op],
+				       ours[o]);
+				for (size_t p = 0; p < sizeof peers / sizeof *peers; p++) {
+					const struct result *y = timed(r, n, bits[b],
+								       op, peers[p]);
+					if (y)
+						printf(" %15.3f", y->med / x->med);
+					else
+						printf(" %15s", "-");
+				}
+				printf("\n");
+			}
+
+	printf("\ntargets (informational; never the exit status)\n");
+	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
+		for (size_t b = 0; b < sizeof target_bits / sizeof *target_bits; b++) {
+			const struct target *g = &targets[t];
+			double v = target_ratio(g, r, n, target_bits[b]);
+			printf("  %-58s %4u  ", g->label, target_bits[b]);
+			if (v <= 0)
+				printf("  -    not measured\n");
+			else
+				printf("%5.2f  want %s %.2f  %s\n", v,
+				       g->at_most ? "<=" : ">=", g->want,
+				       target_met(g, v) ? "met" : "NOT met");
+		}
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+void report_json(const struct run_info *ri, const struct result *r, size_t n)
+{
+	printf("{\"schema\": 1,\n \"clock\": {\"core_ghz\": %.4f, "
+	       "\"core_ghz_end\": %.4f, \"cpu\": %d},\n", ri->ghz, ri->ghz_end,
+	       ri->cpu);
+	printf(" \"rounds\": %u, \"quick\": %s, \"seed\": %llu,\n", ri->rounds,
+	       ri->quick ? "true" : "false", (unsigned long long)ri->seed);
+	printf(" \"openssl\": {\"version\": ");
+	json_str(ri->openssl);
+	printf(", \"ia32cap2\": \"%#x\", \"noadx_ia32cap2\": ", ri->cap);
+	if (ri->child_ran)
+		printf("\"%#x\"", ri->cap_noadx);
+	else
+		printf("null");
+	printf("},\n \"gmp\": ");
+	json_str(ri->gmp);
+	printf(",\n \"results\": [");
+	for (size_t i = 0; i < n; i++) {
+		const struct result *x = &r[i];
+		double fl = floor_cycles(x->op, x->bits / 64);
+		printf("%s\n  {\"bits\": %u, \"op\": \"%s\", \"contender\": ",
+		       i ? "," : "", x->bits, op_name[x->op]);
+		json_str(x->name);
+		if (x->status[0]) {
+			printf(", \"status\": ");
+			json_str(x->status);
+			printf("}");
+			continue;
+		}
+		printf(", \"status\": \"timed\", \"ns\": {\"median\": %.3f, "
+		       "\"min\": %.3f, \"max\": %.3f}, \"cycles\": %.1f", x->med,
+		       x->min, x->max, x->med * ri->ghz);
+		if (fl > 0)
+			printf(", \"floor_cycles\": %.0f, \"x_floor\": %.4f", fl,
+			       x->med * ri->ghz / fl);
+		printf("}");
+	}
+	printf("\n ],\n \"ratios\": [");
+	int first = 1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t o = 0; o < sizeof ours / sizeof *ours; o++) {
+			const struct result *x = &r[i];
+			if (strcmp(x->name, ours[o]) || x->status[0] || x->med <= 0)
+				continue;
+			for (size_t p = 0; p < sizeof peers / sizeof *peers; p++) {
+				const struct result *y = timed(r, n, x->bits, x->op,
+							       peers[p]);
+				if (!y)
+					continue;
+				printf("%s\n  {\"bits\": %u, \"op\": \"%s\", "
+				       "\"ours\": \"%s\", \"peer\": \"%s\", "
+				       "\"peer_over_ours\": %.4f}", first ? "" : ",",
+				       x->bits, op_name[x->op], ours[o], peers[p],
+				       y->med / x->med);
+				first = 0;
+			}
+		}
+	printf("\n ],\n \"targets\": [");
+	first = 1;
+	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
+		for (size_t b = 0; b < sizeof target_bits / sizeof *target_bits; b++) {
+			const struct target *g = &targets[t];
+			double v = target_ratio(g, r, n, target_bits[b]);
+			printf("%s\n  {\"label\": ", first ? "" : ",");
+			json_str(g->label);
+			printf(", \"bits\": %u, \"ours\": \"%s\", \"other\": \"%s\", "
+			       "\"op\": \"%s\", \"want\": %.2f, \"at_most\": %s, ",
+			       target_bits[b], g->ours, g->other, op_name[g->op],
+			       g->want, g->at_most ? "true" : "false");
+			if (v > 0)
+				printf("\"ratio\": %.4f, \"met\": %s}", v,
+				       target_met(g, v) ? "true" : "false");
+			else
+				printf("\"ratio\": null, \"met\": null}");
+			first = 0;
+		}
+	printf("\n ]}\n");
+}
