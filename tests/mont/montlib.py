@@ -1,0 +1,95 @@
+"""Helpers for the libmont tests: build and drive the C harness (harness.c)
+and compute the expected answers with Python integers."""
+import os
+import pathlib
+import random
+import subprocess
+
+import pytest
+
+from conftest import BUILD as DEFAULT_BUILD, ROOT
+
+# MONT_TEST_BUILD runs the suite against another build directory (an ASan
+# build, a library from another toolchain's caps); make builds it there.
+BUILD = pathlib.Path(os.environ.get("MONT_TEST_BUILD", DEFAULT_BUILD))
+
+BACKENDS = ("c", "mulq", "adx")
+
+
+def make(*targets, build=None, **variables):
+    """Build targets with the top-level Makefile (quietly); fail with its output.
+    MONT_TEST_MAKEFLAGS (e.g. "CAPS=x.json CFLAGS=-O1") is passed on."""
+    args = ["make", "-s", "-C", str(ROOT), f"BUILD={build or BUILD}"]
+    args += os.environ.get("MONT_TEST_MAKEFLAGS", "").split()
+    args += [f"{k}={v}" for k, v in variables.items()]
+    p = subprocess.run(args + [str(t) for t in targets], capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, f"make {' '.join(map(str, targets))} failed:\n{p.stdout}{p.stderr}"
+
+
+def limbs_hex(x):
+    return format(x, "x")
+
+
+class Harness:
+    """One harness process per batch of commands."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def run(self, commands, env=None, wrapper=(), timeout=600):
+        e = {k: v for k, v in os.environ.items()
+             if k not in ("MONT_BACKEND", "MONT_ASSUME_CPU")}
+        e.update(env or {})
+        p = subprocess.run([*wrapper, str(self.path)], input="".join(c + "\n" for c in commands),
+                           capture_output=True, text=True, env=e, timeout=timeout)
+        assert p.returncode == 0, f"harness exit {p.returncode}: {p.stderr}"
+        out = p.stdout.splitlines()
+        assert len(out) == len(commands), f"{len(out)} lines for {len(commands)} commands: {p.stderr}"
+        return out, p.stderr
+
+    def lines(self, commands, **kw):
+        return self.run(commands, **kw)[0]
+
+    def runnable(self, env=None):
+        """Backends mont_select accepts here (built and the CPU can run them)."""
+        codes = self.lines([f"select {b}" for b in BACKENDS], env=env)
+        return [b for b, c in zip(BACKENDS, codes) if c == "0"]
+
+
+@pytest.fixture(scope="session")
+def harness():
+    make(BUILD / "mont-harness")
+    return Harness(BUILD / "mont-harness")
+
+
+def kernels_header(build=BUILD):
+    """What the generator produced: None without the generator."""
+    h = build / "mont-kernels.h"
+    return h.read_text() if h.exists() else None
+
+
+def cpu_flags():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def mont_mul(a, b, n, num):
+    return a * b * pow(2, -64 * num, n) % n
+
+
+def random_modulus(rng, num, kind="random"):
+    bits = 64 * num
+    if kind == "ones":
+        return (1 << bits) - 1
+    if kind == "topbit":
+        return (1 << (bits - 1)) + 1
+    return rng.getrandbits(bits) | 1 | (rng.getrandbits(1) << (bits - 1))
+
+
+@pytest.fixture
+def rng():
+    return random.Random(0x6d6f6e74)

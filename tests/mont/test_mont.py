@@ -1,0 +1,199 @@
+"""libmont against Python integers, on every backend this build and CPU run."""
+import signal
+import subprocess
+
+import pytest
+
+from montlib import (BACKENDS, cpu_flags, harness, kernels_header, mont_mul,
+                     random_modulus, rng)
+
+assert harness and rng  # fixtures, used by name
+
+SIZES = list(range(1, 21)) + [31, 32, 33, 48, 63, 64, 65, 96, 128]
+EXP_SIZES = [1, 2, 3, 4, 5, 7, 8, 16, 17, 32]
+
+
+def backend_env(backend):
+    return {"MONT_BACKEND": backend}
+
+
+def test_backends_built_and_runnable(harness):
+    """What mont_select accepts follows what was generated and the CPU."""
+    header = kernels_header()
+    want = ["c"]
+    if header is not None:
+        want.append("mulq")
+        if "#define MONT_HAVE_ADX" in header and {"adx", "bmi2"} <= cpu_flags():
+            want.append("adx")
+    assert harness.runnable() == want
+    # the default is the best of them
+    assert harness.lines(["backend"]) == [want[-1]]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request, harness):
+    if request.param not in harness.runnable():
+        pytest.skip(f"backend {request.param} not built or not runnable here")
+    return request.param
+
+
+def mul_vectors(rng):
+    """(command, expected) pairs for mul/sqr and their aliased forms."""
+    cases = []
+    for num in SIZES:
+        moduli = [random_modulus(rng, num) for _ in range(3)]
+        moduli += [random_modulus(rng, num, "ones"), random_modulus(rng, num, "topbit")]
+        for n in moduli:
+            values = [rng.randrange(n) for _ in range(2)] + [0, n - 1, 1]
+            for a, b in zip(values, values[1:] + values[:1]):
+                cases.append((f"mul {num} {n:x} {a:x} {b:x}", mont_mul(a, b, n, num)))
+                cases.append((f"sqr {num} {n:x} {a:x}", mont_mul(a, a, n, num)))
+            a = values[0]
+            cases.append((f"mulalias {num} {n:x} {a:x}", mont_mul(a, a, n, num)))
+            cases.append((f"sqralias {num} {n:x} {a:x}", mont_mul(a, a, n, num)))
+    return cases
+
+
+def test_mul_sqr(harness, backend, rng):
+    cases = mul_vectors(rng)
+    out, err = harness.run([c for c, _ in cases], env=backend_env(backend))
+    assert err == ""
+    bad = [(c, o, f"{e:x}") for (c, e), o in zip(cases, out) if o != f"{e:x}"]
+    assert not bad, f"{len(bad)} of {len(cases)} wrong on {backend}, first: {bad[0]}"
+
+
+def test_n0(harness, rng):
+    ns = [1, 3, (1 << 64) - 1, (1 << 63) + 1] + [rng.getrandbits(64) | 1 for _ in range(50)]
+    out = harness.lines([f"n0 {n:x}" for n in ns])
+    assert out == [f"{(-pow(n, -1, 1 << 64)) % (1 << 64):x}" for n in ns]
+
+
+def modexp_vectors(rng):
+    cases = []
+    for num in EXP_SIZES:
+        for n in (random_modulus(rng, num), random_modulus(rng, num, "ones"),
+                  random_modulus(rng, num, "topbit")):
+            base = rng.randrange(n)
+            full = rng.getrandbits(64 * num) | 1 << (64 * num - 1)
+            for elimbs, e in ((0, 0), (1, 0), (1, 1), (num, 1), (1, 2), (num, full),
+                              (num + 1, rng.getrandbits(64 * num + 64))):
+                cases.append((f"modexp {num} {n:x} {base:x} {elimbs} {e:x}",
+                              f"0 {pow(base, e, n):x}"))
+            for b in (0, 1, n - 1):
+                cases.append((f"modexp {num} {n:x} {b:x} {num} {full:x}",
+                              f"0 {pow(b, full, n):x}"))
+    # small moduli (one limb) and n = 1
+    for n in (1, 3, 5, 0xffffffffffffffc5):
+        for base, e in ((0, 0), (n - 1, 5), (n // 2, (1 << 64) - 1)):
+            cases.append((f"modexp 1 {n:x} {base:x} 1 {e:x}", f"0 {pow(base, e, n):x}"))
+    return cases
+
+
+def test_modexp(harness, backend, rng):
+    cases = modexp_vectors(rng)
+    out, err = harness.run([c for c, _ in cases], env=backend_env(backend))
+    assert err == ""
+    bad = [(c, o, e) for (c, e), o in zip(cases, out) if o != e]
+    assert not bad, f"{len(bad)} of {len(cases)} wrong on {backend}, first: {bad[0]}"
+
+
+@pytest.mark.parametrize("num", [64, 128])
+def test_modexp_large(harness, backend, rng, num):
+    n = random_modulus(rng, num)
+    base, e = rng.randrange(n), rng.getrandbits(64 * num)
+    out = harness.lines([f"modexp {num} {n:x} {base:x} {num} {e:x}"], env=backend_env(backend))
+    assert out == [f"0 {pow(base, e, n):x}"]
+
+
+def test_modexp_every_window(harness, rng):
+    """Each window width gives the same answer (the sizes pick 3..5)."""
+    cases = []
+    for num in (1, 4, 9):
+        n = random_modulus(rng, num)
+        base, e = rng.randrange(n), rng.getrandbits(64 * num + 64)
+        for w in range(1, 7):
+            cases.append((f"window {w} {num} {n:x} {base:x} {num + 1} {e:x}", f"{pow(base, e, n):x}"))
+    out = harness.lines([c for c, _ in cases])
+    assert out == [e for _, e in cases]
+
+
+@pytest.mark.parametrize("what", ["base", "exp", "n"])
+def test_modexp_result_aliases_input(harness, backend, rng, what):
+    cases = []
+    for num in (1, 3, 4, 8, 17):
+        n = random_modulus(rng, num)
+        base, e = rng.randrange(n), rng.getrandbits(64 * num)
+        cases.append((f"modexp-alias {what} {num} {n:x} {base:x} {num} {e:x}", f"0 {pow(base, e, n):x}"))
+    out = harness.lines([c for c, _ in cases], env=backend_env(backend))
+    assert out == [e for _, e in cases]
+
+
+def test_modexp_bad_input(harness):
+    n4 = (1 << 255) + 1
+    cases = [
+        ("modexp-null r", "-1"), ("modexp-null base", "-1"),
+        ("modexp-null exp", "-1"), ("modexp-null n", "-1"),
+        ("modexp-bad 0 b 3", "-2"),            # num 0
+        ("modexp-bad 129 b 3", "-2"),          # num > MONT_MAX_NUM
+        ("modexp-bad 1 a 3", "-3"),            # even n
+        ("modexp-bad 4 %x 0" % (n4 - 1), "-3"),
+        ("modexp-bad 1 b b", "-4"),            # base == n
+        ("modexp-bad 1 b c", "-4"),            # base > n
+        ("modexp-bad 4 %x %x" % (n4, n4), "-4"),
+        ("modexp-bad 4 %x %x" % (n4, n4 - 1), "0"),  # base = n-1 is fine
+    ]
+    assert harness.lines([c for c, _ in cases]) == [e for _, e in cases]
+
+
+def test_select_codes(harness):
+    header = kernels_header()
+    built = ["c"] + (["mulq"] if header is not None else []) + \
+        (["adx"] if header and "#define MONT_HAVE_ADX" in header else [])
+    cmds = ["select c", "select nope", "select", "select ADX", "select mulq", "select adx", "backend"]
+    # a CPU without ADX/BMI2: adx is -3 when built, -2 when not
+    out = harness.lines(cmds, env={"MONT_ASSUME_CPU": ""})
+    assert out[:4] == ["0", "-1", "-1", "-1"]
+    assert out[4] == ("0" if "mulq" in built else "-2")
+    assert out[5] == ("-3" if "adx" in built else "-2")
+    # a failed select keeps the backend that ran before
+    assert out[6] == ("mulq" if "mulq" in built else "c")
+    # a CPU with them: adx selectable exactly when built
+    out = harness.lines(["select adx", "backend"], env={"MONT_ASSUME_CPU": "adx,bmi2"})
+    assert out == (["0", "adx"] if "adx" in built else ["-2", built[-1]])
+
+
+def test_env_backend_unknown(harness):
+    best = harness.runnable()[-1]
+    out, err = harness.run(["backend"], env={"MONT_BACKEND": "avx9000"})
+    assert out == [best]
+    assert err.count("\n") == 1 and "MONT_BACKEND=avx9000" in err and "not a backend" in err
+    assert f"using {best}" in err
+
+
+def test_env_backend_not_runnable(harness):
+    """adx asked for on a CPU without it (or not built): one line, the best other runs."""
+    header = kernels_header()
+    fallback = "mulq" if header is not None else "c"
+    out, err = harness.run(["backend"], env={"MONT_BACKEND": "adx", "MONT_ASSUME_CPU": "bmi2"})
+    assert out == [fallback]
+    reason = "not built" if not header or "#define MONT_HAVE_ADX" not in header else "CPU lacks"
+    assert err.count("\n") == 1 and "MONT_BACKEND=adx" in err and reason in err, err
+
+
+def test_env_backend_honoured(harness, backend):
+    out, err = harness.run(["backend"], env={"MONT_BACKEND": backend})
+    assert (out, err) == ([backend], "")
+
+
+def test_assume_cpu_unknown_feature(harness):
+    out, err = harness.run(["select c"], env={"MONT_ASSUME_CPU": "adx,bmi2,sse9"})
+    assert out == ["0"]
+    assert err.count("\n") == 1 and "sse9" in err
+
+
+def test_num_too_large_for_mul_is_a_clear_error(harness):
+    """mont_mul cannot return an error: it stops with a message, never overruns."""
+    p = subprocess.run([str(harness.path)], input="mul 129 b 3 5\n", capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == -signal.SIGABRT
+    assert p.stderr == "libmont: num 129 exceeds MONT_MAX_NUM (128)\n"
