@@ -37,6 +37,7 @@ struct opts {
 };
 
 static const char *self = "montbench";
+static const char *self_path;   /* argv[0], to re-execute ourselves */
 
 static void usage(void)
 {
@@ -489,8 +490,9 @@ static int run_child(const struct opts *o, struct run_info *ri,
 		close(fd[0]);
 		close(fd[1]);
 		setenv("OPENSSL_ia32cap", NOADX_MASK, 1);
-		execv("/proc/self/exe", (char **)argv);
-		fprintf(stderr, "%s: re-exec /proc/self/exe: %s\n", self,
+		/* argv[0], not /proc/self/exe: under valgrind that is the tool */
+		execvp(self_path, (char **)argv);
+		fprintf(stderr, "%s: re-exec %s: %s\n", self, self_path,
 			strerror(errno));
 		_exit(127);
 	}
@@ -581,6 +583,7 @@ int main(int argc, char **argv)
 	static struct size_state ss[MAX_BITS];
 	int status = 0;
 
+	self_path = argv[0];
 	if (parse_args(&o, argc, argv))
 		return 2;
 	if (o.callgrind && !RUNNING_ON_VALGRIND) {
@@ -619,6 +622,7 @@ int main(int argc, char **argv)
 		return status;
 	if (o.child) {
 		child_report(&rs);
+		free(rs.r);
 		return 0;
 	}
 	int want_child = 0;

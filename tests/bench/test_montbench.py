@@ -1,0 +1,184 @@
+"""montbench runs (quick mode), checks agreement before timing, and reports
+consistently. No speed is asserted: the machine is shared and noisy."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import BUILD, ROOT
+
+# MONTBENCH_BIN: test another build (an ASan one) instead of making ours.
+MONTBENCH = pathlib.Path(os.environ.get("MONTBENCH_BIN", BUILD / "montbench"))
+OURS = ("adx", "mulq", "c")
+OPENSSL = ("ossl-api", "ossl-raw")
+ADX_BMI2 = 0x80100
+
+
+@pytest.fixture(scope="module")
+def montbench():
+    if "MONTBENCH_BIN" not in os.environ:
+        p = subprocess.run(["make", "-s", "-C", str(ROOT), "build/montbench"],
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, p.stdout + p.stderr
+    assert MONTBENCH.exists(), MONTBENCH
+    return MONTBENCH
+
+
+def run(*args, env=None, timeout=300, wrapper=()):
+    return subprocess.run([*wrapper, str(MONTBENCH), *map(str, args)],
+                          capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def quick(montbench):
+    p = run("--quick", "--bits", "1024", "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def rows(report, **match):
+    return [r for r in report["results"]
+            if all(r[k] == v for k, v in match.items())]
+
+
+def test_every_contender_reported_once(quick):
+    want = [(op, c) for op in ("mul", "sqr", "modexp")
+            for c in OURS + OPENSSL + ("ossl-api-noadx", "ossl-raw-noadx")]
+    want.append(("modexp", "gmp"))
+    for op, c in want:
+        assert len(rows(quick, bits=1024, op=op, contender=c)) == 1, (op, c)
+    assert not rows(quick, op="mul", contender="gmp")
+
+
+def test_timed_rows_are_consistent(quick):
+    ghz = quick["clock"]["core_ghz"]
+    assert ghz > 0.1
+    for r in quick["results"]:
+        if r["contender"] in OURS and r["status"] != "timed":
+            assert r["status"] in ("not built", "CPU lacks it"), r
+            continue
+        assert r["status"] == "timed", r
+        ns = r["ns"]
+        assert 0 < ns["min"] <= ns["median"] <= ns["max"], r
+        assert r["cycles"] == pytest.approx(ns["median"] * ghz, rel=1e-3)
+    # the C backend is always built
+    assert rows(quick, contender="c", op="mul")[0]["status"] == "timed"
+
+
+def test_floor(quick):
+    n = 1024 // 64
+    mul = rows(quick, contender="ossl-api", op="mul")[0]
+    sqr = rows(quick, contender="ossl-api", op="sqr")[0]
+    assert mul["floor_cycles"] == 2 * n * n + n
+    assert sqr["floor_cycles"] == n * (n + 1) // 2 + n * n + n
+    assert mul["x_floor"] == pytest.approx(mul["cycles"] / mul["floor_cycles"], rel=1e-3)
+    assert "floor_cycles" not in rows(quick, contender="gmp")[0]
+
+
+def test_masked_child_really_masked(quick):
+    ossl = quick["openssl"]
+    assert ossl["noadx_ia32cap2"] is not None
+    assert int(ossl["noadx_ia32cap2"], 16) & ADX_BMI2 == 0
+
+
+def test_ratios_and_targets(quick):
+    timed = {(r["op"], r["contender"]): r["ns"]["median"]
+             for r in quick["results"] if r["status"] == "timed"}
+    seen = 0
+    for x in quick["ratios"]:
+        want = timed[(x["op"], x["peer"])] / timed[(x["op"], x["ours"])]
+        assert x["peer_over_ours"] == pytest.approx(want, rel=1e-3)
+        seen += 1
+    assert seen >= 2 * 4 + 5    # c: mul, sqr vs 4 OpenSSL rows; modexp vs 5
+    # targets are at 2048 and 4096 bits: not measured in this run
+    assert quick["targets"]
+    assert all(t["ratio"] is None and t["met"] is None for t in quick["targets"])
+
+
+def test_table_only_and_targets(montbench):
+    p = run("--quick", "--bits", "1024", "--only", "c,ossl-raw,mul")
+    assert p.returncode == 0, p.stderr
+    body = p.stdout.split("\nratios:")[0]
+    lines = [ln.split() for ln in body.splitlines() if ln.startswith("  ")]
+    assert {(ln[0], ln[1]) for ln in lines} == {("mul", "c"), ("mul", "ossl-raw")}
+    assert "\ntargets (informational" in p.stdout
+    assert "not measured" in p.stdout
+
+
+def test_targets_section_judges(montbench):
+    p = run("--quick", "--bits", "2048", "--only", "c,mulq,modexp", "--json")
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(p.stdout)
+    mulq = rows(rep, contender="mulq")[0]
+    c_vs_mulq = [t for t in rep["targets"] if t["ours"] == "c" and t["op"] == "modexp"
+                 and t["bits"] == 2048][0]
+    if mulq["status"] == "timed":
+        assert c_vs_mulq["ratio"] > 0
+        assert c_vs_mulq["met"] == (c_vs_mulq["ratio"] <= 2.5)
+    else:
+        assert c_vs_mulq["ratio"] is None
+
+
+@pytest.mark.parametrize("who", ["c", "ossl-api", "ossl-raw", "gmp"])
+def test_agreement_check_catches_a_wrong_result(montbench, who):
+    p = run("--quick", "--bits", "1024", "--corrupt", who)
+    assert p.returncode == 1
+    assert f"montbench: {who} " in p.stderr and "disagrees" in p.stderr
+    assert "nothing timed" in p.stderr
+    assert "median" not in p.stdout
+
+
+def test_child_protocol_under_mask(montbench):
+    env = {"OPENSSL_ia32cap": ":~0x280120", "PATH": "/usr/bin:/bin"}
+    p = run("--child", "--quick", "--bits", "1024", "--only", "ossl-raw,mul",
+            env=env)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.splitlines()
+    cap = int(out[0].split()[1], 16)
+    assert cap & ADX_BMI2 == 0
+    assert len(out) == 2 and out[1].split()[:4] == ["row", "1024", "0", "ossl-raw"]
+
+
+@pytest.mark.parametrize("args,names", [
+    (["--bits", "1000"], "1000"),
+    (["--bits", "256"], "256"),
+    (["--rounds", "0"], "--rounds"),
+    (["--rounds", "x"], "'x'"),
+    (["--only", "nope"], "'nope'"),
+    (["--corrupt", "nope"], "'nope'"),
+    (["--frobnicate"], "--frobnicate"),
+    (["--bits"], "--bits needs a value"),
+    (["--callgrind"], "valgrind"),
+])
+def test_bad_arguments(montbench, args, names):
+    p = run(*args)
+    assert p.returncode == 2
+    assert names in p.stderr
+    assert p.stdout == ""
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind not installed")
+def test_callgrind_counts_repeatable(montbench, tmp_path):
+    def counts(d):
+        d.mkdir()
+        env = {"MONT_ASSUME_CPU": "adx,bmi2", "PATH": "/usr/bin:/bin"}
+        p = run("--callgrind", "--bits", "512", "--only", "mul,sqr", env=env,
+                wrapper=("valgrind", "-q", "--tool=callgrind", "--collect-atstart=no",
+                         f"--callgrind-out-file={d}/cg.%p"))
+        assert p.returncode == 0, p.stderr
+        t = subprocess.run([str(ROOT / "bench" / "callgrind-table"),
+                            *map(str, sorted(d.iterdir()))],
+                           capture_output=True, text=True)
+        assert t.returncode == 0, t.stderr
+        return t.stdout.splitlines()[1:]
+
+    first = counts(tmp_path / "a")
+    assert first == counts(tmp_path / "b")
+    got = {(ln.split()[1], ln.split()[2]): int(ln.split()[3]) for ln in first}
+    for op in ("mul", "sqr"):
+        for who in ("c",) + OPENSSL:
+            assert got[(op, who)] > 100, (op, who)
