@@ -1,0 +1,278 @@
+/* asmcap cc-flag: which flags does $CC $CFLAGS accept.
+ *
+ * A flag is accepted when a tiny, warning-free file compiles with it under
+ * -Werror and the compiler says nothing it did not already say without it.
+ * Exit status alone is not enough: clang only warns about unknown or unused
+ * optimisation flags, and CFLAGS may carry -Wno-error. */
+#include "ccprobe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "out.h"
+
+static const char probe_src[] = "int asmcap_cc_probe(int x);\nint asmcap_cc_probe(int x) { return x + 1; }\n";
+
+int cc_init(struct cc_ctx *c, const char *cc, const char *cflags, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof *c);
+	if (!cc || !*cc)
+		cc = getenv("CC");
+	if (!cc || !*cc)
+		cc = "cc";
+	if (!cflags)
+		cflags = getenv("CFLAGS");
+	if (split_words(cc, &c->cc, err, errlen) || split_words(cflags ? cflags : "", &c->cflags, err, errlen))
+		return -1;
+	if (c->cc.n == 0) {
+		snprintf(err, errlen, "--cc is empty");
+		return -1;
+	}
+	return 0;
+}
+
+void cc_free(struct cc_ctx *c)
+{
+	strv_free(&c->cc);
+	strv_free(&c->cflags);
+	free(c->base_err);
+}
+
+int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *src, const char *obj,
+               struct run_result *r, char *err, size_t errlen)
+{
+	struct strv argv = { 0 };
+	strv_append(&argv, &c->cc);
+	strv_append(&argv, &c->cflags);
+	if (extra)
+		strv_append(&argv, extra);
+	strv_push(&argv, "-c");
+	strv_push(&argv, src);
+	strv_push(&argv, "-o");
+	strv_push(&argv, obj);
+	int rc = run_cmd(argv.v, NULL, 0, r, err, errlen);
+	strv_free(&argv);
+	return rc;
+}
+
+/* The probe source, written once into the private temp dir. */
+static const char *probe_file(char *err, size_t errlen)
+{
+	static char path[4096];
+	if (path[0])
+		return path;
+	snprintf(path, sizeof path, "%s/ccflag.c", tmpdir_path());
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(probe_src, f) == EOF || fclose(f) == EOF) {
+		snprintf(err, errlen, "cannot write %s", path);
+		path[0] = 0;
+		return NULL;
+	}
+	return path;
+}
+
+/* First line of `text` that is not a line of `base`, or NULL. */
+static const char *new_line(const char *text, const char *base, size_t *len)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		int seen = 0;
+		for (const char *q = base; q && *q && !seen;) {
+			size_t m = strcspn(q, "\n");
+			seen = m == n && !memcmp(p, q, n);
+			q += m + (q[m] == '\n');
+		}
+		if (!seen && n) {
+			*len = n;
+			return p;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return NULL;
+}
+
+static int baseline(struct cc_ctx *c, char *err, size_t errlen)
+{
+	if (c->base_done)
+		return 0;
+	const char *src = probe_file(err, errlen);
+	if (!src)
+		return -1;
+	char obj[4200];
+	snprintf(obj, sizeof obj, "%s/ccflag-base.o", tmpdir_path());
+	struct strv werror = { 0 };
+	strv_push(&werror, "-Werror");
+	struct run_result r;
+	int rc = cc_compile(c, &werror, src, obj, &r, err, errlen);
+	strv_free(&werror);
+	if (rc)
+		return -1;
+	if (!r.exited || r.status) {
+		char what[512];
+		struct strv argv = { 0 };
+		strv_append(&argv, &c->cc);
+		strv_append(&argv, &c->cflags);
+		strv_push(&argv, "-Werror");
+		strv_push(&argv, "-c");
+		strv_push(&argv, "FILE.c");
+		run_describe(argv.v, &r, what, sizeof what);
+		strv_free(&argv);
+		size_t n = strcspn(r.err, "\n");
+		snprintf(err, errlen, "toolchain unusable: %s%s%.*s", what, n ? ": " : "", (int)n, r.err);
+		run_result_free(&r);
+		return -1;
+	}
+	c->base_err = r.err;
+	r.err = NULL;
+	run_result_free(&r);
+	c->base_done = 1;
+	return 0;
+}
+
+int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, size_t whylen,
+                      char *err, size_t errlen)
+{
+	static unsigned seq;
+	if (baseline(c, err, errlen))
+		return -1;
+	struct strv extra = { 0 };
+	strv_push(&extra, "-Werror");
+	for (size_t i = 0; i < flags->n; i++) {
+		const char *f = flags->v[i];
+		if (!strncmp(f, "-Wno-", 5) && f[5]) {
+			char pos[512];
+			snprintf(pos, sizeof pos, "-W%s", f + 5);
+			strv_push(&extra, pos);
+		} else {
+			strv_push(&extra, f);
+		}
+	}
+	char obj[4200];
+	snprintf(obj, sizeof obj, "%s/ccflag-%u.o", tmpdir_path(), seq++);
+	struct run_result r;
+	int rc = cc_compile(c, &extra, probe_file(err, errlen), obj, &r, err, errlen);
+	strv_free(&extra);
+	if (rc)
+		return -1;
+	if (r.signal || r.timed_out) {
+		run_describe(flags->v, &r, err, errlen);
+		run_result_free(&r);
+		return -1;
+	}
+	size_t n = 0;
+	const char *line = new_line(r.err, c->base_err, &n);
+	int ok = r.exited && r.status == 0 && !line;
+	if (!ok) {
+		if (!line)
+			line = "rejected without a message", n = strlen(line);
+		snprintf(why, whylen, "%.*s", (int)n, line);
+	} else {
+		why[0] = 0;
+	}
+	run_result_free(&r);
+	return ok;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format %s] [-o FILE] [--require] -- FLAG...\n",
+	        out_format_names());
+	return 2;
+}
+
+/* The variable for a flag: "-fno-tree-pre" -> ASMCAP_CFLAG_FNO_TREE_PRE
+ * (leading dashes dropped, the rest upper case, non-alphanumerics '_'). */
+static char *flag_var(const char *flag)
+{
+	while (*flag == '-')
+		flag++;
+	return out_var_name("ASMCAP_CFLAG_", flag);
+}
+
+int cmd_cc_flag(int argc, char **argv)
+{
+	const char *cc = NULL, *cflags = NULL, *outpath = NULL;
+	enum out_format fmt = OUT_TEXT;
+	int require = 0, i;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "--require")) {
+			require = 1;
+			continue;
+		}
+		if (i + 1 >= argc)
+			return usage();
+		if (!strcmp(a, "--cc"))
+			cc = argv[++i];
+		else if (!strcmp(a, "--cflags"))
+			cflags = argv[++i];
+		else if (!strcmp(a, "-o"))
+			outpath = argv[++i];
+		else if (!strcmp(a, "--format")) {
+			if (out_format_parse(argv[++i], &fmt)) {
+				fprintf(stderr, "asmcap cc-flag: unknown format '%s' (%s)\n", argv[i], out_format_names());
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "asmcap cc-flag: unknown option '%s' (flags under test go after --)\n", a);
+			return 2;
+		}
+	}
+	if (i >= argc - 1) {
+		fprintf(stderr, "asmcap cc-flag: no flags to test: put them after --\n");
+		return usage();
+	}
+	char err[1024];
+	struct cc_ctx c;
+	if (cc_init(&c, cc, cflags, err, sizeof err)) {
+		fprintf(stderr, "asmcap cc-flag: %s\n", err);
+		return 2;
+	}
+	size_t nflags = (size_t)(argc - i - 1);
+	struct out_var *vars = calloc(nflags, sizeof *vars);
+	char (*why)[512] = calloc(nflags, sizeof *why);
+	int rc = 0, missing = 0;
+	for (size_t k = 0; k < nflags && !rc; k++) {
+		struct strv one = { 0 };
+		strv_push(&one, argv[i + 1 + (int)k]);
+		int ok = cc_flags_accepted(&c, &one, why[k], sizeof why[k], err, sizeof err);
+		strv_free(&one);
+		if (ok < 0) {
+			fprintf(stderr, "asmcap cc-flag: %s\n", err);
+			rc = 3;
+			break;
+		}
+		missing += !ok;
+		vars[k].name = flag_var(argv[i + 1 + (int)k]);
+		vars[k].value = ok ? "yes" : "no";
+		vars[k].comment = ok ? argv[i + 1 + (int)k] : why[k];
+	}
+	if (!rc) {
+		struct buf b = { 0 };
+		char who[512];
+		snprintf(who, sizeof who, "asmcap cc-flag --cc %s", cc ? cc : c.cc.v[0]);
+		out_vars(&b, fmt, who, vars, nflags);
+		if (out_file(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
+			fprintf(stderr, "asmcap cc-flag: %s\n", err);
+			rc = 3;
+		}
+		buf_free(&b);
+		if (!rc && require && missing) {
+			for (size_t k = 0; k < nflags; k++)
+				if (strcmp(vars[k].value, "yes"))
+					fprintf(stderr, "asmcap cc-flag: required flag %s rejected: %s\n",
+					        argv[i + 1 + (int)k], why[k]);
+			rc = 1;
+		}
+	}
+	for (size_t k = 0; k < nflags; k++)
+		free((char *)vars[k].name);
+	free(vars);
+	free(why);
+	cc_free(&c);
+	return rc;
+}

@@ -1,0 +1,31 @@
+/* Compiler probes beyond the assembler: does $CC $CFLAGS accept a flag,
+ * compile a file with extra flags.  Shared by cc-flag, frame and choose. */
+#ifndef ASMCAP_CCPROBE_H
+#define ASMCAP_CCPROBE_H
+
+#include <stddef.h>
+
+#include "run.h"
+
+struct cc_ctx {
+	struct strv cc, cflags;     /* the compiler words and CFLAGS words */
+	char *base_err;             /* stderr of the flag-free baseline compile */
+	int base_done;
+};
+
+/* cc: NULL -> $CC, then "cc"; cflags: NULL -> $CFLAGS.  0, or -1 with err. */
+int cc_init(struct cc_ctx *c, const char *cc, const char *cflags, char *err, size_t errlen);
+void cc_free(struct cc_ctx *c);
+
+/* Compile src to obj with CC CFLAGS extra... -c.  Returns run_cmd's value. */
+int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *src, const char *obj,
+               struct run_result *r, char *err, size_t errlen);
+
+/* Does the compiler accept all of `flags` together?  1 yes, 0 no (why has
+ * the compiler's own line), -1 the compiler does not work at all (err is
+ * the one-line reason, exit 3).  A -Wno-X is tried as -WX: gcc accepts any
+ * -Wno-X silently and only complains when another diagnostic appears. */
+int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, size_t whylen,
+                      char *err, size_t errlen);
+
+#endif
