@@ -105,8 +105,8 @@ xs_forms:
 	incq	%rdx
 	decq	%rdx
 	testq	%rdx,%rdx
-	leaq	.Lconst(%rip),%r8
-	movq	.Lconst+8(%rip),%r9
+	leaq	.Lforms_done(%rip),%r8
+	movq	.Lforms_done+8(%rip),%r9
 	lea	-3(%rdx),%rdx
 	jnz	.Lforms_done
 	jmp	.Lforms_done
@@ -116,6 +116,3 @@ xs_forms:
 	popq	%rbx
 	ret
 	.size	xs_forms,.-xs_forms
-.Lconst:
-	.quad	0x0123456789abcdef,2
-	.long	.Lforms_done-xs_forms

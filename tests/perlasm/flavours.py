@@ -1,0 +1,324 @@
+"""Generate every flavour of a perlasm source, assemble each with its real
+assembler and check the objects (used by `make flavours` and the tests).
+
+    python3 tests/perlasm/flavours.py --caps build/caps.json --out build/flavours SOURCE
+
+SOURCE is a generator (`perl SOURCE FLAVOUR CAPS`, e.g. perlasm/x86_64-mont.pl)
+or a dialect file (*.s, translated with perlasm/Xlate.pm). COFF and Mach-O
+objects cannot run here: they are assembled and checked (symbols, SEH
+unwind data against the instructions, disassembly against the ELF object)
+and reported as "not run"."""
+import argparse
+import difflib
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+XLATE = ROOT / "perlasm" / "Xlate.pm"
+FLAVOURS = ("elf", "macosx", "mingw64", "nasm", "elf-win64")
+
+# flavour -> [(assembler label, argv before "-o OBJ SRC")]
+ASSEMBLERS = {
+    "elf": [("gcc", ["gcc", "-c", "-x", "assembler"]),
+            ("clang-14", ["clang-14", "-c", "-x", "assembler"])],
+    "macosx": [("clang-14 macos", ["clang-14", "-target", "x86_64-apple-macos10.15",
+                                   "-c", "-x", "assembler"])],
+    "mingw64": [("mingw64-as", ["x86_64-w64-mingw32-as"])],
+    "nasm": [("nasm", ["nasm", "-f", "win64", "-g"])],
+    "elf-win64": [("gcc", ["gcc", "-c", "-x", "assembler"])],
+}
+OBJDUMP = {"elf": "objdump", "elf-win64": "objdump", "mingw64": "x86_64-w64-mingw32-objdump",
+           "nasm": "x86_64-w64-mingw32-objdump", "macosx": "llvm-objdump-14"}
+# What the Win64 translation adds to each function (objdump's AT&T text).
+ABI_ENTRY = {"push %rdi", "push %rsi", "mov %rcx,%rdi", "mov %rdx,%rsi", "mov %r8,%rdx",
+             "mov %r9,%rcx", "mov 0x38(%rsp),%r8", "mov 0x40(%rsp),%r9"}
+ABI_EXIT = ["pop %rsi", "pop %rdi"]
+REGS64 = ["rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi"] + [f"r{i}" for i in range(8, 16)]
+
+
+class CheckError(Exception):
+    pass
+
+
+def run(argv, **kw):
+    p = subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=120, **kw)
+    if p.returncode:
+        raise CheckError(f"{' '.join(map(str, argv))}: exit {p.returncode}\n{p.stderr.strip()}")
+    return p.stdout
+
+
+def generate(source, flavour, caps, out):
+    """Translate SOURCE to FLAVOUR into file OUT; returns OUT."""
+    source = pathlib.Path(source)
+    if source.suffix == ".s":
+        argv = ["perl", XLATE, flavour, caps, source]
+    else:
+        argv = ["perl", source, flavour, caps]
+    text = run(argv)
+    pathlib.Path(out).write_text(text)
+    return pathlib.Path(out)
+
+
+def assemble(flavour, src, obj, which=0):
+    label, argv = ASSEMBLERS[flavour][which]
+    run([*argv, "-o", obj, src])
+    return label
+
+
+def symbols(flavour, obj):
+    """{name: (type letter, address)} of defined symbols, as the object names them."""
+    tool = {"macosx": ["llvm-nm-14", "-m"], "mingw64": ["x86_64-w64-mingw32-nm"],
+            "nasm": ["x86_64-w64-mingw32-nm"]}.get(flavour, ["nm"])
+    out = run([*tool, obj])
+    syms = {}
+    for line in out.splitlines():
+        if flavour == "macosx":  # 0000 (__TEXT,__text) [private] external _name
+            m = re.match(r"([0-9a-f]+) \(__TEXT,__text\) (.*?)(\S+)$", line)
+            if m:
+                kind = m.group(2)
+                letter = "t" if "non-external" in kind else ("h" if "private external" in kind else "T")
+                syms[m.group(3)] = (letter, int(m.group(1), 16))
+            continue
+        m = re.match(r"([0-9a-f]+) (\w) (\S+)$", line)
+        if m:
+            syms[m.group(3)] = (m.group(2), int(m.group(1), 16))
+    return syms
+
+
+def global_name(flavour, name):
+    return "_" + name if flavour == "macosx" else name
+
+
+def disassembly(flavour, obj, functions, tool=None):
+    """[(function, normalised instruction text)] in address order; a ("<fn>")
+    entry starts each of FUNCTIONS (other symbols, such as the local labels
+    nasm keeps, do not split functions)."""
+    out = run([tool or OBJDUMP[flavour], "-d", "--no-show-raw-insn", obj])
+    names = {global_name(flavour, f): f for f in functions}
+    seq, fn = [], None
+    for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ <(\S+)>:$", line)
+        if m:
+            if m.group(1) in names:
+                fn = names[m.group(1)]
+                seq.append((fn, "<fn>"))
+            continue
+        m = re.match(r"^\s*(?:[0-9a-f]+:)?\s+(\S.*)$", line)
+        if not m or fn is None:
+            continue
+        text = m.group(1)
+        text = re.sub(r"\s*#.*$", "", text)             # objdump's comments
+        text = re.sub(r"\s*<[^>]*>", "", text)           # <sym+off>
+        text = re.sub(r"-?0x[0-9a-f]+\(%rip\)", "X(%rip)", text)
+        text = re.sub(r",\s+", ",", text.strip())
+        text = re.sub(r"\s+", " ", text)
+        text = re.sub(r"\$(\d+)(?=,|$)", lambda m: f"${int(m.group(1)):#x}", text)  # llvm: decimal
+        # nasm writes mov $imm31,%r64 as the shorter, equivalent mov $imm31,%r32
+        m = re.match(r"mov \$(0x[0-9a-f]+),%(e\w\w|r\d+d)$", text)
+        if m and int(m.group(1), 16) < 0x80000000:
+            r = m.group(2)
+            text = f"mov ${m.group(1)},%" + ("r" + r[1:] if r[0] == "e" else r[:-1])
+        mn = text.split(" ", 1)[0]
+        if mn.startswith("j") or mn == "loop":
+            text = mn + " TARGET"
+        if mn in ("nop", "nopw", "nopl", "xchg", "data16", "cs", "int3", "endbr64") and (
+                "nop" in text or text in ("xchg %ax,%ax", "int3", "endbr64")):
+            continue                                     # padding, CET marker
+        seq.append((fn, text))
+    return seq
+
+
+def compare_disassembly(native, win64):
+    """The Win64 object must be the SysV one plus only the ABI entry after each
+    function start and `pop %rsi; pop %rdi` before each ret. Returns a summary."""
+    a = [t for _, t in native]
+    b = [t for _, t in win64]
+    sm = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    inserted = 0
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            continue
+        if op != "insert":
+            raise CheckError(f"disassembly differs beyond the ABI code: {op} {a[i1:i2]} -> {b[j1:j2]}")
+        block = b[j1:j2]
+        at_entry = j1 > 0 and b[j1 - 1] == "<fn>" and all(t in ABI_ENTRY for t in block)
+        at_exit = block == ABI_EXIT and j2 < len(b) and b[j2].startswith("ret")
+        if not (at_entry or at_exit):
+            raise CheckError(f"unexpected inserted instructions {block} (after {b[j1 - 1] if j1 else 'start'})")
+        inserted += len(block)
+    return f"{len(a) - a.count('<fn>')} insns equal, {inserted} ABI insns added"
+
+
+def compare_same(x, y, what):
+    a = [t for _, t in x]
+    b = [t for _, t in y]
+    if a != b:
+        diff = "\n".join(list(difflib.unified_diff(a, b, lineterm=""))[:20])
+        raise CheckError(f"{what}: disassembly differs\n{diff}")
+    return f"{len(a) - a.count('<fn>')} insns identical"
+
+
+def unwind_info(obj):
+    """Parse `objdump -x` of a COFF object: [{begin, end, prologue, codes}]."""
+    out = run(["x86_64-w64-mingw32-objdump", "-x", obj])
+    table = []
+    m = re.search(r"The Function Table.*?\n(.*?)\n\n", out, re.S)
+    if not m:
+        raise CheckError("no .pdata function table")
+    for line in m.group(1).splitlines():
+        f = re.match(r"\s*[0-9a-f]+:\s+([0-9a-f]+) ([0-9a-f]+) ([0-9a-f]+)", line)
+        if f:
+            table.append({"begin": int(f.group(1), 16), "end": int(f.group(2), 16),
+                          "xdata": int(f.group(3), 16)})
+    infos = {}
+    for blk in re.finditer(r"\n ([0-9a-f]+) \(rva: [0-9a-f]+\): ([0-9a-f]+) - ([0-9a-f]+)\n(.*?)(?=\n [0-9a-f]+ \(rva|\n\n|\Z)",
+                           out, re.S):
+        body = blk.group(4)
+        v = re.search(r"Version: (\d+), Flags: (\S+)", body)
+        p = re.search(r"Nbr codes: (\d+), Prologue size: 0x([0-9a-f]+), Frame offset: 0x([0-9a-f]+), Frame reg: (\S+)", body)
+        if not (v and p):
+            raise CheckError(f"cannot read unwind info:\n{body}")
+        codes = []
+        for c in re.finditer(r"pc\+0x([0-9a-f]+): (.*)", body):
+            codes.append((int(c.group(1), 16), c.group(2).strip()))
+        infos[int(blk.group(1), 16)] = {"version": int(v.group(1)), "flags": v.group(2),
+                                        "count": int(p.group(1)), "prologue": int(p.group(2), 16),
+                                        "framereg": p.group(4), "codes": codes}
+    for t in table:
+        if t["xdata"] not in infos:
+            raise CheckError(f"pdata entry {t} points at no unwind info")
+        t.update(infos[t["xdata"]])
+    return table
+
+
+def instruction_ends(flavour, obj, functions):
+    """{function: {offset of an instruction's end: text}} from objdump -d."""
+    out = run([OBJDUMP[flavour], "-d", obj])
+    ends, fn, base = {}, None, 0
+    for line in out.splitlines():
+        m = re.match(r"^([0-9a-f]+) <(\S+)>:$", line)
+        if m:
+            if m.group(2) in functions:
+                fn, base = m.group(2), int(m.group(1), 16)
+                ends[fn] = {}
+            continue
+        m = re.match(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line)
+        if m and fn:
+            addr = int(m.group(1), 16)
+            size = len(m.group(2).split())
+            ends[fn][addr + size - base] = re.sub(r"\s+", " ", m.group(3).strip())
+    return ends
+
+
+def check_unwind(flavour, obj, functions):
+    """Every function has a .pdata entry whose unwind codes name, at each code
+    offset, the instruction that really ends there (push REG / sub $N,%rsp)."""
+    syms = symbols(flavour, obj)
+    table = unwind_info(obj)
+    ends = instruction_ends(flavour, obj, functions)
+    by_begin = {t["begin"]: t for t in table}
+    report = []
+    for name in functions:
+        addr = syms[name][1]
+        t = by_begin.get(addr)
+        if not t:
+            raise CheckError(f"{name}: no .pdata entry at {addr:#x}")
+        if t["version"] != 1 or t["flags"] != "none" or t["framereg"] != "none":
+            raise CheckError(f"{name}: unexpected unwind header {t}")
+        if not t["end"] > t["begin"]:
+            raise CheckError(f"{name}: empty range {t}")
+        pcs = [pc for pc, _ in t["codes"]]
+        if pcs != sorted(pcs, reverse=True) or not pcs or pcs[0] != t["prologue"]:
+            raise CheckError(f"{name}: code offsets {pcs} not descending from prologue size {t['prologue']}")
+        for pc, what in t["codes"]:
+            insn = ends.get(name, {}).get(pc, "(no instruction ends here)")
+            m = re.match(r"push (\w+)$", what)
+            a = re.match(r"alloc (?:small|large) area: rsp = rsp - 0x([0-9a-f]+)$", what)
+            ok = (m and insn == f"push %{m.group(1)}") or (
+                a and insn == f"sub ${int(a.group(1), 16):#x},%rsp")
+            if not ok:
+                raise CheckError(f"{name}: unwind code '{what}' at pc+{pc:#x}, instruction there: {insn}")
+        if t["codes"][-1][1] != "push rdi" or t["codes"][-2][1] != "push rsi":
+            raise CheckError(f"{name}: rdi/rsi saves not the first prologue operations: {t['codes']}")
+        report.append(f"{name}: " + ", ".join(w for _, w in t["codes"]))
+    return report
+
+
+def functions_of(dialect_elf_text):
+    """Global function names, from the elf translation (.globl lines)."""
+    return re.findall(r"^\s*\.globl\s+(\w+)", dialect_elf_text, re.M)
+
+
+def check_all(source, caps, out):
+    """Generate, assemble and check every flavour. Returns (rows, errors)."""
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = pathlib.Path(source).stem
+    rows, errors, objs = [], [], {}
+    funcs = []
+    for fl in FLAVOURS:
+        src = out / f"{stem}.{fl}.{'asm' if fl == 'nasm' else 's'}"
+        try:
+            generate(source, fl, caps, src)
+        except CheckError as e:
+            rows.append((fl, "-", "generate FAILED", "", "")); errors.append(str(e)); continue
+        if fl == "elf":
+            funcs = functions_of(src.read_text())
+        for k, (label, _) in enumerate(ASSEMBLERS[fl]):
+            obj = out / f"{stem}.{fl}.{k}.o"
+            notes = []
+            try:
+                assemble(fl, src, obj, k)
+                syms = symbols(fl, obj)
+                missing = [f for f in funcs if global_name(fl, f) not in syms]
+                if missing:
+                    raise CheckError(f"{fl}/{label}: symbols missing: {missing}")
+                notes.append(f"{len(funcs)} symbols")
+                if k == 0:
+                    objs[fl] = obj
+                if fl in ("mingw64", "nasm"):
+                    check_unwind(fl, obj, funcs)
+                    notes.append(".pdata/.xdata match prologues")
+                run_state = "not run" if fl in ("macosx", "mingw64", "nasm") else "run by tests"
+                rows.append((fl, label, "assembled", "; ".join(notes), run_state))
+            except (CheckError, KeyError) as e:
+                rows.append((fl, label, "FAILED", str(e).splitlines()[0][:60], ""))
+                errors.append(f"{fl}/{label}: {e}")
+    # (object, reference, disassembler for both or None, ABI code added?)
+    comparisons = [("macosx", "elf", "llvm-objdump-14", False), ("elf-win64", "elf", None, True),
+                   ("mingw64", "elf", None, True), ("nasm", "mingw64", None, False)]
+    for x, y, tool, abi in comparisons:
+        if x not in objs or y not in objs:
+            continue
+        try:
+            ref = disassembly(y, objs[y], funcs, tool)
+            got = disassembly(x, objs[x], funcs, tool)
+            res = compare_disassembly(ref, got) if abi else compare_same(ref, got, f"{x} vs {y}")
+            rows.append((f"{x} vs {y}", tool or "objdump -d", "disassembly", res, ""))
+        except CheckError as e:
+            rows.append((f"{x} vs {y}", tool or "objdump -d", "FAILED", str(e).splitlines()[0][:60], ""))
+            errors.append(f"{x} vs {y}: {e}")
+    return rows, errors
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--caps", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("source")
+    a = ap.parse_args(argv)
+    rows, errors = check_all(a.source, a.caps, a.out)
+    head = ("flavour", "assembler", "result", "checks", "executed")
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(5)]
+    print(f"flavours of {a.source} (caps {a.caps}):")
+    for r in [head, *rows]:
+        print("  " + "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
