@@ -21,9 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
+#include "catalog.h"
 #include "cmds.h"
+#include "probe.h"
 #include "run.h"
 
 enum { NERA = 3 };
@@ -149,80 +149,41 @@ static void line_of(const char *text, const char *needle, char *buf, size_t len)
 	buf[n] = 0;
 }
 
-/* The string value of "key" at or after `from` in JSON we wrote ourselves
- * (the probe's --format json); \" \\ and \n are the escapes it uses. */
-static int json_str(const char *from, const char *key, char *buf, size_t len)
-{
-	char pat[64];
-	const char *s;
-	size_t n = 0;
-
-	snprintf(pat, sizeof pat, "\"%s\"", key);
-	if (!from || !(s = strstr(from, pat)))
-		return -1;
-	s += strlen(pat);
-	s += strspn(s, " \t\n:");
-	if (*s++ != '"')
-		return -1;
-	for (; *s && *s != '"' && n + 1 < len; s++) {
-		if (*s == '\\' && s[1])
-			s++;
-		buf[n++] = *s == '\n' ? ' ' : *s;
-	}
-	buf[n] = 0;
-	return 0;
-}
-
 struct probe_adx {
-	char status[16], reason[256], assembler[256];
+	char status[16], reason[256];
 };
 
-/* The probe's own ADX verdict: this binary, run as `asmcap --features adx
- * --format json` with the same toolchain, so the answer is exactly what
- * `asmcap` would print.  Returns the probe's exit code (3: unusable). */
-static int probe_adx(const char *cc, const char *nasm, struct probe_adx *p, char *why, size_t whylen)
+/* The probe's own ADX verdict for the same toolchain, exactly what
+ * `asmcap --cc CMD` (or --nasm) would print.  0, or the probe's code
+ * (2 usage, 3 toolchain unusable) with `why` set. */
+static int probe_adx(const char *cc, const char *nasm, struct probe_adx *pa, char *why, size_t whylen)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	struct run_result r;
-	char err[256];
+	struct probe p;
+	struct probe_opts o;
 	int rc;
 
-	if (n <= 0) {
-		snprintf(why, whylen, "cannot find this program (/proc/self/exe)");
-		return 3;
+	memset(&p, 0, sizeof p);
+	memset(&o, 0, sizeof o);
+	o.way = nasm ? "nasm" : "cc";
+	o.cmd = nasm ? nasm : cc;
+	o.flavour = nasm ? "nasm" : NULL;   /* the nasm rule is for the Win64 flavour */
+	o.cflags = getenv("CFLAGS");
+	o.mode = 'S';
+	o.features = "adx";
+	o.disable = getenv("ASMCAP_DISABLE");
+	rc = probe_run(&p, &o, why, whylen);
+	if (rc == 0) {
+		const struct feature *f = catalog_find(&p.cat, "adx");
+		if (f) {
+			const struct verdict *v = &p.v[f - p.cat.f];
+			snprintf(pa->status, sizeof pa->status, "%s", status_name(v->st));
+			snprintf(pa->reason, sizeof pa->reason, "%s", v->reason ? v->reason : "");
+		} else {
+			snprintf(pa->status, sizeof pa->status, "absent");
+			snprintf(pa->reason, sizeof pa->reason, "no adx in the %s catalog", p.arch);
+		}
 	}
-	self[n] = 0;
-	char *argv[12] = { self, "--features", "adx", "--format", "json" };
-	int k = 5;
-	if (cc) {
-		argv[k++] = "--cc";
-		argv[k++] = (char *)cc;
-	}
-	if (nasm) {
-		argv[k++] = "--nasm";
-		argv[k++] = (char *)nasm;
-	}
-	argv[k] = NULL;
-	if (run_cmd(argv, NULL, 0, &r, err, sizeof err) < 0) {
-		snprintf(why, whylen, "%s", err);
-		run_result_free(&r);
-		return 3;
-	}
-	rc = r.exited ? r.status : 3;
-	if (rc != 0 && rc != 1) {
-		line_of(r.err, NULL, why, whylen);
-		if (!*why)
-			run_describe(argv, &r, why, whylen);
-	} else if (json_str(strstr(r.out, "\"features\""), "status", p->status, sizeof p->status) < 0) {
-		snprintf(why, whylen, "the probe printed no ADX verdict");
-		rc = 3;
-	} else {
-		json_str(strstr(r.out, "\"features\""), "reason", p->reason, sizeof p->reason);
-		json_str(strstr(r.out, "\"toolchain\""), "assembler", p->assembler, sizeof p->assembler);
-		rc = 0;
-	}
-	run_result_free(&r);
+	probe_free(&p);
 	return rc;
 }
 
@@ -363,7 +324,7 @@ int cmd_legacy(int argc, char **argv)
 		trace("clang", &clang[e], "3.03", &sep);
 		putchar('\n');
 	}
-	printf("%-11s %-4s %s\n", "probe", p.status, p.reason);
+	printf("%-11s %-4s %s\n", "probe", p.status, *p.reason ? p.reason : "assembled, bytes match");
 	int probe_yes = !strcmp(p.status, "yes");
 	for (int e = 0; e < NERA; e++)
 		if (yes[e] != probe_yes)
