@@ -1,0 +1,327 @@
+/* asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]...
+ *
+ * The stack frame comes from -fstack-usage where the compiler has it, else
+ * from the prologue in the object; the code size from the symbol table.
+ * git's block-sha1 and the kernel's aes-generic both chose code by frame
+ * size once, by hand; this measures it for the compiler at hand. */
+#include "frame.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "obj.h"
+#include "out.h"
+
+int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes)
+{
+	const char *tab = memchr(line, '\t', len);
+	if (!tab)
+		return 0;
+	const char *name = tab;
+	while (name > line && name[-1] != ':')
+		name--;
+	if (name == line || name == tab || (size_t)(tab - name) >= funclen)
+		return 0;
+	char num[32];
+	size_t n = (size_t)(line + len - tab - 1);
+	const char *digits = tab + 1, *end = memchr(digits, '\t', n);
+	n = end ? (size_t)(end - digits) : n;
+	if (n == 0 || n >= sizeof num)
+		return 0;
+	memcpy(num, digits, n);
+	num[n] = 0;
+	char *stop;
+	long v = strtol(num, &stop, 10);
+	if (*stop || v < 0)
+		return 0;
+	memcpy(func, name, (size_t)(tab - name));
+	func[tab - name] = 0;
+	*bytes = v;
+	return 1;
+}
+
+/* A compiler may clone a function (sha1_block.constprop.0): the clone
+ * counts when the plain name is not there. */
+static int name_matches(const char *have, const char *want, int exact)
+{
+	size_t n = strlen(want);
+	if (strncmp(have, want, n))
+		return 0;
+	return have[n] == 0 || (!exact && have[n] == '.');
+}
+
+static long su_find(const char *text, const char *func)
+{
+	long found = -1;
+	for (int exact = 1; exact >= 0 && found < 0; exact--)
+		for (const char *p = text; *p && found < 0;) {
+			size_t n = strcspn(p, "\n");
+			char name[256];
+			long v;
+			if (su_parse_line(p, n, name, sizeof name, &v) && name_matches(name, func, exact))
+				found = v;
+			p += n + (p[n] == '\n');
+		}
+	return found;
+}
+
+long prologue_frame(const uint8_t *c, size_t len)
+{
+	size_t i = 0;
+	long frame = 0;
+	int seen = 0;
+	if (len >= 4 && c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
+		i = 4;                                          /* endbr64 */
+	while (i < len) {
+		if (c[i] >= 0x50 && c[i] <= 0x57) {             /* push r64 */
+			frame += 8, i += 1;
+		} else if (i + 1 < len && c[i] == 0x41 && c[i + 1] >= 0x50 && c[i + 1] <= 0x57) {
+			frame += 8, i += 2;                     /* push r8..r15 */
+		} else if (i + 2 < len && c[i] == 0x48 && c[i + 1] == 0x89 && c[i + 2] == 0xe5) {
+			i += 3;                                 /* mov %rsp,%rbp */
+		} else if (i + 3 < len && c[i] == 0x48 && c[i + 1] == 0x83 && c[i + 2] == 0xec) {
+			return frame + c[i + 3];                /* sub $imm8,%rsp */
+		} else if (i + 6 < len && c[i] == 0x48 && c[i + 1] == 0x81 && c[i + 2] == 0xec) {
+			uint32_t imm = (uint32_t)c[i + 3] | (uint32_t)c[i + 4] << 8 |
+			               (uint32_t)c[i + 5] << 16 | (uint32_t)c[i + 6] << 24;
+			return imm > 0x7fffffff ? -1 : frame + (long)imm;   /* sub $imm32,%rsp */
+		} else {
+			break;
+		}
+		seen = 1;
+	}
+	return seen ? frame : (i == len ? -1 : 0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap + 1);
+	size_t got;
+	while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *nb = realloc(b, 2 * cap + 1);
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (b) {
+		b[n] = 0;
+		*len = n;
+	}
+	return b;
+}
+
+/* The function's code size (symbol size, else up to the next symbol or
+ * the section end) and, when wanted, its prologue's frame. */
+static void from_object(const char *path, const char *func, struct frame_result *fr, int want_frame)
+{
+	size_t len;
+	char *bytes = slurp(path, &len);
+	struct obj o;
+	char err[256];
+	if (!bytes || obj_parse(&o, (const uint8_t *)bytes, len, err, sizeof err)) {
+		free(bytes);
+		return;
+	}
+	const struct obj_symbol *s = NULL;
+	for (int exact = 1; exact >= 0 && !s; exact--)
+		for (size_t i = 0; i < o.nsymbols && !s; i++) {
+			const char *nm = o.symbols[i].name;
+			if (o.format == OBJ_MACHO && nm[0] == '_')
+				nm++;
+			if (o.symbols[i].section >= 0 && name_matches(nm, func, exact))
+				s = &o.symbols[i];
+		}
+	if (s && (size_t)s->section < o.nsections) {
+		const struct obj_section *sec = &o.sections[s->section];
+		uint64_t end = sec->size;
+		if (s->size) {
+			end = s->value + s->size;
+		} else {
+			for (size_t i = 0; i < o.nsymbols; i++)
+				if (o.symbols[i].section == s->section && o.symbols[i].value > s->value &&
+				    o.symbols[i].value < end)
+					end = o.symbols[i].value;
+		}
+		if (end <= sec->size && s->value <= end) {
+			fr->code = (long)(end - s->value);
+			if (want_frame && sec->data)
+				fr->frame = prologue_frame(sec->data + s->value, (size_t)(end - s->value)),
+				fr->frame_from = "prologue";
+		}
+	}
+	obj_free(&o);
+	free(bytes);
+}
+
+int frame_measure(struct cc_ctx *c, const char *src, const char *func, const struct strv *flags,
+                  struct frame_result *fr, char *err, size_t errlen)
+{
+	static unsigned seq;
+	static int su_ok = -1;
+	memset(fr, 0, sizeof *fr);
+	fr->frame = fr->code = -1;
+	int ok = cc_flags_accepted(c, flags, fr->why, sizeof fr->why, err, errlen);
+	if (ok <= 0)
+		return ok;
+	if (su_ok < 0) {
+		struct strv su = { 0 };
+		char why[256];
+		strv_push(&su, "-fstack-usage");
+		su_ok = cc_flags_accepted(c, &su, why, sizeof why, err, errlen);
+		strv_free(&su);
+		if (su_ok < 0)
+			return -1;
+	}
+	fr->available = 1;
+	char obj[4200], su[4200];
+	unsigned k = seq++;
+	snprintf(obj, sizeof obj, "%s/frame-%u.o", tmpdir_path(), k);
+	snprintf(su, sizeof su, "%s/frame-%u.su", tmpdir_path(), k);
+	struct strv extra = { 0 };
+	strv_append(&extra, flags);
+	if (su_ok)
+		strv_push(&extra, "-fstack-usage");
+	struct run_result r;
+	int rc = cc_compile(c, &extra, src, obj, &r, err, errlen);
+	strv_free(&extra);
+	if (rc)
+		return -1;
+	if (!r.exited || r.status) {
+		size_t n = strcspn(r.err, "\n");
+		snprintf(err, errlen, "%s does not compile with %s%s%.*s", src,
+		         flags->n ? "these flags" : "no extra flags", n ? ": " : "", (int)n, r.err);
+		run_result_free(&r);
+		return -1;
+	}
+	run_result_free(&r);
+	if (su_ok) {
+		size_t len;
+		char *text = slurp(su, &len);
+		if (text) {
+			fr->frame = su_find(text, func);
+			fr->frame_from = "stack-usage";
+		}
+		free(text);
+	}
+	from_object(obj, func, fr, fr->frame < 0);
+	if (fr->code < 0) {
+		snprintf(err, errlen, "no function '%s' in the object built from %s", func, src);
+		return -1;
+	}
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]... "
+	        "[--cc CMD] [--cflags FLAGS] [--format text|json]\n");
+	return 2;
+}
+
+int cmd_frame(int argc, char **argv)
+{
+	const char *src = NULL, *func = NULL, *cc = NULL, *cflags = NULL;
+	enum out_format fmt = OUT_TEXT;
+	char **vars = calloc((size_t)argc + 1, sizeof *vars);
+	size_t nv = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int has = i + 1 < argc;
+		if (!strcmp(a, "--func") && has)
+			func = argv[++i];
+		else if (!strcmp(a, "--variant") && has)
+			vars[nv++] = argv[++i];
+		else if (!strcmp(a, "--cc") && has)
+			cc = argv[++i];
+		else if (!strcmp(a, "--cflags") && has)
+			cflags = argv[++i];
+		else if (!strcmp(a, "--format") && has) {
+			if (out_format_parse(argv[++i], &fmt) || (fmt != OUT_TEXT && fmt != OUT_JSON)) {
+				fprintf(stderr, "asmcap frame: --format takes text or json\n");
+				free(vars);
+				return 2;
+			}
+		} else if (a[0] != '-' && !src)
+			src = a;
+		else {
+			fprintf(stderr, "asmcap frame: unexpected '%s'\n", a);
+			free(vars);
+			return usage();
+		}
+	}
+	for (size_t k = 0; k < nv; k++)
+		if (!strchr(vars[k], '=') || vars[k][0] == '=') {
+			fprintf(stderr, "asmcap frame: --variant '%s' is not NAME=FLAGS\n", vars[k]);
+			free(vars);
+			return 2;
+		}
+	if (!src || !func) {
+		free(vars);
+		return usage();
+	}
+	if (nv == 0)
+		vars[nv++] = "default=";
+	char err[1024];
+	struct cc_ctx c;
+	if (cc_init(&c, cc, cflags, err, sizeof err)) {
+		fprintf(stderr, "asmcap frame: %s\n", err);
+		free(vars);
+		return 2;
+	}
+	struct buf b = { 0 };
+	int rc = 0;
+	if (fmt == OUT_JSON)
+		buf_puts(&b, "{\"function\": "), buf_json_str(&b, func), buf_puts(&b, ", \"variants\": [");
+	else
+		buf_printf(&b, "%-14s %8s %8s  %-12s %s\n", "variant", "frame", "code", "from", "flags");
+	for (size_t k = 0; k < nv && !rc; k++) {
+		char *eq = strchr(vars[k], '=');
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)(eq - vars[k]), vars[k]);
+		struct strv flags = { 0 };
+		struct frame_result fr;
+		if (split_words(eq + 1, &flags, err, sizeof err) ||
+		    frame_measure(&c, src, func, &flags, &fr, err, sizeof err) < 0) {
+			fprintf(stderr, "asmcap frame: %s\n", err);
+			rc = 3;
+		} else if (fmt == OUT_JSON) {
+			buf_puts(&b, k ? ", {\"name\": " : "{\"name\": ");
+			buf_json_str(&b, name);
+			buf_puts(&b, ", \"flags\": ");
+			buf_json_str(&b, eq + 1);
+			if (fr.available)
+				buf_printf(&b, ", \"status\": \"ok\", \"frame\": %ld, \"frame_from\": \"%s\", \"code\": %ld}",
+				           fr.frame, fr.frame_from, fr.code);
+			else
+				buf_puts(&b, ", \"status\": \"unavailable\", \"reason\": "), buf_json_str(&b, fr.why),
+				buf_puts(&b, "}");
+		} else if (fr.available) {
+			buf_printf(&b, "%-14s %8ld %8ld  %-12s %s\n", name, fr.frame, fr.code, fr.frame_from, eq + 1);
+		} else {
+			buf_printf(&b, "%-14s %8s %8s  %-12s %s  (%s)\n", name, "-", "-", "unavailable", eq + 1, fr.why);
+		}
+		strv_free(&flags);
+	}
+	if (fmt == OUT_JSON)
+		buf_puts(&b, "]}\n");
+	if (!rc)
+		fwrite(b.s, 1, b.n, stdout);
+	buf_free(&b);
+	cc_free(&c);
+	free(vars);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/* Stack frame and code size of one function as a compiler builds it. */
+#ifndef ASMCAP_FRAME_H
+#define ASMCAP_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccprobe.h"
+
+struct frame_result {
+	int available;          /* 0: the compiler rejects the variant's flags */
+	char why[512];          /* when unavailable: the compiler's line */
+	long frame;             /* bytes, -1 unknown */
+	const char *frame_from; /* "stack-usage" or "prologue" */
+	long code;              /* bytes of the function's code, -1 unknown */
+};
+
+/* Parse one -fstack-usage line: gcc "file:line:col:func\tN\tqual", clang
+ * "file:line:func\tN\tqual".  1 and fills func/bytes when it parses. */
+int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes);
+
+/* Stack adjustment made by an x86-64 prologue at code[0..len): pushes and
+ * `sub $imm,%rsp` (after an optional endbr64 and frame-pointer setup);
+ * -1 when the code does not start like a prologue we know. */
+long prologue_frame(const uint8_t *code, size_t len);
+
+/* Compile src with the variant's flags and measure func.  0, or -1 with
+ * err (the toolchain itself failed). */
+int frame_measure(struct cc_ctx *c, const char *src, const char *func, const struct strv *flags,
+                  struct frame_result *fr, char *err, size_t errlen);
+
+#endif
