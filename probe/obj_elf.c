@@ -48,9 +48,9 @@ static int read_sections(struct obj *o, struct elf *e, char *err, size_t errlen)
 	uint64_t strlen_ = 0;
 
 	e->shoff = word(h + L->e_shoff, e->is64);
-	e->shnum = obj_le16(h + L->e_shnum);
 	if (!e->shoff)
 		return 0;
+	e->shnum = obj_le16(h + L->e_shnum);
 	if (shentsize != L->shsize)
 		return obj_fail(err, errlen, "ELF section header size %u, expected %u",
 		                (unsigned)shentsize, L->shsize);

@@ -122,7 +122,7 @@ static int read_symtab(struct obj *o, const uint8_t *buf, size_t len, const uint
 
 int obj_parse_macho(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
-	int is64 = obj_le32(buf) == 0xfeedfacf;
+	int is64 = len >= 4 && obj_le32(buf) == 0xfeedfacf;
 	const struct macho_layout *L = &layout[is64];
 	uint32_t cpu, ncmds, sizeofcmds;
 	uint64_t off;

@@ -1,0 +1,76 @@
+/* libFuzzer target for one object reader, chosen at build time with
+ * -DFUZZ_READER=elf|coff|macho|ar (one source, one binary per reader).
+ * Everything a reader returns is touched, so ASan sees any pointer or
+ * size that escapes the input. */
+#include <stdint.h>
+#include <string.h>
+
+#include "obj.h"
+
+#define elf 1
+#define coff 2
+#define macho 3
+#define ar 4
+
+static volatile uint64_t sink;
+
+static void touch(const struct obj *o)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < o->nsections; i++) {
+		const struct obj_section *s = &o->sections[i];
+		sum += strlen(s->name);
+		if (s->data && s->size)
+			sum += s->data[0] + s->data[s->size - 1];
+	}
+	for (size_t i = 0; i < o->nsymbols; i++) {
+		const struct obj_symbol *s = &o->symbols[i];
+		sum += strlen(s->name);
+		if (s->section >= 0 && (size_t)s->section >= o->nsections)
+			__builtin_trap();   /* readers promise a valid index or -1 */
+	}
+	if (o->nsymbols)
+		sum += !!obj_symbol_named(o, o->symbols[0].name);
+	sum += !!obj_section_named(o, ".text") + strlen(obj_format_name(o));
+	sink = sum;
+}
+
+static void parse(int (*reader)(struct obj *, const uint8_t *, size_t, char *, size_t),
+                  const uint8_t *data, size_t size)
+{
+	struct obj o;
+	char err[160];
+
+	memset(&o, 0, sizeof o);
+	if (reader(&o, data, size, err, sizeof err) == 0)
+		touch(&o);
+	else if (!memchr(err, 0, sizeof err) || strncmp(err, "unreadable object: ", 19))
+		__builtin_trap();   /* every failure carries a reason */
+	obj_free(&o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+#if FUZZ_READER == elf
+	parse(obj_parse_elf, data, size);
+#elif FUZZ_READER == coff
+	parse(obj_parse_coff, data, size);
+#elif FUZZ_READER == macho
+	parse(obj_parse_macho, data, size);
+#elif FUZZ_READER == ar
+	size_t pos = 0, len;
+	const uint8_t *m;
+	char name[64], err[160];
+
+	while (ar_next(data, size, &pos, name, sizeof name, &m, &len, err, sizeof err) == 1) {
+		sink += strlen(name);
+		parse(obj_parse, m, len);
+	}
+#else
+#error "build with -DFUZZ_READER=elf|coff|macho|ar"
+#endif
+	return 0;
+}
