@@ -39,9 +39,9 @@ struct opts {
 static const char *self = "montbench";
 static const char *self_path;   /* argv[0], to re-execute ourselves */
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: %s [--bits LIST] [--rounds N] [--quick] [--json]\n"
 		"          [--only LIST] [--seed N] [--callgrind] [--corrupt NAME]\n"
 		"  LIST is comma-separated. --only takes op names (mul, sqr, modexp)\n"
@@ -143,7 +143,7 @@ static int parse_only(struct opts *o, const char *list)
 		} else {
 			fprintf(stderr, "%s: --only: unknown op or contender "
 				"'%s'\n", self, tok);
-			usage();
+			usage(stderr);
 			return -1;
 		}
 	}
@@ -198,11 +198,11 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		} else if (!strcmp(a, "--child")) {
 			o->child = 1;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage();
+			usage(stdout);
 			exit(0);
 		} else {
 			fprintf(stderr, "%s: unknown option '%s'\n", self, a);
-			usage();
+			usage(stderr);
 			return -1;
 		}
 	}
