@@ -32,7 +32,7 @@ void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
 
 /* The window width mont_modexp uses for num limbs (1..MONT_WINDOW_MAX). */
 unsigned mont_window_bits(size_t num);
-#define MONT_WINDOW_MAX 6
+#define MONT_WINDOW_MAX 5
 
 /* Hides x from the optimiser so it cannot turn mask arithmetic back
  * into a branch. */

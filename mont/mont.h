@@ -57,7 +57,7 @@ MONT_API void mont_sqr(uint64_t *r, const uint64_t *a,
 /* r = base^exp mod n (plain numbers, not Montgomery form), constant time.
  * exp has exp_limbs limbs (any count; exp_limbs == 0 means exponent 0, and
  * exp may then be NULL); base^0 = 1 mod n. r may alias base, exp or n.
- * Uses about 34 KiB of stack at num = MONT_MAX_NUM and no heap; the secret
+ * Uses about 36 KiB of stack (a 32 KiB table) and no heap; the secret
  * temporaries are wiped before return.
  * Returns MONT_OK, or a MONT_ERR_* code with r untouched. The range check
  * base < n is the only branch that depends on base. */

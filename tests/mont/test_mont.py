@@ -106,12 +106,12 @@ def test_modexp_large(harness, backend, rng, num):
 
 
 def test_modexp_every_window(harness, rng):
-    """Each window width gives the same answer (the sizes pick 3..5)."""
+    """Each window width gives the same answer (the sizes pick 4 or 5)."""
     cases = []
     for num in (1, 4, 9):
         n = random_modulus(rng, num)
         base, e = rng.randrange(n), rng.getrandbits(64 * num + 64)
-        for w in range(1, 7):
+        for w in range(1, 6):
             cases.append((f"window {w} {num} {n:x} {base:x} {num + 1} {e:x}", f"{pow(base, e, n):x}"))
     out = harness.lines([c for c, _ in cases])
     assert out == [e for _, e in cases]
