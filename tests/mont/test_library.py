@@ -1,0 +1,77 @@
+"""The built libmont: what the shared library exports, how it links, and
+that the kernels stay inside it."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from montlib import BUILD, ROOT, kernels_header, make
+
+API = {"mont_n0", "mont_mul", "mont_sqr", "mont_modexp", "mont_backend", "mont_select"}
+
+
+@pytest.fixture(scope="module")
+def libs():
+    make(BUILD / "libmont.a", BUILD / "libmont.so")
+    return BUILD / "libmont.a", BUILD / "libmont.so"
+
+
+def tool(*args):
+    p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_so_exports_only_the_api(libs):
+    out = tool("nm", "-D", "--defined-only", str(libs[1]))
+    # lines: ADDRESS TYPE NAME; the version node MONT_1 is an absolute symbol
+    names = {f[2] for f in (line.split() for line in out.splitlines())
+             if len(f) == 3 and f[1] != "A"}
+    assert names == API
+
+
+def test_so_has_no_text_relocations(libs):
+    dyn = tool("readelf", "-d", str(libs[1]))
+    assert "TEXTREL" not in dyn
+    assert not re.search(r"FLAGS.*\bTEXTREL\b", dyn)
+    # and the stack is not executable (the asm carries .note.GNU-stack)
+    seg = tool("readelf", "-lW", str(libs[1]))
+    stack = [line for line in seg.splitlines() if "GNU_STACK" in line]
+    assert stack and "RWE" not in stack[0]
+
+
+def test_kernels_are_hidden(libs):
+    if kernels_header() is None:
+        pytest.skip("no generated kernels in this build (generator missing)")
+    syms = tool("readelf", "-sW", str(BUILD / "mont" / "mont-x86_64.o"))
+    kernels = [line for line in syms.splitlines() if re.search(r"\bmontk_\w+$", line)]
+    assert kernels, "no montk_ symbols in the asm object"
+    assert all("HIDDEN" in line for line in kernels), kernels
+
+
+def test_program_links_against_the_so(libs, tmp_path):
+    """A user of mont.h alone, linked dynamically, gets right answers."""
+    src = tmp_path / "user.c"
+    src.write_text(r'''
+#include <stdio.h>
+#include "mont.h"
+int main(void)
+{
+	uint64_t n[4] = {0xffffffffffffffc5u, ~0ull, ~0ull, 0x7fffffffffffffffu};
+	uint64_t base[4] = {12345, 0, 0, 0}, exp[1] = {65537}, r[4];
+	int rc = mont_modexp(r, base, exp, 1, n, 4);
+	printf("%d %s %016llx%016llx%016llx%016llx\n", rc, mont_backend(),
+	       (unsigned long long)r[3], (unsigned long long)r[2],
+	       (unsigned long long)r[1], (unsigned long long)r[0]);
+	return 0;
+}
+''')
+    exe = tmp_path / "user"
+    cc = os.environ.get("CC", "cc")
+    tool(cc, "-std=c11", "-Wall", "-Werror", f"-I{ROOT / 'mont'}",
+         "-o", str(exe), str(src), f"-L{BUILD}", "-lmont", f"-Wl,-rpath,{BUILD}")
+    out = tool(str(exe)).split()
+    n = (1 << 255) - 59
+    assert out[0] == "0" and out[1] in ("c", "mulq", "adx")
+    assert int(out[2], 16) == pow(12345, 65537, n)
