@@ -1,0 +1,499 @@
+/* asmcap choose SPEC: build every variant of a C function with the
+ * configured toolchain, check they compute the same thing, measure, and
+ * name the winner as ASMCAP_CHOICE_<NAME>.
+ *
+ * The spec (key: value lines, '#' comments; paths relative to the spec):
+ *   name: sha1_store           variable suffix: ASMCAP_CHOICE_SHA1_STORE
+ *   source: sha1.c
+ *   function: sha1_block       measured for frame and code size
+ *   check: sha1_check          uint64_t f(void): digest of the outputs
+ *   bench: sha1_bench          size_t f(size_t iters): returns bytes done
+ *   metric: cycles | frame | size
+ *   default: plain
+ *   variant: plain = -DW_STORE=0     (one line per variant)
+ *
+ * The default is kept unless another variant is better by more than the
+ * noise: for cycles its slowest run must beat the default's fastest and
+ * its median must be at least 3% lower.  ASMCAP_CHOICE_<NAME> in the
+ * environment overrides the measurement.  When the variants cannot run
+ * here (a cross toolchain) the choice falls back to the frame size and
+ * says so. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "frame.h"
+#include "out.h"
+
+#define MAXV 16
+
+struct variant {
+	char name[64];
+	char *flags;
+	struct frame_result fr;
+	char exe[4200];
+	int runnable;
+	unsigned long long digest;
+	double *cpb;            /* cycles/byte per round */
+	double med, min, max;
+};
+
+struct spec {
+	char *dir, *name, *source, *function, *check, *bench, *metric, *def;
+	struct variant v[MAXV];
+	size_t nv;
+};
+
+static char *dupstr(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = 0;
+	return d;
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = 0;
+	return s;
+}
+
+static int spec_error(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "asmcap choose: %s:%d: %s\n", file, line, what);
+	return -1;
+}
+
+static int ident(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+static int spec_load(struct spec *sp, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	if (!f) {
+		fprintf(stderr, "asmcap choose: cannot read spec %s\n", file);
+		return -1;
+	}
+	const char *slash = strrchr(file, '/');
+	sp->dir = slash ? dupstr(file, (size_t)(slash - file)) : dupstr(".", 1);
+	char line[4096];
+	int ln = 0, rc = 0;
+	while (!rc && fgets(line, sizeof line, f)) {
+		ln++;
+		char *s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		char *colon = strchr(s, ':');
+		if (!colon) {
+			rc = spec_error(file, ln, "expected 'key: value'");
+			break;
+		}
+		*colon = 0;
+		char *key = trim(s), *val = trim(colon + 1);
+		char **slot = !strcmp(key, "name") ? &sp->name : !strcmp(key, "source") ? &sp->source :
+		              !strcmp(key, "function") ? &sp->function : !strcmp(key, "check") ? &sp->check :
+		              !strcmp(key, "bench") ? &sp->bench : !strcmp(key, "metric") ? &sp->metric :
+		              !strcmp(key, "default") ? &sp->def : NULL;
+		if (slot) {
+			if (*slot)
+				rc = spec_error(file, ln, "key given twice");
+			else if (!*val)
+				rc = spec_error(file, ln, "empty value");
+			else
+				*slot = dupstr(val, strlen(val));
+		} else if (!strcmp(key, "variant")) {
+			char *eq = strchr(val, '=');
+			if (!eq) {
+				rc = spec_error(file, ln, "variant is 'NAME = FLAGS'");
+				break;
+			}
+			*eq = 0;
+			char *name = trim(val);
+			if (!ident(name) || strlen(name) >= sizeof sp->v[0].name)
+				rc = spec_error(file, ln, "variant name must be letters, digits and _");
+			else if (sp->nv == MAXV)
+				rc = spec_error(file, ln, "too many variants (16 at most)");
+			for (size_t k = 0; !rc && k < sp->nv; k++)
+				if (!strcmp(sp->v[k].name, name))
+					rc = spec_error(file, ln, "variant named twice");
+			if (!rc) {
+				strcpy(sp->v[sp->nv].name, name);
+				char *fl = trim(eq + 1);
+				sp->v[sp->nv++].flags = dupstr(fl, strlen(fl));
+			}
+		} else {
+			rc = spec_error(file, ln, "unknown key (name source function check bench metric default variant)");
+		}
+	}
+	fclose(f);
+	if (rc)
+		return -1;
+	const char *missing = !sp->name ? "name" : !sp->source ? "source" : !sp->function ? "function" :
+	                      !sp->check ? "check" : !sp->metric ? "metric" : NULL;
+	if (missing)
+		return spec_error(file, ln, missing), fprintf(stderr, "  (missing key '%s')\n", missing), -1;
+	if (strcmp(sp->metric, "cycles") && strcmp(sp->metric, "frame") && strcmp(sp->metric, "size"))
+		return spec_error(file, ln, "metric must be cycles, frame or size");
+	if (!strcmp(sp->metric, "cycles") && !sp->bench)
+		return spec_error(file, ln, "metric cycles needs a bench entry point");
+	if (!ident(sp->name) || !ident(sp->check) || (sp->bench && !ident(sp->bench)) || !ident(sp->function))
+		return spec_error(file, ln, "name, function, check and bench must be C identifiers");
+	if (sp->nv < 1)
+		return spec_error(file, ln, "no variants");
+	if (!sp->def)
+		sp->def = dupstr(sp->v[0].name, strlen(sp->v[0].name));
+	for (size_t k = 0; k < sp->nv; k++)
+		if (!strcmp(sp->v[k].name, sp->def))
+			return 0;
+	return spec_error(file, ln, "default names no variant");
+}
+
+static void spec_free(struct spec *sp)
+{
+	free(sp->dir); free(sp->name); free(sp->source); free(sp->function);
+	free(sp->check); free(sp->bench); free(sp->metric); free(sp->def);
+	for (size_t k = 0; k < sp->nv; k++)
+		free(sp->v[k].flags), free(sp->v[k].cpb);
+}
+
+/* The driver: `check` prints the digest; `bench` times one sample of about
+ * 40 ms and prints core cycles per byte, the core clock calibrated with a
+ * dependent add chain (one add per cycle) — the TSC is not the core clock. */
+static const char driver_fmt[] =
+	"#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n#include <time.h>\n"
+	"uint64_t %s(void);\n%s"
+	"static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);"
+	" return t.tv_sec * 1e9 + t.tv_nsec; }\n"
+	"static double cycles_per_ns(void) {\n"
+	"#if defined(__x86_64__) || defined(__i386__)\n"
+	"  unsigned long x = 0; double best = 0;\n"
+	"  for (int r = 0; r < 5; r++) { double t0 = now();\n"
+	"    for (int i = 0; i < 1000000; i++)\n"
+	"      __asm__ volatile(\"add $1,%%0\\n\\tadd $1,%%0\\n\\tadd $1,%%0\\n\\tadd $1,%%0\\n\\t\"\n"
+	"                       \"add $1,%%0\\n\\tadd $1,%%0\\n\\tadd $1,%%0\\n\\tadd $1,%%0\" : \"+r\"(x));\n"
+	"    double c = 8e6 / (now() - t0); if (c > best) best = c; }\n"
+	"  return best;\n#else\n  return 1.0;\n#endif\n}\n"
+	"int main(int argc, char **argv) {\n"
+	"  unsigned long long d = %s();\n"
+	"  if (argc > 1 && !strcmp(argv[1], \"check\")) { printf(\"%%016llx\\n\", d); return 0; }\n"
+	"%s"
+	"  return 2;\n}\n";
+static const char bench_fmt[] =
+	"size_t %s(size_t);\n";
+static const char bench_body_fmt[] =
+	"  size_t it = 1; double dt = 0;\n"
+	"  while ((dt = now(), %s(it), dt = now() - dt) < 4e6) it *= 2;\n"
+	"  it = (size_t)(it * (40e6 / dt)) + 1;\n"
+	"  double cpn = cycles_per_ns(), t0 = now(); size_t bytes = %s(it); double ns = now() - t0;\n"
+	"  printf(\"%%.6f\\n\", ns * cpn / (double)bytes);\n  return 0;\n";
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	int bad = fputs(text, f) == EOF;
+	return fclose(f) == EOF || bad ? -1 : 0;
+}
+
+/* Build the driver object once, then link one executable per variant.
+ * Returns 1 runnable, 0 not (why set), -1 error. */
+static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, const char *src,
+                        char *why, size_t whylen, char *err, size_t errlen)
+{
+	static char driver_o[4200];
+	static int driver_state;        /* 0 not built, 1 ok, 2 failed */
+	static unsigned seq;
+	if (!driver_state) {
+		char path[4200], text[8192], bdecl[256] = "", bbody[1024] = "";
+		snprintf(path, sizeof path, "%s/choose-driver.c", tmpdir_path());
+		snprintf(driver_o, sizeof driver_o, "%s/choose-driver.o", tmpdir_path());
+		if (sp->bench) {
+			snprintf(bdecl, sizeof bdecl, bench_fmt, sp->bench);
+			snprintf(bbody, sizeof bbody, bench_body_fmt, sp->bench, sp->bench);
+		}
+		snprintf(text, sizeof text, driver_fmt, sp->check, bdecl, sp->check, bbody);
+		if (write_file(path, text)) {
+			snprintf(err, errlen, "cannot write %s", path);
+			return -1;
+		}
+		struct run_result r;
+		if (cc_compile(c, NULL, path, driver_o, &r, err, errlen))
+			return -1;
+		driver_state = r.exited && r.status == 0 ? 1 : 2;
+		run_result_free(&r);
+	}
+	if (driver_state == 2) {
+		snprintf(why, whylen, "the test driver does not compile with this toolchain");
+		return 0;
+	}
+	char obj[4200];
+	snprintf(obj, sizeof obj, "%s/choose-%u.o", tmpdir_path(), seq);
+	snprintf(v->exe, sizeof v->exe, "%s/choose-%u", tmpdir_path(), seq++);
+	struct strv flags = { 0 };
+	struct run_result r;
+	if (split_words(v->flags, &flags, err, errlen) || cc_compile(c, &flags, src, obj, &r, err, errlen)) {
+		strv_free(&flags);
+		return -1;
+	}
+	int ok = r.exited && r.status == 0;
+	run_result_free(&r);
+	struct strv argv = { 0 };
+	strv_append(&argv, &c->cc);
+	strv_append(&argv, &c->cflags);
+	strv_append(&argv, &flags);      /* link flags too: -fsanitize needs its runtime */
+	strv_push(&argv, driver_o);
+	strv_push(&argv, obj);
+	strv_push(&argv, "-o");
+	strv_push(&argv, v->exe);
+	strv_free(&flags);
+	if (!ok) {
+		strv_free(&argv);
+		snprintf(err, errlen, "variant %s does not compile", v->name);
+		return -1;
+	}
+	if (run_cmd(argv.v, NULL, 0, &r, err, errlen)) {
+		strv_free(&argv);
+		return -1;
+	}
+	strv_free(&argv);
+	ok = r.exited && r.status == 0;
+	if (!ok)
+		snprintf(why, whylen, "cannot link here: %.*s", (int)strcspn(r.err, "\n"), r.err);
+	run_result_free(&r);
+	if (!ok)
+		return 0;
+	char *run[] = { v->exe, "check", NULL };
+	if (run_cmd(run, NULL, 0, &r, err, errlen))
+		return -1;
+	ok = r.exited && r.status == 0 && sscanf(r.out, "%llx", &v->digest) == 1;
+	if (!ok)
+		snprintf(why, whylen, "cannot run here: %s", r.not_found ? "exec failed" : "the check did not complete");
+	run_result_free(&r);
+	return ok;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int bench_round(struct variant *v, double *out, char *err, size_t errlen)
+{
+	char *run[] = { v->exe, "bench", NULL };
+	struct run_result r;
+	if (run_cmd(run, NULL, 0, &r, err, errlen))
+		return -1;
+	int ok = r.exited && r.status == 0 && sscanf(r.out, "%lf", out) == 1 && *out > 0;
+	if (!ok)
+		snprintf(err, errlen, "variant %s: the benchmark failed", v->name);
+	run_result_free(&r);
+	return ok ? 0 : -1;
+}
+
+static double metric_of(const struct variant *v, const char *metric)
+{
+	return !strcmp(metric, "cycles") ? v->med : !strcmp(metric, "frame") ? (double)v->fr.frame
+	       : (double)v->fr.code;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--rounds N] "
+	        "[--format %s] [-o FILE]\n", out_format_names());
+	return 2;
+}
+
+int cmd_choose(int argc, char **argv)
+{
+	const char *file = NULL, *cc = NULL, *cflags = NULL, *outpath = NULL;
+	enum out_format fmt = OUT_TEXT;
+	int rounds = 7;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int has = i + 1 < argc;
+		if (!strcmp(a, "--cc") && has)
+			cc = argv[++i];
+		else if (!strcmp(a, "--cflags") && has)
+			cflags = argv[++i];
+		else if (!strcmp(a, "-o") && has)
+			outpath = argv[++i];
+		else if (!strcmp(a, "--rounds") && has) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+			if (*end || n < 3 || n > 101) {
+				fprintf(stderr, "asmcap choose: --rounds takes 3..101\n");
+				return 2;
+			}
+			rounds = (int)n;
+		} else if (!strcmp(a, "--format") && has) {
+			if (out_format_parse(argv[++i], &fmt)) {
+				fprintf(stderr, "asmcap choose: unknown format '%s' (%s)\n", argv[i], out_format_names());
+				return 2;
+			}
+		} else if (a[0] != '-' && !file)
+			file = a;
+		else
+			return usage();
+	}
+	if (!file)
+		return usage();
+	struct spec sp;
+	memset(&sp, 0, sizeof sp);
+	if (spec_load(&sp, file)) {
+		spec_free(&sp);
+		return 2;
+	}
+	char err[1024], src[4200], why[512] = "";
+	snprintf(src, sizeof src, "%s/%s", sp.dir, sp.source);
+	struct cc_ctx c;
+	if (cc_init(&c, cc, cflags, err, sizeof err)) {
+		fprintf(stderr, "asmcap choose: %s\n", err);
+		spec_free(&sp);
+		return 2;
+	}
+	int rc = 0, runnable = 1;
+	struct variant *def = NULL;
+	for (size_t k = 0; k < sp.nv && !rc; k++) {
+		struct variant *v = &sp.v[k];
+		struct strv flags = { 0 };
+		if (split_words(v->flags, &flags, err, sizeof err) ||
+		    frame_measure(&c, src, sp.function, &flags, &v->fr, err, sizeof err) < 0)
+			rc = 3;
+		strv_free(&flags);
+		if (!strcmp(v->name, sp.def))
+			def = v;
+		if (rc || !v->fr.available)
+			continue;
+		int ok = link_variant(&c, &sp, v, src, why, sizeof why, err, sizeof err);
+		if (ok < 0)
+			rc = 3;
+		v->runnable = ok == 1;
+		runnable &= v->runnable;
+	}
+	if (!rc && !def->fr.available) {
+		fprintf(stderr, "asmcap choose: the default variant %s is unavailable: %s\n", def->name, def->fr.why);
+		rc = 2;
+	}
+	/* Every variant must compute what the default computes. */
+	for (size_t k = 0; !rc && runnable && k < sp.nv; k++)
+		if (sp.v[k].fr.available && sp.v[k].digest != def->digest) {
+			fprintf(stderr, "asmcap choose: variant %s computes a different result than %s "
+			        "(check digest %016llx, expected %016llx): rejected\n",
+			        sp.v[k].name, def->name, sp.v[k].digest, def->digest);
+			rc = 1;
+		}
+	const char *metric = sp.metric, *note = "";
+	if (!rc && !runnable && !strcmp(metric, "cycles")) {
+		metric = "frame";
+		note = why;
+	}
+	if (!rc && !strcmp(metric, "cycles")) {
+		for (size_t k = 0; k < sp.nv; k++)
+			sp.v[k].cpb = calloc((size_t)rounds, sizeof(double));
+		for (int r = 0; r < rounds && !rc; r++)      /* interleaved: drift hits all alike */
+			for (size_t k = 0; k < sp.nv && !rc; k++)
+				if (sp.v[k].fr.available && bench_round(&sp.v[k], &sp.v[k].cpb[r], err, sizeof err))
+					rc = 3;
+		for (size_t k = 0; k < sp.nv && !rc; k++) {
+			struct variant *v = &sp.v[k];
+			if (!v->fr.available)
+				continue;
+			qsort(v->cpb, (size_t)rounds, sizeof(double), cmp_double);
+			v->min = v->cpb[0], v->max = v->cpb[rounds - 1], v->med = v->cpb[rounds / 2];
+		}
+		if (rc)
+			fprintf(stderr, "asmcap choose: %s\n", err);
+	}
+	if (rc == 3 && err[0] && strcmp(metric, "cycles"))
+		fprintf(stderr, "asmcap choose: %s\n", err);
+	if (rc) {
+		cc_free(&c);
+		spec_free(&sp);
+		return rc;
+	}
+	/* The decision. */
+	struct variant *win = def;
+	for (size_t k = 0; k < sp.nv; k++) {
+		struct variant *v = &sp.v[k];
+		if (!v->fr.available || v == def)
+			continue;
+		double m = metric_of(v, metric), best = metric_of(win, metric);
+		int better = !strcmp(metric, "cycles")
+		             ? m < best && v->max < def->min && m <= 0.97 * def->med
+		             : m >= 0 && m < best;
+		if (better)
+			win = v;
+	}
+	char envname[256], reason[600];
+	snprintf(envname, sizeof envname, "ASMCAP_CHOICE_%s", sp.name);
+	for (char *p = envname; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	const char *over = getenv(envname);
+	if (over && *over) {
+		struct variant *o = NULL;
+		for (size_t k = 0; k < sp.nv; k++)
+			if (!strcmp(sp.v[k].name, over))
+				o = &sp.v[k];
+		if (!o) {
+			fprintf(stderr, "asmcap choose: %s=%s names no variant of %s\n", envname, over, file);
+			cc_free(&c);
+			spec_free(&sp);
+			return 2;
+		}
+		win = o;
+		snprintf(reason, sizeof reason, "overridden by %s", envname);
+	} else if (*note) {
+		snprintf(reason, sizeof reason, "chosen by frame size: %s", note);
+	} else {
+		snprintf(reason, sizeof reason, win == def ? "default kept: no variant wins by more than the noise"
+		         : "wins on %s", metric);
+	}
+	/* Figures for people (stderr when the output is for a build). */
+	FILE *fig = fmt == OUT_TEXT && !outpath ? stdout : stderr;
+	fprintf(fig, "%-12s %8s %8s %10s %10s %10s  %s\n", "variant", "frame", "code", "cyc/B med", "min", "max", "flags");
+	for (size_t k = 0; k < sp.nv; k++) {
+		struct variant *v = &sp.v[k];
+		if (!v->fr.available) {
+			fprintf(fig, "%-12s %8s %8s %10s %10s %10s  %s  (unavailable: %s)\n", v->name, "-", "-", "-",
+			        "-", "-", v->flags, v->fr.why);
+			continue;
+		}
+		char med[32] = "-", mn[32] = "-", mx[32] = "-";
+		if (v->cpb) {
+			snprintf(med, sizeof med, "%.2f", v->med);
+			snprintf(mn, sizeof mn, "%.2f", v->min);
+			snprintf(mx, sizeof mx, "%.2f", v->max);
+		}
+		fprintf(fig, "%-12s %8ld %8ld %10s %10s %10s  %s%s\n", v->name, v->fr.frame, v->fr.code, med, mn, mx,
+		        v->flags, v == win ? "  <- chosen" : "");
+	}
+	fprintf(fig, "%s: %s (%s)\n", envname, win->name, reason);
+	if (fmt != OUT_TEXT || outpath) {
+		struct out_var var = { envname, win->name, reason };
+		struct buf b = { 0 };
+		out_vars(&b, fmt, "asmcap choose", &var, 1);
+		if (out_file(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
+			fprintf(stderr, "asmcap choose: %s\n", err);
+			rc = 3;
+		}
+		buf_free(&b);
+	}
+	cc_free(&c);
+	spec_free(&sp);
+	return rc;
+}
