@@ -42,8 +42,10 @@ if ($flavour eq '--header') {
 my $MAXNUM = 128;
 
 # Frame layout (offsets from %rsp after the prologue).
-my ($R, $B, $N, $N0, $NUM, $LIM4, $ROWS) = map { 8 * $_ } 0 .. 6;
-my $T = 64;	# the accumulator t / the square S, in limbs from here
+# NE4, NE: &n[num & ~3], &n[num], where the row loops end; AEND = &a[num];
+# E: where the current row ends.
+my ($R, $A, $B, $N, $N0, $NUM, $NE4, $NE, $ROWS, $AEND, $E) = map { 8 * $_ } 0 .. 10;
+my $T = 96;	# the accumulator t / the square S, in limbs from here
 
 sub frame_size {	# bytes for $limbs scratch limbs; keeps %rsp 16-aligned
 	my ($limbs) = @_;
@@ -184,24 +186,24 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 	);
 }
 
-sub mem {	# operand: limb k of a group at base + 8*(index + k) + disp
-	my ($disp, $base, $index) = @_;
-	return sub {
-		my $d = $disp + 8 * $_[0];
-		return defined $index ? "$d($base,$index,8)" : "$d($base)";
-	};
+sub mem {	# operand: limb k of a group at base + 8*k + disp
+	my ($disp, $base) = @_;
+	return sub { ($disp + 8 * $_[0]) . "($base)" };
 }
 
-# Row loops: groups of 4 limbs while %rbx < $lim4, then single limbs while
-# %rbx < $lim. $body->(W) emits one group starting at limb %rbx.
+# Row loops: groups of 4 limbs while $cmp < $end4, then single limbs while
+# $cmp < $end; $body->(W) emits one group, then the pointers @$ptrs
+# advance by W limbs. Pointers, not indexed operands: MULX and ADCX with an
+# index register cost about twice as many cycles per group.
 my $seq = 0;
 sub row_loops {
-	my ($lim4, $lim, $body) = @_;
+	my ($ptrs, $cmp, $end4, $end, $body) = @_;
 	my $l = '.Lmont' . $seq++;
-	return "\tjmp\t${l}_t4\n${l}_4:\n" . $body->(4) . "\tadd\t\$4,%rbx\n"
-	     . "${l}_t4:\n\tcmp\t$lim4,%rbx\n\tjb\t${l}_4\n"
-	     . "\tjmp\t${l}_t1\n${l}_1:\n" . $body->(1) . "\tinc\t%rbx\n"
-	     . "${l}_t1:\n\tcmp\t$lim,%rbx\n\tjb\t${l}_1\n";
+	my $adv = sub { join '', map { "\tlea\t" . 8 * $_[0] . "($_),$_\n" } @$ptrs };
+	return "\tjmp\t${l}_t4\n${l}_4:\n" . $body->(4) . $adv->(4)
+	     . "${l}_t4:\n\tcmp\t$end4,$cmp\n\tjb\t${l}_4\n"
+	     . "\tjmp\t${l}_t1\n${l}_1:\n" . $body->(1) . $adv->(1)
+	     . "${l}_t1:\n\tcmp\t$end,$cmp\n\tjb\t${l}_1\n";
 }
 
 # The end of both kernels. In: %rsi = &t[num] (t is num limbs plus a top
@@ -243,7 +245,7 @@ ___
 
 # r = a*b*R^-1 mod n, one row per limb b_i (CIOS, the reduction fused
 # into the row):  t = (t + a*b_i + m*n) / 2^64,  m = (t_0 + a_0*b_i)*n0.
-# Registers: %rsi a, %rcx n, %rdi b_i, %rbp m, %rbx limb index j,
+# Registers: %rsi / %rcx / %rbx walk a / n / t, %rdi b_i, %rbp m,
 # %r14 / %r15 carry words of the a*b_i / m*n products, t at $T(%rsp).
 sub mul_kernel {
 	my ($I) = @_;
@@ -253,13 +255,18 @@ sub mul_kernel {
 	my $s = prologue($name, 6, $frame);
 	$s .= <<___;
 	mov	%rdi,$R(%rsp)
+	mov	%rsi,$A(%rsp)
 	mov	%rdx,$B(%rsp)
+	mov	%rcx,$N(%rsp)
 	mov	%r8,$N0(%rsp)
 	mov	%r9,$NUM(%rsp)
 	mov	%r9,$ROWS(%rsp)
 	mov	%r9,%rax
 	and	\$-4,%rax
-	mov	%rax,$LIM4(%rsp)
+	lea	(%rcx,%rax,8),%rax
+	mov	%rax,$NE4(%rsp)
+	lea	(%rcx,%r9,8),%rax
+	mov	%rax,$NE(%rsp)
 	xor	%eax,%eax
 	xor	%ebx,%ebx
 ${l}_zero:				# t[0..num] = 0
@@ -272,36 +279,39 @@ ${l}_row:
 	mov	(%rax),%rdi
 	lea	8(%rax),%rax
 	mov	%rax,$B(%rsp)
+	mov	$A(%rsp),%rsi
+	mov	$N(%rsp),%rcx
+	lea	$T(%rsp),%rbx
 ___
 	# Limbs 0..3: x = t + a*b_i; m from x_0; then x + m*n shifted down.
+	my $t = mem(0, '%rbx');
+	my $tdown = mem(-8, '%rbx');
 	$s .= $I->{mult}->('%rdi') . $I->{clear}->()
-	    . $I->{madd}->(4, mem(0, '%rsi'), mem($T, '%rsp'), '%r14', 0, undef)
+	    . $I->{madd}->(4, mem(0, '%rsi'), $t, '%r14', 0, undef)
 	    . "\tmov\t$X[0],%rbp\n\timul\t$N0(%rsp),%rbp\t\t# m = x_0*n0\n"
 	    . $I->{mult}->('%rbp') . $I->{clear}->()
-	    . $I->{nadd}->(4, mem(0, '%rcx'), '%r15', 0,
-	                   sub { $_[0] ? mem($T - 8, '%rsp')->($_[0]) : undef })
-	    . "\tmov\t\$4,%ebx\n";
-	# Limbs 4..num-1, same with carries in.
-	$s .= row_loops("$LIM4(%rsp)", "$NUM(%rsp)", sub {
+	    . $I->{nadd}->(4, mem(0, '%rcx'), '%r15', 0, sub { $_[0] ? $tdown->($_[0]) : undef })
+	    . "\tlea\t32(%rsi),%rsi\n\tlea\t32(%rcx),%rcx\n\tlea\t32(%rbx),%rbx\n";
+	# Limbs 4..num-1, the same with carries in.
+	$s .= row_loops([qw(%rsi %rcx %rbx)], '%rcx', "$NE4(%rsp)", "$NE(%rsp)", sub {
 		my ($W) = @_;
 		return $I->{mult}->('%rdi') . $I->{clear}->()
-		     . $I->{madd}->($W, mem(0, '%rsi', '%rbx'), mem($T, '%rsp', '%rbx'),
-		                    '%r14', 1, undef)
+		     . $I->{madd}->($W, mem(0, '%rsi'), $t, '%r14', 1, undef)
 		     . $I->{mult}->('%rbp')
-		     . $I->{nadd}->($W, mem(0, '%rcx', '%rbx'), '%r15', 1,
-		                    mem($T - 8, '%rsp', '%rbx'));
+		     . $I->{nadd}->($W, mem(0, '%rcx'), '%r15', 1, $tdown);
 	});
 	$s .= <<___;
 	xor	%eax,%eax		# t[num-1], t[num] = t[num] + both carry words
 	add	%r14,%r15
 	adc	\$0,%rax
-	add	$T(%rsp,%rbx,8),%r15
+	add	(%rbx),%r15
 	adc	\$0,%rax
-	mov	%r15,$T-8(%rsp,%rbx,8)
-	mov	%rax,$T(%rsp,%rbx,8)
+	mov	%r15,-8(%rbx)
+	mov	%rax,(%rbx)
 	decq	$ROWS(%rsp)
 	jnz	${l}_row
-	lea	$T(%rsp,%rbx,8),%rsi
+	mov	%rbx,%rsi
+	mov	$N(%rsp),%rcx
 ___
 	return $s . final_reduce() . epilogue($name, $frame);
 }
@@ -316,16 +326,26 @@ sub sqr_kernel {
 	my $name = "montk_sqr_$I->{name}";
 	my $frame = frame_size(2 * $MAXNUM + 1);
 	my $l = '.Lmont' . $seq++;
+	my $row = sub {		# one row: S[..] += M * src[..], carry word to %r14
+		my ($W) = @_;
+		my $acc = mem(0, '%rdi');
+		return $I->{clear}->() . $I->{madd}->($W, mem(0, '%rsi'), $acc, '%r14', 1, $acc);
+	};
 	my $s = prologue($name, 5, $frame);
 	$s .= <<___;
 	mov	%rdi,$R(%rsp)
-	mov	%rsi,$B(%rsp)
+	mov	%rsi,$A(%rsp)
 	mov	%rdx,$N(%rsp)
 	mov	%rcx,$N0(%rsp)
 	mov	%r8,$NUM(%rsp)
 	mov	%r8,%rax
 	and	\$-4,%rax
-	mov	%rax,$LIM4(%rsp)
+	lea	(%rdx,%rax,8),%rax
+	mov	%rax,$NE4(%rsp)
+	lea	(%rdx,%r8,8),%rax
+	mov	%rax,$NE(%rsp)
+	lea	(%rsi,%r8,8),%rax
+	mov	%rax,$AEND(%rsp)
 	lea	1(%r8,%r8),%rcx
 	xor	%eax,%eax
 	xor	%ebx,%ebx
@@ -334,31 +354,31 @@ ${l}_zero:				# S[0..2n] = 0
 	inc	%rbx
 	cmp	%rcx,%rbx
 	jb	${l}_zero
-	# 1. row i: S[i+1..i+n] += a_i * a[i+1..n-1]; %rsi = &a[i+1],
-	#    %rdi = &S[2i+1], %rcx = n-1-i limbs, %r15 = that & ~3
-	lea	8(%rsi),%rsi
-	lea	$T+8(%rsp),%rdi
-	lea	-1(%r8),%rcx
+	# 1. row i: S[2i+1..i+n-1] += a_i * a[i+1..n-1], S[i+n] = carry word.
+	#    %rbx = &a[i+1], %rcx = &S[2i+1]; %rsi, %rdi walk them;
+	#    the row is L = n-1-i limbs, the groups of 4 end at %r15.
+	lea	8(%rsi),%rbx
+	lea	$T+8(%rsp),%rcx
 ${l}_cross:
-	mov	-8(%rsi),%rbp
-	mov	%rcx,%r15
-	and	\$-4,%r15
-	xor	%ebx,%ebx
+	mov	-8(%rbx),%rbp
+	mov	$AEND(%rsp),%r15
+	sub	%rbx,%r15		# 8L
+	lea	(%rcx,%r15),%rax
+	mov	%rax,$E(%rsp)
+	and	\$-32,%r15
+	add	%rcx,%r15
+	mov	%rbx,%rsi
+	mov	%rcx,%rdi
 	xor	%r14d,%r14d
 ___
-	$s .= $I->{mult}->('%rbp');
-	$s .= row_loops('%r15', '%rcx', sub {
-		my ($W) = @_;
-		my $acc = mem(0, '%rdi', '%rbx');
-		return $I->{clear}->()
-		     . $I->{madd}->($W, mem(0, '%rsi', '%rbx'), $acc, '%r14', 1, $acc);
-	});
+	$s .= $I->{mult}->('%rbp')
+	    . row_loops([qw(%rsi %rdi)], '%rdi', '%r15', "$E(%rsp)", $row);
 	$s .= <<___;
-	mov	%r14,(%rdi,%rbx,8)	# S[i+n] = carry word
-	lea	8(%rsi),%rsi
-	lea	16(%rdi),%rdi
-	dec	%rcx
-	jnz	${l}_cross
+	mov	%r14,(%rdi)
+	lea	8(%rbx),%rbx
+	lea	16(%rcx),%rcx
+	cmp	$AEND(%rsp),%rbx
+	jb	${l}_cross
 	# 2a. S = 2*S (one CF chain; lea/dec keep CF)
 	lea	$T(%rsp),%rdi
 	mov	$NUM(%rsp),%rcx
@@ -372,7 +392,7 @@ ${l}_dbl:
 	dec	%rcx
 	jnz	${l}_dbl
 	# 2b. S[2i..2i+1] += a_i^2, carry bit in %r14 (products clobber flags)
-	mov	$B(%rsp),%rsi
+	mov	$A(%rsp),%rsi
 	lea	$T(%rsp),%rdi
 	mov	$NUM(%rsp),%rcx
 	xor	%r14d,%r14d
@@ -392,35 +412,33 @@ ___
 	jnz	${l}_diag
 	# 3. row i: S[i..i+n-1] += m*n, m = S_i*n0 (S_i becomes 0);
 	#    S[i+n] += carry word + top bit of the previous row (%r15).
-	mov	$N(%rsp),%rsi
-	lea	$T(%rsp),%rdi
-	mov	$NUM(%rsp),%rcx
+	#    %rcx = &S[i]; %rsi, %rdi walk n and S.
+	lea	$T(%rsp),%rcx
+	mov	$NUM(%rsp),%rax
+	lea	$T(%rsp,%rax,8),%rax
+	mov	%rax,$E(%rsp)
 	xor	%r15d,%r15d
 ${l}_red:
-	mov	(%rdi),%rbp
+	mov	(%rcx),%rbp
 	imul	$N0(%rsp),%rbp
-	xor	%ebx,%ebx
+	mov	$N(%rsp),%rsi
+	mov	%rcx,%rdi
 	xor	%r14d,%r14d
 ___
-	$s .= $I->{mult}->('%rbp');
-	$s .= row_loops("$LIM4(%rsp)", "$NUM(%rsp)", sub {
-		my ($W) = @_;
-		my $acc = mem(0, '%rdi', '%rbx');
-		return $I->{clear}->()
-		     . $I->{madd}->($W, mem(0, '%rsi', '%rbx'), $acc, '%r14', 1, $acc);
-	});
+	$s .= $I->{mult}->('%rbp')
+	    . row_loops([qw(%rsi %rdi)], '%rsi', "$NE4(%rsp)", "$NE(%rsp)", $row);
 	$s .= <<___;
 	xor	%eax,%eax
-	add	%r14,(%rdi,%rbx,8)
+	add	%r14,(%rdi)
 	adc	\$0,%rax
-	add	%r15,(%rdi,%rbx,8)
+	add	%r15,(%rdi)
 	adc	\$0,%rax
 	mov	%rax,%r15
-	lea	8(%rdi),%rdi
-	dec	%rcx
-	jnz	${l}_red
-	mov	%r15,(%rdi,%rbx,8)	# S[2n] = top bit
-	lea	(%rdi,%rbx,8),%rsi
+	lea	8(%rcx),%rcx
+	cmp	$E(%rsp),%rcx
+	jb	${l}_red
+	mov	%r15,8(%rdi)		# S[2n] = top bit
+	lea	8(%rdi),%rsi
 	mov	$N(%rsp),%rcx
 ___
 	return $s . final_reduce() . epilogue($name, $frame);
