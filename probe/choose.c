@@ -227,7 +227,7 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 		}
 		snprintf(text, sizeof text, driver_fmt, sp->check, bdecl, sp->check, bbody);
 		if (write_file(path, text)) {
-			snprintf(err, errlen, "cannot write %s", path);
+			snprintf(err, errlen, "cannot write %.900s", path);
 			return -1;
 		}
 		struct run_result r;
