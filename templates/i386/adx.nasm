@@ -1,0 +1,2 @@
+	adcx	ebx, eax
+	adox	edx, ecx

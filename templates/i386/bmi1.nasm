@@ -1,0 +1,2 @@
+	andn	eax, ebx, edx
+	blsr	edx, ecx

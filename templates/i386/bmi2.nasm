@@ -1,0 +1,2 @@
+	mulx	eax, ebx, ecx
+	rorx	edi, esi, 7

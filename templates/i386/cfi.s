@@ -1,0 +1,14 @@
+# feature: cfi
+# summary: .cfi_* call-frame directives (DWARF unwind tables in .eh_frame)
+# section: .eh_frame,__eh_frame
+# expect: nonempty
+# since: binutils 2.17, llvm 2.8 (nasm has no CFI directives)
+# nasm: none
+	.cfi_startproc
+	pushl	%ebp
+	.cfi_def_cfa_offset 8
+	.cfi_offset %ebp, -8
+	popl	%ebp
+	.cfi_def_cfa_offset 4
+	ret
+	.cfi_endproc

@@ -1,0 +1,2 @@
+	movbe	eax, [edi]
+	movbe	[esi], ecx

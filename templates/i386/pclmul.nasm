@@ -1,0 +1,1 @@
+	pclmulqdq	xmm0, xmm1, 0x11

@@ -1,0 +1,1 @@
+	vpclmulqdq	ymm0, ymm1, ymm2, 0x11

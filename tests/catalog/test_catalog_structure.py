@@ -1,0 +1,203 @@
+"""Structure of every template: keys, bytes, CPUID bits, audit patterns,
+nasm bodies; and the catalog's bytes against real assemblers (no asmcap)."""
+import glob
+import re
+
+import pytest
+
+import catalog_files as cf
+import toolchains as tcs
+
+KNOWN = {"feature", "summary", "requires", "cpuid", "xcr0", "expect", "since",
+         "audit", "formats", "section", "nasm"}
+# Features expected in each arch directory (the brief's list).
+X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
+          "avx512vl avx512dq avx512ifma avx512vbmi vaes vpclmulqdq gfni avxvnni "
+          "avxifma sha512 sm3 sm4 rdrand rdseed cet cfi seh gnu-property").split()
+I386 = [f for f in X86_64 if f != "seh"]     # Win64 unwind has no 32-bit form
+DIRECTIVES = {"cfi", "seh", "gnu-property"}
+VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4"}
+NO_NASM = {"avxvnni", "sha512", "sm3", "sm4", "cfi", "seh"}
+
+ALL = [(arch, name) for arch in cf.ARCHES for name in cf.load(arch)]
+
+
+def tmpl(arch, name):
+    return cf.load(arch)[name]
+
+
+def test_catalog_is_complete():
+    assert sorted(cf.load("x86_64")) == sorted(X86_64)
+    assert sorted(cf.load("i386")) == sorted(I386)
+
+
+def test_no_stray_files():
+    for arch in cf.ARCHES:
+        for p in glob.glob(str(cf.TEMPLATES / arch / "*")):
+            assert p.endswith(".s") or p.endswith(".nasm"), p
+            if p.endswith(".nasm"):
+                assert glob.glob(p[:-5] + ".s"), f"{p} has no .s beside it"
+
+
+@pytest.mark.parametrize("arch,name", ALL)
+def test_header(arch, name):
+    t = tmpl(arch, name)
+    assert set(t) - {"body", "nasm_body", "path"} <= KNOWN
+    assert t["feature"] == name
+    for key in ("summary", "since"):
+        assert t.get(key), f"{name}: no {key}"
+    assert t["expect"], f"{name}: no expect"
+    assert t["body"].strip()
+    assert not re.search(r"^\s*[#;]", t["body"], re.M), "comments in a body"
+    if name in DIRECTIVES:
+        assert t.get("section"), f"{name}: a directive is checked through its section"
+        assert not t["cpuid"] and "audit" not in t
+    else:
+        assert "section" not in t
+        assert t["cpuid"] and t.get("audit"), f"{name}: needs cpuid and audit"
+
+
+@pytest.mark.parametrize("arch,name", ALL)
+def test_expect_bytes(arch, name):
+    t = tmpl(arch, name)
+    if t["expect"] == ["nonempty"]:
+        assert t.get("section")
+        return
+    assert len(t["expect"]) <= 4
+    seqs = [cf.hexbytes(e) for e in t["expect"]]
+    assert len(set(seqs)) == len(seqs), "duplicate expect lines"
+    if arch == "i386" and name not in DIRECTIVES:
+        # no REX prefixes (40-4f) in 32-bit mode at an instruction start:
+        # every first instruction byte is a legacy prefix, 0f, c4/c5 or 62
+        assert all(s[0] not in range(0x40, 0x50) for s in seqs)
+
+
+def vex_instructions(b):
+    """Split register-form VEX instructions: c5 P op modrm | c4 P P op modrm,
+    plus ib in map 0F3A.  Fails on anything else."""
+    i, out = 0, []
+    while i < len(b):
+        assert b[i] in (0xc4, 0xc5), f"byte {i} is {b[i]:02x}, not a VEX prefix"
+        vmap = b[i + 1] & 0x1f if b[i] == 0xc4 else 1
+        n = (3 if b[i] == 0xc4 else 2) + 2 + (vmap == 3)
+        assert b[i + n - 1 - (vmap == 3)] >> 6 == 3, "register-form ModRM expected"
+        out.append(b[i:i + n])
+        i += n
+    return out
+
+
+@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] in VEX_ONLY])
+def test_vex_only_features_expect_vex(arch, name):
+    t = tmpl(arch, name)
+    lines = t["body"].strip().splitlines()
+    for e in t["expect"]:
+        assert len(vex_instructions(cf.hexbytes(e))) == len(lines)
+    if name in ("avxvnni", "avxifma"):     # EVEX twins exist: {vex} forces VEX
+        assert all(x.strip().startswith("{vex}") for x in lines)
+
+
+AVX_STATE = {"avx", "avx2", "fma", "vaes", "vpclmulqdq", "avxvnni", "avxifma",
+             "sha512", "sm3", "sm4"}
+
+
+@pytest.mark.parametrize("arch,name", ALL)
+def test_cpuid_and_xcr0(arch, name):
+    t = tmpl(arch, name)
+    for line in t["cpuid"]:
+        m = re.fullmatch(r"leaf=(\d+) subleaf=(\d+) reg=(eax|ebx|ecx|edx) bit=(\d+)", line)
+        assert m, line
+        assert int(m[4]) < 32
+    want = 0xe6 if name.startswith("avx512") else 0x6 if name in AVX_STATE else None
+    assert (int(t["xcr0"], 0) if "xcr0" in t else None) == want
+
+
+def cpuid_h_bits():
+    """bit_NAME -> (leaf, subleaf, reg, bit) from clang's cpuid.h comments."""
+    hdrs = sorted(glob.glob("/usr/lib/llvm-*/lib/clang/*/include/cpuid.h"))
+    if not hdrs:
+        return None
+    bits, where = {}, None
+    for line in open(hdrs[-1]):
+        m = re.search(r"Features in %(e[abcd]x) for leaf (\d+)(?: sub-leaf (\d+))?", line)
+        if m:
+            where = (int(m[2]), int(m[3] or 0), m[1])
+            continue
+        m = re.match(r"#define (bit_\w+)\s+(0x[0-9a-fA-F]+)", line)
+        if m and where:
+            bits[m[1]] = (*where, int(m[2], 16).bit_length() - 1)
+    return bits
+
+
+CPUID_NAMES = {"bmi1": "bit_BMI", "bmi2": "bit_BMI2", "adx": "bit_ADX",
+               "movbe": "bit_MOVBE", "aesni": "bit_AESNI", "pclmul": "bit_PCLMULQDQ",
+               "sha": "bit_SHA", "avx": "bit_AVX", "avx2": "bit_AVX2", "fma": "bit_FMA",
+               "avx512f": "bit_AVX512F", "avx512bw": "bit_AVX512BW",
+               "avx512vl": "bit_AVX512VL", "avx512dq": "bit_AVX512DQ",
+               "avx512ifma": "bit_AVX512IFMA", "avx512vbmi": "bit_AVX512VBMI",
+               "vaes": "bit_VAES", "vpclmulqdq": "bit_VPCLMULQDQ", "gfni": "bit_GFNI",
+               "avxvnni": "bit_AVXVNNI", "avxifma": "bit_AVXIFMA", "sha512": "bit_SHA512",
+               "sm3": "bit_SM3", "sm4": "bit_SM4", "rdrand": "bit_RDRND",
+               "rdseed": "bit_RDSEED", "cet": "bit_IBT"}
+
+
+@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])
+def test_cpuid_matches_compiler_header(arch, name):
+    bits = cpuid_h_bits()
+    assert bits, "no clang cpuid.h installed (clang-22 is in ci/deps --matrix)"
+    leaf, sub, reg, bit = bits[CPUID_NAMES[name]]
+    assert tmpl(arch, name)["cpuid"] == [f"leaf={leaf} subleaf={sub} reg={reg} bit={bit}"]
+
+
+AUDIT_ONE = re.compile(
+    r"(?:(?:[0-9a-f]{2}|REX\?) )*[0-9a-f]{2}( /[r0-7])?( i[bwd])?"
+    r"|(E?VEX)(\.(128|256|512))?\.(NP|66|F3|F2)\.(0F|0F38|0F3A)\.(W0|W1|WIG) [0-9a-f]{2}"
+    r"( /[r0-7])?( i[bwd])?")
+
+
+@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])
+def test_audit_grammar(arch, name):
+    t = tmpl(arch, name)
+    for alt in t["audit"].split(" ; "):
+        m = AUDIT_ONE.fullmatch(alt.strip())
+        assert m, f"{name}: bad audit alternative `{alt}'"
+        assert not (m[5] == "512" and m[3] == "VEX"), "VEX has no 512-bit form"
+        if arch == "i386":
+            assert "REX?" not in alt
+
+
+@pytest.mark.parametrize("arch,name", ALL)
+def test_nasm_body_or_none(arch, name):
+    t = tmpl(arch, name)
+    fmts = cf.formats(t)
+    if name in NO_NASM:
+        assert t.get("nasm") == "none" and t["nasm_body"] is None
+    else:
+        assert "nasm" not in t
+        assert t["nasm_body"] and t["nasm_body"].strip(), f"{name}: no {name}.nasm"
+        assert "%" not in t["nasm_body"] and not re.search(r"^\s*;", t["nasm_body"], re.M)
+    assert fmts <= {"elf", "coff", "macho"}
+
+
+# -- the bytes, against real assemblers, without asmcap -------------------
+
+@pytest.fixture(scope="module")
+def measured():
+    """(toolchain id, arch, feature) -> verdict, for every installed toolchain."""
+    out = {}
+    for tc in tcs.TOOLCHAINS:
+        if not tcs.installed(tc):
+            continue
+        fmt = cf.object_format_of(tc[1], tcs.argv(tc), tc[4])
+        assert fmt == tc[5], f"{tc[0]} writes {fmt}, expected {tc[5]}"
+        for name, t in cf.load(tc[4]).items():
+            out[tc[0], name] = cf.verdict(t, tc[1], tcs.argv(tc), fmt)
+    return out
+
+
+@pytest.mark.parametrize("tc", [t for t in tcs.TOOLCHAINS], ids=lambda t: t[0])
+def test_real_assembler_verdicts(tc, measured):
+    if not tcs.installed(tc):
+        pytest.skip(f"{tc[2]} not installed")
+    got = {name: measured[tc[0], name][0] for name in cf.load(tc[4])}
+    assert got == tcs.expected(tc[0], tc[4]), {
+        n: measured[tc[0], n] for n in got if got[n] != tcs.expected(tc[0], tc[4])[n]}
