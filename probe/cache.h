@@ -1,0 +1,25 @@
+/* The probe cache (--cache FILE).  An entry is found by its key (command
+ * words, flags, mode, flavour, way, feature selection, catalog hash) and
+ * is valid while every file it depends on keeps its size and mtime and the
+ * command words still resolve to the same programs.  Checking a hit starts
+ * no process. */
+#ifndef ASMCAP_CACHE_H
+#define ASMCAP_CACHE_H
+
+#include "probe.h"
+#include "run.h"
+
+/* Add a program and the shared libraries it names (DT_NEEDED, found
+ * through its RUNPATH/RPATH and the standard directories) to deps. */
+void deps_add_program(struct strv *deps, const char *path);
+
+/* 1 and p filled (as probe_run would) on a valid hit, 0 otherwise. */
+int cache_get(const char *file, const char *key, const struct probe_opts *o, struct probe *p);
+/* Store p under key (temp file + rename; other entries kept).  A failure
+ * only warns: the cache is an optimisation. */
+void cache_put(const char *file, const char *key, const struct probe *p);
+
+/* The key for these options (malloc'd). */
+char *cache_key(const struct probe_opts *o);
+
+#endif

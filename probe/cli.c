@@ -1,0 +1,344 @@
+/* asmcap probe | list | explain: options, cache, output, --require. */
+#include "cache.h"
+#include "cmds.h"
+#include "out.h"
+#include "probe.h"
+#include "report.h"
+#include "run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct cli {
+	struct probe_opts o;
+	const char *format, *output, *cache, *log, *require;
+	const char *positional;         /* explain: the feature */
+	const char *arch;               /* list */
+};
+
+static int usage(const char *cmd, const char *why, const char *arg)
+{
+	if (why)
+		fprintf(stderr, "asmcap: %s%s%s%s\n", why, arg ? " `" : "", arg ? arg : "", arg ? "'" : "");
+	fprintf(stderr,
+	        "usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
+	        "              [--mode S|s] [--flavour elf|macosx|mingw64|nasm] [--features LIST]\n"
+	        "              [--templates DIR] [--format %s] [-o FILE]\n"
+	        "              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
+	        "              [--require LIST] [--disable LIST]\n"
+	        "       asmcap list [--templates DIR] [--arch x86_64|i386]\n"
+	        "       asmcap explain FEATURE [probe options]\n"
+	        "       asmcap cpu [--format FMT] [-o FILE]\n", out_format_names());
+	(void)cmd;
+	return 2;
+}
+
+/* Parse options; 0, or an exit code. */
+static int parse(struct cli *c, int argc, char **argv, const char *cmd)
+{
+	static const char *const takes[] = {"--cc", "--as", "--nasm", "--cflags", "--asflags", "--mode",
+		"--flavour", "--features", "--templates", "--format", "-o", "--cache", "--timeout", "--jobs",
+		"--log", "--require", "--disable", "--arch", NULL};
+	memset(c, 0, sizeof *c);
+	c->o.way = "cc";
+	c->o.cmd = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+	c->o.cflags = getenv("CFLAGS") ? getenv("CFLAGS") : "";
+	c->o.asflags = "";
+	c->o.mode = 'S';
+	c->format = "text";
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i], *val = NULL;
+		if (!strcmp(a, "--"))
+			break;          /* nothing after -- is an option */
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(cmd, NULL, NULL);
+			exit(0);
+		}
+		if (a[0] != '-') {
+			if (c->positional)
+				return usage(cmd, "unexpected argument", a);
+			c->positional = a;
+			continue;
+		}
+		size_t k;
+		char *eq = strchr(a, '=');
+		for (k = 0; takes[k]; k++) {
+			size_t n = strlen(takes[k]);
+			if (!strncmp(a, takes[k], n) && (a[n] == 0 || (a[n] == '=' && eq == a + n)))
+				break;
+		}
+		if (!takes[k])
+			return usage(cmd, "unknown option", a);
+		if (eq && !strncmp(a, takes[k], strlen(takes[k])) && a[strlen(takes[k])] == '=')
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			return usage(cmd, "missing value for", a);
+		const char *o = takes[k];
+		if (!strcmp(o, "--cc") || !strcmp(o, "--as") || !strcmp(o, "--nasm")) {
+			c->o.way = o + 2;
+			c->o.cmd = val;
+		} else if (!strcmp(o, "--cflags"))
+			c->o.cflags = val;
+		else if (!strcmp(o, "--asflags"))
+			c->o.asflags = val;
+		else if (!strcmp(o, "--mode")) {
+			if (strcmp(val, "S") && strcmp(val, "s"))
+				return usage(cmd, "--mode takes S or s, not", val);
+			c->o.mode = val[0];
+		} else if (!strcmp(o, "--flavour")) {
+			if (strcmp(val, "elf") && strcmp(val, "macosx") && strcmp(val, "mingw64") && strcmp(val, "nasm"))
+				return usage(cmd, "--flavour takes elf, macosx, mingw64 or nasm, not", val);
+			c->o.flavour = val;
+		} else if (!strcmp(o, "--features"))
+			c->o.features = val;
+		else if (!strcmp(o, "--templates"))
+			c->o.templates = val;
+		else if (!strcmp(o, "--format")) {
+			enum out_format f;
+			if (out_format_parse(val, &f))
+				return usage(cmd, "unknown --format", val);
+			c->format = val;
+		} else if (!strcmp(o, "-o"))
+			c->output = val;
+		else if (!strcmp(o, "--cache"))
+			c->cache = val;
+		else if (!strcmp(o, "--log"))
+			c->log = val;
+		else if (!strcmp(o, "--require"))
+			c->require = val;
+		else if (!strcmp(o, "--disable"))
+			c->o.disable = val;
+		else if (!strcmp(o, "--arch"))
+			c->arch = val;
+		else if (!strcmp(o, "--timeout")) {
+			char *end;
+			double t = strtod(val, &end);
+			if (*end || !(t > 0) || t > 86400)
+				return usage(cmd, "--timeout takes seconds (> 0), not", val);
+			run_default_timeout = t;
+		} else if (!strcmp(o, "--jobs")) {
+			char *end;
+			long j = strtol(val, &end, 10);
+			if (*end || j < 1 || j > 1024)
+				return usage(cmd, "--jobs takes a count (1..1024), not", val);
+			c->o.jobs = (unsigned)j;
+		}
+	}
+	if (!c->o.jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		c->o.jobs = n > 0 ? (unsigned)n : 1;
+	}
+	if (c->log) {
+		run_log = fopen(c->log, "w");
+		if (!run_log) {
+			fprintf(stderr, "asmcap: cannot write the log %s\n", c->log);
+			return 2;
+		}
+		fprintf(run_log, "# asmcap %s log\n# argv:", asmcap_version());
+		for (int i = 0; i < argc; i++)
+			fprintf(run_log, " %s", argv[i]);
+		fprintf(run_log, "\n");
+	}
+	return 0;
+}
+
+static void finish_log(double t0, int cached, int code)
+{
+	if (run_log) {
+		fprintf(run_log, "# exit %d; %s; processes started: %u; %.1f ms\n", code,
+		        cached ? "cache hit" : "probed", run_nprocs, now_ms() - t0);
+		fclose(run_log);
+		run_log = NULL;
+	}
+	if (getenv("ASMCAP_STATS"))
+		fprintf(stderr, "asmcap: stats: processes=%u cached=%d ms=%.2f\n", run_nprocs, cached, now_ms() - t0);
+}
+
+/* The probe, through the cache when there is one.  0, 2 or 3 (err set). */
+static int probe_or_cache(struct cli *c, struct probe *p, int *cached, char *err, size_t errlen)
+{
+	char *key = c->cache ? cache_key(&c->o) : NULL;
+	*cached = 0;
+	if (key && cache_get(c->cache, key, &c->o, p)) {
+		*cached = 1;
+		free(key);
+		return 0;
+	}
+	int r = probe_run(p, &c->o, err, errlen);
+	if (!r && key)
+		cache_put(c->cache, key, p);
+	free(key);
+	return r;
+}
+
+/* --require: 0, 1 (message on stderr) or 2 (unknown name). */
+static int check_require(const struct probe *p, const char *list)
+{
+	unsigned char *want = calloc(p->cat.n + 1, 1);
+	char err[256];
+	int r = 0;
+	if (feature_list(&p->cat, list, want, "--require", err, sizeof err)) {
+		fprintf(stderr, "asmcap: %s\n", err);
+		free(want);
+		return 2;
+	}
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const char *missing = NULL;
+		if (!want[i] || feature_usable(p, i, &missing))
+			continue;
+		const struct verdict *v = &p->v[i];
+		if (missing)
+			fprintf(stderr, "asmcap: required feature %s is yes, but it requires %s, which is not\n",
+			        p->cat.f[i].name, missing);
+		else
+			fprintf(stderr, "asmcap: required feature %s is %s%s%s\n", p->cat.f[i].name,
+			        status_name(v->st), *v->reason ? ": " : "", v->reason);
+		r = 1;
+	}
+	free(want);
+	return r;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	struct cli c;
+	struct probe p;
+	char err[1024] = "";
+	int cached, r;
+	double t0 = now_ms();
+	if ((r = parse(&c, argc, argv, "probe")))
+		return r;
+	if (c.positional)
+		return usage("probe", "unexpected argument", c.positional);
+	r = probe_or_cache(&c, &p, &cached, err, sizeof err);
+	if (r) {
+		fprintf(stderr, "asmcap: %s\n", err);
+		if (r == 2)
+			usage("probe", NULL, NULL);
+		finish_log(t0, cached, r);
+		return r;
+	}
+	enum out_format f;
+	out_format_parse(c.format, &f);
+	struct buf b = {0};
+	if (f == OUT_JSON)
+		report_json(&b, &p);
+	else if (f == OUT_TEXT)
+		report_text(&b, &p, !c.output && out_use_colour(1));
+	else {
+		struct buf who = {0};
+		char *cmd = argv_join(p.argv.v);
+		buf_printf(&who, "asmcap --%s %s", p.way, cmd);
+		report_vars(&b, f, &p, who.s);
+		free(cmd);
+		buf_free(&who);
+	}
+	if (out_file(c.output, b.s ? b.s : "", b.n, err, sizeof err)) {
+		fprintf(stderr, "asmcap: %s\n", err);
+		r = 3;
+	}
+	buf_free(&b);
+	if (!r && c.require)
+		r = check_require(&p, c.require);
+	probe_free(&p);
+	finish_log(t0, cached, r);
+	return r;
+}
+
+static void hexline(const char *label, const uint8_t *b, size_t n)
+{
+	printf("%s", label);
+	for (size_t i = 0; i < n; i++)
+		printf(" %02x", b[i]);
+	printf("%s\n", n ? "" : " (nothing)");
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct cli c;
+	struct probe p;
+	char err[1024] = "";
+	double t0 = now_ms();
+	int r = parse(&c, argc, argv, "explain");
+	if (r)
+		return r;
+	if (!c.positional)
+		return usage("explain", "explain needs a FEATURE", NULL);
+	c.o.features = c.positional;
+	r = probe_run(&p, &c.o, err, sizeof err);
+	if (r) {
+		fprintf(stderr, "asmcap: %s\n", err);
+		finish_log(t0, 0, r);
+		return r;
+	}
+	const struct feature *f = catalog_find(&p.cat, c.positional);
+	const struct verdict *v = &p.v[f - p.cat.f];
+	printf("feature:   %s (%s/%s.s)\n", f->name, f->arch, f->name);
+	if (f->summary)
+		printf("summary:   %s\n", f->summary);
+	printf("verdict:   %s%s%s\n", status_name(v->st), *v->reason ? " — " : "", v->reason);
+	if (f->since)
+		printf("advice:    known in %s\n", f->since);
+	if (v->cmd)
+		printf("command:   %s   (in a temp dir; %.1f ms)\n", v->cmd, v->ms);
+	printf("snippet:\n%s", !strcmp(p.way, "nasm") && f->nasm_body ? f->nasm_body : f->body);
+	if (v->stderr_text)
+		printf("stderr:%s%s", *v->stderr_text ? "\n" : " (empty)\n", v->stderr_text);
+	if (f->section)
+		printf("checks:    section %s\n", f->section);
+	if (f->expect_nonempty)
+		printf("expected:  a non-empty section\n");
+	for (size_t k = 0; k < f->nexpect; k++)
+		hexline(k ? "      or: " : "expected:", f->expect[k].b, f->expect[k].n);
+	if (v->have_got)
+		hexline("actual:  ", v->got, v->ngot);
+	else if (v->cmd)
+		printf("actual:    no object (the run failed)\n");
+	probe_free(&p);
+	finish_log(t0, 0, 0);
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct cli c;
+	int r = parse(&c, argc, argv, "list");
+	if (r)
+		return r;
+	static const char *const arches[] = {"x86_64", "i386"};
+	for (int a = 0; a < 2; a++) {
+		if (c.arch && strcmp(c.arch, arches[a]))
+			continue;
+		struct catalog cat;
+		char err[512];
+		if ((c.o.templates ? catalog_load_dir(&cat, c.o.templates, arches[a], err, sizeof err)
+		                   : catalog_load_builtin(&cat, arches[a], err, sizeof err))) {
+			fprintf(stderr, "asmcap: %s\n", err);
+			return 2;
+		}
+		size_t w = 7;
+		for (size_t i = 0; i < cat.n; i++)
+			if (strlen(cat.f[i].name) > w)
+				w = strlen(cat.f[i].name);
+		if (cat.n)
+			printf("%s%s (catalog %s):\n", a && !c.arch ? "\n" : "", arches[a], cat.hash);
+		for (size_t i = 0; i < cat.n; i++) {
+			const struct feature *f = &cat.f[i];
+			printf("  %-*s  %s", (int)w, f->name, f->summary ? f->summary : "");
+			if (f->nrequires) {
+				printf(" [requires");
+				for (size_t k = 0; k < f->nrequires; k++)
+					printf(" %s", f->requires[k]);
+				printf("]");
+			}
+			printf("\n");
+		}
+		catalog_free(&cat);
+	}
+	return 0;
+}

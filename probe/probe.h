@@ -1,0 +1,68 @@
+/* The probe: assemble the catalog with one toolchain, read the object,
+ * compare bytes, give every feature a verdict. */
+#ifndef ASMCAP_PROBE_H
+#define ASMCAP_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "run.h"
+
+enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED };
+const char *status_name(enum status s);
+
+struct verdict {
+	enum status st;
+	char *reason;           /* one line; "" for a plain yes */
+	double ms;              /* wall time of the run that decided it */
+	/* for explain (not cached): what decided it */
+	char *cmd, *stderr_text;
+	uint8_t *got; size_t ngot; int have_got;
+};
+
+struct probe_opts {
+	const char *way;        /* "cc", "as" or "nasm" */
+	const char *cmd;        /* the command text (split into words) */
+	const char *cflags, *asflags;
+	char mode;              /* 'S' (assembler-with-cpp) or 's' */
+	const char *flavour;    /* NULL: follow the object format */
+	const char *features;   /* comma/space list, NULL: all */
+	const char *templates;  /* directory, NULL: built-in */
+	const char *disable;    /* --disable list (ASMCAP_DISABLE merged in) */
+	unsigned jobs;          /* per-feature runs in parallel (0: CPU count) */
+};
+
+struct build_info {
+	int known;              /* the -dM -E run worked */
+	int cet_ibt, cet_shstk, pic, ilp32, apple, win64;
+};
+
+struct probe {
+	const char *way;
+	struct strv argv;       /* the command words */
+	char *path;             /* argv[0] resolved in PATH */
+	char *identity, *assembler;
+	char arch[16], format[16], flavour[16];
+	char mode;
+	char *cflags, *asflags;
+	struct build_info build;
+	struct catalog cat;
+	struct verdict *v;      /* one per cat.f[] */
+	struct strv deps;       /* files the verdicts depend on (cache) */
+	unsigned nruns;         /* assembler runs of the catalog (for --log/bench) */
+};
+
+/* 0 probed; 2 usage (err says what); 3 toolchain unusable (err is the one-line reason). */
+int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t errlen);
+void probe_free(struct probe *p);
+
+/* Parse a feature list ("adx,bmi2" or "adx bmi2") against a catalog:
+ * sets want[i] for each named feature; -1 with err for an unknown name. */
+int feature_list(const struct catalog *c, const char *list, unsigned char *want,
+                 const char *what, char *err, size_t errlen);
+
+/* `name` (no slash) looked up in PATH; a malloc'd path or NULL. */
+char *path_lookup(const char *name);
+
+#endif

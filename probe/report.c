@@ -1,0 +1,172 @@
+/* Probe results in every output format: caps.json (schema 1), the
+ * build-facing variable formats through out_vars(), and the text table. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ASMCAP_VERSION "0.1.0"
+
+const char *asmcap_version(void)
+{
+	return ASMCAP_VERSION;
+}
+
+/* Usable by generated code: yes, and every feature it requires yes. */
+int feature_usable(const struct probe *p, size_t i, const char **missing)
+{
+	const struct feature *f = &p->cat.f[i];
+	if (p->v[i].st != ST_YES)
+		return 0;
+	for (size_t k = 0; k < f->nrequires; k++) {
+		const struct feature *r = catalog_find(&p->cat, f->requires[k]);
+		if (r && p->v[r - p->cat.f].st != ST_YES) {
+			if (missing)
+				*missing = r->name;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void json_bool(struct buf *b, const char *name, int known, int v, int last)
+{
+	buf_printf(b, "\"%s\": %s%s", name, !known ? "null" : v ? "true" : "false", last ? "" : ", ");
+}
+
+void report_json(struct buf *b, const struct probe *p)
+{
+	buf_printf(b, "{\"schema\": 1,\n \"asmcap\": {\"version\": \"%s\", \"catalog\": \"%s\"},\n",
+	           ASMCAP_VERSION, p->cat.hash);
+	buf_puts(b, " \"toolchain\": {\"way\": ");
+	buf_json_str(b, p->way);
+	buf_puts(b, ", \"argv\": [");
+	for (size_t i = 0; i < p->argv.n; i++) {
+		buf_puts(b, i ? ", " : "");
+		buf_json_str(b, p->argv.v[i]);
+	}
+	buf_puts(b, "], \"path\": ");
+	buf_json_str(b, p->path);
+	buf_puts(b, ",\n     \"identity\": ");
+	buf_json_str(b, p->identity);
+	buf_puts(b, ", \"assembler\": ");
+	buf_json_str(b, p->assembler);
+	buf_puts(b, ",\n     \"arch\": ");
+	buf_json_str(b, p->arch);
+	buf_puts(b, ", \"format\": ");
+	buf_json_str(b, p->format);
+	buf_puts(b, ", \"flavour\": ");
+	buf_json_str(b, p->flavour);
+	buf_printf(b, ", \"mode\": \"%c\", \"cflags\": ", p->mode);
+	buf_json_str(b, p->cflags);
+	buf_puts(b, ", \"asflags\": ");
+	buf_json_str(b, p->asflags);
+	buf_puts(b, "},\n \"build\": {");
+	const struct build_info *bi = &p->build;
+	json_bool(b, "cet_ibt", bi->known, bi->cet_ibt, 0);
+	json_bool(b, "cet_shstk", bi->known, bi->cet_shstk, 0);
+	if (bi->known)
+		buf_printf(b, "\"pic\": %d, ", bi->pic);
+	else
+		buf_puts(b, "\"pic\": null, ");
+	json_bool(b, "ilp32", bi->known, bi->ilp32, 0);
+	json_bool(b, "apple", bi->known, bi->apple, 0);
+	json_bool(b, "win64", bi->known, bi->win64, 1);
+	buf_puts(b, "},\n \"features\": {");
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct feature *f = &p->cat.f[i];
+		const struct verdict *v = &p->v[i];
+		buf_puts(b, i ? ",\n  " : "\n  ");
+		buf_json_str(b, f->name);
+		buf_printf(b, ": {\"status\": \"%s\", \"reason\": ", status_name(v->st));
+		buf_json_str(b, v->reason);
+		buf_puts(b, ", \"requires\": [");
+		for (size_t k = 0; k < f->nrequires; k++) {
+			buf_puts(b, k ? ", " : "");
+			buf_json_str(b, f->requires[k]);
+		}
+		buf_printf(b, "], \"ms\": %.1f}", v->ms);
+	}
+	buf_puts(b, "\n }\n}\n");
+}
+
+void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, const char *who)
+{
+	size_t n = p->cat.n + 9, k = 0;
+	struct out_var *v = calloc(n, sizeof *v);
+	char **own = calloc(2 * n, sizeof *own);
+	size_t nown = 0;
+	const struct build_info *bi = &p->build;
+	char pic[16];
+	snprintf(pic, sizeof pic, "%d", bi->pic);
+	const char *tool[][2] = {{"ASMCAP_ARCH", p->arch}, {"ASMCAP_FORMAT", p->format},
+	                         {"ASMCAP_FLAVOUR", p->flavour}};
+	for (int i = 0; i < 3; i++)
+		v[k++] = (struct out_var){tool[i][0], tool[i][1], NULL};
+	const char *unknown = bi->known ? NULL : "unknown: the preprocessor run failed";
+	v[k++] = (struct out_var){"ASMCAP_BUILD_CET_IBT", bi->cet_ibt ? "yes" : "no", unknown ? unknown : "__CET__ & 1"};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_CET_SHSTK", bi->cet_shstk ? "yes" : "no", unknown ? unknown : "__CET__ & 2"};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_PIC", pic, unknown ? unknown : "__PIC__"};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_ILP32", bi->ilp32 ? "yes" : "no", unknown};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_APPLE", bi->apple ? "yes" : "no", unknown};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_WIN64", bi->win64 ? "yes" : "no", unknown};
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const char *missing = NULL;
+		int yes = feature_usable(p, i, &missing);
+		char *name = out_var_name("ASMCAP_", p->cat.f[i].name), *c = NULL;
+		if (missing) {
+			size_t len = strlen(p->cat.f[i].name) + strlen(missing) + 64;
+			c = malloc(len);
+			snprintf(c, len, "%s assembles, but it requires %s, which does not", p->cat.f[i].name, missing);
+		} else if (!yes) {
+			size_t len = strlen(p->v[i].reason) + 32;
+			c = malloc(len);
+			snprintf(c, len, "%s%s%s", status_name(p->v[i].st), *p->v[i].reason ? ": " : "", p->v[i].reason);
+		}
+		own[nown++] = name;
+		own[nown++] = c;
+		v[k++] = (struct out_var){name, yes ? "yes" : "no", c};
+	}
+	out_vars(b, fmt, who, v, k);
+	for (size_t i = 0; i < nown; i++)
+		free(own[i]);
+	free(own);
+	free(v);
+}
+
+void report_text(struct buf *b, const struct probe *p, int colour)
+{
+	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m"};
+	buf_printf(b, "toolchain: %s (%s)\n", p->identity && *p->identity ? p->identity : "?", p->path ? p->path : "?");
+	if (p->assembler && *p->assembler)
+		buf_printf(b, "assembler: %s\n", p->assembler);
+	buf_printf(b, "target:    %s, %s objects, flavour %s", p->arch, p->format, p->flavour);
+	if (!strcmp(p->way, "cc"))
+		buf_printf(b, ", mode %c", p->mode);
+	buf_puts(b, "\n");
+	if (p->build.known)
+		buf_printf(b, "build:     CET %s, PIC %d%s%s%s\n",
+		           p->build.cet_ibt && p->build.cet_shstk ? "ibt+shstk" : p->build.cet_ibt ? "ibt" :
+		           p->build.cet_shstk ? "shstk" : "off", p->build.pic, p->build.ilp32 ? ", ILP32" : "",
+		           p->build.apple ? ", Apple" : "", p->build.win64 ? ", Win64" : "");
+	size_t w = 7;
+	for (size_t i = 0; i < p->cat.n; i++)
+		if (strlen(p->cat.f[i].name) > w)
+			w = strlen(p->cat.f[i].name);
+	buf_printf(b, "\n%-*s  %-8s  %7s  %s\n", (int)w, "feature", "status", "ms", "reason");
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct verdict *v = &p->v[i];
+		const char *missing = NULL;
+		feature_usable(p, i, &missing);
+		buf_printf(b, "%-*s  %s%-8s%s  ", (int)w, p->cat.f[i].name, colour ? col[v->st] : "",
+		           status_name(v->st), colour ? "\033[0m" : "");
+		if (v->st == ST_YES || v->st == ST_NO || v->st == ST_BROKEN)
+			buf_printf(b, "%7.1f  ", v->ms);
+		else
+			buf_printf(b, "%7s  ", "-");
+		buf_puts(b, v->reason);
+		if (missing)
+			buf_printf(b, "%sunusable: requires %s", *v->reason ? "; " : "", missing);
+		buf_puts(b, "\n");
+	}
+}

@@ -1,0 +1,16 @@
+/* Probe results written out: caps.json, build variables, the text table. */
+#ifndef ASMCAP_REPORT_H
+#define ASMCAP_REPORT_H
+
+#include "out.h"
+#include "probe.h"
+
+const char *asmcap_version(void);
+/* Status yes and every `requires` yes; else 0 and *missing names the
+ * first required feature that is not yes (NULL if the feature itself is not). */
+int feature_usable(const struct probe *p, size_t i, const char **missing);
+void report_json(struct buf *b, const struct probe *p);
+void report_vars(struct buf *b, enum out_format f, const struct probe *p, const char *who);
+void report_text(struct buf *b, const struct probe *p, int colour);
+
+#endif
