@@ -253,13 +253,14 @@ sub _insn {
 	$text =~ /^([a-z][a-z0-9]*)(?:\s+(.*))?$/ or _die("cannot read instruction");
 	my ($mn, $rest) = ($1, $2);
 	_die("call is not part of the dialect (the callee's ABI differs per flavour)") if $mn =~ /^call/;
+	# operands first: a forbidden register is the better message
+	$st->{ops} = [ defined $rest && $rest =~ /\S/ ? map { _operand($_) } _split_operands($rest) : () ];
 	my ($intel, $size, $msize) = _mnemonic($mn);
 	$st->{k} = 'insn';
 	$st->{mn} = $mn;
 	$st->{intel} = $intel;
 	$st->{size} = $size;
 	$st->{msize} = $msize;
-	$st->{ops} = [ defined $rest && $rest =~ /\S/ ? map { _operand($_) } _split_operands($rest) : () ];
 	for my $o (@{ $st->{ops} }) {
 		_die("%rip is only a base register") if $o->{k} eq 'reg' && $o->{r} eq 'rip';
 		_die("symbol operand '$o->{e}' outside a jump") if $o->{k} eq 'sym' && $intel !~ /^(j|loop)/;
@@ -638,7 +639,6 @@ sub translate {
 	$_->{k} eq 'align' && $_->{bytes} > $maxalign and $maxalign = $_->{bytes} for @$st;
 	my $text_dir = $nasm ? "section .text code align=$maxalign"
 		: $fl->{obj} eq 'macho' ? "\t.section\t__TEXT,__text,regular,pure_instructions" : "\t.text";
-	my $cur;	# function being emitted
 	my $seq = 0;
 	my $mark = sub {	# a local label for unwind offsets
 		my ($f, $what) = @_;
@@ -683,7 +683,7 @@ sub translate {
 		elsif ($k eq 'label') {
 			push @out, _sym($fl, $s->{name}) . ':';
 			if (my $f = $fnat{$i}) {
-				$cur = $f;
+				$seq = 0;
 				push @out, "\t.byte\t0xf3,0x0f,0x1e,0xfa\t# endbr64" if $ibt && $f->{globl};
 				if ($fl->{win64}) {
 					my @entry = _win64_entry($f->{nargs});

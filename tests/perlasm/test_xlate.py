@@ -1,0 +1,370 @@
+"""perlasm/Xlate.pm: the dialect sample (tests/perlasm/sample.s) and the
+Montgomery kernels in every flavour, assembled by the real assemblers;
+symbols, CET, SEH unwind data; the Win64 ABI code run for real through
+ms_abi (elf-win64) with callee-saved registers checked; dialect errors."""
+import json
+import re
+import subprocess
+
+import pytest
+
+import flavours as fv
+from conftest import ROOT
+
+HERE = ROOT / "tests" / "perlasm"
+SAMPLE = HERE / "sample.s"
+GEN = ROOT / "perlasm" / "x86_64-mont.pl"
+SAMPLE_FUNCS = ["xs_sum6", "xs_mul_1", "xs_forms"]
+CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
+
+
+def caps_file(dirpath, ibt=False, shstk=False):
+    doc = {"schema": 1, "asmcap": {"version": "0.1.0", "catalog": "t"},
+           "toolchain": {"way": "cc", "argv": ["gcc"], "arch": "x86_64", "format": "elf64",
+                         "flavour": "elf"},
+           "build": {"cet_ibt": ibt, "cet_shstk": shstk, "pic": 2, "ilp32": False,
+                     "apple": False, "win64": False},
+           # the toolchains used here assemble ADX: the kernels' ADX path is covered
+           "features": {"bmi2": {"status": "yes"}, "adx": {"status": "yes", "requires": ["bmi2"]}}}
+    p = dirpath / f"caps-{int(ibt)}{int(shstk)}.json"
+    p.write_text(json.dumps(doc))
+    return p
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    return tmp_path_factory.mktemp("xlate")
+
+
+@pytest.fixture(scope="module")
+def caps(work):
+    return caps_file(work)
+
+
+def xlate(text, flavour, caps):
+    return subprocess.run(["perl", str(ROOT / "perlasm" / "Xlate.pm"), flavour, str(caps)],
+                          input=text, capture_output=True, text=True, timeout=60)
+
+
+def translate(text, flavour, caps):
+    r = xlate(text, flavour, caps)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+# ---- every flavour, real assemblers --------------------------------------------------
+
+@pytest.mark.parametrize("flavour, which", [(f, k) for f in fv.FLAVOURS
+                                            for k in range(len(fv.ASSEMBLERS[f]))])
+def test_sample_assembles_with_symbols(work, caps, flavour, which):
+    src = fv.generate(SAMPLE, flavour, caps, work / f"sample-{flavour}.s")
+    obj = work / f"sample-{flavour}-{which}.o"
+    fv.assemble(flavour, src, obj, which)
+    syms = fv.symbols(flavour, obj)
+    for f in SAMPLE_FUNCS:
+        letter, _ = syms[fv.global_name(flavour, f)]
+        assert letter in "Th", (f, letter)
+    # local labels stay local (nasm keeps them as static symbols, never global)
+    for name, (letter, _) in syms.items():
+        if re.match(r"_?\.?L", name):
+            assert letter.islower(), name
+
+
+def test_sample_visibility(work, caps):
+    elf = work / "vis.o"
+    fv.assemble("elf", fv.generate(SAMPLE, "elf", caps, work / "vis.s"), elf)
+    out = subprocess.run(["readelf", "-sW", str(elf)], capture_output=True, text=True).stdout
+    rows = {line.split()[-1]: line.split() for line in out.splitlines() if "xs_" in line}
+    assert rows["xs_sum6"][3:6] == ["FUNC", "GLOBAL", "HIDDEN"]
+    assert rows["xs_mul_1"][3:6] == ["FUNC", "GLOBAL", "DEFAULT"]
+    assert all(int(rows[f][2]) > 0 for f in SAMPLE_FUNCS)   # .size
+    macho = work / "vis-macho.o"
+    fv.assemble("macosx", fv.generate(SAMPLE, "macosx", caps, work / "vis-m.s"), macho)
+    syms = fv.symbols("macosx", macho)
+    assert syms["_xs_sum6"][0] == "h" and syms["_xs_mul_1"][0] == "T"
+    assert not any(n.startswith(("L", ".L")) for n in syms)
+
+
+def test_flavours_consistent(work, caps):
+    """What `make flavours` checks, on the sample: symbols, .pdata/.xdata
+    against the instructions, disassembly of every flavour against elf."""
+    rows, errors = fv.check_all(SAMPLE, caps, work / "all")
+    assert not errors, "\n".join(errors)
+    compared = {r[0] for r in rows if r[2] == "disassembly"}
+    assert compared == {"macosx vs elf", "elf-win64 vs elf", "mingw64 vs elf", "nasm vs mingw64"}
+
+
+def test_flavours_catch_a_broken_translation(work, caps):
+    """The disassembly comparison fails when the Win64 code differs beyond the
+    ABI entry/exit (here: one body instruction changed in the mingw64 text)."""
+    good = fv.generate(SAMPLE, "elf", caps, work / "cmp-elf.s")
+    bad = work / "cmp-mingw.s"
+    text = translate(SAMPLE.read_text(), "mingw64", caps)
+    assert "\taddq\t%r10,%rax\n" in text
+    bad.write_text(text.replace("\taddq\t%r10,%rax\n", "\tsubq\t%r10,%rax\n", 1))
+    fv.assemble("elf", good, work / "cmp-elf.o")
+    fv.assemble("mingw64", bad, work / "cmp-mingw.o")
+    ref = fv.disassembly("elf", work / "cmp-elf.o", SAMPLE_FUNCS)
+    got = fv.disassembly("mingw64", work / "cmp-mingw.o", SAMPLE_FUNCS)
+    with pytest.raises(fv.CheckError, match="differs beyond the ABI"):
+        fv.compare_disassembly(ref, got)
+
+
+# ---- SEH unwind data ------------------------------------------------------------------
+
+EXPECTED_UNWIND = {
+    "xs_sum6": ["push rsi", "push rdi"],
+    "xs_mul_1": ["alloc small area: rsp = rsp - 0x18", "push r15", "push r14", "push r13",
+                 "push r12", "push rbp", "push rbx", "push rsi", "push rdi"],
+    "xs_forms": ["alloc large area: rsp = rsp - 0x108", "push r12", "push rbx", "push rsi",
+                 "push rdi"],
+}
+
+
+@pytest.mark.parametrize("flavour", ["mingw64", "nasm"])
+def test_unwind_codes(work, caps, flavour):
+    src = fv.generate(SAMPLE, flavour, caps, work / f"seh-{flavour}.s")
+    obj = work / f"seh-{flavour}.o"
+    fv.assemble(flavour, src, obj)
+    table = fv.unwind_info(obj)
+    syms = fv.symbols(flavour, obj)
+    by_begin = {t["begin"]: t for t in table}
+    assert len(table) == len(SAMPLE_FUNCS)
+    for f, codes in EXPECTED_UNWIND.items():
+        t = by_begin[syms[f][1]]
+        assert [c for _, c in t["codes"]] == codes, f
+        assert t["count"] == len(codes) + (1 if "large" in codes[0] else 0)
+        assert t["prologue"] == t["codes"][0][0]
+    # offsets name the instructions that really end there
+    fv.check_unwind(flavour, obj, SAMPLE_FUNCS)
+
+
+def test_unwind_check_catches_wrong_offsets(work, caps):
+    text = translate(SAMPLE.read_text(), "mingw64", caps)
+    # point the rbx push code of xs_mul_1 at the wrong instruction
+    bad = re.sub(r"(\.Lxlate_xs_mul_1_p)(\d+)(-xs_mul_1,48)",
+                 lambda m: f"{m.group(1)}{int(m.group(2)) + 1}{m.group(3)}", text)
+    assert bad != text
+    src = work / "seh-bad.s"
+    src.write_text(bad)
+    fv.assemble("mingw64", src, work / "seh-bad.o")
+    with pytest.raises(fv.CheckError, match="xs_mul_1: unwind code 'push rbx'"):
+        fv.check_unwind("mingw64", work / "seh-bad.o", SAMPLE_FUNCS)
+
+
+# ---- CET -----------------------------------------------------------------------------
+
+def starts(obj, names):
+    """First 4 bytes of each function, from objdump -d."""
+    out = subprocess.run(["objdump", "-d", str(obj)], capture_output=True, text=True).stdout
+    res = {}
+    for n in names:
+        m = re.search(rf"<{n}>:\n\s*[0-9a-f]+:\t((?:[0-9a-f]{{2}} )+)", out)
+        res[n] = m.group(1).split()[:4]
+    return res
+
+
+@pytest.mark.parametrize("ibt, shstk, note", [(False, False, None), (True, False, "IBT"),
+                                              (False, True, "SHSTK"), (True, True, "IBT, SHSTK")])
+@pytest.mark.parametrize("flavour", ["elf", "elf-win64"])
+def test_cet(work, flavour, ibt, shstk, note):
+    c = caps_file(work, ibt, shstk)
+    src = fv.generate(SAMPLE, flavour, c, work / f"cet-{flavour}-{ibt}{shstk}.s")
+    for which in range(len(fv.ASSEMBLERS[flavour])):
+        obj = work / f"cet-{flavour}-{ibt}{shstk}-{which}.o"
+        fv.assemble(flavour, src, obj, which)
+        endbr = ["f3", "0f", "1e", "fa"]
+        for f, b in starts(obj, SAMPLE_FUNCS).items():
+            assert (b == endbr) == ibt, (f, b)
+        notes = subprocess.run(["readelf", "-nW", str(obj)], capture_output=True, text=True).stdout
+        if note is None:
+            assert ".note.gnu.property" not in notes
+        else:
+            assert re.search(rf"Properties: x86 feature: {note}$", notes, re.M), notes
+        sections = subprocess.run(["readelf", "-SW", str(obj)], capture_output=True, text=True).stdout
+        assert ".note.GNU-stack" in sections
+
+
+def test_no_cet_outside_elf(work):
+    c = caps_file(work, True, True)
+    for fl in ("macosx", "mingw64", "nasm"):
+        text = translate(SAMPLE.read_text(), fl, c)
+        assert "0xf3,0x0f,0x1e,0xfa" not in text and "gnu.property" not in text
+
+
+# ---- the Win64 ABI, run for real (elf-win64 through ms_abi) ---------------------------
+
+def build_run(work, name, caps, source, driver, extra_objs=(), cc="gcc", incl=()):
+    """Link DRIVER with SOURCE in elf (SysV) and elf-win64 (symbols w64_...)."""
+    d = work / name
+    d.mkdir(exist_ok=True)
+    objs = []
+    for fl in ("elf", "elf-win64"):
+        src = fv.generate(source, fl, caps, d / f"{fl}.s")
+        fv.assemble(fl, src, d / f"{fl}.o")
+        objs.append(d / f"{fl}.o")
+    subprocess.run(["objcopy", "--prefix-symbols=w64_", str(objs[1]), str(d / "w64.o")], check=True)
+    exe = d / "run"
+    subprocess.run([cc, *CFLAGS, f"-I{HERE}", *(f"-I{i}" for i in incl), "-o", str(exe),
+                    str(driver), str(HERE / "abicheck.c"), str(HERE / "abicheck.S"),
+                    str(objs[0]), str(d / "w64.o"), *map(str, extra_objs)], check=True)
+    return exe
+
+
+@pytest.mark.parametrize("cc", ["gcc", "clang-14"])
+def test_sample_runs_through_ms_abi(work, caps, cc):
+    exe = build_run(work, f"run-{cc}", caps, SAMPLE, HERE / "sample_run.c", cc=cc)
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout
+    assert r.stdout.startswith("ok: 800 xs_sum6 and 68 xs_mul_1 calls"), r.stdout
+
+
+@pytest.mark.parametrize("drop, expect", [
+    # rsi no longer saved/restored: the register check must see it
+    (["\tpushq\t%rsi\n", "\tpopq\t%rsi\n"], "rsi changed"),
+    # an argument move missing: results differ
+    (["\tmovq\t%r9,%rcx\n"], "FAIL xs_mul_1 ms_abi"),
+])
+def test_ms_abi_harness_catches_broken_translation(work, caps, drop, expect):
+    text = translate(SAMPLE.read_text(), "elf-win64", caps)
+    for d in drop:
+        assert d in text
+        text = text.replace(d, "")
+    broken = work / "broken.s"
+    broken.write_text(SAMPLE.read_text())
+    # build with the mutated elf-win64 text in place of the translation
+    d = work / "broken"
+    d.mkdir(exist_ok=True)
+    (d / "w.s").write_text(text)
+    fv.assemble("elf-win64", d / "w.s", d / "w.o")
+    subprocess.run(["objcopy", "--prefix-symbols=w64_", str(d / "w.o"), str(d / "w64.o")], check=True)
+    fv.assemble("elf", fv.generate(SAMPLE, "elf", caps, d / "e.s"), d / "e.o")
+    subprocess.run(["gcc", *CFLAGS, f"-I{HERE}", "-o", str(d / "run"), str(HERE / "sample_run.c"),
+                    str(HERE / "abicheck.c"), str(HERE / "abicheck.S"), str(d / "e.o"),
+                    str(d / "w64.o")], check=True)
+    r = subprocess.run([str(d / "run")], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1
+    assert expect in r.stdout, r.stdout
+
+
+needs_kernels = pytest.mark.skipif(not GEN.exists(), reason=f"{GEN} not written yet")
+
+
+@needs_kernels
+def test_kernels_all_flavours(work, caps):
+    rows, errors = fv.check_all(GEN, caps, work / "kernels")
+    assert not errors, "\n".join(errors)
+    assert sum(r[2] == "assembled" for r in rows) == 6
+
+
+@needs_kernels
+def test_kernels_through_ms_abi(work, caps):
+    hdr = work / "khdr"
+    hdr.mkdir(exist_ok=True)
+    h = subprocess.run(["perl", str(GEN), "--header", str(caps)], capture_output=True, text=True)
+    assert h.returncode == 0, h.stderr
+    (hdr / "mont-kernels.h").write_text(h.stdout)
+    exe = build_run(work, "kernels-run", caps, GEN, HERE / "kernels_w64.c", incl=[hdr])
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout
+    assert r.stdout.startswith("ok: ") and " 0 failures" in r.stdout, r.stdout
+
+
+# ---- the dialect: what it refuses --------------------------------------------------------
+
+FN = ".globl f\n.type f,@function,2\nf:\n"
+
+
+@pytest.mark.parametrize("body, message", [
+    (FN + "\tfrob %rax\n\tret\n", "line 4: unknown mnemonic 'frob'"),
+    (FN + "\tmovdqa %xmm6,%xmm0\n\tret\n", "xmm6-xmm15"),
+    (FN + "\tmovq %rax,-8(%rsp)\n\tret\n", "no red zone"),
+    (FN + "\tpushq %rbx\n\tnop\n\tpushq %rbp\n\tpopq %rbp\n\tpopq %rbx\n\tret\n",
+     "line 6: push/pop outside the prologue"),
+    (FN + "\tpushq %rbx\n\tpushq %rbp\n\tpopq %rbx\n\tpopq %rbp\n\tret\n",
+     "expected: pop %rbp; pop %rbx; ret"),
+    (FN + "\tsubq $16,%rsp\n\tret\n", "expected: add $16,%rsp; ret"),
+    (FN + "\tsubq $12,%rsp\n\taddq $12,%rsp\n\tret\n", "multiple of 8"),
+    (FN + "\tsubq $4096,%rsp\n\taddq $4096,%rsp\n\tret\n", "stack probes"),
+    (FN + "\tandq $-64,%rsp\n\tret\n", "%rsp changed outside"),
+    (FN + "\tcall g\n\tret\n", "call is not part"),
+    (FN + "\tjmp *%rax\n", "indirect"),
+    (FN + "\tmovq $010,%rax\n\tret\n", "leading 0"),
+    (FN + "\tmovq $f,%rax\n\tret\n", "lea SYM(%rip)"),
+    (FN + "\tmovq f(%rax),%rax\n\tret\n", "needs %rip"),
+    (FN + "\tmovq (%rax,%rsp,2),%rax\n\tret\n", "index %rsp"),
+    (FN + "\tmovq (%rax,%rbx,3),%rax\n\tret\n", "scale 3"),
+    (FN + "\tmovq %rax,%rbx;ret\n", "separator"),
+    (FN + "\tmovq %rqx,%rax\n\tret\n", "unknown register %rqx"),
+    (FN + "\t.section .data\n\tret\n", "directive .section"),
+    (".globl f\n.type f,@function\nf:\n\tret\n", "NARGS"),
+    (".globl f\n.type f,@function,7\nf:\n\tret\n", "NARGS 7"),
+    (".globl f\n.type f,@function,1\n", "no label"),
+    ("\t.text\n\tret\n", "instruction outside a function"),
+    (".globl g\n" + FN + "\tret\n", "g is not a function"),
+    (FN + "\tmull (%rsi)\n\tret\n", None),     # fine: the suffix gives the size
+])
+def test_dialect_errors(caps, body, message):
+    for fl in ("elf", "nasm"):
+        r = xlate(body, fl, caps)
+        if message is None:
+            assert r.returncode == 0, r.stderr
+            continue
+        assert r.returncode != 0, f"{fl} accepted:\n{body}"
+        assert message in r.stderr, r.stderr
+        assert r.stderr.startswith("Xlate: ")
+
+
+def test_size_needed_only_for_nasm(caps):
+    body = FN + "\tmul (%rsi)\n\tret\n"
+    r = xlate(body, "nasm", caps)
+    assert r.returncode != 0 and "add a size suffix" in r.stderr and "line 4" in r.stderr
+
+
+def test_bad_flavour_and_caps(work, caps):
+    r = xlate(FN + "\tret\n", "win32", caps)
+    assert r.returncode != 0 and "unknown flavour 'win32'" in r.stderr
+    r = xlate(FN + "\tret\n", "elf", work / "missing.json")
+    assert r.returncode != 0 and "missing.json" in r.stderr and "make caps" in r.stderr
+
+
+def test_nasm_operands(caps):
+    body = FN + "\n".join([
+        "\tmulxq 8(%rsi),%rax,%rbx", "\tadoxq 16(%rsi,%rcx,8),%r9", "\tmovq $0,-8+16(%rdi)",
+        "\tshlq %cl,%rbx", "\tmovzbl %cl,%ecx", "\tleaq .Lx(%rip),%r8", "\tcmovcq (%rsi),%rbx",
+        "\tjnz .Lx", ".Lx:", "\tret"]) + "\n"
+    text = translate(body, "nasm", caps)
+    for want in ["mulx\trbx, rax, qword [rsi+8]", "adox\tr9, qword [rsi+rcx*8+16]",
+                 "mov\tqword [rdi-8+16], 0", "shl\trbx, cl", "movzx\tecx, cl",
+                 "lea\tr8, [rel L$x]", "cmovc\trbx, qword [rsi]", "jnz\tL$x",
+                 "default rel", "global\tf"]:
+        assert want in text, want
+
+
+@pytest.mark.parametrize("flavour", fv.FLAVOURS)
+def test_empty_dialect_still_has_code(work, caps, flavour):
+    text = translate("# nothing generated\n", flavour, caps)
+    src = work / f"empty-{flavour}.s"
+    src.write_text(text)
+    obj = work / f"empty-{flavour}.o"
+    fv.assemble(flavour, src, obj)   # nasm -f win64 -g crashes without code
+    tool = "llvm-objdump-14" if flavour == "macosx" else fv.OBJDUMP[flavour]
+    out = subprocess.run([tool, "-d", str(obj)], capture_output=True, text=True).stdout
+    assert re.search(r"\bret", out), out
+
+
+def test_data_directives(work, caps):
+    body = FN + "\tret\n.Ltab:\n\t.quad 0x0123456789abcdef,2\n\t.long .Ltab-f\n\t.byte 1,2\n"
+    for fl in ("elf", "mingw64", "nasm"):
+        src = work / f"data-{fl}.s"
+        src.write_text(translate(body, fl, caps))
+        obj = work / f"data-{fl}.o"
+        fv.assemble(fl, src, obj)
+        tool = fv.OBJDUMP[fl]
+        dump = subprocess.run([tool, "-s", "-j", ".text", str(obj)], capture_output=True,
+                              text=True).stdout
+        hexes = "".join(l[6:41].replace(" ", "") for l in dump.splitlines() if re.match(r"^ [0-9a-f]{4} ", l))
+        assert "efcdab8967452301" + "0200000000000000" in hexes, (fl, hexes)
+        tab = hexes.index("efcdab8967452301") // 2
+        assert hexes[2 * tab + 32:2 * tab + 40] == f"{tab:02x}000000", fl
+        assert hexes[2 * tab + 40:2 * tab + 44] == "0102", fl
