@@ -1,0 +1,97 @@
+"""ci/matrix on real toolchains: gcc-12 (ADX everywhere) and the old-assembler
+fake (GNU as 2.22 behind a clang driver: no ADX, though the later version
+rules say yes), then a toolchain that lies only under load, which must fail
+the run.  Each run probes, generates, builds, audits and tests for real."""
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import ASMCAP, FAKES, ROOT
+
+MATRIX = ROOT / "ci" / "matrix"
+COLUMNS = ["toolchain", "identity", "bmi2", "adx", "avx2", "avx512f", "avx512ifma",
+           "legacy ADX (pre-10855/post-10855/post-12725)", "bytes verified",
+           "ADX code generated", "tests"]
+
+
+def matrix(out, *args):
+    env = {k: v for k, v in os.environ.items() if k not in ("ASMCAP_BUILD", "CC", "CAPS")}
+    env["ASMCAP_BIN"] = str(ASMCAP)
+    return subprocess.run([str(MATRIX), "--out", str(out), *args], capture_output=True,
+                          text=True, timeout=1500, env=env)
+
+
+def table(out):
+    """The Markdown table of matrix.md as {toolchain: {column: cell}}."""
+    lines = [l for l in (out / "matrix.md").read_text().splitlines() if l.startswith("| ")]
+    head = [c.strip() for c in lines[0].strip("| ").split(" | ")]
+    assert head == COLUMNS
+    rows = {}
+    for l in lines[1:]:
+        cells = [c.strip() for c in re.split(r"(?<!\\) \| ", l.strip()[2:-2])]
+        assert len(cells) == len(COLUMNS), l
+        rows[cells[0].split()[0]] = dict(zip(COLUMNS, cells))
+    return rows
+
+
+@pytest.fixture(scope="module")
+def two_rows(tmp_path_factory, asmcap_bin):
+    out = tmp_path_factory.mktemp("matrix")
+    return out, matrix(out, "--only", "gcc-12,old-as")
+
+
+def test_two_toolchains_agree_and_pass(two_rows):
+    out, r = two_rows
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = table(out)
+    assert list(rows) == ["gcc-12", "old-as"]
+    gcc = rows["gcc-12"]
+    assert gcc["identity"].startswith("gcc")
+    assert (gcc["bmi2"], gcc["adx"]) == ("yes", "yes")
+    assert gcc["legacy ADX (pre-10855/post-10855/post-12725)"] == "yes/yes/yes"
+    assert gcc["bytes verified"] == "audit: adx bmi2"
+    assert gcc["ADX code generated"] == "yes"
+    assert re.fullmatch(r"elf64 pass \(\d+\)", gcc["tests"]), gcc["tests"]
+    old = rows["old-as"]
+    assert (old["bmi2"], old["adx"]) == ("yes", "no")
+    assert old["legacy ADX (pre-10855/post-10855/post-12725)"] == "no/yes/yes"
+    assert old["bytes verified"] == "audit: no adx/bmi2"
+    assert old["ADX code generated"] == "no"
+    assert re.fullmatch(r"elf64 pass \(\d+\)", old["tests"]), old["tests"]
+    # The terminal gets the same table; the JSON carries the details.
+    assert (out / "matrix.md").read_text().split("\n\n", 1)[1] in r.stdout + "\n"
+    j = {row["name"]: row for row in json.loads((out / "matrix.json").read_text())["rows"]}
+    assert j["old-as"]["probe_adx"] == 0 and j["old-as"]["problems"] == []
+    assert any("would emit ADX the assembler rejects" in w for w in j["old-as"]["legacy_why"])
+
+
+def test_a_row_whose_built_code_lost_adx_fails_the_run(tmp_path, asmcap_bin):
+    """The probe says ADX yes and the generator emits the ADX kernel, but the
+    fake drops adcx/adox from big files: the audit must catch it."""
+    r = matrix(tmp_path, "--only", "dropadx", "--cc", f"dropadx={FAKES / 'matrix-dropadx'}")
+    assert r.returncode == 1, r.stdout + r.stderr
+    bad = table(tmp_path)["dropadx"]
+    assert bad["toolchain"] == "dropadx **FAIL**"
+    assert bad["adx"] == "yes" and bad["ADX code generated"] == "yes"
+    assert bad["bytes verified"] == "audit: bmi2"
+    assert ("- dropadx: the generated code has the ADX kernel but the audit of the built "
+            "code finds no ADX instructions") in r.stdout
+
+
+def test_usage_errors():
+    r = subprocess.run([str(MATRIX), "--only", "gcc-12,nosuch"], capture_output=True, text=True)
+    assert r.returncode == 2 and "unknown toolchain(s): nosuch" in r.stderr
+    r = subprocess.run([str(MATRIX), "--cc", "nameless"], capture_output=True, text=True)
+    assert r.returncode == 2 and "--cc wants NAME=CMD" in r.stderr
+
+
+def test_hosted_ci_has_one_job_per_row():
+    rows = subprocess.run([str(MATRIX), "--list"], capture_output=True, text=True,
+                          check=True).stdout.split()
+    wf = (ROOT / ".github" / "workflows" / "matrix.yml").read_text()
+    block = wf.split("toolchain:\n", 1)[1].split("steps:", 1)[0]
+    assert re.findall(r"^\s+- (\S+)$", block, re.M) == rows
+    assert "container: debian:12" in wf and "ci/deps --matrix=${{ matrix.toolchain }}" in wf
