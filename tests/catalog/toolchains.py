@@ -76,3 +76,18 @@ def expected(tc_id, arch):
     """feature -> status for toolchain tc_id (every feature of arch)."""
     from catalog_files import load
     return {name: EXCEPT[tc_id].get(name, "yes") for name in load(arch)}
+
+
+NASM_FLAVOUR = {"elf64": "elf", "win64": "nasm", "macho64": "macosx"}
+
+
+def asmcap_args(tc):
+    """build/asmcap options that probe toolchain tc; None where asmcap has
+    no way to ask for it (nasm's flavours are 64-bit only)."""
+    tc_id, way, prog, flags = tc[:4]
+    if way == "cc":
+        return ["--cc", prog] + (["--cflags", " ".join(flags)] if flags else [])
+    if way == "as":
+        return ["--as", prog, *(["--asflags", " ".join(flags)] if flags else [])]
+    flavour = NASM_FLAVOUR.get(flags[-1])
+    return ["--nasm", prog, "--flavour", flavour] if flavour else None
