@@ -43,17 +43,19 @@ caps: $(BUILD)/caps.json
 ## 3. Generated Montgomery code and the library ###############################
 # CAPS: the verdicts the kernels are generated from. Override it to build a
 # library from another toolchain's caps into another BUILD, e.g.
-#   make BUILD=build/noadx CAPS=tests/fake/old-as.json build/noadx/libmont.a
-# Without the generator (perlasm/x86_64-mont.pl) the library is the C code only.
+#   make BUILD=build/noadx CAPS=build/noadx-caps.json build/noadx/libmont.a
+# The asm kernels are built when $(CC) $(CFLAGS) targets x86_64 (asked of its
+# preprocessor); for any other target the library is the C code only.
 CAPS        ?= $(BUILD)/caps.json
-MONT_GEN    := $(wildcard perlasm/x86_64-mont.pl)
+MONT_GEN    := perlasm/x86_64-mont.pl
+MONT_X86_64 := $(shell echo __x86_64__ | $(CC) $(CFLAGS) -E -P - 2>/dev/null)
 MONT_CFLAGS  = -std=c11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
 	       -Imont -I$(BUILD)
 MONT_OBJ    := $(patsubst mont/%.c,$(BUILD)/mont/%.o,$(sort $(wildcard mont/*.c)))
 MONT_DEPS   := $(wildcard mont/*.h)
 MONT_GEN_OUT = $(BUILD)/mont-x86_64.s $(BUILD)/mont-kernels.h
 
-ifneq ($(MONT_GEN),)
+ifeq ($(MONT_X86_64),1)
 MONT_OBJ    += $(BUILD)/mont/mont-x86_64.o
 MONT_CFLAGS += -DMONT_ASM
 MONT_DEPS   += $(BUILD)/mont-kernels.h
@@ -176,6 +178,17 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
 			2>$(BUILD)/fuzz/$$t.log || { tail -40 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/$$t.log; done
 .PHONY: fuzz
+
+## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
+## elf-win64) of the Montgomery generator, or of the dialect sample while the
+## generator is absent, assembled by its real assembler and checked: symbols,
+## .pdata/.xdata against the prologues, disassembly against the elf object.
+## COFF and Mach-O objects cannot run here: the table says "not run"; the
+## SysV and Win64 (ms_abi) ELF builds are run side by side.
+FLAVOURS_SRC = $(or $(wildcard perlasm/x86_64-mont.pl),tests/perlasm/sample.s)
+flavours: $(CAPS)
+	python3 tests/perlasm/flavours.py --caps $(CAPS) --out $(BUILD)/flavours $(FLAVOURS_SRC)
+.PHONY: flavours
 
 clean:
 	rm -rf $(BUILD)
