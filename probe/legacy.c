@@ -203,7 +203,7 @@ static void trace(const char *name, const struct rule *ru, const char *min, cons
 /* Why era `e` disagrees with the probe, in one sentence. */
 static void explain(int e, const struct rule *gas, const struct rule clang[NERA],
                     const struct rule *nasm, int legacy_yes, const struct probe_adx *p,
-                    const char *ccv)
+                    const char *ccfirst)
 {
 	const struct rule *c = &clang[e];
 
@@ -225,12 +225,14 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 	}
 	printf("this rule would drop ADX: ");
 	/* Both relaxations exist because the next era's pattern matches. */
-	if (e == 0 && !c->matched && clang[1].matched)
+	if (e == 0 && !c->matched && clang[1].matched && strcspn(clang[1].raw, ".") > 1)
 		printf("the clang major has two digits (\"%s\") and the pattern reads one, [3-9]\n",
 		       clang[1].raw);
+	else if (e == 0 && !c->matched && clang[1].matched)
+		printf("the clang major of \"%s\" is outside [3-9]\n", clang[1].raw);
 	else if (!c->matched && clang[2].matched)
 		printf("\"^clang\" matches only at the start of the whole `-v` output (Perl, no /m), "
-		       "which begins \"%.40s\"\n", ccv);
+		       "which begins \"%.40s\"\n", ccfirst);
 	else if (c->matched)
 		printf("clang %s < 3.03, yet the assembler encodes ADX\n", c->text);
 	else if (gas->matched)
@@ -253,7 +255,7 @@ int cmd_legacy(int argc, char **argv)
 	struct strv ccw = { 0 }, nasmw = { 0 };
 	struct rule gas, nrule, clang[NERA];
 	struct probe_adx p;
-	char err[512], ccv[512] = "", asv[512] = "", nasmv[512] = "";
+	char err[512], ccv[512] = "", ccfirst[512] = "", asv[512] = "", nasmv[512] = "";
 	char *asout = NULL, *ccout = NULL, *nasmout = NULL;
 	int rc = 3;
 
@@ -305,6 +307,7 @@ int cmd_legacy(int argc, char **argv)
 			rule_clang(&clang[e], eras[e].clang_re, ccout);
 
 	line_of(ccout, " version ", ccv, sizeof ccv);
+	line_of(ccout, NULL, ccfirst, sizeof ccfirst);
 	line_of(asout, "GNU assembler version", asv, sizeof asv);
 	printf("cc: %s\n", cc);
 	printf("cc -v: %s\n", ccv);
@@ -328,7 +331,7 @@ int cmd_legacy(int argc, char **argv)
 	int probe_yes = !strcmp(p.status, "yes");
 	for (int e = 0; e < NERA; e++)
 		if (yes[e] != probe_yes)
-			explain(e, &gas, clang, &nrule, yes[e], &p, ccv);
+			explain(e, &gas, clang, &nrule, yes[e], &p, ccfirst);
 	rc = 0;
 out:
 	free(asout);
