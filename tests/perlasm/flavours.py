@@ -251,7 +251,49 @@ def functions_of(dialect_elf_text):
     return re.findall(r"^\s*\.globl\s+(\w+)", dialect_elf_text, re.M)
 
 
-def check_all(source, caps, out):
+HERE = ROOT / "tests" / "perlasm"
+CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
+
+
+def build_abi_run(source, caps, out, driver, cc="gcc", incl=()):
+    """Link DRIVER with SOURCE translated to elf (SysV) and to elf-win64
+    (symbols renamed w64_...) and the register-check harness; returns the
+    executable."""
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    objs = []
+    for fl in ("elf", "elf-win64"):
+        src = generate(source, fl, caps, out / f"{fl}.s")
+        assemble(fl, src, out / f"{fl}.o")
+        objs.append(out / f"{fl}.o")
+    run(["objcopy", "--prefix-symbols=w64_", objs[1], out / "w64.o"])
+    exe = out / "run"
+    run([cc, *CFLAGS, f"-I{HERE}", *(f"-I{i}" for i in incl), "-o", exe, driver,
+         HERE / "abicheck.c", HERE / "abicheck.S", objs[0], out / "w64.o"])
+    return exe
+
+
+def run_abi(source, caps, out):
+    """Run the SysV and the Win64 (ms_abi) code side by side: the sample's
+    own driver, or for the Montgomery generator the kernel comparison.
+    Returns the driver's summary line; raises CheckError on failure."""
+    source = pathlib.Path(source)
+    out = pathlib.Path(out) / "abi-run"
+    incl = []
+    if source.suffix == ".s":
+        driver = HERE / "sample_run.c"
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "mont-kernels.h").write_text(run(["perl", source, "--header", caps]))
+        driver, incl = HERE / "kernels_w64.c", [out]
+    exe = build_abi_run(source, caps, out, driver, incl=incl)
+    p = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    if p.returncode:
+        raise CheckError(f"{exe}: exit {p.returncode}\n{p.stdout}{p.stderr}")
+    return p.stdout.strip().splitlines()[-1]
+
+
+def check_all(source, caps, out, execute=False):
     """Generate, assemble and check every flavour. Returns (rows, errors)."""
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -281,7 +323,8 @@ def check_all(source, caps, out):
                 if fl in ("mingw64", "nasm"):
                     check_unwind(fl, obj, funcs)
                     notes.append(".pdata/.xdata match prologues")
-                run_state = "not run" if fl in ("macosx", "mingw64", "nasm") else "run by tests"
+                run_state = "not run" if fl in ("macosx", "mingw64", "nasm") else (
+                    "see abi run" if execute else "")
                 rows.append((fl, label, "assembled", "; ".join(notes), run_state))
             except (CheckError, KeyError) as e:
                 rows.append((fl, label, "FAILED", str(e).splitlines()[0][:60], ""))
@@ -300,6 +343,12 @@ def check_all(source, caps, out):
         except CheckError as e:
             rows.append((f"{x} vs {y}", tool or "objdump -d", "FAILED", str(e).splitlines()[0][:60], ""))
             errors.append(f"{x} vs {y}: {e}")
+    if execute:
+        try:
+            rows.append(("elf + elf-win64", "gcc", "ran", run_abi(source, caps, out), "run"))
+        except CheckError as e:
+            rows.append(("elf + elf-win64", "gcc", "FAILED", str(e).splitlines()[0][:60], "run"))
+            errors.append(f"abi run: {e}")
     return rows, errors
 
 
@@ -309,7 +358,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("source")
     a = ap.parse_args(argv)
-    rows, errors = check_all(a.source, a.caps, a.out)
+    rows, errors = check_all(a.source, a.caps, a.out, execute=True)
     head = ("flavour", "assembler", "result", "checks", "executed")
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(5)]
     print(f"flavours of {a.source} (caps {a.caps}):")

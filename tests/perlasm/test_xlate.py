@@ -15,7 +15,7 @@ HERE = ROOT / "tests" / "perlasm"
 SAMPLE = HERE / "sample.s"
 GEN = ROOT / "perlasm" / "x86_64-mont.pl"
 SAMPLE_FUNCS = ["xs_sum6", "xs_mul_1", "xs_forms"]
-CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
+CFLAGS = fv.CFLAGS
 
 
 def caps_file(dirpath, ibt=False, shstk=False):
@@ -194,26 +194,9 @@ def test_no_cet_outside_elf(work):
 
 # ---- the Win64 ABI, run for real (elf-win64 through ms_abi) ---------------------------
 
-def build_run(work, name, caps, source, driver, extra_objs=(), cc="gcc", incl=()):
-    """Link DRIVER with SOURCE in elf (SysV) and elf-win64 (symbols w64_...)."""
-    d = work / name
-    d.mkdir(exist_ok=True)
-    objs = []
-    for fl in ("elf", "elf-win64"):
-        src = fv.generate(source, fl, caps, d / f"{fl}.s")
-        fv.assemble(fl, src, d / f"{fl}.o")
-        objs.append(d / f"{fl}.o")
-    subprocess.run(["objcopy", "--prefix-symbols=w64_", str(objs[1]), str(d / "w64.o")], check=True)
-    exe = d / "run"
-    subprocess.run([cc, *CFLAGS, f"-I{HERE}", *(f"-I{i}" for i in incl), "-o", str(exe),
-                    str(driver), str(HERE / "abicheck.c"), str(HERE / "abicheck.S"),
-                    str(objs[0]), str(d / "w64.o"), *map(str, extra_objs)], check=True)
-    return exe
-
-
 @pytest.mark.parametrize("cc", ["gcc", "clang-14"])
 def test_sample_runs_through_ms_abi(work, caps, cc):
-    exe = build_run(work, f"run-{cc}", caps, SAMPLE, HERE / "sample_run.c", cc=cc)
+    exe = fv.build_abi_run(SAMPLE, caps, work / f"run-{cc}", HERE / "sample_run.c", cc=cc)
     r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout
     assert r.stdout.startswith("ok: 800 xs_sum6 and 68 xs_mul_1 calls"), r.stdout
@@ -259,15 +242,10 @@ def test_kernels_all_flavours(work, caps):
 
 @needs_kernels
 def test_kernels_through_ms_abi(work, caps):
-    hdr = work / "khdr"
-    hdr.mkdir(exist_ok=True)
-    h = subprocess.run(["perl", str(GEN), "--header", str(caps)], capture_output=True, text=True)
-    assert h.returncode == 0, h.stderr
-    (hdr / "mont-kernels.h").write_text(h.stdout)
-    exe = build_run(work, "kernels-run", caps, GEN, HERE / "kernels_w64.c", incl=[hdr])
-    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout
-    assert r.stdout.startswith("ok: ") and " 0 failures" in r.stdout, r.stdout
+    """montk_* in elf-win64 through ms_abi against the elf (SysV) build, with
+    the callee-saved registers of both ABIs checked."""
+    line = fv.run_abi(GEN, caps, work / "kernels-run")
+    assert line.startswith("ok: ") and " 0 failures" in line, line
 
 
 # ---- the dialect: what it refuses --------------------------------------------------------
