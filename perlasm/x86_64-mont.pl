@@ -42,10 +42,11 @@ if ($flavour eq '--header') {
 my $MAXNUM = 128;
 
 # Frame layout (offsets from %rsp after the prologue).
-# NE4, NE: &n[num & ~3], &n[num], where the row loops end; AEND = &a[num];
-# E: where the current row ends.
-my ($R, $A, $B, $N, $N0, $NUM, $NE4, $NE, $ROWS, $AEND, $E) = map { 8 * $_ } 0 .. 10;
-my $T = 96;	# the accumulator t / the square S, in limbs from here
+# NE8, NE4, NE: &n[num & ~7], &n[num & ~3], &n[num], where the row loops
+# over n end; AEND = &a[num]; E4, E: where those of the current row end.
+my ($R, $A, $B, $N, $N0, $NUM, $NE8, $NE4, $NE, $ROWS, $AEND, $E4, $E)
+	= map { 8 * $_ } 0 .. 12;
+my $T = 104;	# the accumulator t / the square S, in limbs from here
 
 sub frame_size {	# bytes for $limbs scratch limbs; keeps %rsp 16-aligned
 	my ($limbs) = @_;
@@ -156,14 +157,16 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 		madd  => sub {
 			my ($W, $src, $acc, $C, $cin, $out) = @_;
 			my $s = '';
+			die "madd: $W limbs do not fit in registers\n" if !$out && $W > @X;
 			for my $k (0 .. $W - 1) {
 				my $h = $hi->($W, $k, $C);
 				my $prev = $k ? $hi->($W, $k - 1, $C) : $cin ? $C : undef;
+				my $x = $X[$k % @X];	# stored right away if $out
 				# x_k = lo(M*src_k) +CF acc_k +OF hi(M*src_{k-1})
-				$s .= "\tmulx\t" . $src->($k) . ",$X[$k],$h\n"
-				    . "\tadcx\t" . $acc->($k) . ",$X[$k]\n";
-				$s .= "\tadox\t$prev,$X[$k]\n" if defined $prev;
-				$s .= "\tmov\t$X[$k]," . $out->($k) . "\n" if $out;
+				$s .= "\tmulx\t" . $src->($k) . ",$x,$h\n"
+				    . "\tadcx\t" . $acc->($k) . ",$x\n";
+				$s .= "\tadox\t$prev,$x\n" if defined $prev;
+				$s .= "\tmov\t$x," . $out->($k) . "\n" if $out;
 			}
 			return $s . $close->($W, $C);
 		},
@@ -191,19 +194,22 @@ sub mem {	# operand: limb k of a group at base + 8*k + disp
 	return sub { ($disp + 8 * $_[0]) . "($base)" };
 }
 
-# Row loops: groups of 4 limbs while $cmp < $end4, then single limbs while
-# $cmp < $end; $body->(W) emits one group, then the pointers @$ptrs
-# advance by W limbs. Pointers, not indexed operands: MULX and ADCX with an
-# index register cost about twice as many cycles per group.
+# Row loops: for each [W, end] in @$groups, groups of W limbs while
+# $cmp < end; $body->(W) emits one group, then the pointers @$ptrs advance
+# by W limbs. Pointers, not indexed operands: MULX and ADCX with an index
+# register cost about twice as many cycles per group.
 my $seq = 0;
 sub row_loops {
-	my ($ptrs, $cmp, $end4, $end, $body) = @_;
+	my ($ptrs, $cmp, $groups, $body) = @_;
 	my $l = '.Lmont' . $seq++;
-	my $adv = sub { join '', map { "\tlea\t" . 8 * $_[0] . "($_),$_\n" } @$ptrs };
-	return "\tjmp\t${l}_t4\n${l}_4:\n" . $body->(4) . $adv->(4)
-	     . "${l}_t4:\n\tcmp\t$end4,$cmp\n\tjb\t${l}_4\n"
-	     . "\tjmp\t${l}_t1\n${l}_1:\n" . $body->(1) . $adv->(1)
-	     . "${l}_t1:\n\tcmp\t$end,$cmp\n\tjb\t${l}_1\n";
+	my $s = '';
+	for my $g (@$groups) {
+		my ($W, $end) = @$g;
+		$s .= "\tjmp\t${l}_t$W\n${l}_$W:\n" . $body->($W);
+		$s .= "\tlea\t" . 8 * $W . "($_),$_\n" for @$ptrs;
+		$s .= "${l}_t$W:\n\tcmp\t$end,$cmp\n\tjb\t${l}_$W\n";
+	}
+	return $s;
 }
 
 # The end of both kernels. In: %rsi = &t[num] (t is num limbs plus a top
@@ -293,7 +299,7 @@ ___
 	    . $I->{nadd}->(4, mem(0, '%rcx'), '%r15', 0, sub { $_[0] ? $tdown->($_[0]) : undef })
 	    . "\tlea\t32(%rsi),%rsi\n\tlea\t32(%rcx),%rcx\n\tlea\t32(%rbx),%rbx\n";
 	# Limbs 4..num-1, the same with carries in.
-	$s .= row_loops([qw(%rsi %rcx %rbx)], '%rcx', "$NE4(%rsp)", "$NE(%rsp)", sub {
+	$s .= row_loops([qw(%rsi %rcx %rbx)], '%rcx', [[4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], sub {
 		my ($W) = @_;
 		return $I->{mult}->('%rdi') . $I->{clear}->()
 		     . $I->{madd}->($W, mem(0, '%rsi'), $t, '%r14', 1, undef)
@@ -339,6 +345,10 @@ sub sqr_kernel {
 	mov	%rcx,$N0(%rsp)
 	mov	%r8,$NUM(%rsp)
 	mov	%r8,%rax
+	and	\$-8,%rax
+	lea	(%rdx,%rax,8),%rax
+	mov	%rax,$NE8(%rsp)
+	mov	%r8,%rax
 	and	\$-4,%rax
 	lea	(%rdx,%rax,8),%rax
 	mov	%rax,$NE4(%rsp)
@@ -356,7 +366,7 @@ ${l}_zero:				# S[0..2n] = 0
 	jb	${l}_zero
 	# 1. row i: S[2i+1..i+n-1] += a_i * a[i+1..n-1], S[i+n] = carry word.
 	#    %rbx = &a[i+1], %rcx = &S[2i+1]; %rsi, %rdi walk them;
-	#    the row is L = n-1-i limbs, the groups of 4 end at %r15.
+	#    the row is L = n-1-i limbs, the groups of 8 end at %r15.
 	lea	8(%rsi),%rbx
 	lea	$T+8(%rsp),%rcx
 ${l}_cross:
@@ -366,13 +376,17 @@ ${l}_cross:
 	lea	(%rcx,%r15),%rax
 	mov	%rax,$E(%rsp)
 	and	\$-32,%r15
+	lea	(%rcx,%r15),%rax
+	mov	%rax,$E4(%rsp)
+	and	\$-64,%r15
 	add	%rcx,%r15
 	mov	%rbx,%rsi
 	mov	%rcx,%rdi
 	xor	%r14d,%r14d
 ___
 	$s .= $I->{mult}->('%rbp')
-	    . row_loops([qw(%rsi %rdi)], '%rdi', '%r15', "$E(%rsp)", $row);
+	    . row_loops([qw(%rsi %rdi)], '%rdi',
+	                [[8, '%r15'], [4, "$E4(%rsp)"], [1, "$E(%rsp)"]], $row);
 	$s .= <<___;
 	mov	%r14,(%rdi)
 	lea	8(%rbx),%rbx
@@ -426,7 +440,8 @@ ${l}_red:
 	xor	%r14d,%r14d
 ___
 	$s .= $I->{mult}->('%rbp')
-	    . row_loops([qw(%rsi %rdi)], '%rsi', "$NE4(%rsp)", "$NE(%rsp)", $row);
+	    . row_loops([qw(%rsi %rdi)], '%rsi',
+	                [[8, "$NE8(%rsp)"], [4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], $row);
 	$s .= <<___;
 	xor	%eax,%eax
 	add	%r14,(%rdi)
