@@ -117,6 +117,7 @@ struct ctx {
 	const char *dir;                /* the temp dir */
 	const char *nasm_fmt;
 	unsigned seq;                   /* names the files of each run */
+	int verbose;                    /* the next --cc run gets -v */
 };
 
 static int want_cpp(const struct ctx *x)
@@ -139,6 +140,9 @@ static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
 	if (!strcmp(x->p->way, "cc")) {
 		strv_append(&u->argv, &x->cflags);
 		strv_append(&u->argv, &x->asflags);
+		if (x->verbose)
+			strv_push(&u->argv, "-v");
+		x->verbose = 0;
 		const char *tail[] = {"-c", "-x", want_cpp(x) ? "assembler-with-cpp" : "assembler",
 		                      u->src, "-o", u->obj, NULL};
 		for (const char **t = tail; *t; t++)
@@ -168,6 +172,11 @@ static void unit_free(struct unit *u)
 	run_result_free(&u->job.r);
 }
 
+static const struct macro { const char *name, *sym; int value; } macros[] = {
+	{"__CET__", "cet", 1}, {"__PIC__", "pic", 1}, {"__ILP32__", "ilp32", 0},
+	{"__APPLE__", "apple", 0}, {"_WIN64", "win64", 0}, {NULL, NULL, 0},
+};
+
 /* The source text of a unit; records each snippet's line range. */
 static char *unit_source(struct ctx *x, struct unit *u)
 {
@@ -175,6 +184,17 @@ static char *unit_source(struct ctx *x, struct unit *u)
 	const char *text_sec = nasm ? "section .text\n" : "\t.text\n";
 	struct buf b = {0};
 	unsigned line = 1;
+	if (want_cpp(x)) {
+		/* What the preprocessor says under these flags, as symbols in
+		 * the object: the same cpp run the build's .S files get. */
+		for (const struct macro *m = macros; m->name; m++) {
+			buf_printf(&b, "#ifdef %s\n\t.set asmcap_m_%s, %s\n#endif\n", m->name, m->sym,
+			           m->value ? m->name : "1");
+			line += 3;
+		}
+		buf_puts(&b, "\t.set asmcap_m_seen, 1\n");
+		line++;
+	}
 	buf_puts(&b, text_sec);
 	line++;
 	for (size_t i = 0; i < u->n; i++) {
@@ -472,6 +492,19 @@ static int learn_target(struct ctx *x, const struct obj *o, const struct unit *u
 	}
 	snprintf(x->p->arch, sizeof x->p->arch, "%s", a);
 	snprintf(x->p->format, sizeof x->p->format, "%s", obj_format_name(o));
+	if (want_cpp(x) && obj_symbol_named(o, "asmcap_m_seen")) {
+		struct build_info *b = &x->p->build;
+		const struct obj_symbol *s;
+		memset(b, 0, sizeof *b);
+		b->known = 1;
+		if ((s = obj_symbol_named(o, "asmcap_m_cet")))
+			b->cet_ibt = s->value & 1, b->cet_shstk = !!(s->value & 2);
+		if ((s = obj_symbol_named(o, "asmcap_m_pic")))
+			b->pic = (int)s->value;
+		b->ilp32 = obj_symbol_named(o, "asmcap_m_ilp32") != NULL;
+		b->apple = obj_symbol_named(o, "asmcap_m_apple") != NULL;
+		b->win64 = obj_symbol_named(o, "asmcap_m_win64") != NULL;
+	}
 	if (!x->o->flavour)
 		snprintf(x->p->flavour, sizeof x->p->flavour, "%s",
 		         !strcmp(x->p->way, "nasm") ? "nasm" : o->format == OBJ_COFF ? "mingw64" :
@@ -539,39 +572,42 @@ static void parse_defines(struct build_info *b, const char *text)
 	}
 }
 
-/* From `$CC -###`: the driver's identity line, the programs it runs (deps),
- * and the assembler: NULL when integrated (-cc1as), else its program. */
+/* From the first run's `-v' output: the driver's identity line, the
+ * programs it runs (deps), whether the assembler is integrated (-cc1as),
+ * and an external assembler's own version line (as -v prints it).
+ * Returns the external assembler's program, or NULL. */
 static char *parse_driver(struct probe *p, const char *text, int *integrated)
 {
 	char *as = NULL;
+	int after_as = 0;
 	*integrated = 0;
 	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
 		size_t len = strcspn(l, "\n");
 		char *line = one_line(l, len < 4000 ? len : 4000);
-		if (!p->identity && strstr(line, " version "))
-			p->identity = xstrdup(line);
-		if (line[0] == ' ') {
-			struct strv w = {0};
-			char e[64];
-			char *full = malloc(len + 1);
-			memcpy(full, l, len);
-			full[len] = 0;
-			if (!split_words(full, &w, e, sizeof e) && w.n) {
-				char *prog = path_lookup(w.v[0]);
-				if (prog) {
-					deps_add_program(&p->deps, prog);
-					free(prog);
-				}
-				int cc1as = 0;
-				for (size_t i = 1; i < w.n; i++)
-					cc1as |= !strcmp(w.v[i], "-cc1as");
-				free(as);
-				as = cc1as ? NULL : xstrdup(w.v[0]);
-				*integrated = cc1as;
-			}
-			free(full);
-			strv_free(&w);
+		if (line[0] != ' ' && strstr(line, " version ")) {
+			if (!p->identity)
+				p->identity = xstrdup(line);
+			else if (after_as && !p->assembler)
+				p->assembler = xstrdup(line);
 		}
+		struct strv w = {0};
+		char e[64], *full = malloc(len + 1), *prog = NULL;
+		memcpy(full, l, len);
+		full[len] = 0;
+		/* command lines start with a space and name a program */
+		if (line[0] == ' ' && !split_words(full, &w, e, sizeof e) && w.n && (prog = path_lookup(w.v[0]))) {
+			deps_add_program(&p->deps, prog);
+			int cc1as = 0;
+			for (size_t i = 1; i < w.n; i++)
+				cc1as |= !strcmp(w.v[i], "-cc1as");
+			free(as);
+			as = cc1as ? NULL : xstrdup(w.v[0]);
+			*integrated = cc1as;
+			after_as = !cc1as;
+		}
+		free(prog);
+		free(full);
+		strv_free(&w);
 		free(line);
 	}
 	return as;
@@ -783,12 +819,13 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 	struct probe *p = x->p;
 	const char *guess = "x86_64";
 	enum obj_format fmt = format_guess(x);
-	struct strv aux = {0}, dm = {0}, ver = {0};
-	struct run_job jobs[3];
+	struct strv dm = {0}, ver = {0};
+	struct run_job jobs[2];
 	size_t naux = 0;
 	int r = 0, integrated = 0, first = 1;
 	char *as_prog = NULL;
 	memset(jobs, 0, sizeof jobs);
+	x->verbose = 1;
 
 	for (int attempt = 0; attempt < 3; attempt++) {
 		if ((r = load_catalog(x, guess, err, errlen)))
@@ -805,51 +842,45 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			free(run); free(alone);
 			break;
 		}
-		/* The first catalog run goes out together with the identity and
-		 * build queries; they need no result of each other. */
+		/* The first catalog run goes out together with the queries that
+		 * need no result of it: with --cc it runs with -v (identity, the
+		 * programs the driver runs, `as -v'), and in --mode s, where no
+		 * preprocessor sees the source, beside `-dM -E'. */
 		jobs[0] = u.job;
 		naux = 0;
-		if (first && !strcmp(p->way, "cc")) {
-			strv_append(&aux, &p->argv);
-			strv_append(&aux, &x->cflags);
-			strv_append(&aux, &x->asflags);
-			const char *t[] = {"-###", "-c", "-x", want_cpp(x) ? "assembler-with-cpp" : "assembler",
-			                   u.src, "-o", u.obj, NULL};
-			for (const char **s = t; *s; s++)
-				strv_push(&aux, *s);
+		if (first && !strcmp(p->way, "cc") && !want_cpp(x)) {
 			strv_append(&dm, &p->argv);
 			strv_append(&dm, &x->cflags);
 			const char *d[] = {"-dM", "-E", "-x", "c", "/dev/null", NULL};
 			for (const char **s = d; *s; s++)
 				strv_push(&dm, *s);
-			jobs[1].argv = aux.v;
-			jobs[2].argv = dm.v;
-			jobs[1].cwd = jobs[2].cwd = x->dir;
-			naux = 2;
-		} else if (first) {
+			jobs[1].argv = dm.v;
+			jobs[1].cwd = x->dir;
+			naux = 1;
+		} else if (first && strcmp(p->way, "cc")) {
 			strv_append(&ver, &p->argv);
 			strv_push(&ver, !strcmp(p->way, "nasm") ? "-v" : "--version");
 			jobs[1].argv = ver.v;
+			jobs[1].cwd = x->dir;
 			naux = 1;
 		}
 		run_jobs(jobs, 1 + naux, 0);
 		p->nruns++;
 		u.job = jobs[0];
-		if (first && naux == 2) {
-			if (jobs[1].r.exited && jobs[1].r.status == 0)
-				as_prog = parse_driver(p, jobs[1].r.err, &integrated);
-			if (jobs[2].r.exited && jobs[2].r.status == 0)
-				parse_defines(&p->build, jobs[2].r.out);
-			else if (!hopeless(&u, err, errlen)) {
-				char *cmd = argv_join(dm.v), *msg = first_line(jobs[2].r.err);
+		if (first && !strcmp(p->way, "cc")) {
+			as_prog = parse_driver(p, u.job.r.err, &integrated);
+			if (naux && jobs[1].r.exited && jobs[1].r.status == 0)
+				parse_defines(&p->build, jobs[1].r.out);
+			else if (naux && !hopeless(&u, err, errlen)) {
+				char *cmd = argv_join(dm.v), *msg = first_line(jobs[1].r.err);
 				fprintf(stderr, "asmcap: warning: `%s' failed (%s): the build section stays unknown\n", cmd, msg);
 				free(cmd);
 				free(msg);
 			}
-		} else if (first && jobs[1].r.exited && jobs[1].r.status == 0)
+		} else if (first && naux && jobs[1].r.exited && jobs[1].r.status == 0)
 			p->assembler = first_line(jobs[1].r.out[0] ? jobs[1].r.out : jobs[1].r.err);
-		for (size_t k = 1; first && k <= naux; k++)
-			run_result_free(&jobs[k].r);
+		if (first && naux)
+			run_result_free(&jobs[1].r);
 		first = 0;
 
 		struct obj o;
@@ -904,7 +935,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		free(run); free(alone);
 		break;
 	}
-	if (!r && as_prog && !integrated) {
+	if (!r && as_prog && !integrated && !p->assembler) {
 		struct strv av = {0};
 		struct run_result rr;
 		char e[256];
@@ -917,7 +948,6 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 	} else if (!r && integrated && p->identity)
 		p->assembler = xprintf("integrated assembler of %s", p->identity);
 	free(as_prog);
-	strv_free(&aux);
 	strv_free(&dm);
 	strv_free(&ver);
 	return r;

@@ -356,10 +356,7 @@ static void log_job(const struct run_job *j)
 	char *cmd = argv_join(j->argv);
 	char how[512];
 	run_describe(j->argv, &j->r, how, sizeof how);
-	fprintf(run_log, "$ %s%s%s\n# %s (%.1f ms)\n", j->cwd ? "cd " : "",
-	        j->cwd ? j->cwd : "", j->cwd ? " && " : "", how, j->r.ms);
-	fprintf(run_log, "%s", cmd);
-	fprintf(run_log, "\n");
+	fprintf(run_log, "$ %s\n# in %s: %s (%.1f ms)\n", cmd, j->cwd ? j->cwd : ".", how, j->r.ms);
 	if (j->r.outlen)
 		fprintf(run_log, "# stdout:\n%s%s", j->r.out,
 		        j->r.out[j->r.outlen - 1] == '\n' ? "" : "\n");
