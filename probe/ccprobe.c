@@ -93,6 +93,21 @@ static const char *new_line(const char *text, const char *base, size_t *len)
 	return NULL;
 }
 
+const char *cc_error_line(const char *text, size_t *len)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		for (size_t i = 0; i + 5 <= n; i++)
+			if (!memcmp(p + i, "error", 5)) {
+				*len = n;
+				return p;
+			}
+		p += n + (p[n] == '\n');
+	}
+	*len = strcspn(text, "\n");
+	return text;
+}
+
 static int baseline(struct cc_ctx *c, char *err, size_t errlen)
 {
 	if (c->base_done)
@@ -119,8 +134,9 @@ static int baseline(struct cc_ctx *c, char *err, size_t errlen)
 		strv_push(&argv, "FILE.c");
 		run_describe(argv.v, &r, what, sizeof what);
 		strv_free(&argv);
-		size_t n = strcspn(r.err, "\n");
-		snprintf(err, errlen, "toolchain unusable: %s%s%.*s", what, n ? ": " : "", (int)n, r.err);
+		size_t n;
+		const char *line = cc_error_line(r.err, &n);
+		snprintf(err, errlen, "toolchain unusable: %s%s%.*s", what, n ? ": " : "", (int)n, line);
 		run_result_free(&r);
 		return -1;
 	}

@@ -143,8 +143,11 @@ static int spec_load(struct spec *sp, const char *file)
 		return -1;
 	const char *missing = !sp->name ? "name" : !sp->source ? "source" : !sp->function ? "function" :
 	                      !sp->check ? "check" : !sp->metric ? "metric" : NULL;
-	if (missing)
-		return spec_error(file, ln, missing), fprintf(stderr, "  (missing key '%s')\n", missing), -1;
+	if (missing) {
+		char what[64];
+		snprintf(what, sizeof what, "missing key '%s'", missing);
+		return spec_error(file, ln, what);
+	}
 	if (strcmp(sp->metric, "cycles") && strcmp(sp->metric, "frame") && strcmp(sp->metric, "size"))
 		return spec_error(file, ln, "metric must be cycles, frame or size");
 	if (!strcmp(sp->metric, "cycles") && !sp->bench)
@@ -237,7 +240,7 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 		run_result_free(&r);
 	}
 	if (driver_state == 2) {
-		snprintf(why, whylen, "the test driver does not compile with this toolchain");
+		snprintf(why, whylen, "cannot run here: the test driver does not compile with this toolchain");
 		return 0;
 	}
 	char obj[4200];
@@ -271,8 +274,11 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 	}
 	strv_free(&argv);
 	ok = r.exited && r.status == 0;
-	if (!ok)
-		snprintf(why, whylen, "cannot link here: %.*s", (int)strcspn(r.err, "\n"), r.err);
+	if (!ok) {
+		size_t n;
+		const char *line = cc_error_line(r.err, &n);
+		snprintf(why, whylen, "cannot link here: %.*s", (int)n, line);
+	}
 	run_result_free(&r);
 	if (!ok)
 		return 0;
@@ -416,10 +422,8 @@ int cmd_choose(int argc, char **argv)
 			qsort(v->cpb, (size_t)rounds, sizeof(double), cmp_double);
 			v->min = v->cpb[0], v->max = v->cpb[rounds - 1], v->med = v->cpb[rounds / 2];
 		}
-		if (rc)
-			fprintf(stderr, "asmcap choose: %s\n", err);
 	}
-	if (rc == 3 && err[0] && strcmp(metric, "cycles"))
+	if (rc == 3)
 		fprintf(stderr, "asmcap choose: %s\n", err);
 	if (rc) {
 		cc_free(&c);

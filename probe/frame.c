@@ -13,6 +13,7 @@
 #include "cmds.h"
 #include "obj.h"
 #include "out.h"
+#include "x86dec.h"
 
 int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes)
 {
@@ -69,30 +70,31 @@ static long su_find(const char *text, const char *func)
 
 long prologue_frame(const uint8_t *c, size_t len)
 {
-	size_t i = 0;
-	long frame = 0;
-	int seen = 0;
-	if (len >= 4 && c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
-		i = 4;                                          /* endbr64 */
-	while (i < len) {
-		if (c[i] >= 0x50 && c[i] <= 0x57) {             /* push r64 */
-			frame += 8, i += 1;
-		} else if (i + 1 < len && c[i] == 0x41 && c[i + 1] >= 0x50 && c[i + 1] <= 0x57) {
-			frame += 8, i += 2;                     /* push r8..r15 */
-		} else if (i + 2 < len && c[i] == 0x48 && c[i + 1] == 0x89 && c[i + 2] == 0xe5) {
-			i += 3;                                 /* mov %rsp,%rbp */
-		} else if (i + 3 < len && c[i] == 0x48 && c[i + 1] == 0x83 && c[i + 2] == 0xec) {
-			return frame + c[i + 3];                /* sub $imm8,%rsp */
-		} else if (i + 6 < len && c[i] == 0x48 && c[i + 1] == 0x81 && c[i + 2] == 0xec) {
-			uint32_t imm = (uint32_t)c[i + 3] | (uint32_t)c[i + 4] << 8 |
-			               (uint32_t)c[i + 5] << 16 | (uint32_t)c[i + 6] << 24;
-			return imm > 0x7fffffff ? -1 : frame + (long)imm;   /* sub $imm32,%rsp */
-		} else {
-			break;
+	/* Shrink-wrapped code may test its arguments before the prologue, so
+	 * decode the whole function: the pushes met before the first ret, plus
+	 * the largest `sub $imm,%rsp`. */
+	long pushes = 0, sub = 0;
+	int ret = 0;
+	struct x86_insn in;
+	for (size_t i = 0; i < len; i += in.len) {
+		if (!x86_decode(c + i, len - i, 64, &in))
+			return -1;
+		const uint8_t *end = c + i + in.len;
+		int legacy1 = in.enc == X86_LEGACY && in.map == X86_MAP_1BYTE;
+		if (legacy1 && in.opcode == 0xc3)
+			ret = 1;
+		else if (legacy1 && in.opcode >= 0x50 && in.opcode <= 0x57 && !ret)
+			pushes++;
+		else if (legacy1 && in.w && in.has_modrm && in.modrm == 0xec && in.opcode == 0x83)
+			sub = (long)end[-1] > sub ? (long)end[-1] : sub;
+		else if (legacy1 && in.w && in.has_modrm && in.modrm == 0xec && in.opcode == 0x81) {
+			uint32_t imm = (uint32_t)end[-4] | (uint32_t)end[-3] << 8 |
+			               (uint32_t)end[-2] << 16 | (uint32_t)end[-1] << 24;
+			if (imm < 0x80000000u && (long)imm > sub)
+				sub = (long)imm;
 		}
-		seen = 1;
 	}
-	return seen ? frame : (i == len ? -1 : 0);
+	return 8 * pushes + sub;
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -201,9 +203,10 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 	if (rc)
 		return -1;
 	if (!r.exited || r.status) {
-		size_t n = strcspn(r.err, "\n");
+		size_t n;
+		const char *line = cc_error_line(r.err, &n);
 		snprintf(err, errlen, "%s does not compile with %s%s%.*s", src,
-		         flags->n ? "these flags" : "no extra flags", n ? ": " : "", (int)n, r.err);
+		         flags->n ? "these flags" : "no extra flags", n ? ": " : "", (int)n, line);
 		run_result_free(&r);
 		return -1;
 	}

@@ -1,0 +1,91 @@
+"""asmcap choose: a variant made slow must lose, a big frame must lose, a
+variant computing something else is rejected, overrides win, a toolchain
+whose code cannot run here falls back to the frame size."""
+import pytest
+
+from conftest import ROOT, asmcap, have
+
+DATA = ROOT / "tests" / "ccprobe" / "data"
+
+
+def spec(tmp_path, metric, default, variants, bench=True):
+    (tmp_path / "knob.c").write_text((DATA / "knob.c").read_text())
+    lines = ["name: knob", "source: knob.c", "function: knob_sum", "check: knob_check",
+             f"metric: {metric}", f"default: {default}"]
+    if bench:
+        lines.append("bench: knob_bench")
+    lines += [f"variant: {n} = {f}" for n, f in variants]
+    p = tmp_path / "knob.spec"
+    p.write_text("\n".join(lines) + "\n")
+    return p
+
+
+def choose(p, *extra, env=None):
+    return asmcap("choose", str(p), "--cc", "gcc", "--cflags", "-O2", "--format", "sh", *extra, env=env)
+
+
+def test_slow_default_loses_to_fast(tmp_path):
+    p = spec(tmp_path, "cycles", "slow", [("slow", "-DSLOW=1"), ("fast", "")])
+    r = choose(p, "--rounds", "5")
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CHOICE_KNOB=fast" in r.stdout
+    assert "cyc/B" in r.stderr          # the figures are shown
+
+
+def test_slow_variant_does_not_win(tmp_path):
+    p = spec(tmp_path, "cycles", "fast", [("fast", ""), ("slow", "-DSLOW=1")])
+    r = choose(p, "--rounds", "5")
+    assert r.returncode == 0 and "ASMCAP_CHOICE_KNOB=fast" in r.stdout
+
+
+def test_big_frame_loses(tmp_path):
+    p = spec(tmp_path, "frame", "big", [("big", "-DBIG=1"), ("small", "")], bench=False)
+    r = choose(p)
+    assert r.returncode == 0 and "ASMCAP_CHOICE_KNOB=small" in r.stdout
+
+
+def test_different_output_is_rejected(tmp_path):
+    p = spec(tmp_path, "frame", "good", [("good", ""), ("wrong", "-DWRONG=1")], bench=False)
+    r = choose(p)
+    assert r.returncode == 1
+    assert "variant wrong computes a different result" in r.stderr
+
+
+def test_override_wins_and_is_checked(tmp_path):
+    p = spec(tmp_path, "frame", "small", [("small", ""), ("big", "-DBIG=1")], bench=False)
+    r = choose(p, env={"ASMCAP_CHOICE_KNOB": "big"})
+    assert r.returncode == 0 and "ASMCAP_CHOICE_KNOB=big" in r.stdout and "overridden" in r.stdout
+    r = choose(p, env={"ASMCAP_CHOICE_KNOB": "nope"})
+    assert r.returncode == 2 and "names no variant" in r.stderr
+
+
+@pytest.mark.skipif(not have("clang-14"), reason="clang-14 not installed")
+def test_cross_toolchain_falls_back_to_frame(tmp_path):
+    p = spec(tmp_path, "cycles", "big", [("big", "-DBIG=1"), ("small", "")])
+    r = asmcap("choose", str(p), "--cc", "clang-14 -target x86_64-apple-macos10.15", "--cflags", "-O2 -ffreestanding",
+               "--format", "sh")
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CHOICE_KNOB=small" in r.stdout
+    assert "chosen by frame size" in r.stdout and "cannot" in r.stdout
+
+
+def test_bad_specs_name_the_line(tmp_path):
+    p = tmp_path / "bad.spec"
+    for text, msg in [("name: x\nfrobnicate: 1\n", "bad.spec:2: unknown key"),
+                      ("name: x\nsource: a.c\nfunction: f\ncheck: c\nmetric: speed\nvariant: a =\n",
+                       "metric must be"),
+                      ("name: x\nsource: a.c\nfunction: f\ncheck: c\nmetric: frame\nvariant: a b = -O2\n",
+                       "variant name"),
+                      ("name: x\nsource: a.c\nfunction: f\ncheck: c\nmetric: frame\ndefault: z\nvariant: a =\n",
+                       "default names no variant")]:
+        p.write_text(text)
+        r = asmcap("choose", str(p), "--cc", "gcc")
+        assert r.returncode == 2 and msg in r.stderr, (text, r.stderr)
+    assert asmcap("choose", str(tmp_path / "missing.spec")).returncode == 2
+
+
+@pytest.mark.parametrize("example", ["sha1/sha1.spec", "aes/aes-bounds.spec"])
+def test_examples_run(example):
+    r = asmcap("choose", str(ROOT / "examples" / example), "--cc", "gcc", "--cflags", "-O2", "--rounds", "3")
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CHOICE_" in r.stdout and "<- chosen" in r.stdout

@@ -1,0 +1,60 @@
+"""asmcap frame: -fstack-usage in gcc's and clang's formats, the prologue
+fallback, code size, unavailable variants."""
+import json
+
+import pytest
+
+from conftest import FAKES, ROOT, asmcap, have
+
+KNOB = ROOT / "tests" / "ccprobe" / "data" / "knob.c"
+
+
+def frame(cc, *variants, cflags="-O2"):
+    args = ["frame", str(KNOB), "--func", "knob_sum", "--cc", cc, "--cflags", cflags, "--format", "json"]
+    for v in variants:
+        args += ["--variant", v]
+    r = asmcap(*args)
+    assert r.returncode == 0, r.stderr
+    return {v["name"]: v for v in json.loads(r.stdout)["variants"]}
+
+
+@pytest.mark.parametrize("cc", ["gcc", "clang-14", "clang-19"])
+def test_big_buffer_shows_in_the_frame(cc):
+    if not have(cc):
+        pytest.skip(f"{cc} not installed")
+    v = frame(cc, "small=", "big=-DBIG=1")
+    assert v["small"]["frame_from"] == "stack-usage"
+    assert 0 <= v["small"]["frame"] < 256
+    # A leaf function may keep 128 bytes of the buffer in the red zone.
+    assert 4096 - 128 <= v["big"]["frame"] < 4096 + 256
+    assert v["small"]["code"] > 10 and v["big"]["code"] > v["small"]["code"]
+
+
+def test_prologue_fallback_agrees_with_stack_usage():
+    su = frame("gcc", "big=-DBIG=1")["big"]
+    pro = frame(str(FAKES / "cc-no-stack-usage"), "big=-DBIG=1")["big"]
+    assert pro["frame_from"] == "prologue"
+    # -fstack-usage counts the same pushes and adjustment the prologue makes.
+    assert abs(pro["frame"] - su["frame"]) <= 16, (pro, su)
+    assert pro["code"] == su["code"]
+
+
+@pytest.mark.skipif(not have("clang-14"), reason="clang-14 not installed")
+def test_rejected_variant_is_unavailable_not_an_error():
+    v = frame("clang-14", "plain=", "nohoist=-fno-code-hoisting")
+    assert v["nohoist"]["status"] == "unavailable"
+    assert "-fno-code-hoisting" in v["nohoist"]["reason"]
+    assert v["plain"]["status"] == "ok"
+
+
+def test_text_output_and_errors(tmp_path):
+    r = asmcap("frame", str(KNOB), "--func", "knob_sum", "--cc", "gcc", "--variant", "os=-Os")
+    assert r.returncode == 0 and r.stdout.splitlines()[1].startswith("os ")
+    r = asmcap("frame", str(KNOB), "--func", "no_such_function", "--cc", "gcc")
+    assert r.returncode == 3 and "no_such_function" in r.stderr
+    assert asmcap("frame", str(KNOB), "--cc", "gcc").returncode == 2        # no --func
+    assert asmcap("frame", str(KNOB), "--func", "knob_sum", "--variant", "noequals").returncode == 2
+    bad = tmp_path / "bad.c"
+    bad.write_text("int f( {\n")
+    r = asmcap("frame", str(bad), "--func", "f", "--cc", "gcc")
+    assert r.returncode == 3 and "does not compile" in r.stderr
