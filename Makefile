@@ -99,6 +99,7 @@ test:
 	ci/deps
 	$(MAKE) all
 	$(PYTEST) -q tests
+	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q tests/probe
 
 # matrix: every installed toolchain probed, its code regenerated, built,
 # audited and tested; the table in $(BUILD)/matrix.md and .json.
@@ -189,6 +190,19 @@ FLAVOURS_SRC = $(or $(wildcard perlasm/x86_64-mont.pl),tests/perlasm/sample.s)
 flavours: $(CAPS)
 	python3 tests/perlasm/flavours.py --caps $(CAPS) --out $(BUILD)/flavours $(FLAVOURS_SRC)
 .PHONY: flavours
+
+## probe checks (owner: engine helper) #######################################
+# build/asan/asmcap: the probe under ASan+UBSan (make test runs tests/probe
+# with it too).  bench-probe: probe speed against a bare `$CC -c` (not a test).
+BENCH_PROBE_CCS ?= gcc clang-14
+$(BUILD)/asan/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=undefined -Iprobe -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
+asan: $(BUILD)/asan/asmcap
+bench-probe: $(BUILD)/asmcap
+	python3 tests/probe/bench_probe.py --asmcap $(BUILD)/asmcap $(BENCH_PROBE_CCS)
+.PHONY: asan bench-probe
 
 clean:
 	rm -rf $(BUILD)
