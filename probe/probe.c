@@ -57,8 +57,9 @@ static void set_verdict(struct verdict *v, enum status st, char *reason, double 
 
 char *path_lookup(const char *name)
 {
+	struct stat st;
 	if (strchr(name, '/'))
-		return access(name, X_OK) ? NULL : xstrdup(name);
+		return stat(name, &st) || !S_ISREG(st.st_mode) || access(name, X_OK) ? NULL : xstrdup(name);
 	const char *path = getenv("PATH");
 	if (!path)
 		path = "/usr/bin:/bin";
@@ -66,7 +67,6 @@ char *path_lookup(const char *name)
 		size_t n = strcspn(path, ":");
 		char full[4096];
 		snprintf(full, sizeof full, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
-		struct stat st;
 		if (!stat(full, &st) && S_ISREG(st.st_mode) && !access(full, X_OK))
 			return xstrdup(full);
 		path += n + (path[n] == ':');
