@@ -43,10 +43,11 @@ my $MAXNUM = 128;
 
 # Frame layout (offsets from %rsp after the prologue).
 # NE8, NE4, NE: &n[num & ~7], &n[num & ~3], &n[num], where the row loops
-# over n end; AEND = &a[num]; E4, E: where those of the current row end.
-my ($R, $A, $B, $N, $N0, $NUM, $NE8, $NE4, $NE, $ROWS, $AEND, $E4, $E)
-	= map { 8 * $_ } 0 .. 12;
-my $T = 104;	# the accumulator t / the square S, in limbs from here
+# over n end; AEND = &a[num]; E4, E: where those of the current row end;
+# BI, MI: the multipliers of the current row.
+my ($R, $A, $B, $N, $N0, $NUM, $NE8, $NE4, $NE, $ROWS, $AEND, $E4, $E, $BI, $MI)
+	= map { 8 * $_ } 0 .. 14;
+my $T = 120;	# the accumulator t / the square S, in limbs from here
 
 sub frame_size {	# bytes for $limbs scratch limbs; keeps %rsp 16-aligned
 	my ($limbs) = @_;
@@ -73,9 +74,14 @@ sub epilogue {
 	return $s . "\tret\n.size\t$name,.-$name\n";
 }
 
-# Registers shared by both instruction sets.
-my @X = qw(%r10 %r11 %r12 %r13);	# a group of up to 4 limbs of a row
-my ($Z, $H) = qw(%r8 %r9);		# ADX: zero; hi-half temp
+# Registers the instruction sets below work with; each kernel sets them:
+our @X;		# the limbs of a group (the accumulator window)
+our ($Z, $H);	# ADX: a zero register; the other hi-half register
+
+sub reg32 {	# %rbp -> %ebp, %r8 -> %r8d
+	my ($r) = @_;
+	return $r =~ /^%r(\d+)$/ ? "%r$1d" : $r =~ s/^%r/%e/r;
+}
 
 # ---------------------------------------------------------------------------
 # The two instruction sets. Each provides:
@@ -107,7 +113,7 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 			my $s = '';
 			for my $k (0 .. $W - 1) {
 				# %rdx:%rax = M*src_k + acc_k + C
-				$s .= "\tmov\t" . $src->($k) . ",%rax\n\tmul\t$M\n"
+				$s .= "\tmov\t" . $src->($k) . ",%rax\n\tmulq\t$M\n"
 				    . "\tadd\t" . $acc->($k) . ",%rax\n\tadc\t\$0,%rdx\n";
 				$s .= "\tadd\t$C,%rax\n\tadc\t\$0,%rdx\n" if $k || $cin;
 				$s .= "\tmov\t%rax," . ($out ? $out->($k) : $X[$k]) . "\n"
@@ -120,7 +126,7 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 			my $s = '';
 			for my $k (0 .. $W - 1) {
 				# %rdx:%rax = M*src_k + x_k + C
-				$s .= "\tmov\t" . $src->($k) . ",%rax\n\tmul\t$M\n"
+				$s .= "\tmov\t" . $src->($k) . ",%rax\n\tmulq\t$M\n"
 				    . "\tadd\t$X[$k],%rax\n\tadc\t\$0,%rdx\n";
 				$s .= "\tadd\t$C,%rax\n\tadc\t\$0,%rdx\n" if $k || $cin;
 				my $o = $out->($k);
@@ -153,7 +159,7 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 	%ADX = (
 		name  => 'adx',
 		mult  => sub { "\tmov\t$_[0],%rdx\n" },
-		clear => sub { "\txor\t${Z}d,${Z}d\n" },
+		clear => sub { "\txor\t" . reg32($Z) . "," . reg32($Z) . "\n" },
 		madd  => sub {
 			my ($W, $src, $acc, $C, $cin, $out) = @_;
 			my $s = '';
@@ -251,72 +257,92 @@ ___
 
 # r = a*b*R^-1 mod n, one row per limb b_i (CIOS, the reduction fused
 # into the row):  t = (t + a*b_i + m*n) / 2^64,  m = (t_0 + a_0*b_i)*n0.
-# Registers: %rsi / %rcx / %rbx walk a / n / t, %rdi b_i, %rbp m,
-# %r14 / %r15 carry words of the a*b_i / m*n products, t at $T(%rsp).
+# a and n are copied into the frame next to t, so one pointer %rdi walks
+# all three (t_j = $T(%rdi), a_j = $AC(%rdi), n_j = $NC(%rdi)) and a group
+# of 8 limbs stays in %r8..%r15. %rcx / %rsi: carry words of the a*b_i /
+# m*n products. The ends of the loops over %rdi: NE8, NE4, NE.
+my $AC = $T + 8 * ($MAXNUM + 1);
+my $NC = $AC + 8 * $MAXNUM;
 sub mul_kernel {
 	my ($I) = @_;
+	local @X = map { "%r$_" } 8 .. 15;
+	local ($Z, $H) = qw(%rbp %rbx);
 	my $name = "montk_mul_$I->{name}";
-	my $frame = frame_size($MAXNUM + 1);
+	my $frame = frame_size(3 * $MAXNUM + 1);
 	my $l = '.Lmont' . $seq++;
 	my $s = prologue($name, 6, $frame);
 	$s .= <<___;
 	mov	%rdi,$R(%rsp)
-	mov	%rsi,$A(%rsp)
 	mov	%rdx,$B(%rsp)
 	mov	%rcx,$N(%rsp)
 	mov	%r8,$N0(%rsp)
 	mov	%r9,$NUM(%rsp)
 	mov	%r9,$ROWS(%rsp)
+	lea	-4(%r9),%rax		# limb 4 + groups of 8, 4, 1
+	and	\$-8,%rax
+	lea	32(%rsp,%rax,8),%rax
+	mov	%rax,$NE8(%rsp)
 	mov	%r9,%rax
 	and	\$-4,%rax
-	lea	(%rcx,%rax,8),%rax
+	lea	(%rsp,%rax,8),%rax
 	mov	%rax,$NE4(%rsp)
-	lea	(%rcx,%r9,8),%rax
+	lea	(%rsp,%r9,8),%rax
 	mov	%rax,$NE(%rsp)
-	xor	%eax,%eax
 	xor	%ebx,%ebx
-${l}_zero:				# t[0..num] = 0
-	mov	%rax,$T(%rsp,%rbx,8)
+${l}_copy:				# copy a and n, t = 0
+	mov	(%rsi,%rbx,8),%rax
+	mov	%rax,$AC(%rsp,%rbx,8)
+	mov	(%rcx,%rbx,8),%rax
+	mov	%rax,$NC(%rsp,%rbx,8)
+	movq	\$0,$T(%rsp,%rbx,8)
 	inc	%rbx
 	cmp	%r9,%rbx
-	jbe	${l}_zero
+	jb	${l}_copy
+	movq	\$0,$T(%rsp,%rbx,8)
 ${l}_row:
 	mov	$B(%rsp),%rax		# b_i, and advance b
-	mov	(%rax),%rdi
+	mov	(%rax),%rdx
 	lea	8(%rax),%rax
 	mov	%rax,$B(%rsp)
-	mov	$A(%rsp),%rsi
-	mov	$N(%rsp),%rcx
-	lea	$T(%rsp),%rbx
+	mov	%rdx,$BI(%rsp)
+	lea	0(%rsp),%rdi
 ___
 	# Limbs 0..3: x = t + a*b_i; m from x_0; then x + m*n shifted down.
-	my $t = mem(0, '%rbx');
-	my $tdown = mem(-8, '%rbx');
-	$s .= $I->{mult}->('%rdi') . $I->{clear}->()
-	    . $I->{madd}->(4, mem(0, '%rsi'), $t, '%r14', 0, undef)
-	    . "\tmov\t$X[0],%rbp\n\timul\t$N0(%rsp),%rbp\t\t# m = x_0*n0\n"
-	    . $I->{mult}->('%rbp') . $I->{clear}->()
-	    . $I->{nadd}->(4, mem(0, '%rcx'), '%r15', 0, sub { $_[0] ? $tdown->($_[0]) : undef })
-	    . "\tlea\t32(%rsi),%rsi\n\tlea\t32(%rcx),%rcx\n\tlea\t32(%rbx),%rbx\n";
+	my $t = mem($T, '%rdi');
+	my $tdown = mem($T - 8, '%rdi');
+	$s .= $I->{mult}->("$BI(%rsp)") . $I->{clear}->()
+	    . $I->{madd}->(4, mem($AC, '%rdi'), $t, '%rcx', 0, undef)
+	    . "\tmov\t$X[0],%rax\n\timul\t$N0(%rsp),%rax\t\t# m = x_0*n0\n"
+	    . "\tmov\t%rax,$MI(%rsp)\n"
+	    . $I->{mult}->("$MI(%rsp)") . $I->{clear}->()
+	    . $I->{nadd}->(4, mem($NC, '%rdi'), '%rsi', 0, sub { $_[0] ? $tdown->($_[0]) : undef })
+	    . "\tlea\t32(%rdi),%rdi\n";
 	# Limbs 4..num-1, the same with carries in.
-	$s .= row_loops([qw(%rsi %rcx %rbx)], '%rcx', [[4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], sub {
+	$s .= row_loops(['%rdi'], '%rdi',
+	                [[8, "$NE8(%rsp)"], [4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], sub {
 		my ($W) = @_;
-		return $I->{mult}->('%rdi') . $I->{clear}->()
-		     . $I->{madd}->($W, mem(0, '%rsi'), $t, '%r14', 1, undef)
-		     . $I->{mult}->('%rbp')
-		     . $I->{nadd}->($W, mem(0, '%rcx'), '%r15', 1, $tdown);
+		return $I->{mult}->("$BI(%rsp)") . $I->{clear}->()
+		     . $I->{madd}->($W, mem($AC, '%rdi'), $t, '%rcx', 1, undef)
+		     . $I->{mult}->("$MI(%rsp)")
+		     . $I->{nadd}->($W, mem($NC, '%rdi'), '%rsi', 1, $tdown);
 	});
 	$s .= <<___;
 	xor	%eax,%eax		# t[num-1], t[num] = t[num] + both carry words
-	add	%r14,%r15
+	add	%rcx,%rsi
 	adc	\$0,%rax
-	add	(%rbx),%r15
+	add	$T(%rdi),%rsi
 	adc	\$0,%rax
-	mov	%r15,-8(%rbx)
-	mov	%rax,(%rbx)
+	mov	%rsi,$T-8(%rdi)
+	mov	%rax,$T(%rdi)
 	decq	$ROWS(%rsp)
 	jnz	${l}_row
-	mov	%rbx,%rsi
+	mov	$NUM(%rsp),%rcx		# wipe the copy of a
+	xor	%eax,%eax
+${l}_wipe:
+	mov	%rax,$AC-8(%rsp,%rcx,8)
+	dec	%rcx
+	jnz	${l}_wipe
+	lea	$T(%rdi),%rsi
 	mov	$N(%rsp),%rcx
 ___
 	return $s . final_reduce() . epilogue($name, $frame);
@@ -329,6 +355,8 @@ ___
 # leaving the result in S[n..2n] (< 2n), reduced by final_reduce.
 sub sqr_kernel {
 	my ($I) = @_;
+	local @X = qw(%r10 %r11 %r12 %r13);
+	local ($Z, $H) = qw(%r8 %r9);
 	my $name = "montk_sqr_$I->{name}";
 	my $frame = frame_size(2 * $MAXNUM + 1);
 	my $l = '.Lmont' . $seq++;
