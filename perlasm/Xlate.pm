@@ -458,12 +458,15 @@ sub _analyse_frame {
 		my $expect = join('; ', ($alloc ? "add \$$alloc,%rsp" : ()),
 			(map { "pop %$_->[0]" } reverse @push), 'ret');
 		my $p = $k - 1;
+		$f->{epi_first}{ $code[$k] } = 1 unless @push || $alloc;
 		for my $r (@push) {
 			my $q = $p >= 0 ? $st->[ $code[$p] ] : undef;
 			_die("epilogue does not undo the prologue (expected: $expect)")
 				unless $q && _is_pop($q) && @{ $q->{ops} } == 1 && $q->{ops}[0]{k} eq 'reg'
 				&& $q->{ops}[0]{r} eq $r->[0];
-			$role{ $code[ $p-- ] } = 'epilogue';
+			$role{ $code[$p] } = 'epilogue';
+			$f->{epi_first}{ $code[$p] } = 1 if !$alloc && $r == $push[-1];
+			$p--;
 		}
 		if ($alloc) {
 			my $q = $p >= 0 ? $st->[ $code[$p] ] : undef;
@@ -471,8 +474,10 @@ sub _analyse_frame {
 			_die("epilogue does not undo the prologue (expected: $expect)")
 				unless defined $n && $n == $alloc;
 			$role{ $code[$p] } = 'epilogue';
+			$f->{epi_first}{ $code[$p] } = 1;
 		}
 	}
+	$f->{role} = \%role;
 	for my $i (@code) {
 		my $s = $st->[$i];
 		next if $s->{k} ne 'insn' || $role{$i};
@@ -639,6 +644,8 @@ sub translate {
 	$_->{k} eq 'align' && $_->{bytes} > $maxalign and $maxalign = $_->{bytes} for @$st;
 	my $text_dir = $nasm ? "section .text code align=$maxalign"
 		: $fl->{obj} eq 'macho' ? "\t.section\t__TEXT,__text,regular,pure_instructions" : "\t.text";
+	# DWARF CFI (gas-syntax ELF and Mach-O) where the toolchain takes it.
+	my $cfi = !$nasm && $fl->{obj} ne 'coff' && $caps->known('cfi') && $caps->has('cfi');
 	my $seq = 0;
 	my $mark = sub {	# a local label for unwind offsets
 		my ($f, $what) = @_;
@@ -647,8 +654,28 @@ sub translate {
 	};
 	my @out = ($nasm ? ('default rel', $text_dir) : ($text_dir));
 	my $ncode = 0;
+	my ($cur, $cfa, $body_cfa);	# function being emitted, CFA offset from %rsp
+	# After a prologue or epilogue instruction (push REG, alloc N, pop REG,
+	# free N): the label SEH codes point at, and the CFI.
+	my $frame_op = sub {
+		my ($what, $arg) = @_;
+		if ($seh && ($what eq 'push' || $what eq 'alloc')) {
+			my ($l, $t) = $mark->($cur, 'p' . ++$seq);
+			push @out, $t;
+			push @{ $cur->{seh_push} }, [ $arg, $l ] if $what eq 'push';
+			$cur->{seh_alloc} = $l if $what eq 'alloc';
+			$cur->{seh_end_prologue} = $l;
+		}
+		return unless $cfi;
+		$cfa += { push => 8, pop => -8, alloc => $arg, free => -$arg }->{$what};
+		push @out, "\t.cfi_def_cfa_offset\t$cfa";
+		push @out, "\t.cfi_offset\t%$arg,-$cfa" if $what eq 'push';
+		push @out, "\t.cfi_restore\t%$arg" if $what eq 'pop';
+	};
 	my $emit_end = sub {
 		my ($f) = @_;
+		push @out, "\t.cfi_endproc" if $cfi;
+		undef $cur;
 		if ($seh) {
 			my ($l, $t) = $mark->($f, 'end');
 			$f->{seh_fn_end} = $l;
@@ -683,35 +710,42 @@ sub translate {
 		elsif ($k eq 'label') {
 			push @out, _sym($fl, $s->{name}) . ':';
 			if (my $f = $fnat{$i}) {
-				$seq = 0;
+				($cur, $seq, $cfa) = ($f, 0, 8);
+				push @out, "\t.cfi_startproc" if $cfi;
 				push @out, "\t.byte\t0xf3,0x0f,0x1e,0xfa\t# endbr64" if $ibt && $f->{globl};
 				if ($fl->{win64}) {
-					my @entry = _win64_entry($f->{nargs});
 					$f->{seh_push} = [];
-					for my $e (@entry) {
+					for my $e (_win64_entry($f->{nargs})) {
 						push @out, _insn_text($fl, $e);
-						next unless _is_push($e);
-						my ($l, $t) = $mark->($f, 'p' . ++$seq);
-						push @out, $t;
-						push @{ $f->{seh_push} }, [ $e->{ops}[0]{r}, $l ];
-						$f->{seh_end_prologue} = $l;
+						$frame_op->('push', $e->{ops}[0]{r}) if _is_push($e);
 					}
 				}
 			}
 		}
 		elsif ($k eq 'insn') {
 			$ncode++;
-			if ($fl->{win64} && $s->{intel} eq 'ret') {
-				push @out, _insn_text($fl, _make($_)) for 'popq %rsi', 'popq %rdi';
+			my $ret = $s->{intel} eq 'ret';
+			if ($cfi && $cur->{epi_first}{$i}) {
+				push @out, "\t.cfi_remember_state";
+				$body_cfa = $cfa;
+			}
+			if ($fl->{win64} && $ret) {
+				for my $reg (qw(rsi rdi)) {
+					push @out, _insn_text($fl, _make("popq %$reg"));
+					$frame_op->('pop', $reg);
+				}
 			}
 			push @out, _insn_text($fl, $s);
-			if ($fl->{win64} && (my $p = $prologue_at{$i})) {
-				my ($f, $what, $reg) = @$p;
-				my ($l, $t) = $mark->($f, 'p' . ++$seq);
-				push @out, $t;
-				push @{ $f->{seh_push} }, [ $reg, $l ] if $what eq 'push';
-				$f->{seh_alloc} = $l if $what eq 'alloc';
-				$f->{seh_end_prologue} = $l;
+			if (my $p = $prologue_at{$i}) {
+				$frame_op->($p->[1], $p->[1] eq 'push' ? $p->[2] : $cur->{alloc});
+			}
+			elsif (($cur->{role}{$i} // '') eq 'epilogue') {
+				if (_is_pop($s)) { $frame_op->('pop', $s->{ops}[0]{r}) }
+				else { $frame_op->('free', $cur->{alloc}) }
+			}
+			if ($cfi && $ret) {
+				push @out, "\t.cfi_restore_state";
+				$cfa = $body_cfa;
 			}
 		}
 		else { _die("internal: statement kind $k") }
