@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+import audit_patterns as ap
 import catalog_files as cf
 import toolchains as tcs
 
@@ -201,3 +202,43 @@ def test_real_assembler_verdicts(tc, measured):
     got = {name: measured[tc[0], name][0] for name in cf.load(tc[4])}
     assert got == tcs.expected(tc[0], tc[4]), {
         n: measured[tc[0], n] for n in got if got[n] != tcs.expected(tc[0], tc[4])[n]}
+
+
+# -- audit patterns recognise their own instructions and nobody else's ------
+
+def snippet_instructions(arch, name):
+    t = tmpl(arch, name)
+    bits = 32 if arch == "i386" else 64
+    return [x for e in t["expect"] for x in ap.decode(cf.hexbytes(e), bits)]
+
+
+INSN = [a for a in ALL if a[1] not in DIRECTIVES]
+
+
+@pytest.mark.parametrize("arch,name", INSN)
+def test_audit_recognises_every_snippet_instruction(arch, name):
+    audit = tmpl(arch, name)["audit"]
+    for x in snippet_instructions(arch, name):
+        assert ap.matches(audit, x), f"{name}: audit misses {x['raw'].hex(' ')}"
+
+
+@pytest.mark.parametrize("arch,name", INSN)
+def test_audit_claims_no_other_features_instructions(arch, name):
+    audit = tmpl(arch, name)["audit"]
+    for a2, other in INSN:
+        if a2 != arch or other == name:
+            continue
+        for x in snippet_instructions(arch, other):
+            assert not ap.matches(audit, x), \
+                f"{name}'s audit matches {other}'s {x['raw'].hex(' ')}"
+
+
+def test_audit_reader_tells_lengths_and_registers_apart():
+    """The test-side matcher itself: VEX.128 vs VEX.256, /N, REX?."""
+    vaesenc_xmm = ap.decode(bytes.fromhex("c4e271dcc2"))[0]
+    vaesenc_ymm = ap.decode(bytes.fromhex("c4e275dcc2"))[0]
+    assert ap.matches("VEX.128.66.0F38.WIG dc /r", vaesenc_xmm)
+    assert not ap.matches("VEX.128.66.0F38.WIG dc /r", vaesenc_ymm)
+    rdrand, rdseed = ap.decode(bytes.fromhex("480fc7f0480fc7f8"))
+    assert ap.matches("REX? 0f c7 /6", rdrand) and not ap.matches("REX? 0f c7 /6", rdseed)
+    assert not ap.matches("66 0f 38 f6 /r", ap.decode(bytes.fromhex("66480f38f6d8"))[0])

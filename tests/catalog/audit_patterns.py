@@ -1,0 +1,97 @@
+"""A second, test-side reading of the catalog's `audit:` patterns: split the
+expected bytes into instructions and say which patterns match each one.
+Covers the encodings the catalog uses (legacy 0F/0F38/0F3A with 66/F2/F3
+and REX, VEX c4/c5, EVEX 62; register or simple memory ModRM)."""
+import re
+
+VEX_ALT = re.compile(r"(E?VEX)(?:\.(128|256|512))?\.(NP|66|F3|F2)\.(0F|0F38|0F3A)\.(W0|W1|WIG) "
+                     r"([0-9a-f]{2})((?: /[r0-7])?(?: i[bwd])?)")
+PP = {"NP": 0, "66": 1, "F3": 2, "F2": 3}
+MAPS = {"0F": 1, "0F38": 2, "0F3A": 3}
+IMM = {"ib": 1, "iw": 2, "id": 4}
+
+
+def modrm_len(b, i):
+    """Bytes taken by the ModRM at b[i] with its SIB and displacement."""
+    mod, rm = b[i] >> 6, b[i] & 7
+    n = 1
+    if mod != 3 and rm == 4:
+        n += 1
+        if mod == 0 and b[i + 1] & 7 == 5:
+            n += 4
+    if mod == 0 and rm == 5:
+        n += 4
+    return n + {1: 1, 2: 4}.get(mod, 0)
+
+
+def decode(b, bits=64):
+    """Split b into instructions: dicts with raw bytes and, for VEX/EVEX,
+    enc/pp/map/w/length/op/modrm."""
+    out, i = [], 0
+    while i < len(b):
+        start = i
+        if b[i] in (0xc4, 0xc5, 0x62):
+            x = {"enc": "EVEX" if b[i] == 0x62 else "VEX"}
+            if b[i] == 0xc5:
+                x.update(pp=b[i + 1] & 3, map=1, w=0, length=128 << (b[i + 1] >> 2 & 1))
+                i += 2
+            elif b[i] == 0xc4:
+                x.update(map=b[i + 1] & 0x1f, w=b[i + 2] >> 7, pp=b[i + 2] & 3,
+                         length=128 << (b[i + 2] >> 2 & 1))
+                i += 3
+            else:
+                x.update(map=b[i + 1] & 7, w=b[i + 2] >> 7, pp=b[i + 2] & 3,
+                         length=128 << (b[i + 3] >> 5 & 3))
+                i += 4
+            x["op"] = b[i]
+            no_modrm = x["enc"] == "VEX" and x["map"] == 1 and x["op"] == 0x77
+            x["modrm"] = None if no_modrm else b[i + 1]
+            i += 1 if no_modrm else 1 + modrm_len(b, i + 1)
+            i += x["map"] == 3
+        else:
+            x = {"enc": "legacy"}
+            while b[i] in (0x66, 0xf2, 0xf3) or (bits == 64 and 0x40 <= b[i] <= 0x4f):
+                i += 1
+            assert b[i] == 0x0f, f"not a catalog instruction at {b[start:].hex(' ')}"
+            esc = b[i + 1]
+            i += 2 + (esc in (0x38, 0x3a))          # past 0f, 38|3a and the opcode
+            i += modrm_len(b, i) + (esc == 0x3a)    # every catalog opcode has ModRM
+        x["raw"] = b[start:i]
+        out.append(x)
+    return out
+
+
+def match_legacy(alt, raw):
+    """Byte tokens, REX?, /r, /N, ib|iw|id against one instruction's bytes."""
+    i = 0
+    for tok in alt.split():
+        if tok == "REX?":
+            i += i < len(raw) and 0x40 <= raw[i] <= 0x4f
+        elif tok.startswith("/"):
+            if i >= len(raw) or (tok != "/r" and raw[i] >> 3 & 7 != int(tok[1])):
+                return False
+            i += modrm_len(raw, i)
+        elif tok in IMM:
+            i += IMM[tok]
+        elif i >= len(raw) or raw[i] != int(tok, 16):
+            return False
+        else:
+            i += 1
+    return i == len(raw)
+
+
+def match(alt, x):
+    m = VEX_ALT.fullmatch(alt)
+    if not m:
+        return x["enc"] == "legacy" and match_legacy(alt, x["raw"])
+    enc, length, pp, vmap, w, op, tail = m.groups()
+    if (enc != x["enc"] or PP[pp] != x["pp"] or MAPS[vmap] != x["map"]
+            or int(op, 16) != x["op"] or (length and int(length) != x["length"])
+            or (w != "WIG" and int(w[1]) != x["w"])):
+        return False
+    reg = re.search(r"/([0-7])", tail)
+    return not reg or (x["modrm"] is not None and x["modrm"] >> 3 & 7 == int(reg[1]))
+
+
+def matches(audit, x):
+    return any(match(alt.strip(), x) for alt in audit.split(" ; "))
