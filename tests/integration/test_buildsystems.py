@@ -1,0 +1,127 @@
+"""The build-system integrations, tried the way a maintainer would: a sample
+project per system (tests/integration/*), configured with real gcc, with a
+pre-ADX assembler, and with a toolchain whose assembler crashes."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ASMCAP, FAKES, ROOT, have
+
+HERE = ROOT / "tests" / "integration"
+OLD_AS = str(FAKES / "legacy-gas222")          # rejects adcx/adox
+CRASH = str(FAKES / "cc-asm-crash")            # C fine, assembler SIGSEGV
+
+
+def run(cmd, cwd, env=None, check=True):
+    e = dict(os.environ)
+    e.update(env or {})
+    r = subprocess.run(cmd, cwd=cwd, env=e, capture_output=True, text=True, timeout=300)
+    if check:
+        assert r.returncode == 0, f"{cmd}: {r.stdout[-2000:]}\n{r.stderr[-2000:]}"
+    return r
+
+
+@pytest.fixture(scope="module")
+def configure_script(tmp_path_factory):
+    if not (have("autoreconf") and have("autoheader")):
+        pytest.fail("autoconf/automake missing: ci/deps installs them")
+    d = tmp_path_factory.mktemp("autoconf")
+    shutil.copytree(HERE / "autoconf", d, dirs_exist_ok=True)
+    (d / "m4").mkdir()
+    shutil.copy(ROOT / "m4" / "asmcap.m4", d / "m4")
+    run(["autoreconf", "-fi"], d)
+    return d
+
+
+def configure(src, tmp_path, *args):
+    d = tmp_path / "b"
+    shutil.copytree(src, d)
+    return d, run(["./configure", f"ASMCAP={ASMCAP}", *args], d, check=False)
+
+
+def test_autoconf_gcc_defines_features(configure_script, tmp_path):
+    d, r = configure(configure_script, tmp_path, "CC=gcc")
+    assert r.returncode == 0, r.stdout + r.stderr
+    h = (d / "config.h").read_text()
+    assert "#define ASMCAP_ADX 1" in h and "#define ASMCAP_BMI2 1" in h
+    assert (d / "result.txt").read_text().strip() == "adx_path=yes"
+    assert "checking whether gcc can assemble adx... yes" in r.stdout
+
+
+def test_autoconf_old_assembler_says_no(configure_script, tmp_path):
+    d, r = configure(configure_script, tmp_path, f"CC={OLD_AS}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    h = (d / "config.h").read_text()
+    assert "/* #undef ASMCAP_ADX */" in h and "#define ASMCAP_BMI2 1" in h
+    assert (d / "result.txt").read_text().strip() == "adx_path=no"
+
+
+def test_autoconf_cache_and_override(configure_script, tmp_path):
+    d, r = configure(configure_script, tmp_path, "CC=gcc", "-C", "asmcap_cv_adx=no")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "/* #undef ASMCAP_ADX */" in (d / "config.h").read_text()
+    assert "asmcap_cv_adx=no" in (d / "config.cache").read_text() or \
+        "asmcap_cv_adx=${asmcap_cv_adx=no}" in (d / "config.cache").read_text()
+    assert "(cached) no" in r.stdout
+
+
+def test_autoconf_unusable_toolchain_fails_configure(configure_script, tmp_path):
+    d, r = configure(configure_script, tmp_path, f"CC={CRASH}")
+    assert r.returncode != 0
+    assert "asmcap failed" in r.stderr and "SIGSEGV" in r.stderr
+
+
+def cmake(tmp_path, build, *defs):
+    prefix = tmp_path / "prefix" / "lib" / "cmake" / "Asmcap"
+    prefix.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "cmake" / "AsmcapConfig.cmake", prefix)
+    return run(["cmake", "-S", str(HERE / "cmake"), "-B", str(build),
+                f"-DCMAKE_PREFIX_PATH={tmp_path / 'prefix'}", f"-DASMCAP_EXECUTABLE={ASMCAP}", *defs],
+               tmp_path, check=False)
+
+
+def result(build):
+    return dict(l.split("=", 1) for l in (build / "result.txt").read_text().splitlines())
+
+
+def test_cmake_probe_and_reprobe_on_flag_change(tmp_path):
+    b = tmp_path / "build"
+    r = cmake(tmp_path, b, "-DCMAKE_C_COMPILER=gcc")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(b)["adx"] == "ON" and result(b)["bmi2"] == "ON" and result(b)["gnu_property"] == "ON"
+    # Same build tree, new flags: gas told to target plain x86-64 rejects
+    # ADX; a stale cached answer would still say ON.
+    r = cmake(tmp_path, b, "-DCMAKE_C_FLAGS=-Wa,-march=generic64")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(b)["adx"] == "OFF" and "generic64" in result(b)["adx_reason"]
+    r = cmake(tmp_path, b, "-DCMAKE_C_FLAGS=")
+    assert result(b)["adx"] == "ON"
+
+
+def test_cmake_old_assembler_and_crash(tmp_path):
+    b = tmp_path / "old"
+    r = cmake(tmp_path, b, f"-DCMAKE_C_COMPILER={OLD_AS}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(b)["adx"] == "OFF" and result(b)["bmi2"] == "ON"
+    r = cmake(tmp_path, tmp_path / "crash", f"-DCMAKE_C_COMPILER={CRASH}")
+    assert r.returncode != 0 and "SIGSEGV" in r.stderr
+
+
+@pytest.mark.parametrize("cc,adx", [("gcc", "yes"), (OLD_AS, "no")])
+def test_meson_recipe(tmp_path, cc, adx):
+    env = {"CC": cc, "PATH": f"{ASMCAP.parent}:{os.environ['PATH']}"}
+    r = run(["meson", "setup", str(tmp_path / "b"), str(HERE / "meson")], tmp_path, env=env, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"adx={adx}" in r.stdout
+    h = (tmp_path / "b" / "caps.h").read_text()
+    assert ("#define ASMCAP_ADX" in h) == (adx == "yes")
+    assert "#define ASMCAP_BMI2" in h
+
+
+def test_meson_unusable_toolchain_is_an_error(tmp_path):
+    env = {"CC": CRASH, "PATH": f"{ASMCAP.parent}:{os.environ['PATH']}"}
+    r = run(["meson", "setup", str(tmp_path / "b"), str(HERE / "meson")], tmp_path, env=env, check=False)
+    assert r.returncode != 0
+    assert "SIGSEGV" in r.stdout + r.stderr
