@@ -82,7 +82,9 @@ static void print_hex(const uint64_t *x, size_t num)
 }
 
 /* The control for the constant-time test: left-to-right square and
- * multiply that branches on each exponent bit. Never use this. */
+ * multiply that branches on each exponent bit. Never use this. Not inlined,
+ * so valgrind names it even without readable debug info. */
+__attribute__((noinline))
 static void leaky_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
                          size_t exp_limbs, const uint64_t *n, size_t num)
 {
