@@ -246,6 +246,59 @@ def check_unwind(flavour, obj, functions):
     return report
 
 
+def check_cfi(flavour, obj, functions):
+    """The .eh_frame rules (readelf -wF) against the stack depth simulated from
+    the disassembly: at every instruction CFA = %rsp + depth, and in the body
+    each pushed register is saved where its push put it."""
+    code = {}
+    fn = None
+    for line in run(["objdump", "-d", obj]).splitlines():
+        m = re.match(r"^([0-9a-f]+) <(\S+)>:$", line)
+        if m:
+            fn = m.group(2) if m.group(2) in functions else fn
+            if fn == m.group(2):
+                code[fn] = []
+            continue
+        m = re.match(r"^\s*([0-9a-f]+):\t(?:[0-9a-f]{2} )+\s*\t(.*)$", line)
+        if m and fn:
+            code[fn].append((int(m.group(1), 16), re.sub(r"\s+", " ", m.group(2).strip())))
+    fdes = {}
+    for blk in re.finditer(r"FDE cie=\S+ pc=([0-9a-f]+)\.\.([0-9a-f]+)\n(.*?)(?:\n\n|\Z)",
+                           run(["readelf", "-wF", obj]), re.S):
+        lines = blk.group(3).splitlines()
+        cols = lines[0].split()
+        rows = [dict(zip(cols, r.split())) for r in lines[1:] if r.strip()]
+        fdes[int(blk.group(1), 16)] = [(int(r["LOC"], 16), r) for r in rows]
+    for name in functions:
+        insns = code[name]
+        rows = fdes.get(insns[0][0])
+        if not rows:
+            raise CheckError(f"{name}: no FDE in .eh_frame")
+        depth, saved, body = 8, {}, 8
+        for addr, text in insns:
+            row = [r for loc, r in rows if loc <= addr][-1]
+            if row["CFA"] != f"rsp+{depth}":
+                raise CheckError(f"{name}+{addr - insns[0][0]:#x} ({text}): CFA {row['CFA']}, stack says rsp+{depth}")
+            if depth == body and depth > 8:
+                for reg, off in saved.items():
+                    if row.get(reg) != f"c-{off}":
+                        raise CheckError(f"{name}+{addr - insns[0][0]:#x}: {reg} rule {row.get(reg)}, pushed at c-{off}")
+            m = re.match(r"(push|pop) %(\w+)$", text)
+            a = re.match(r"(sub|add) \$0x([0-9a-f]+),%rsp$", text)
+            if m and m.group(1) == "push":
+                depth += 8
+                saved[m.group(2)] = depth
+                body = depth
+            elif m:
+                depth -= 8
+            elif a:
+                depth += int(a.group(2), 16) * (1 if a.group(1) == "sub" else -1)
+                body = max(body, depth)
+            elif text.startswith("ret"):
+                depth = body          # what follows a ret is body code
+    return f"CFI matches the stack ({len(functions)} FDEs)"
+
+
 def functions_of(dialect_elf_text):
     """Global function names, from the elf translation (.globl lines)."""
     return re.findall(r"^\s*\.globl\s+(\w+)", dialect_elf_text, re.M)
@@ -323,6 +376,14 @@ def check_all(source, caps, out, execute=False):
                 if fl in ("mingw64", "nasm"):
                     check_unwind(fl, obj, funcs)
                     notes.append(".pdata/.xdata match prologues")
+                if ".cfi_startproc" in src.read_text():
+                    if fl == "macosx":
+                        fdes = run(["llvm-dwarfdump-14", "--eh-frame", obj]).count(" FDE ")
+                        if fdes != len(funcs):
+                            raise CheckError(f"{fl}: {fdes} FDEs in __eh_frame for {len(funcs)} functions")
+                        notes.append(f"{fdes} FDEs")
+                    else:
+                        notes.append(check_cfi(fl, obj, funcs))
                 run_state = "not run" if fl in ("macosx", "mingw64", "nasm") else (
                     "see abi run" if execute else "")
                 rows.append((fl, label, "assembled", "; ".join(notes), run_state))

@@ -18,7 +18,7 @@ SAMPLE_FUNCS = ["xs_sum6", "xs_mul_1", "xs_forms"]
 CFLAGS = fv.CFLAGS
 
 
-def caps_file(dirpath, ibt=False, shstk=False):
+def caps_file(dirpath, ibt=False, shstk=False, cfi=None):
     doc = {"schema": 1, "asmcap": {"version": "0.1.0", "catalog": "t"},
            "toolchain": {"way": "cc", "argv": ["gcc"], "arch": "x86_64", "format": "elf64",
                          "flavour": "elf"},
@@ -26,7 +26,9 @@ def caps_file(dirpath, ibt=False, shstk=False):
                      "apple": False, "win64": False},
            # the toolchains used here assemble ADX: the kernels' ADX path is covered
            "features": {"bmi2": {"status": "yes"}, "adx": {"status": "yes", "requires": ["bmi2"]}}}
-    p = dirpath / f"caps-{int(ibt)}{int(shstk)}.json"
+    if cfi:
+        doc["features"]["cfi"] = {"status": cfi}
+    p = dirpath / f"caps-{int(ibt)}{int(shstk)}{cfi or ''}.json"
     p.write_text(json.dumps(doc))
     return p
 
@@ -150,6 +152,43 @@ def test_unwind_check_catches_wrong_offsets(work, caps):
     fv.assemble("mingw64", src, work / "seh-bad.o")
     with pytest.raises(fv.CheckError, match="xs_mul_1: unwind code 'push rbx'"):
         fv.check_unwind("mingw64", work / "seh-bad.o", SAMPLE_FUNCS)
+
+
+# ---- DWARF CFI ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flavour", ["elf", "elf-win64"])
+def test_cfi_matches_stack(work, flavour):
+    c = caps_file(work, cfi="yes")
+    src = fv.generate(SAMPLE, flavour, c, work / f"cfi-{flavour}.s")
+    for which in range(len(fv.ASSEMBLERS[flavour])):
+        obj = work / f"cfi-{flavour}-{which}.o"
+        fv.assemble(flavour, src, obj, which)
+        assert "3 FDEs" in fv.check_cfi(flavour, obj, SAMPLE_FUNCS)
+    # a wrong rule is caught
+    text = src.read_text()
+    frame = 8 + 6 * 8 + 24 + (16 if flavour == "elf-win64" else 0)   # xs_mul_1 after sub
+    bad = text.replace(f"\t.cfi_def_cfa_offset\t{frame}\n", "\t.cfi_def_cfa_offset\t88\n", 1)
+    assert bad != text
+    (work / "cfi-bad.s").write_text(bad)
+    fv.assemble(flavour, work / "cfi-bad.s", work / "cfi-bad.o")
+    with pytest.raises(fv.CheckError, match=rf"xs_mul_1.*CFA rsp\+88, stack says rsp\+{frame}"):
+        fv.check_cfi(flavour, work / "cfi-bad.o", SAMPLE_FUNCS)
+
+
+@pytest.mark.parametrize("cfi", [None, "no", "broken"])
+def test_no_cfi_unless_caps_say_yes(work, cfi):
+    c = caps_file(work, cfi=cfi)
+    for fl in fv.FLAVOURS:
+        assert ".cfi_" not in translate(SAMPLE.read_text(), fl, c)
+
+
+def test_macho_eh_frame(work):
+    c = caps_file(work, cfi="yes")
+    obj = work / "cfi.macho.o"
+    fv.assemble("macosx", fv.generate(SAMPLE, "macosx", c, work / "cfi-macho.s"), obj)
+    dump = subprocess.run(["llvm-dwarfdump-14", "--eh-frame", str(obj)], capture_output=True,
+                          text=True).stdout
+    assert dump.count(" FDE ") == 3
 
 
 # ---- CET -----------------------------------------------------------------------------
