@@ -105,7 +105,9 @@ int feature_list(const struct catalog *c, const char *list, unsigned char *want,
 struct unit {
 	size_t *f, n;                   /* catalog indices */
 	unsigned *first, *last;         /* each snippet's line range in the source */
-	char src[64], obj[64];
+	char src[64], obj[64];           /* names, in the temp dir */
+	char *srcpath, *objpath;        /* full paths: runs happen in the caller's cwd,
+	                                 * where relative -I and command paths mean what they say */
 	struct strv argv;
 	struct run_job job;
 };
@@ -136,6 +138,8 @@ static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
 	u->last = calloc(n + 1, sizeof *u->last);
 	snprintf(u->src, sizeof u->src, "asmcap%u.%s", x->seq, ext);
 	snprintf(u->obj, sizeof u->obj, "asmcap%u.o", x->seq++);
+	u->srcpath = xprintf("%s/%s", x->dir, u->src);
+	u->objpath = xprintf("%s/%s", x->dir, u->obj);
 	strv_append(&u->argv, &x->p->argv);
 	if (!strcmp(x->p->way, "cc")) {
 		strv_append(&u->argv, &x->cflags);
@@ -144,23 +148,22 @@ static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
 			strv_push(&u->argv, "-v");
 		x->verbose = 0;
 		const char *tail[] = {"-c", "-x", want_cpp(x) ? "assembler-with-cpp" : "assembler",
-		                      u->src, "-o", u->obj, NULL};
+		                      u->srcpath, "-o", u->objpath, NULL};
 		for (const char **t = tail; *t; t++)
 			strv_push(&u->argv, *t);
 	} else if (!strcmp(x->p->way, "as")) {
 		strv_append(&u->argv, &x->asflags);
-		const char *tail[] = {"-o", u->obj, u->src, NULL};
+		const char *tail[] = {"-o", u->objpath, u->srcpath, NULL};
 		for (const char **t = tail; *t; t++)
 			strv_push(&u->argv, *t);
 	} else {
 		strv_append(&u->argv, &x->asflags);
-		const char *tail[] = {"-f", x->nasm_fmt, "-o", u->obj, u->src, NULL};
+		const char *tail[] = {"-f", x->nasm_fmt, "-o", u->objpath, u->srcpath, NULL};
 		for (const char **t = tail; *t; t++)
 			strv_push(&u->argv, *t);
 	}
 	memset(&u->job, 0, sizeof u->job);
 	u->job.argv = u->argv.v;
-	u->job.cwd = x->dir;
 }
 
 static void unit_free(struct unit *u)
@@ -168,6 +171,8 @@ static void unit_free(struct unit *u)
 	free(u->f);
 	free(u->first);
 	free(u->last);
+	free(u->srcpath);
+	free(u->objpath);
 	strv_free(&u->argv);
 	run_result_free(&u->job.r);
 }
@@ -274,8 +279,9 @@ static char *one_line(const char *s, size_t n)
 }
 
 /* Messages naming `src:LINE:`.  For each snippet of u: its first error and
- * first warning (malloc'd, or NULL).  Returns how many snippets have errors. */
-static size_t blame(const struct unit *u, const char *err, char **errs, char **warns)
+ * first warning (malloc'd, or NULL); *general: the first warning that names
+ * no snippet.  Returns how many snippets have errors. */
+static size_t blame(const struct unit *u, const char *err, char **errs, char **warns, char **general)
 {
 	size_t nsrc = strlen(u->src), hit = 0;
 	for (const char *l = err; *l;) {
@@ -284,6 +290,8 @@ static size_t blame(const struct unit *u, const char *err, char **errs, char **w
 		for (const char *s = l; s + nsrc < l + len && !p; s++)
 			if (!strncmp(s, u->src, nsrc) && s[nsrc] == ':' && isdigit((unsigned char)s[nsrc + 1]))
 				p = s;
+		if (!p && !*general && (strstr(l, "Warning:") || strstr(l, "warning:")) && len < 4096)
+			*general = one_line(l, len);
 		if (p) {
 			char *end;
 			unsigned long line = strtoul(p + nsrc + 1, &end, 10);
@@ -334,7 +342,7 @@ static int contains(const uint8_t *hay, size_t n, const uint8_t *needle, size_t 
 
 /* The verdict for snippet f after a run that exited 0. */
 static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
-                   const struct unit *u, struct verdict *v)
+                   const char *general, const struct unit *u, struct verdict *v)
 {
 	const struct feature *f = &x->p->cat.f[fi];
 	struct buf why = {0};
@@ -393,6 +401,8 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 	}
 	if (warn)
 		buf_printf(&why, "%sassembler warned: %s", why.n ? "; " : "", warn);
+	else if (!ok && general)
+		buf_printf(&why, "; it said: %s", general);
 	if (!ok && !why.n)
 		buf_puts(&why, "bytes not found");
 	set_verdict(v, ok ? ST_YES : ST_BROKEN, why.s ? why.s : xstrdup(""), u->job.r.ms);
@@ -439,13 +449,12 @@ static int hopeless(const struct unit *u, char *err, size_t errlen)
 enum outcome { U_OK, U_FAILED, U_NOLINES, U_UNUSABLE };
 
 /* Read the object of a run that exited 0. */
-static int load_obj(struct ctx *x, const struct unit *u, uint8_t **buf, struct obj *o,
+static int load_obj(const struct unit *u, uint8_t **buf, struct obj *o,
                     char *err, size_t errlen)
 {
-	char path[4096], why[256];
+	char why[256];
 	size_t len = 0;
-	snprintf(path, sizeof path, "%s/%s", x->dir, u->obj);
-	*buf = read_all(path, &len);
+	*buf = read_all(u->objpath, &len);
 	if (!*buf) {
 		char *cmd = argv_join(u->argv.v);
 		snprintf(err, errlen, "`%s' exited 0 but wrote no object %s", cmd, u->obj);
@@ -519,14 +528,15 @@ static enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint
 	if (hopeless(u, err, errlen))
 		return U_UNUSABLE;
 	char **errs = calloc(u->n + 1, sizeof *errs), **warns = calloc(u->n + 1, sizeof *warns);
-	size_t hit = blame(u, r->err, errs, warns);
+	char *general = NULL;
+	size_t hit = blame(u, r->err, errs, warns, &general);
 	enum outcome out = U_OK;
 	if (r->status == 0) {
-		if (load_obj(x, u, objbuf, o, err, errlen) || learn_target(x, o, u, err, errlen))
+		if (load_obj(u, objbuf, o, err, errlen) || learn_target(x, o, u, err, errlen))
 			out = U_UNUSABLE;
 		else
 			for (size_t i = 0; i < u->n; i++)
-				decide(x, u->f[i], o, warns[i], u, &x->p->v[u->f[i]]);
+				decide(x, u->f[i], o, warns[i], general, u, &x->p->v[u->f[i]]);
 	} else if (hit) {
 		for (size_t i = 0; i < u->n; i++)
 			if (errs[i])
@@ -538,6 +548,7 @@ static enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint
 		free(errs[i]), free(warns[i]);
 	free(errs);
 	free(warns);
+	free(general);
 	return out;
 }
 
@@ -747,7 +758,7 @@ static int empty_run(struct ctx *x, char *err, size_t errlen)
 		} else {
 			uint8_t *buf;
 			struct obj o;
-			if (load_obj(x, &u, &buf, &o, err, errlen))
+			if (load_obj(&u, &buf, &o, err, errlen))
 				r = 3;
 			else {
 				if (learn_target(x, &o, &u, err, errlen))
@@ -855,13 +866,11 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			for (const char **s = d; *s; s++)
 				strv_push(&dm, *s);
 			jobs[1].argv = dm.v;
-			jobs[1].cwd = x->dir;
 			naux = 1;
 		} else if (first && strcmp(p->way, "cc")) {
 			strv_append(&ver, &p->argv);
 			strv_push(&ver, !strcmp(p->way, "nasm") ? "-v" : "--version");
 			jobs[1].argv = ver.v;
-			jobs[1].cwd = x->dir;
 			naux = 1;
 		}
 		run_jobs(jobs, 1 + naux, 0);
@@ -941,7 +950,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		char e[256];
 		strv_push(&av, as_prog);
 		strv_push(&av, "--version");
-		if (!run_cmd(av.v, x->dir, 0, &rr, e, sizeof e) && rr.exited && rr.status == 0)
+		if (!run_cmd(av.v, NULL, 0, &rr, e, sizeof e) && rr.exited && rr.status == 0)
 			p->assembler = first_line(rr.out);
 		run_result_free(&rr);
 		strv_free(&av);
