@@ -18,6 +18,7 @@ static const struct {
 	{"cc-flag", cmd_cc_flag},
 	{"frame", cmd_frame},
 	{"choose", cmd_choose},
+	{"audit", cmd_audit},
 };
 
 int main(int argc, char **argv)

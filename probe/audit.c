@@ -1,0 +1,747 @@
+/* asmcap audit FILE... [--expect LIST] [--format text|json] [--templates DIR]
+ *
+ * Which catalog features does built code really use?  Every function of
+ * every object (archive members, shared libraries too) is decoded
+ * instruction by instruction (x86dec.c) and each instruction is compared
+ * with the features' `audit:` patterns, so bytes inside immediates,
+ * displacements and data objects never count. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "cmds.h"
+#include "obj.h"
+#include "out.h"
+#include "x86dec.h"
+
+/* One alternative of an `audit:` pattern (grammar in the brief). */
+struct pat {
+	enum x86_enc enc;
+	unsigned map;
+	uint8_t opcode, prefix, ntail, tail[4];
+	int rex_ok, rex_w;        /* legacy: REX? / REX.W */
+	int w, l, reg;            /* -1: any */
+};
+
+struct fpats { const struct feature *f; struct pat *p; size_t n; };
+
+/* The catalog of one architecture with its patterns compiled. */
+struct arch_cat {
+	const char *arch;
+	int loaded;               /* 1 loaded, -1 failed (the error was reported) */
+	struct catalog cat;
+	struct fpats *fp;         /* parallel to cat.f */
+};
+
+/* What one function (or the code no symbol covers) contains. */
+struct row {
+	const char *name;
+	int section;
+	uint64_t off, size, undecoded;
+	unsigned *hits;           /* per feature */
+};
+
+struct audit {
+	const char *templates;
+	enum out_format format;
+	struct arch_cat cats[2];  /* x86_64, i386 */
+	char **expect;
+	size_t nexpect;
+	int *found;               /* per expect, for the current FILE */
+	struct buf json;
+	int nfiles_json;
+};
+
+static int hexbyte(const char *t, uint8_t *v)
+{
+	char *end;
+	unsigned long x;
+
+	if (!isxdigit((unsigned char)t[0]) || !isxdigit((unsigned char)t[1]) || t[2])
+		return -1;
+	x = strtoul(t, &end, 16);
+	*v = (uint8_t)x;
+	return 0;
+}
+
+/* "VEX.256.66.0F38.W1" / "EVEX.66.0F3A.WIG" */
+static int parse_vex_head(char *t, struct pat *p)
+{
+	char *part, *save = NULL;
+	int n = 0;
+
+	p->enc = t[0] == 'E' ? X86_EVEX : X86_VEX;
+	for (part = strtok_r(t, ".", &save); part; part = strtok_r(NULL, ".", &save), n++) {
+		if (!n)
+			continue;
+		if (!strcmp(part, "128") || !strcmp(part, "L0") || !strcmp(part, "LZ"))
+			p->l = 0;
+		else if (!strcmp(part, "256") || !strcmp(part, "L1"))
+			p->l = 1;
+		else if (!strcmp(part, "512"))
+			p->l = 2;
+		else if (!strcmp(part, "LIG"))
+			p->l = -1;
+		else if (!strcmp(part, "NP"))
+			p->prefix = 0;
+		else if (!strcmp(part, "66") || !strcmp(part, "F2") || !strcmp(part, "F3"))
+			p->prefix = (uint8_t)strtoul(part, NULL, 16);
+		else if (!strcmp(part, "0F"))
+			p->map = X86_MAP_0F;
+		else if (!strcmp(part, "0F38"))
+			p->map = X86_MAP_0F38;
+		else if (!strcmp(part, "0F3A"))
+			p->map = X86_MAP_0F3A;
+		else if (!strcmp(part, "W0") || !strcmp(part, "W1"))
+			p->w = part[1] - '0';
+		else if (!strcmp(part, "WIG"))
+			p->w = -1;
+		else
+			return -1;
+	}
+	return p->map ? 0 : -1;
+}
+
+/* One alternative, its tokens separated by blanks. */
+static int parse_alt(char *text, struct pat *p)
+{
+	char *tok, *save = NULL;
+	int have_op = 0, in_map = 0;
+
+	memset(p, 0, sizeof *p);
+	p->w = p->l = p->reg = -1;
+	for (tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		uint8_t b;
+		if (!strncmp(tok, "VEX.", 4) || !strncmp(tok, "EVEX.", 5)) {
+			if (have_op || p->enc != X86_LEGACY || parse_vex_head(tok, p))
+				return -1;
+		} else if (!strcmp(tok, "REX?")) {
+			p->rex_ok = 1;
+		} else if (!strcmp(tok, "REX.W")) {
+			p->rex_ok = p->rex_w = 1;
+		} else if (!strcmp(tok, "/r")) {
+			if (!have_op)
+				return -1;
+		} else if (tok[0] == '/' && tok[1] >= '0' && tok[1] <= '7' && !tok[2]) {
+			if (!have_op)
+				return -1;
+			p->reg = tok[1] - '0';
+		} else if (!strcmp(tok, "ib") || !strcmp(tok, "iw") || !strcmp(tok, "id") ||
+		           !strcmp(tok, "io") || !strcmp(tok, "iz")) {
+			if (!have_op)
+				return -1;   /* the decoder knows immediate sizes */
+		} else if (!hexbyte(tok, &b)) {
+			if (have_op) {
+				if (p->ntail == sizeof p->tail)
+					return -1;
+				p->tail[p->ntail++] = b;
+			} else if (p->enc != X86_LEGACY) {
+				p->opcode = b;
+				have_op = 1;
+			} else if (in_map == 1 && (b == 0x38 || b == 0x3a)) {
+				p->map = b == 0x38 ? X86_MAP_0F38 : X86_MAP_0F3A;
+				in_map = 2;
+			} else if (!in_map && b == 0x0f) {
+				p->map = X86_MAP_0F;
+				in_map = 1;
+			} else if (!in_map && (b == 0x66 || b == 0xf2 || b == 0xf3)) {
+				p->prefix = b;
+			} else {
+				p->opcode = b;
+				have_op = 1;
+			}
+		} else {
+			return -1;
+		}
+	}
+	return have_op ? 0 : -1;
+}
+
+static int compile(const struct feature *f, struct fpats *fp, char *err, size_t errlen)
+{
+	char *text, *alt, *save = NULL;
+	size_t n = 1;
+
+	fp->f = f;
+	if (!f->audit)
+		return 0;
+	for (const char *s = f->audit; *s; s++)
+		n += *s == ';';
+	fp->p = calloc(n, sizeof *fp->p);
+	text = strdup(f->audit);
+	if (!fp->p || !text) {
+		free(text);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (alt = strtok_r(text, ";", &save); alt; alt = strtok_r(NULL, ";", &save)) {
+		char copy[256];
+		snprintf(copy, sizeof copy, "%s", alt);
+		if (parse_alt(alt, &fp->p[fp->n])) {
+			snprintf(err, errlen, "feature %.60s: bad audit pattern \"%.120s\"", f->name, copy);
+			free(text);
+			return -1;
+		}
+		fp->n++;
+	}
+	free(text);
+	return 0;
+}
+
+static struct arch_cat *get_catalog(struct audit *a, enum obj_arch arch, char *err, size_t errlen)
+{
+	struct arch_cat *c = &a->cats[arch == OBJ_ARCH_I386];
+
+	if (c->loaded)
+		return c->loaded > 0 ? c : NULL;
+	c->arch = arch == OBJ_ARCH_I386 ? "i386" : "x86_64";
+	if (a->templates ? catalog_load_dir(&c->cat, a->templates, c->arch, err, errlen)
+	                 : catalog_load_builtin(&c->cat, c->arch, err, errlen))
+		return NULL;
+	c->loaded = -1;   /* until every pattern compiles; freed at the end either way */
+	c->fp = calloc(c->cat.n ? c->cat.n : 1, sizeof *c->fp);
+	if (!c->fp) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < c->cat.n; i++)
+		if (compile(&c->cat.f[i], &c->fp[i], err, errlen))
+			return NULL;
+	c->loaded = 1;
+	return c;
+}
+
+static int matches(const struct pat *p, const struct x86_insn *in, const uint8_t *bytes)
+{
+	if (p->enc != in->enc || p->map != in->map || p->opcode != in->opcode)
+		return 0;
+	if (p->enc == X86_LEGACY) {
+		uint8_t rep = in->pp == 0xf2 || in->pp == 0xf3 ? in->pp : 0;
+		/* Without 66/F2/F3 in the pattern, 66 may still size the operands. */
+		if (p->prefix == 0x66 ? !in->has66 || rep : p->prefix != rep)
+			return 0;
+		if ((in->rex && !p->rex_ok) || (p->rex_w && !in->w))
+			return 0;
+	} else {
+		if (p->prefix != in->pp || (p->w >= 0 && p->w != in->w) || (p->l >= 0 && p->l != in->l))
+			return 0;
+	}
+	if (p->reg >= 0 && (!in->has_modrm || (in->modrm >> 3 & 7) != p->reg))
+		return 0;
+	if (p->ntail > in->len - in->after_opcode ||
+	    memcmp(bytes + in->after_opcode, p->tail, p->ntail))
+		return 0;
+	return 1;
+}
+
+/* Linear decode of code[0..len), counting pattern hits per feature. */
+static void scan(const struct arch_cat *c, int bits, const uint8_t *code, uint64_t len,
+                 struct row *r)
+{
+	for (uint64_t off = 0; off < len;) {
+		struct x86_insn in;
+		unsigned n = x86_decode(code + off, len - off, bits, &in);
+		if (!n) {
+			r->undecoded++;
+			off++;
+			continue;
+		}
+		for (size_t i = 0; i < c->cat.n; i++)
+			for (size_t k = 0; k < c->fp[i].n; k++)
+				if (matches(&c->fp[i].p[k], &in, code + off)) {
+					r->hits[i]++;
+					break;
+				}
+		off += n;
+	}
+}
+
+/* Symbols of one section in address order; at equal addresses functions
+ * and globals first, so an alias is reported under its best name. */
+static const struct obj *sort_obj;
+static int by_value(const void *x, const void *y)
+{
+	const struct obj_symbol *a = &sort_obj->symbols[*(const size_t *)x];
+	const struct obj_symbol *b = &sort_obj->symbols[*(const size_t *)y];
+
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	if (a->is_func != b->is_func)
+		return b->is_func - a->is_func;
+	if (a->is_global != b->is_global)
+		return b->is_global - a->is_global;
+	return strcmp(a->name, b->name);
+}
+
+/* ELF says what every symbol is: only functions are code.  COFF (without
+ * the function type) and Mach-O do not: a symbol in code is taken as code
+ * unless known to be data. */
+static int decodable(const struct obj_symbol *s)
+{
+	return s->is_func || (!s->typed && !s->is_data);
+}
+
+struct rows { struct row *r; size_t n, cap; size_t nfeat; };
+
+static struct row *add_row(struct rows *rs, const char *name, int section, uint64_t off)
+{
+	struct row *r;
+
+	if (rs->n == rs->cap) {
+		struct row *g = realloc(rs->r, (rs->cap = rs->cap ? 2 * rs->cap : 16) * sizeof *g);
+		if (!g)
+			return NULL;
+		rs->r = g;
+	}
+	r = &rs->r[rs->n];
+	memset(r, 0, sizeof *r);
+	r->hits = calloc(rs->nfeat ? rs->nfeat : 1, sizeof *r->hits);
+	if (!r->hits)
+		return NULL;
+	rs->n++;
+	r->name = name;
+	r->section = section;
+	r->off = off;
+	return r;
+}
+
+/* Code no symbol covers (a stripped library's local functions, padding)
+ * is decoded too, into one row per section. */
+static int scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat *c, int bits,
+                    const uint8_t *data, uint64_t from, uint64_t to)
+{
+	if (*gap == SIZE_MAX) {
+		if (!add_row(rs, NULL, si, from))
+			return -1;
+		*gap = rs->n - 1;
+	}
+	rs->r[*gap].size += to - from;
+	scan(c, bits, data + from, to - from, &rs->r[*gap]);
+	return 0;
+}
+
+static int audit_section(const struct obj *o, int si, const struct arch_cat *c, int bits,
+                         struct rows *rs)
+{
+	const struct obj_section *sec = &o->sections[si];
+	size_t *idx = malloc((o->nsymbols ? o->nsymbols : 1) * sizeof *idx), n = 0, nfunc = 0;
+	uint64_t covered = 0, last_start = UINT64_MAX;
+	size_t gap = SIZE_MAX;    /* index: add_row may move the rows */
+	int rc = -1;
+
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < o->nsymbols; i++)
+		if (o->symbols[i].section == si && o->symbols[i].value < sec->size)
+			idx[n++] = i;
+	sort_obj = o;
+	qsort(idx, n, sizeof *idx, by_value);
+	for (size_t k = 0; k < n; k++)
+		nfunc += decodable(&o->symbols[idx[k]]);
+	if (!nfunc) {
+		struct row *r = add_row(rs, sec->name, si, 0);
+		if (!r)
+			goto out;
+		r->size = sec->size;
+		scan(c, bits, sec->data, sec->size, r);
+		rc = 0;
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct obj_symbol *s = &o->symbols[idx[k]];
+		uint64_t end = sec->size;
+		if (s->size && s->size < sec->size - s->value)
+			end = s->value + s->size;
+		else if (!s->size)
+			for (size_t j = k + 1; j < n; j++)
+				if (o->symbols[idx[j]].value > s->value) {
+					end = o->symbols[idx[j]].value;
+					break;
+				}
+		if (s->value > covered && scan_gap(rs, &gap, si, c, bits, sec->data, covered, s->value))
+			goto out;
+		if (end > covered)
+			covered = end;
+		if (!decodable(s) || s->value == last_start)
+			continue;
+		last_start = s->value;
+		struct row *r = add_row(rs, s->name, si, s->value);
+		if (!r)
+			goto out;
+		r->size = end - s->value;
+		scan(c, bits, sec->data + s->value, end - s->value, r);
+	}
+	if (covered < sec->size && scan_gap(rs, &gap, si, c, bits, sec->data, covered, sec->size))
+		goto out;
+	rc = 0;
+out:
+	free(idx);
+	return rc;
+}
+
+static int any_hit(const struct row *r, size_t nfeat)
+{
+	for (size_t i = 0; i < nfeat; i++)
+		if (r->hits[i])
+			return 1;
+	return 0;
+}
+
+/* Directive features (`section:`) are present when one of their sections is. */
+static int has_section(const struct obj *o, const char *names)
+{
+	char list[256], *t, *save = NULL;
+
+	snprintf(list, sizeof list, "%s", names);
+	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const struct obj_section *s = obj_section_named(o, t);
+		if (s && s->size)
+			return 1;
+	}
+	return 0;
+}
+
+static void note_found(struct audit *a, const char *feature)
+{
+	for (size_t i = 0; i < a->nexpect; i++)
+		if (!strcmp(a->expect[i], feature))
+			a->found[i] = 1;
+}
+
+static void report(struct audit *a, const char *file, const char *member, const struct obj *o,
+                   const struct arch_cat *c, const struct rows *rs)
+{
+	const char *sep = "";
+	int shown = 0;
+
+	if (a->format == OUT_TEXT) {
+		printf("%s%s%s%s: %s\n", file, member ? "(" : "", member ? member : "", member ? ")" : "",
+		       obj_format_name(o));
+	} else {
+		buf_printf(&a->json, "%s\n  {\"file\": ", a->nfiles_json++ ? "," : "");
+		buf_json_str(&a->json, file);
+		buf_puts(&a->json, ", \"member\": ");
+		buf_json_str(&a->json, member);
+		buf_printf(&a->json, ", \"format\": \"%s\", \"functions\": [", obj_format_name(o));
+	}
+	for (size_t k = 0; k < rs->n; k++) {
+		const struct row *r = &rs->r[k];
+		const char *sname = o->sections[r->section].name;
+		char name[160];
+		if (!r->name && !any_hit(r, rs->nfeat))
+			continue;   /* uncovered padding with nothing in it */
+		if (r->name)
+			snprintf(name, sizeof name, "%s", r->name);
+		else
+			snprintf(name, sizeof name, "[%s, no symbol]", sname);
+		for (size_t i = 0; i < rs->nfeat; i++)
+			if (r->hits[i])
+				note_found(a, c->cat.f[i].name);
+		if (a->format == OUT_TEXT) {
+			printf("  %-32s %-14s %8llu bytes ", name, sname, (unsigned long long)r->size);
+			if (!any_hit(r, rs->nfeat))
+				printf(" -");
+			for (size_t i = 0; i < rs->nfeat; i++)
+				if (r->hits[i])
+					printf(" %s:%u", c->cat.f[i].name, r->hits[i]);
+			if (r->undecoded)
+				printf("  (%llu bytes not instructions)", (unsigned long long)r->undecoded);
+			printf("\n");
+			continue;
+		}
+		buf_printf(&a->json, "%s\n    {\"name\": ", shown++ ? "," : "");
+		buf_json_str(&a->json, r->name);
+		buf_puts(&a->json, ", \"section\": ");
+		buf_json_str(&a->json, sname);
+		buf_printf(&a->json, ", \"offset\": %llu, \"size\": %llu, \"undecoded\": %llu, \"features\": {",
+		           (unsigned long long)r->off, (unsigned long long)r->size,
+		           (unsigned long long)r->undecoded);
+		sep = "";
+		for (size_t i = 0; i < rs->nfeat; i++)
+			if (r->hits[i]) {
+				buf_printf(&a->json, "%s\"%s\": %u", sep, c->cat.f[i].name, r->hits[i]);
+				sep = ", ";
+			}
+		buf_puts(&a->json, "}}");
+	}
+	if (a->format == OUT_JSON)
+		buf_puts(&a->json, "], \"sections\": [");
+	sep = "";
+	for (size_t i = 0; i < c->cat.n; i++) {
+		const struct feature *f = &c->cat.f[i];
+		if (!f->section || !has_section(o, f->section))
+			continue;
+		note_found(a, f->name);
+		if (a->format == OUT_TEXT)
+			printf("%s%s", *sep ? " " : "  sections: ", f->name);
+		else
+			buf_printf(&a->json, "%s\"%s\"", sep, f->name);
+		sep = " ";
+	}
+	if (a->format == OUT_TEXT && *sep)
+		printf(" (%s)\n", "directive features whose sections are present");
+	if (a->format == OUT_JSON)
+		buf_puts(&a->json, "]}");
+}
+
+static void free_rows(struct rows *rs)
+{
+	for (size_t k = 0; k < rs->n; k++)
+		free(rs->r[k].hits);
+	free(rs->r);
+}
+
+static int audit_object(struct audit *a, const char *file, const char *member,
+                        const uint8_t *buf, size_t len)
+{
+	char err[256];
+	struct obj o;
+	struct arch_cat *c;
+	struct rows rs = { 0 };
+	int rc = 0;
+
+	if (obj_parse(&o, buf, len, err, sizeof err)) {
+		fprintf(stderr, "asmcap audit: %s%s%s%s: %s\n", file, member ? "(" : "",
+		        member ? member : "", member ? ")" : "", err);
+		return 2;
+	}
+	if (o.arch == OBJ_ARCH_OTHER) {
+		fprintf(stderr, "asmcap audit: %s%s%s%s: not x86 code (%s)\n", file, member ? "(" : "",
+		        member ? member : "", member ? ")" : "", obj_format_name(&o));
+		obj_free(&o);
+		return 2;
+	}
+	c = get_catalog(a, o.arch, err, sizeof err);
+	if (!c) {
+		fprintf(stderr, "asmcap audit: catalog: %s\n", err);
+		obj_free(&o);
+		return 2;
+	}
+	rs.nfeat = c->cat.n;
+	/* x32 objects are ELF32 but hold 64-bit code. */
+	for (size_t i = 0; i < o.nsections && !rc; i++)
+		if (o.sections[i].is_code && o.sections[i].data &&
+		    audit_section(&o, (int)i, c, o.arch == OBJ_ARCH_X86_64 ? 64 : 32, &rs)) {
+			fprintf(stderr, "asmcap audit: out of memory\n");
+			rc = 2;
+		}
+	if (!rc)
+		report(a, file, member, &o, c, &rs);
+	free_rows(&rs);
+	obj_free(&o);
+	return rc;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL, *g;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	do {
+		if (*len == cap) {
+			g = realloc(buf, cap = cap ? 2 * cap : 1 << 16);
+			if (!g) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = g;
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n);
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int audit_file(struct audit *a, const char *path)
+{
+	size_t len, pos = 0, mlen;
+	uint8_t *buf = slurp(path, &len);
+	const uint8_t *m;
+	char name[256], err[256];
+	int rc = 0, r, members = 0;
+
+	if (!buf) {
+		fprintf(stderr, "asmcap audit: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	if (!ar_is_archive(buf, len)) {
+		rc = audit_object(a, path, NULL, buf, len);
+		free(buf);
+		return rc;
+	}
+	while ((r = ar_next(buf, len, &pos, name, sizeof name, &m, &mlen, err, sizeof err)) == 1) {
+		members++;
+		if ((r = audit_object(a, path, name, m, mlen)) > rc)
+			rc = r;
+	}
+	if (r < 0) {
+		fprintf(stderr, "asmcap audit: %s: %s\n", path, err);
+		rc = 2;
+	} else if (!members) {
+		fprintf(stderr, "asmcap audit: %s: archive has no members\n", path);
+		rc = 2;
+	}
+	free(buf);
+	return rc;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: asmcap audit FILE... [--expect LIST] [--format text|json] "
+	                "[--templates DIR]\n");
+	return 2;
+}
+
+static int split_list(struct audit *a, const char *list)
+{
+	char *copy = strdup(list), *t, *save = NULL;
+
+	if (!copy)
+		return -1;
+	for (t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		char **g = realloc(a->expect, (a->nexpect + 1) * sizeof *g);
+		if (!g || !(g[a->nexpect] = strdup(t))) {
+			if (g)
+				a->expect = g;
+			free(copy);
+			return -1;
+		}
+		a->expect = g;
+		a->nexpect++;
+	}
+	free(copy);
+	return 0;
+}
+
+/* Every --expect name must be a feature of some catalog we can load. */
+static int check_expect(struct audit *a)
+{
+	char err[256];
+
+	for (size_t i = 0; i < a->nexpect; i++) {
+		int known = 0;
+		for (int k = 0; k < 2; k++) {
+			struct arch_cat *c = get_catalog(a, k ? OBJ_ARCH_I386 : OBJ_ARCH_X86_64, err, sizeof err);
+			if (!c) {
+				fprintf(stderr, "asmcap audit: catalog: %s\n", err);
+				return -1;
+			}
+			known |= catalog_find(&c->cat, a->expect[i]) != NULL;
+		}
+		if (!known) {
+			fprintf(stderr, "asmcap audit: --expect: unknown feature \"%s\" (see asmcap list)\n",
+			        a->expect[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	struct audit a = { .format = OUT_TEXT };
+	char **files = calloc(argc > 0 ? (size_t)argc : 1, sizeof *files);
+	size_t nfiles = 0;
+	int rc = 0, opts = 1;
+
+	if (!files)
+		return 2;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (opts && !strcmp(arg, "--")) {
+			opts = 0;
+		} else if (opts && (!strcmp(arg, "--expect") || !strcmp(arg, "--format") ||
+		                    !strcmp(arg, "--templates"))) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "asmcap audit: %s needs a value\n", arg);
+				rc = 2;
+				goto out;
+			}
+			if (!strcmp(arg, "--expect") && split_list(&a, argv[i + 1])) {
+				rc = 2;
+				goto out;
+			}
+			if (!strcmp(arg, "--format") &&
+			    (out_format_parse(argv[i + 1], &a.format) ||
+			     (a.format != OUT_TEXT && a.format != OUT_JSON))) {
+				fprintf(stderr, "asmcap audit: --format is text or json, not \"%s\"\n", argv[i + 1]);
+				rc = 2;
+				goto out;
+			}
+			if (!strcmp(arg, "--templates"))
+				a.templates = argv[i + 1];
+			i++;
+		} else if (opts && arg[0] == '-' && arg[1]) {
+			fprintf(stderr, "asmcap audit: unknown option %s\n", arg);
+			rc = usage();
+			goto out;
+		} else {
+			files[nfiles++] = argv[i];
+		}
+	}
+	if (!nfiles) {
+		rc = usage();
+		goto out;
+	}
+	if (check_expect(&a)) {
+		rc = 2;
+		goto out;
+	}
+	a.found = calloc(a.nexpect ? a.nexpect : 1, sizeof *a.found);
+	if (!a.found) {
+		rc = 2;
+		goto out;
+	}
+	if (a.format == OUT_JSON)
+		buf_puts(&a.json, "{\"schema\": 1, \"objects\": [");
+	for (size_t f = 0; f < nfiles; f++) {
+		int r;
+		memset(a.found, 0, a.nexpect * sizeof *a.found);
+		r = audit_file(&a, files[f]);
+		if (r) {
+			rc = r;
+			continue;
+		}
+		for (size_t i = 0; i < a.nexpect; i++)
+			if (!a.found[i]) {
+				fprintf(stderr, "asmcap audit: %s: expected %s, but no function or section in it "
+				                "uses it\n", files[f], a.expect[i]);
+				if (!rc)
+					rc = 1;
+			}
+	}
+	if (a.format == OUT_JSON) {
+		buf_puts(&a.json, "\n]}\n");
+		fwrite(a.json.s, 1, a.json.n, stdout);
+	}
+out:
+	for (int k = 0; k < 2; k++) {
+		if (!a.cats[k].loaded)
+			continue;
+		for (size_t i = 0; i < a.cats[k].cat.n; i++)
+			free(a.cats[k].fp ? a.cats[k].fp[i].p : NULL);
+		free(a.cats[k].fp);
+		catalog_free(&a.cats[k].cat);
+	}
+	for (size_t i = 0; i < a.nexpect; i++)
+		free(a.expect[i]);
+	free(a.expect);
+	free(a.found);
+	buf_free(&a.json);
+	free(files);
+	return rc;
+}
