@@ -4,6 +4,7 @@
 #ifndef MONT_INTERNAL_H
 #define MONT_INTERNAL_H
 
+#include <string.h>
 #include "mont.h"
 
 #ifndef __SIZEOF_INT128__
@@ -42,6 +43,15 @@ static inline uint64_t mont_barrier(uint64_t x)
 	__asm__("" : "+r"(x));
 #endif
 	return x;
+}
+
+/* memset the optimiser cannot drop: the asm claims to read the memory. */
+static inline void mont_wipe(void *p, size_t len)
+{
+	memset(p, 0, len);
+#if defined(__GNUC__) || defined(__clang__)
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+#endif
 }
 
 #endif

@@ -1,7 +1,6 @@
 /* Constant-time modular exponentiation: fixed windows over every bit of the
  * exponent (leading zero bits included), a table of base powers in
  * Montgomery form, and table lookups that read every entry under masks. */
-#include <string.h>
 #include "internal.h"
 
 unsigned mont_window_bits(size_t num)
@@ -17,15 +16,6 @@ unsigned mont_window_bits(size_t num)
 	 * w=6 wins by 2% (noise level here) only at 64 limbs and doubles the
 	 * table, so 5 is the largest width used. */
 	return num >= 16 ? 5 : 4;
-}
-
-/* memset the optimiser cannot drop: the asm claims to read the memory. */
-static void wipe(void *p, size_t len)
-{
-	memset(p, 0, len);
-#if defined(__GNUC__) || defined(__clang__)
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-#endif
 }
 
 /* Table entries sit `stride` limbs apart: num rounded up to 4, so the
@@ -61,7 +51,7 @@ static void select_entry(uint64_t *restrict out, const uint64_t *restrict table,
 		out[j + 2] = o2;
 		out[j + 3] = o3;
 	}
-	wipe(mask, sizeof mask);
+	mont_wipe(mask, sizeof mask);
 }
 
 /* Bits [bit, bit+w) of exp; bits past the top read as 0. Only the
@@ -155,9 +145,9 @@ void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
 	mont_mul(acc, acc, power, n, n0, num);
 	memcpy(r, acc, num * sizeof *r);
 
-	wipe(table, entries * stride * sizeof *table);
-	wipe(acc, sizeof acc);
-	wipe(power, sizeof power);
+	mont_wipe(table, entries * stride * sizeof *table);
+	mont_wipe(acc, sizeof acc);
+	mont_wipe(power, sizeof power);
 }
 
 /* 1 when a < b, constant time. */

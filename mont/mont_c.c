@@ -32,6 +32,7 @@ void mont_c_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
 		t[num] = (uint64_t)(top >> 64);
 	}
 	mont_reduce_once(r, t, t[num], n, num);
+	mont_wipe(t, (num + 1) * sizeof *t);
 }
 
 void mont_reduce_once(uint64_t *r, const uint64_t *t, uint64_t t_top,

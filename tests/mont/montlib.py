@@ -3,6 +3,7 @@ and compute the expected answers with Python integers."""
 import os
 import pathlib
 import random
+import shlex
 import subprocess
 
 import pytest
@@ -20,7 +21,7 @@ def make(*targets, build=None, **variables):
     """Build targets with the top-level Makefile (quietly); fail with its output.
     MONT_TEST_MAKEFLAGS (e.g. "CAPS=x.json CFLAGS=-O1") is passed on."""
     args = ["make", "-s", "-C", str(ROOT), f"BUILD={build or BUILD}"]
-    args += os.environ.get("MONT_TEST_MAKEFLAGS", "").split()
+    args += shlex.split(os.environ.get("MONT_TEST_MAKEFLAGS", ""))
     args += [f"{k}={v}" for k, v in variables.items()]
     p = subprocess.run(args + [str(t) for t in targets], capture_output=True,
                        text=True, timeout=600)
