@@ -31,7 +31,8 @@ def test_verdicts(tc, asmcap_bin):
     got = {name: f["status"] for name, f in feats.items()}
     assert got == tcs.expected(tc[0], tc[4]), {
         n: feats[n] for n in got if got[n] != tcs.expected(tc[0], tc[4]).get(n)}
-    assert "broken" not in got.values()
+    if tc[0] != "gcc-sse2avx":      # the one row that re-encodes on purpose
+        assert "broken" not in got.values()
     catalog = cf.load(tc[4])
     for name, f in feats.items():
         assert f["requires"] == cf.requires(catalog[name]), name

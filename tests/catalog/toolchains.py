@@ -11,6 +11,13 @@ import shutil
 TOOLCHAINS = [
     ("gcc", "cc", "gcc", [], "x86_64", "elf64"),
     ("gcc-m32", "cc", "gcc", ["-m32"], "i386", "elf32"),
+    # GNU as options that change encodings: the W of WIG instructions, L of
+    # LIG ones, -O2 shortening; the catalog lists or avoids every such form
+    ("gcc-wig", "cc", "gcc", ["-Wa,-mvexwig=1", "-Wa,-mevexwig=1",
+                              "-Wa,-mavxscalar=256", "-Wa,-O2"], "x86_64", "elf64"),
+    # -msse2avx re-encodes SSE forms as VEX (which needs AVX): not AES-NI as
+    # the catalog defines it, so those features are broken, not yes
+    ("gcc-sse2avx", "cc", "gcc", ["-Wa,-msse2avx"], "x86_64", "elf64"),
     ("clang-13", "cc", "clang-13", [], "x86_64", "elf64"),
     ("clang-14", "cc", "clang-14", [], "x86_64", "elf64"),
     ("clang-15", "cc", "clang-15", [], "x86_64", "elf64"),
@@ -52,6 +59,9 @@ NASM = {"avxvnni": "skipped", "sha512": "skipped", "sm3": "skipped",
 EXCEPT = {
     "gcc": {**NEW3, **NOT_COFF},
     "gcc-m32": NEW3,
+    "gcc-wig": {**NEW3, **NOT_COFF},
+    "gcc-sse2avx": {**NEW3, **NOT_COFF, "aesni": "broken", "pclmul": "broken",
+                    "gfni": "broken"},
     "clang-13": {**OLD_LLVM, **NOT_COFF},
     "clang-14": {**OLD_LLVM, **NOT_COFF},
     "clang-15": {**OLD_LLVM, **NOT_COFF},
