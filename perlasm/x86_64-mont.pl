@@ -44,10 +44,11 @@ my $MAXNUM = 128;
 # Frame layout (offsets from %rsp after the prologue).
 # NE8, NE4, NE: &n[num & ~7], &n[num & ~3], &n[num], where the row loops
 # over n end; AEND = &a[num]; E4, E: where those of the current row end;
-# BI, MI: the multipliers of the current row.
-my ($R, $A, $B, $N, $N0, $NUM, $NE8, $NE4, $NE, $ROWS, $AEND, $E4, $E, $BI, $MI)
-	= map { 8 * $_ } 0 .. 14;
-my $T = 120;	# the accumulator t / the square S, in limbs from here
+# BI, MI: the multipliers of the current row; squaring: VI = &V[i],
+# PN: where the groups without a*a_i products end.
+my ($R, $A, $B, $N, $N0, $NUM, $NE8, $NE4, $NE, $ROWS, $AEND, $E4, $E, $BI, $MI,
+    $VI, $PN) = map { 8 * $_ } 0 .. 16;
+my $T = 136;	# the accumulator t / the square S, in limbs from here
 
 sub frame_size {	# bytes for $limbs scratch limbs; keeps %rsp 16-aligned
 	my ($limbs) = @_;
@@ -258,19 +259,37 @@ ___
 # r = a*b*R^-1 mod n, one row per limb b_i (CIOS, the reduction fused
 # into the row):  t = (t + a*b_i + m*n) / 2^64,  m = (t_0 + a_0*b_i)*n0.
 # a and n are copied into the frame next to t, so one pointer %rdi walks
-# all three (t_j = $T(%rdi), a_j = $AC(%rdi), n_j = $NC(%rdi)) and a group
+# all three (t_j = $T(%rdi), a_j = $VC(%rdi), n_j = $NC(%rdi)) and a group
 # of 8 limbs stays in %r8..%r15. %rcx / %rsi: carry words of the a*b_i /
 # m*n products. The ends of the loops over %rdi: NE8, NE4, NE.
-my $AC = $T + 8 * ($MAXNUM + 1);
-my $NC = $AC + 8 * $MAXNUM;
-sub mul_kernel {
-	my ($I) = @_;
+#
+# Squaring is the same loop with b = a and a row-dependent V in place of a:
+# row i adds a_i * V_i with V_i = a_i*2^(64i) + 2*sum_{j>i} a_j*2^(64j), so
+# each cross product a_i*a_j is computed once, doubled, and
+# sum_i a_i*V_i = a^2. V starts as d = 2a (n limbs, and the top bit
+# V[n] = d_n = a_{n-1} >> 63 added at the end of each row as a_i & -V[n]);
+# before row i: V[i-1] = 0, V[i] = a_i, V[i+1] = d_{i+1} without bit 0
+# (= a_{i+1} << 1; for i = n-1 that clears V[n]). Groups of limbs below i (whole groups of 8 from limb 4
+# on) skip the a_i*V products: n(n+1)/2 + n^2 + n products in all, plus
+# at most 11 multiplications by zero per row. The bound t < 2n may not hold
+# between rows (row 0 adds up to 2*a_0*a), but t stays below 4*2^(64n), so
+# t[num] holds it, and the result (a^2 + M*n)/R < 2n as for any product.
+my $VC = $T + 8 * ($MAXNUM + 2);	# V or a copy of a; V[-1] is free
+my $NC = $VC + 8 * ($MAXNUM + 1);
+sub mont_kernel {
+	my ($I, $sqr) = @_;
 	local @X = map { "%r$_" } 8 .. 15;
 	local ($Z, $H) = qw(%rbp %rbx);
-	my $name = "montk_mul_$I->{name}";
-	my $frame = frame_size(3 * $MAXNUM + 1);
+	my $name = "montk_" . ($sqr ? 'sqr' : 'mul') . "_$I->{name}";
+	my $frame = frame_size(3 * $MAXNUM + 3);
 	my $l = '.Lmont' . $seq++;
-	my $s = prologue($name, 6, $frame);
+	my $s = prologue($name, $sqr ? 5 : 6, $frame);
+	$s .= <<___ if $sqr;
+	mov	%r8,%r9			# the arguments of a*a*R^-1
+	mov	%rcx,%r8
+	mov	%rdx,%rcx
+	mov	%rsi,%rdx
+___
 	$s .= <<___;
 	mov	%rdi,$R(%rsp)
 	mov	%rdx,$B(%rsp)
@@ -288,10 +307,22 @@ sub mul_kernel {
 	mov	%rax,$NE4(%rsp)
 	lea	(%rsp,%r9,8),%rax
 	mov	%rax,$NE(%rsp)
+	lea	$VC(%rsp),%rax
+	mov	%rax,$VI(%rsp)
+	lea	0(%rsp),%rax		# PN for row 0: below limb 4, no groups skipped
+	mov	%rax,$PN(%rsp)
 	xor	%ebx,%ebx
-${l}_copy:				# copy a and n, t = 0
+	xor	%edx,%edx
+${l}_copy:				# V = 2a (squaring) or a copy of a; copy n; t = 0
 	mov	(%rsi,%rbx,8),%rax
-	mov	%rax,$AC(%rsp,%rbx,8)
+___
+	$s .= $sqr ? <<___ : "\tmov\t%rax,$VC(%rsp,%rbx,8)\n";
+	lea	(%rdx,%rax,2),%r10	# d_j = a_j << 1 | a_{j-1} >> 63
+	shr	\$63,%rax
+	mov	%rax,%rdx
+	mov	%r10,$VC(%rsp,%rbx,8)
+___
+	$s .= <<___;
 	mov	(%rcx,%rbx,8),%rax
 	mov	%rax,$NC(%rsp,%rbx,8)
 	movq	\$0,$T(%rsp,%rbx,8)
@@ -299,30 +330,44 @@ ${l}_copy:				# copy a and n, t = 0
 	cmp	%r9,%rbx
 	jb	${l}_copy
 	movq	\$0,$T(%rsp,%rbx,8)
+	mov	%rdx,$VC(%rsp,%rbx,8)	# V[n] = d_n (0 when multiplying)
 ${l}_row:
 	mov	$B(%rsp),%rax		# b_i, and advance b
 	mov	(%rax),%rdx
 	lea	8(%rax),%rax
 	mov	%rax,$B(%rsp)
 	mov	%rdx,$BI(%rsp)
-	lea	0(%rsp),%rdi
 ___
+	$s .= <<___ if $sqr;
+	mov	$VI(%rsp),%rax		# V[i-1] = 0, V[i] = a_i, V[i+1] &= ~1
+	movq	\$0,-8(%rax)
+	mov	%rdx,(%rax)
+	andq	\$-2,8(%rax)
+	lea	8(%rax),%rax
+	mov	%rax,$VI(%rsp)
+___
+	$s .= "\tlea\t0(%rsp),%rdi\n";
 	# Limbs 0..3: x = t + a*b_i; m from x_0; then x + m*n shifted down.
 	my $t = mem($T, '%rdi');
 	my $tdown = mem($T - 8, '%rdi');
 	$s .= $I->{mult}->("$BI(%rsp)") . $I->{clear}->()
-	    . $I->{madd}->(4, mem($AC, '%rdi'), $t, '%rcx', 0, undef)
+	    . $I->{madd}->(4, mem($VC, '%rdi'), $t, '%rcx', 0, undef)
 	    . "\tmov\t$X[0],%rax\n\timul\t$N0(%rsp),%rax\t\t# m = x_0*n0\n"
 	    . "\tmov\t%rax,$MI(%rsp)\n"
 	    . $I->{mult}->("$MI(%rsp)") . $I->{clear}->()
 	    . $I->{nadd}->(4, mem($NC, '%rdi'), '%rsi', 0, sub { $_[0] ? $tdown->($_[0]) : undef })
 	    . "\tlea\t32(%rdi),%rdi\n";
-	# Limbs 4..num-1, the same with carries in.
+	# Squaring: groups of 8 below limb i, t + m*n only.
+	$s .= row_loops(['%rdi'], '%rdi', [[8, "$PN(%rsp)"]], sub {
+		return $I->{clear}->()
+		     . $I->{madd}->(8, mem($NC, '%rdi'), $t, '%rsi', 1, $tdown);
+	}) if $sqr;
+	# The other limbs, the same as limbs 0..3 with carries in.
 	$s .= row_loops(['%rdi'], '%rdi',
 	                [[8, "$NE8(%rsp)"], [4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], sub {
 		my ($W) = @_;
 		return $I->{mult}->("$BI(%rsp)") . $I->{clear}->()
-		     . $I->{madd}->($W, mem($AC, '%rdi'), $t, '%rcx', 1, undef)
+		     . $I->{madd}->($W, mem($VC, '%rdi'), $t, '%rcx', 1, undef)
 		     . $I->{mult}->("$MI(%rsp)")
 		     . $I->{nadd}->($W, mem($NC, '%rdi'), '%rsi', 1, $tdown);
 	});
@@ -332,14 +377,32 @@ ___
 	adc	\$0,%rax
 	add	$T(%rdi),%rsi
 	adc	\$0,%rax
+___
+	$s .= <<___ if $sqr;
+	mov	$NUM(%rsp),%rdx		# + a_i * V[n]
+	mov	$VC(%rsp,%rdx,8),%rdx
+	neg	%rdx
+	and	$BI(%rsp),%rdx
+	add	%rdx,%rsi
+	adc	\$0,%rax
+	mov	$ROWS(%rsp),%rdx	# PN for row i+1: limb 4 + 8*floor((i-3)/8)
+	neg	%rdx
+	add	$NUM(%rsp),%rdx
+	sub	\$3,%rdx
+	and	\$-8,%rdx
+	lea	32(%rsp,%rdx,8),%rdx
+	mov	%rdx,$PN(%rsp)
+___
+	$s .= <<___;
 	mov	%rsi,$T-8(%rdi)
 	mov	%rax,$T(%rdi)
 	decq	$ROWS(%rsp)
 	jnz	${l}_row
-	mov	$NUM(%rsp),%rcx		# wipe the copy of a
+	mov	$NUM(%rsp),%rcx		# wipe V[-1..n] / the copy of a
+	add	\$2,%rcx
 	xor	%eax,%eax
 ${l}_wipe:
-	mov	%rax,$AC-8(%rsp,%rcx,8)
+	mov	%rax,$VC-16(%rsp,%rcx,8)
 	dec	%rcx
 	jnz	${l}_wipe
 	lea	$T(%rdi),%rsi
@@ -489,6 +552,6 @@ ___
 
 my $code = "# Generated by perlasm/x86_64-mont.pl; do not edit.\n.text\n";
 for my $I (\%MULQ, $adx ? (\%ADX) : ()) {
-	$code .= mul_kernel($I) . sqr_kernel($I);
+	$code .= mont_kernel($I, 0) . mont_kernel($I, 1);
 }
 print Xlate::translate($code, $flavour, $caps);
