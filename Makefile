@@ -158,17 +158,18 @@ bench-callgrind: $(BUILD)/montbench
 	bench/callgrind-table $(BUILD)/callgrind/cg.*
 .PHONY: bench bench-callgrind
 
-## fuzz (owner: objects helper): a libFuzzer target per object reader ######
+## fuzz (owner: objects helper): a libFuzzer target per object reader and
+## the x86 decoder ###########################################################
 # (fuzz/fuzz_reader.c built once per reader) run for FUZZ_TIME seconds each
 # on the seed corpus tests/corpus/<reader>; what they learn stays in
 # $(BUILD)/fuzz/corpus-<reader>, crashes in $(BUILD)/fuzz/crash-*.
 FUZZ_CC      ?= clang-14
-FUZZ_TIME    ?= 15
-FUZZ_READERS := elf coff macho ar
-FUZZ_OBJ_SRC := probe/obj.c probe/obj_elf.c probe/obj_coff.c probe/obj_macho.c probe/ar.c
+FUZZ_TIME    ?= 12
+FUZZ_READERS := elf coff macho ar x86
+FUZZ_OBJ_SRC := probe/obj.c probe/obj_elf.c probe/obj_coff.c probe/obj_macho.c probe/ar.c probe/x86dec.c
 FUZZ_CFLAGS  := -std=c11 -g -O1 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iprobe
-$(BUILD)/fuzz/%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj.h
+$(BUILD)/fuzz/%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj.h probe/x86dec.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_READER=$* -o $@ fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC)
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))

@@ -1,19 +1,23 @@
 /* libFuzzer target for one object reader, chosen at build time with
- * -DFUZZ_READER=elf|coff|macho|ar (one source, one binary per reader).
+ * -DFUZZ_READER=elf|coff|macho|ar|x86 (one source, one binary per reader;
+ * x86 is the instruction decoder).
  * Everything a reader returns is touched, so ASan sees any pointer or
  * size that escapes the input. */
 #include <stdint.h>
 #include <string.h>
 
 #include "obj.h"
+#include "x86dec.h"
 
 #define elf 1
 #define coff 2
 #define macho 3
 #define ar 4
+#define x86 5
 
 static volatile uint64_t sink;
 
+#if FUZZ_READER != x86
 static void touch(const struct obj *o)
 {
 	uint64_t sum = 0;
@@ -49,6 +53,7 @@ static void parse(int (*reader)(struct obj *, const uint8_t *, size_t, char *, s
 		__builtin_trap();   /* every failure carries a reason */
 	obj_free(&o);
 }
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -69,8 +74,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sink += strlen(name);
 		parse(obj_parse, m, len);
 	}
+#elif FUZZ_READER == x86
+	/* First byte picks the mode.  A length must fit the input and 15
+	 * bytes, and must not change when the input is cut right after it. */
+	int bits = size && data[0] & 1 ? 32 : 64;
+	for (size_t off = 1; off < size;) {
+		struct x86_insn in, again;
+		unsigned n = x86_decode(data + off, size - off, bits, &in);
+		if (n > size - off || n > 15 || (n && x86_decode(data + off, n, bits, &again) != n))
+			__builtin_trap();
+		sink += in.opcode + in.modrm;
+		off += n ? n : 1;
+	}
 #else
-#error "build with -DFUZZ_READER=elf|coff|macho|ar"
+#error "build with -DFUZZ_READER=elf|coff|macho|ar|x86"
 #endif
 	return 0;
 }
