@@ -217,6 +217,7 @@ int cmd_probe(int argc, char **argv)
 		return usage("probe", "unexpected argument", c.positional);
 	r = probe_or_cache(&c, &p, &cached, err, sizeof err);
 	if (r) {
+		probe_free(&p);
 		fprintf(stderr, "asmcap: %s\n", err);
 		if (r == 2)
 			usage("probe", NULL, NULL);
@@ -272,6 +273,7 @@ int cmd_explain(int argc, char **argv)
 	c.o.features = c.positional;
 	r = probe_run(&p, &c.o, err, sizeof err);
 	if (r) {
+		probe_free(&p);
 		fprintf(stderr, "asmcap: %s\n", err);
 		finish_log(t0, 0, r);
 		return r;

@@ -132,7 +132,8 @@ static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
 	const char *ext = !strcmp(x->p->way, "nasm") ? "asm" : want_cpp(x) ? "S" : "s";
 	memset(u, 0, sizeof *u);
 	u->f = malloc((n + 1) * sizeof *u->f);
-	memcpy(u->f, f, n * sizeof *f);
+	if (n)
+		memcpy(u->f, f, n * sizeof *f);
 	u->n = n;
 	u->first = calloc(n + 1, sizeof *u->first);
 	u->last = calloc(n + 1, sizeof *u->last);
@@ -589,8 +590,7 @@ static void parse_defines(struct build_info *b, const char *text)
  * Returns the external assembler's program, or NULL. */
 static char *parse_driver(struct probe *p, const char *text, int *integrated)
 {
-	char *as = NULL;
-	int after_as = 0;
+	char *as = NULL, *as_version = NULL;
 	*integrated = 0;
 	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
 		size_t len = strcspn(l, "\n");
@@ -598,8 +598,8 @@ static char *parse_driver(struct probe *p, const char *text, int *integrated)
 		if (line[0] != ' ' && strstr(line, " version ")) {
 			if (!p->identity)
 				p->identity = xstrdup(line);
-			else if (after_as && !p->assembler)
-				p->assembler = xstrdup(line);
+			else if (as && !as_version)
+				as_version = xstrdup(line);     /* what the last program printed */
 		}
 		struct strv w = {0};
 		char e[64], *full = malloc(len + 1), *prog = NULL;
@@ -612,15 +612,20 @@ static char *parse_driver(struct probe *p, const char *text, int *integrated)
 			for (size_t i = 1; i < w.n; i++)
 				cc1as |= !strcmp(w.v[i], "-cc1as");
 			free(as);
+			free(as_version);
+			as_version = NULL;
 			as = cc1as ? NULL : xstrdup(w.v[0]);
 			*integrated = cc1as;
-			after_as = !cc1as;
 		}
 		free(prog);
 		free(full);
 		strv_free(&w);
 		free(line);
 	}
+	if (as && as_version && !p->assembler)
+		p->assembler = as_version;
+	else
+		free(as_version);
 	return as;
 }
 
@@ -983,6 +988,7 @@ int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t err
 	if (split_words(o->cflags ? o->cflags : "", &x.cflags, e, sizeof e) ||
 	    split_words(o->asflags ? o->asflags : "", &x.asflags, e, sizeof e)) {
 		strv_free(&x.cflags);
+		strv_free(&x.asflags);
 		return usage_err(err, errlen, "flags: %s", e);
 	}
 	const char *fl = o->flavour ? o->flavour : "nasm";
