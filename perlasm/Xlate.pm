@@ -52,7 +52,8 @@ package Xlate;
 #         pop %reg64 ...                (reverse order of the pushes)
 #         ret
 #   No red zone: memory below %rsp (negative displacement off %rsp) dies, as
-#   does any use of xmm6-xmm15 (callee-saved on Win64; the kernels use GPRs).
+#   does any vector register (xmm6-xmm15 are callee-saved on Win64; the
+#   kernels use general-purpose registers only).
 #
 # Win64 ABI (mingw64, nasm, elf-win64), inserted at each function entry:
 #     push %rdi; push %rsi            (callee-saved on Win64, not in SysV)
@@ -64,6 +65,11 @@ package Xlate;
 #   UWOP_ALLOC_SMALL/ALLOC_LARGE for the sub; code offsets are label
 #   differences the assembler resolves, so one description serves GNU as and
 #   nasm. The epilogue form above is the one the Windows unwinder recognises.
+#
+# DWARF CFI (elf, macosx, elf-win64) from the same prologue/epilogue analysis,
+# when the caps say the assembler takes it ($caps->has('cfi')): the CFA
+# offset after every push/sub/add/pop, .cfi_offset/.cfi_restore per saved
+# register, remember/restore_state around each epilogue.
 #
 # Generated files always contain code: a dialect without instructions gets a
 # lone `ret` under a local label (nasm -f win64 -g crashes on files without).
@@ -170,7 +176,9 @@ sub _reg {
 	my $r = $REG{$name} or _die("unknown register %$name");
 	_die("%$name is callee-saved on Win64 (xmm6-xmm15); the dialect does not use it")
 		if $r->[2] eq 'vec' && $r->[1] >= 6 && $r->[1] <= 15;
-	return { k => 'reg', r => $name, bits => $r->[0], num => $r->[1] };
+	_die("%$name: vector registers are not part of the dialect (general-purpose only)")
+		if $r->[2] eq 'vec';
+	return { k => 'reg', r => $name, bits => $r->[0], num => $r->[1], class => $r->[2] };
 }
 
 sub _operand {
@@ -197,13 +205,13 @@ sub _operand {
 		if (defined $base) {
 			my $b = _reg($base);
 			_die("base %$base of a memory operand must be a 64-bit register")
-				unless $b->{bits} == 64 && $b->{num} ne 'rip' || $base eq 'rip';
+				unless $b->{bits} == 64;
 			$m->{base} = $base;
 		}
 		if (defined $index) {
 			my $x = _reg($index);
-			_die("index %$index must be a 64-bit register other than %rsp")
-				unless $x->{bits} == 64 && $x->{num} =~ /^\d+$/ && $index ne 'rsp';
+			_die("index %$index must be a 64-bit register other than %rsp and %rip")
+				unless $x->{bits} == 64 && $x->{class} eq 'gpr' && $index ne 'rsp';
 			_die("%rip cannot be combined with an index") if ($base // '') eq 'rip';
 			$scale //= 1;
 			_die("scale $scale is not 1, 2, 4 or 8") unless $scale =~ /^[1248]$/;
@@ -336,7 +344,7 @@ sub parse {
 }
 
 # ---- analysis: functions, prologues, epilogues --------------------------------------
-sub _is_rsp { my ($o) = @_; $o->{k} eq 'reg' && $o->{num} eq '4' && $o->{bits} >= 16 }
+sub _is_rsp { my ($o) = @_; $o->{k} eq 'reg' && $o->{class} eq 'gpr' && $o->{num} == 4 }
 
 sub _is_push { my ($s) = @_; $s->{k} eq 'insn' && $s->{intel} eq 'push' }
 sub _is_pop  { my ($s) = @_; $s->{k} eq 'insn' && $s->{intel} eq 'pop' }
@@ -436,9 +444,10 @@ sub _analyse_frame {
 		my $s = $st->[ $code[$j] ];
 		$LINE = $s;
 		my $o = $s->{ops}[0];
-		_die('prologue push takes one 64-bit general register')
-			unless @{ $s->{ops} } == 1 && $o->{k} eq 'reg' && $o->{bits} == 64 && $o->{num} ne '4';
+		_die('prologue push takes one 64-bit general register other than %rsp')
+			unless @{ $s->{ops} } == 1 && $o->{k} eq 'reg' && $o->{bits} == 64 && !_is_rsp($o);
 		push @push, [ $o->{r}, $code[$j] ];
+		_die('more than 16 pushes in a prologue') if @push > 16;	# SizeOfProlog is one byte
 		$role{ $code[$j++] } = 'prologue';
 	}
 	if ($j < @code && defined(my $n = _rsp_adjust($st->[ $code[$j] ], 1))) {

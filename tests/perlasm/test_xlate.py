@@ -295,6 +295,8 @@ FN = ".globl f\n.type f,@function,2\nf:\n"
 @pytest.mark.parametrize("body, message", [
     (FN + "\tfrob %rax\n\tret\n", "line 4: unknown mnemonic 'frob'"),
     (FN + "\tmovdqa %xmm6,%xmm0\n\tret\n", "xmm6-xmm15"),
+    (FN + "\tmovq %xmm0,%rax\n\tret\n", "vector registers are not part"),
+    (FN + "\tmovb $0,%spl\n\tret\n", "%rsp changed outside"),
     (FN + "\tmovq %rax,-8(%rsp)\n\tret\n", "no red zone"),
     (FN + "\tpushq %rbx\n\tnop\n\tpushq %rbp\n\tpopq %rbp\n\tpopq %rbx\n\tret\n",
      "line 6: push/pop outside the prologue"),
