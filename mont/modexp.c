@@ -5,16 +5,17 @@
 
 unsigned mont_window_bits(size_t num)
 {
-	/* Best of 3 runs, ns per modexp with a full-size exponent, ADX kernels
-	 * (C below 4 limbs), `time NUM W REPS` in tests/mont/harness.c:
-	 *   num   w=3       w=4       w=5       w=6
-	 *     2      5908      5778      6400      7851
-	 *     8     76593     74030     74681     80549
-	 *    16    503548    478632    472973    483619
-	 *    32   3598517   3391039   3302938   3310350
-	 *    64  29106865  25728554  24803430  24347462
-	 * w=6 wins by 2% (noise level here) only at 64 limbs and doubles the
-	 * table, so 5 is the largest width used. */
+	/* Measured (ADX kernels; C below 4 limbs), best of several runs, us per
+	 * modexp with a full-size exponent, `time NUM W REPS` in
+	 * tests/mont/harness.c, on a shared 2-core VM:
+	 *   num     w=3     w=4     w=5     w=6
+	 *     2     5.9     5.8     6.4     7.9   (C backend)
+	 *     8    66.8    64.0    67.1    71.5
+	 *    16   375.9   359.4   356.3   368.2
+	 *    32    2397    2305    2194    2204
+	 * At 64 limbs the noise (17-45 ms) hides the difference; by count, w=6
+	 * saves ~2% of the multiplies there and doubles the table, so 5 is the
+	 * widest window used. */
 	return num >= 16 ? 5 : 4;
 }
 
