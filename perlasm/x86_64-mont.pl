@@ -42,13 +42,12 @@ if ($flavour eq '--header') {
 my $MAXNUM = 128;
 
 # Frame layout (offsets from %rsp after the prologue).
-# NE8, NE4, NE: &n[num & ~7], &n[num & ~3], &n[num], where the row loops
-# over n end; AEND = &a[num]; E4, E: where those of the current row end;
-# BI, MI: the multipliers of the current row; squaring: VI = &V[i],
-# PN: where the groups without a*a_i products end.
-my ($R, $A, $B, $N, $N0, $NUM, $NE8, $NE4, $NE, $ROWS, $AEND, $E4, $E, $BI, $MI,
-    $VI, $PN) = map { 8 * $_ } 0 .. 16;
-my $T = 136;	# the accumulator t / the square S, in limbs from here
+# The loops walk a pointer p = %rsp + 8*limb; NE8, NE4, NE: where its
+# groups of 8, 4 and 1 limbs end; BI, MI: the multipliers of the current
+# row; squaring: VI = &V[i], PN: where the groups without a_i*V products end.
+my ($R, $B, $N, $N0, $NUM, $ROWS, $NE8, $NE4, $NE, $BI, $MI, $VI, $PN)
+	= map { 8 * $_ } 0 .. 12;
+my $T = 104;	# the accumulator t / the square S, in limbs from here
 
 sub frame_size {	# bytes for $limbs scratch limbs; keeps %rsp 16-aligned
 	my ($limbs) = @_;
@@ -86,7 +85,9 @@ sub reg32 {	# %rbp -> %ebp, %r8 -> %r8d
 
 # ---------------------------------------------------------------------------
 # The two instruction sets. Each provides:
-#   mult($reg)   make $reg the multiplier of the following products
+#   bi, m        where a row of the kernel keeps b_i and m
+#   setm($reg)   m = $reg * n0, and make it the multiplier
+#   mult($op)    make $op (bi or m) the multiplier of the following products
 #   clear        CF = OF = 0 before a group
 #   madd(W, src, acc, C, cin, out)
 #                x_k = lo(M*src_k) + acc_k + hi(M*src_{k-1}) for k < W,
@@ -96,7 +97,6 @@ sub reg32 {	# %rbp -> %ebp, %r8 -> %r8d
 #   nadd(W, src, C, cin, out)
 #                y_k = $X[k] + lo(M*src_k) + hi(M*src_{k-1}), carry in C as
 #                above; y_k stored to out->(k) unless that is undef.
-#   square       %rax:%rdx... lo in %rax, hi in %rdx of (%rsi)^2
 # Both keep every carry inside the group, in the word C: the sum of a
 # W-limb accumulator, a W-limb by 1-limb product and a carry word is below
 # 2^(64(W+1)), so C never overflows and the flags are free between groups.
@@ -107,6 +107,9 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 	my $M;
 	%MULQ = (
 		name  => 'mulq',
+		bi    => '%rbp',
+		m     => '%rbx',
+		setm  => sub { $M = '%rbx'; "\tmov\t$_[0],%rbx\n\timul\t$N0(%rsp),%rbx\n" },
 		mult  => sub { $M = $_[0]; return '' },
 		clear => sub { '' },
 		madd  => sub {
@@ -136,7 +139,6 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 			}
 			return $s;
 		},
-		square => sub { "\tmov\t(%rsi),%rax\n\tmul\t%rax\n" },
 	);
 }
 
@@ -159,6 +161,9 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 	};
 	%ADX = (
 		name  => 'adx',
+		bi    => "$BI(%rsp)",
+		m     => "$MI(%rsp)",
+		setm  => sub { "\tmov\t$_[0],%rdx\n\timul\t$N0(%rsp),%rdx\n\tmov\t%rdx,$MI(%rsp)\n" },
 		mult  => sub { "\tmov\t$_[0],%rdx\n" },
 		clear => sub { "\txor\t" . reg32($Z) . "," . reg32($Z) . "\n" },
 		madd  => sub {
@@ -192,7 +197,6 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 			}
 			return $s . $close->($W, $C);
 		},
-		square => sub { "\tmov\t(%rsi),%rdx\n\tmulx\t%rdx,%rax,%rdx\n" },
 	);
 }
 
@@ -269,8 +273,8 @@ ___
 # sum_i a_i*V_i = a^2. V starts as d = 2a (n limbs, and the top bit
 # V[n] = d_n = a_{n-1} >> 63 added at the end of each row as a_i & -V[n]);
 # before row i: V[i-1] = 0, V[i] = a_i, V[i+1] = d_{i+1} without bit 0
-# (= a_{i+1} << 1; for i = n-1 that clears V[n]). Groups of limbs below i (whole groups of 8 from limb 4
-# on) skip the a_i*V products: n(n+1)/2 + n^2 + n products in all, plus
+# (= a_{i+1} << 1; for i = n-1 that clears V[n]). Groups of limbs below
+# i (whole groups of 8 from limb 4 on) skip the a_i*V products: n(n+1)/2 + n^2 + n products in all, plus
 # at most 11 multiplications by zero per row. The bound t < 2n may not hold
 # between rows (row 0 adds up to 2*a_0*a), but t stays below 4*2^(64n), so
 # t[num] holds it, and the result (a^2 + M*n)/R < 2n as for any product.
@@ -336,7 +340,7 @@ ${l}_row:
 	mov	(%rax),%rdx
 	lea	8(%rax),%rax
 	mov	%rax,$B(%rsp)
-	mov	%rdx,$BI(%rsp)
+	mov	%rdx,$I->{bi}
 ___
 	$s .= <<___ if $sqr;
 	mov	$VI(%rsp),%rax		# V[i-1] = 0, V[i] = a_i, V[i+1] &= ~1
@@ -350,11 +354,9 @@ ___
 	# Limbs 0..3: x = t + a*b_i; m from x_0; then x + m*n shifted down.
 	my $t = mem($T, '%rdi');
 	my $tdown = mem($T - 8, '%rdi');
-	$s .= $I->{mult}->("$BI(%rsp)") . $I->{clear}->()
+	$s .= $I->{mult}->($I->{bi}) . $I->{clear}->()
 	    . $I->{madd}->(4, mem($VC, '%rdi'), $t, '%rcx', 0, undef)
-	    . "\tmov\t$X[0],%rax\n\timul\t$N0(%rsp),%rax\t\t# m = x_0*n0\n"
-	    . "\tmov\t%rax,$MI(%rsp)\n"
-	    . $I->{mult}->("$MI(%rsp)") . $I->{clear}->()
+	    . $I->{setm}->($X[0]) . $I->{clear}->()
 	    . $I->{nadd}->(4, mem($NC, '%rdi'), '%rsi', 0, sub { $_[0] ? $tdown->($_[0]) : undef })
 	    . "\tlea\t32(%rdi),%rdi\n";
 	# Squaring: groups of 8 below limb i, t + m*n only.
@@ -366,9 +368,9 @@ ___
 	$s .= row_loops(['%rdi'], '%rdi',
 	                [[8, "$NE8(%rsp)"], [4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], sub {
 		my ($W) = @_;
-		return $I->{mult}->("$BI(%rsp)") . $I->{clear}->()
+		return $I->{mult}->($I->{bi}) . $I->{clear}->()
 		     . $I->{madd}->($W, mem($VC, '%rdi'), $t, '%rcx', 1, undef)
-		     . $I->{mult}->("$MI(%rsp)")
+		     . $I->{mult}->($I->{m})
 		     . $I->{nadd}->($W, mem($NC, '%rdi'), '%rsi', 1, $tdown);
 	});
 	$s .= <<___;
@@ -382,7 +384,7 @@ ___
 	mov	$NUM(%rsp),%rdx		# + a_i * V[n]
 	mov	$VC(%rsp,%rdx,8),%rdx
 	neg	%rdx
-	and	$BI(%rsp),%rdx
+	and	$I->{bi},%rdx
 	add	%rdx,%rsi
 	adc	\$0,%rax
 	mov	$ROWS(%rsp),%rdx	# PN for row i+1: limb 4 + 8*floor((i-3)/8)
@@ -406,145 +408,6 @@ ${l}_wipe:
 	dec	%rcx
 	jnz	${l}_wipe
 	lea	$T(%rdi),%rsi
-	mov	$N(%rsp),%rcx
-___
-	return $s . final_reduce() . epilogue($name, $frame);
-}
-
-# r = a^2*R^-1 mod n in three passes over S (2n limbs + a top limb):
-#   1. S = sum over i<j of a_i*a_j*2^(64(i+j))     n(n-1)/2 products
-#   2. S = 2*S + sum of a_i^2*2^(128i)              n products
-#   3. for i < n: S += m_i*n*2^(64i), m_i = S_i*n0   n^2 + n products
-# leaving the result in S[n..2n] (< 2n), reduced by final_reduce.
-sub sqr_kernel {
-	my ($I) = @_;
-	local @X = qw(%r10 %r11 %r12 %r13);
-	local ($Z, $H) = qw(%r8 %r9);
-	my $name = "montk_sqr_$I->{name}";
-	my $frame = frame_size(2 * $MAXNUM + 1);
-	my $l = '.Lmont' . $seq++;
-	my $row = sub {		# one row: S[..] += M * src[..], carry word to %r14
-		my ($W) = @_;
-		my $acc = mem(0, '%rdi');
-		return $I->{clear}->() . $I->{madd}->($W, mem(0, '%rsi'), $acc, '%r14', 1, $acc);
-	};
-	my $s = prologue($name, 5, $frame);
-	$s .= <<___;
-	mov	%rdi,$R(%rsp)
-	mov	%rsi,$A(%rsp)
-	mov	%rdx,$N(%rsp)
-	mov	%rcx,$N0(%rsp)
-	mov	%r8,$NUM(%rsp)
-	mov	%r8,%rax
-	and	\$-8,%rax
-	lea	(%rdx,%rax,8),%rax
-	mov	%rax,$NE8(%rsp)
-	mov	%r8,%rax
-	and	\$-4,%rax
-	lea	(%rdx,%rax,8),%rax
-	mov	%rax,$NE4(%rsp)
-	lea	(%rdx,%r8,8),%rax
-	mov	%rax,$NE(%rsp)
-	lea	(%rsi,%r8,8),%rax
-	mov	%rax,$AEND(%rsp)
-	lea	1(%r8,%r8),%rcx
-	xor	%eax,%eax
-	xor	%ebx,%ebx
-${l}_zero:				# S[0..2n] = 0
-	mov	%rax,$T(%rsp,%rbx,8)
-	inc	%rbx
-	cmp	%rcx,%rbx
-	jb	${l}_zero
-	# 1. row i: S[2i+1..i+n-1] += a_i * a[i+1..n-1], S[i+n] = carry word.
-	#    %rbx = &a[i+1], %rcx = &S[2i+1]; %rsi, %rdi walk them;
-	#    the row is L = n-1-i limbs, the groups of 8 end at %r15.
-	lea	8(%rsi),%rbx
-	lea	$T+8(%rsp),%rcx
-${l}_cross:
-	mov	-8(%rbx),%rbp
-	mov	$AEND(%rsp),%r15
-	sub	%rbx,%r15		# 8L
-	lea	(%rcx,%r15),%rax
-	mov	%rax,$E(%rsp)
-	and	\$-32,%r15
-	lea	(%rcx,%r15),%rax
-	mov	%rax,$E4(%rsp)
-	and	\$-64,%r15
-	add	%rcx,%r15
-	mov	%rbx,%rsi
-	mov	%rcx,%rdi
-	xor	%r14d,%r14d
-___
-	$s .= $I->{mult}->('%rbp')
-	    . row_loops([qw(%rsi %rdi)], '%rdi',
-	                [[8, '%r15'], [4, "$E4(%rsp)"], [1, "$E(%rsp)"]], $row);
-	$s .= <<___;
-	mov	%r14,(%rdi)
-	lea	8(%rbx),%rbx
-	lea	16(%rcx),%rcx
-	cmp	$AEND(%rsp),%rbx
-	jb	${l}_cross
-	# 2a. S = 2*S (one CF chain; lea/dec keep CF)
-	lea	$T(%rsp),%rdi
-	mov	$NUM(%rsp),%rcx
-	add	%rcx,%rcx
-	xor	%eax,%eax
-${l}_dbl:
-	mov	(%rdi),%rax
-	adc	%rax,%rax
-	mov	%rax,(%rdi)
-	lea	8(%rdi),%rdi
-	dec	%rcx
-	jnz	${l}_dbl
-	# 2b. S[2i..2i+1] += a_i^2, carry bit in %r14 (products clobber flags)
-	mov	$A(%rsp),%rsi
-	lea	$T(%rsp),%rdi
-	mov	$NUM(%rsp),%rcx
-	xor	%r14d,%r14d
-${l}_diag:
-___
-	$s .= $I->{square}->();
-	$s .= <<___;
-	add	%r14,%rax
-	adc	\$0,%rdx		# hi <= 2^64-2: no overflow
-	xor	%r14d,%r14d
-	add	%rax,(%rdi)
-	adc	%rdx,8(%rdi)
-	adc	\$0,%r14
-	lea	8(%rsi),%rsi
-	lea	16(%rdi),%rdi
-	dec	%rcx
-	jnz	${l}_diag
-	# 3. row i: S[i..i+n-1] += m*n, m = S_i*n0 (S_i becomes 0);
-	#    S[i+n] += carry word + top bit of the previous row (%r15).
-	#    %rcx = &S[i]; %rsi, %rdi walk n and S.
-	lea	$T(%rsp),%rcx
-	mov	$NUM(%rsp),%rax
-	lea	$T(%rsp,%rax,8),%rax
-	mov	%rax,$E(%rsp)
-	xor	%r15d,%r15d
-${l}_red:
-	mov	(%rcx),%rbp
-	imul	$N0(%rsp),%rbp
-	mov	$N(%rsp),%rsi
-	mov	%rcx,%rdi
-	xor	%r14d,%r14d
-___
-	$s .= $I->{mult}->('%rbp')
-	    . row_loops([qw(%rsi %rdi)], '%rsi',
-	                [[8, "$NE8(%rsp)"], [4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], $row);
-	$s .= <<___;
-	xor	%eax,%eax
-	add	%r14,(%rdi)
-	adc	\$0,%rax
-	add	%r15,(%rdi)
-	adc	\$0,%rax
-	mov	%rax,%r15
-	lea	8(%rcx),%rcx
-	cmp	$E(%rsp),%rcx
-	jb	${l}_red
-	mov	%r15,8(%rdi)		# S[2n] = top bit
-	lea	8(%rdi),%rsi
 	mov	$N(%rsp),%rcx
 ___
 	return $s . final_reduce() . epilogue($name, $frame);
