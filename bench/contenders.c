@@ -404,7 +404,8 @@ static void gmp_release(void *p)
 	free(s);
 }
 
-#define OURS(name) { name, "mont_mul / mont_sqr / mont_modexp", all_ops, \
+#define OURS(name) { name, "mont_mul / mont_sqr / mont_modexp after " \
+	"mont_select(\"" name "\")", all_ops, \
 	name, ours_prepare, ours_reset, ours_run, ours_result, ours_release, \
 	ours_unavailable, ours_activate }
 

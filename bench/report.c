@@ -138,6 +138,10 @@ void report_table(const struct run_info *ri, const struct result *r, size_t n)
 		       "word2 %#x", ri->cap_noadx);
 	printf("\nGMP %s. Times are per operation: median (min..max) of the "
 	       "rounds.\n", ri->gmp);
+	for (size_t c = 0; c < ncontenders; c++)
+		printf("  %-8s %s%s\n", contenders[c].name, contenders[c].what,
+		       contender_is_openssl(&contenders[c]) ? " (-noadx: ADX "
+		       "masked)" : "");
 
 	for (size_t b = 0; b < nb; b++) {
 		size_t num = bits[b] / 64;
@@ -235,6 +239,14 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 		printf("null");
 	printf("},\n \"gmp\": ");
 	json_str(ri->gmp);
+	printf(",\n \"contenders\": {");
+	for (size_t c = 0; c < ncontenders; c++) {
+		printf("%s", c ? ", " : "");
+		json_str(contenders[c].name);
+		printf(": ");
+		json_str(contenders[c].what);
+	}
+	printf("}");
 	printf(",\n \"results\": [");
 	for (size_t i = 0; i < n; i++) {
 		const struct result *x = &r[i];
