@@ -411,7 +411,7 @@ sub analyse {
 		for my $i ($f->{start} + 1 .. $end - 1) {
 			my $s = $st->[$i];
 			if ($s->{k} eq 'size') {
-				_die("\.size $s->{name} inside function $f->{name}", $s) if $s->{name} ne $f->{name};
+				_die(".size $s->{name} inside function $f->{name}", $s) if $s->{name} ne $f->{name};
 				$end = $i;
 				last;
 			}
@@ -576,7 +576,7 @@ sub _data_text {
 # AT&T text -> a statement, for what the translator inserts.
 sub _make {
 	my ($text) = @_;
-	my $s = { line => 0, src => "(inserted) $text", abi => 1 };
+	my $s = { line => 0, src => "(inserted) $text" };
 	local $LINE = $s;
 	return _insn($s, $text);
 }
@@ -598,9 +598,9 @@ sub _unwind_info {
 	@num{@R64} = 0 .. 15;
 	for my $p (@{ $f->{seh_push} }) { push @ops, [ $p->[1], [ $num{ $p->[0] } << 4 | 0 ] ] }
 	if (my $n = $f->{alloc}) {
-		my $codes = $n <= 128 ? [ ($n / 8 - 1) << 4 | 2 ]
-			: $n <= 8 * 0xffff ? [ 0 << 4 | 1, ($n / 8) & 0xff, ($n / 8) >> 8 ]
-			: _die("stack allocation $n too large");
+		# UWOP_ALLOC_SMALL up to 128; ALLOC_LARGE (op info 0: size/8 in the next
+		# slot) covers the rest of the < 4096 the analysis allows
+		my $codes = $n <= 128 ? [ ($n / 8 - 1) << 4 | 2 ] : [ 0 << 4 | 1, ($n / 8) & 0xff, ($n / 8) >> 8 ];
 		push @ops, [ $f->{seh_alloc}, $codes ];
 	}
 	my @slots;
