@@ -97,7 +97,8 @@ static void montgomery_constants(uint64_t *one, uint64_t *rr,
 		one[(bits - 1) / 64] = UINT64_C(1) << ((bits - 1) % 64);
 	for (doublings = 64 * num - (bits - 1); doublings; doublings--)
 		mod_double(one, n, num);
-	/* 64*num = odd * 2^squarings; (2^odd R)^(2^squarings) / R^(...) = R^2 */
+	/* A Montgomery squaring takes 2^k R to 2^2k R. With 64 num =
+	 * odd * 2^squarings, squaring 2^odd R that often gives 2^(64 num) R. */
 	while (odd % 2 == 0) {
 		odd /= 2;
 		squarings++;

@@ -82,10 +82,13 @@ def modexp_vectors(rng):
             for b in (0, 1, n - 1):
                 cases.append((f"modexp {num} {n:x} {b:x} {num} {full:x}",
                               f"0 {pow(b, full, n):x}"))
-    # small moduli (one limb) and n = 1
-    for n in (1, 3, 5, 0xffffffffffffffc5):
-        for base, e in ((0, 0), (n - 1, 5), (n // 2, (1 << 64) - 1)):
-            cases.append((f"modexp 1 {n:x} {base:x} 1 {e:x}", f"0 {pow(base, e, n):x}"))
+    # small moduli, n = 1, and moduli with zero top limbs (num 4, 5: the kernels)
+    for num in (1, 4, 5):
+        for n in (1, 3, 5, 0xffffffffffffffc5, (1 << 64) + 1):
+            if n.bit_length() > 64 * num:
+                continue
+            for base, e in ((0, 0), (n - 1, 5), (n // 2, (1 << 64) - 1)):
+                cases.append((f"modexp {num} {n:x} {base:x} 1 {e:x}", f"0 {pow(base, e, n):x}"))
     return cases
 
 
