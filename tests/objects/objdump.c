@@ -1,9 +1,16 @@
-/* Test helper: print what the object readers see, one line per section and
- * symbol, recursing into ar archives.  Exit 1 with the reader's error. */
+/* Test helper for the object readers and the x86 decoder.
+ *   objdump FILE...                  sections and symbols, recursing into archives
+ *                                    (exit 1 with the reader's error)
+ *   objdump --mutate FILE            parse every truncation and many corruptions
+ *                                    in-process (built with ASan): counts, exit 3
+ *                                    if a failure lacks its reason
+ *   objdump --lengths FILE SECTION BITS   "offset length" of each instruction */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "obj.h"
+#include "x86dec.h"
 
 static int dump(const char *what, const uint8_t *buf, size_t len)
 {
@@ -44,29 +51,130 @@ static int dump(const char *what, const uint8_t *buf, size_t len)
 	return 0;
 }
 
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	do {
+		if (*len == cap) {
+			uint8_t *g = realloc(buf, cap = cap ? 2 * cap : 65536);
+			if (!g)
+				exit(2);
+			buf = g;
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n);
+	fclose(f);
+	return buf;
+}
+
+static volatile size_t sink;
+
+/* Parse one variant (archives: every member) in a buffer of exactly its
+ * size, so ASan catches a read one byte past the end. */
+static int variant(const uint8_t *src, size_t len, unsigned *ok, unsigned *failed)
+{
+	uint8_t *b = malloc(len ? len : 1);
+	char err[256];
+	struct obj o;
+	int r = 0;
+
+	memcpy(b, src, len);
+	if (ar_is_archive(b, len)) {
+		size_t pos = 0, mlen;
+		const uint8_t *m;
+		char name[64];
+		int k;
+		while ((k = ar_next(b, len, &pos, name, sizeof name, &m, &mlen, err, sizeof err)) == 1)
+			r |= variant(m, mlen, ok, failed);
+		if (k < 0 && strncmp(err, "unreadable archive: ", 20))
+			r = 1;
+	} else if (obj_parse(&o, b, len, err, sizeof err)) {
+		++*failed;
+		r = strncmp(err, "unreadable object: ", 19) != 0;
+		if (r)
+			fprintf(stderr, "failure without a reason: \"%s\"\n", err);
+	} else {
+		++*ok;
+		/* Touch both ends of every section and name: ASan checks them. */
+		for (size_t i = 0; i < o.nsections; i++)
+			if (o.sections[i].data && o.sections[i].size)
+				sink += o.sections[i].data[0] + o.sections[i].data[o.sections[i].size - 1];
+		for (size_t i = 0; i < o.nsymbols; i++) {
+			sink += strlen(o.symbols[i].name);
+			r |= o.symbols[i].section >= (int)o.nsections;
+		}
+		obj_free(&o);
+	}
+	free(b);
+	return r;
+}
+
+static int mutate(const char *path)
+{
+	size_t len;
+	uint8_t *buf = slurp(path, &len);
+	static const uint8_t vals[] = { 0x00, 0xff, 0x7f, 0x80, 0x01 };
+	unsigned ok = 0, failed = 0;
+	int bad = 0;
+
+	for (size_t cut = 0; cut < len; cut++)
+		bad |= variant(buf, cut, &ok, &failed);
+	for (size_t at = 0; at < len; at++)
+		for (size_t v = 0; v < sizeof vals; v++) {
+			uint8_t keep = buf[at];
+			buf[at] = vals[v];
+			bad |= variant(buf, len, &ok, &failed);
+			buf[at] = keep;
+		}
+	printf("parsed %u failed %u\n", ok, failed);
+	free(buf);
+	return bad ? 3 : 0;
+}
+
+static int lengths(const char *path, const char *section, int bits)
+{
+	size_t len;
+	uint8_t *buf = slurp(path, &len);
+	char err[256];
+	struct obj o;
+	const struct obj_section *s;
+
+	if (obj_parse(&o, buf, len, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		return 1;
+	}
+	s = obj_section_named(&o, section);
+	for (uint64_t off = 0; s && s->data && off < s->size;) {
+		struct x86_insn in;
+		unsigned n = x86_decode(s->data + off, s->size - off, bits, &in);
+		printf("%llx %u\n", (unsigned long long)(s->addr + off), n);
+		off += n ? n : 1;
+	}
+	obj_free(&o);
+	free(buf);
+	return s ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	int bad = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "--mutate"))
+		return mutate(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "--lengths"))
+		return lengths(argv[2], argv[3], atoi(argv[4]));
 	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		uint8_t *buf = NULL;
-		size_t len = 0, cap = 0, n;
-		if (!f) {
-			perror(argv[i]);
-			return 2;
-		}
-		do {
-			if (len == cap) {
-				uint8_t *g = realloc(buf, cap = cap ? 2 * cap : 65536);
-				if (!g)
-					return 2;
-				buf = g;
-			}
-			n = fread(buf + len, 1, cap - len, f);
-			len += n;
-		} while (n);
-		fclose(f);
+		size_t len;
+		uint8_t *buf = slurp(argv[i], &len);
 		bad |= dump(argv[i], buf, len);
 		free(buf);
 	}

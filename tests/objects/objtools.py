@@ -1,0 +1,61 @@
+"""Helpers for the object reader and audit tests: assemble snippets with
+real toolchains, run `asmcap audit`, build the reader test helper."""
+import json
+import subprocess
+
+import pytest
+
+from conftest import ROOT, asmcap
+
+READER_SRC = ["probe/obj.c", "probe/obj_elf.c", "probe/obj_coff.c", "probe/obj_macho.c",
+              "probe/ar.c", "probe/x86dec.c"]
+
+# How each kind of object is made from a snippet (AT&T, or Intel for nasm).
+ASSEMBLE = {
+    "elf64": lambda src, out: ["gcc", "-c", "-x", "assembler", src, "-o", out],
+    "elf32": lambda src, out: ["gcc", "-m32", "-c", "-x", "assembler", src, "-o", out],
+    "clang-elf64": lambda src, out: ["clang-14", "-c", "-x", "assembler", src, "-o", out],
+    "coff64": lambda src, out: ["x86_64-w64-mingw32-as", src, "-o", out],
+    "coff32": lambda src, out: ["x86_64-w64-mingw32-as", "--32", src, "-o", out],
+    "nasm": lambda src, out: ["nasm", "-f", "win64", src, "-o", out],
+    "nasm-elf64": lambda src, out: ["nasm", "-f", "elf64", src, "-o", out],
+    "macho64": lambda src, out: ["clang-14", "-target", "x86_64-apple-macos10.15", "-c",
+                                 "-x", "assembler", src, "-o", out],
+}
+
+
+def assemble(tmp_path, kind, text, name="snip"):
+    src = tmp_path / f"{name}-{kind}.{'asm' if kind.startswith('nasm') else 's'}"
+    out = tmp_path / f"{name}-{kind}.o"
+    src.write_text(text)
+    subprocess.run(ASSEMBLE[kind](str(src), str(out)), check=True, capture_output=True)
+    return out
+
+
+def audit(*args):
+    """asmcap audit ARGS --format json: (returncode, parsed json or None, stderr)."""
+    r = asmcap("audit", *args, "--format", "json")
+    data = json.loads(r.stdout) if r.stdout.strip() else None
+    assert "Sanitizer" not in r.stderr and "runtime error" not in r.stderr, r.stderr
+    return r.returncode, data, r.stderr
+
+
+def functions(data):
+    """{name: features dict} over every object of an audit."""
+    out = {}
+    for o in data["objects"]:
+        for f in o["functions"]:
+            out[f["name"]] = f["features"]
+    return out
+
+
+@pytest.fixture(scope="session")
+def reader_helper(tmp_path_factory):
+    """tests/objects/objdump.c with the readers, under ASan/UBSan."""
+    exe = tmp_path_factory.mktemp("objdump") / "objdump"
+    subprocess.run(["clang-14", "-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
+                    "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
+                    "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                    "-Iprobe", "-o", str(exe), "tests/objects/objdump.c", *READER_SRC],
+                   cwd=ROOT, check=True)
+    return exe
