@@ -3,7 +3,7 @@
 # formats: elf
 # section: .note.gnu.property
 # expect: 04 00 00 00 0c 00 00 00 05 00 00 00 47 4e 55 00 02 00 00 c0 04 00 00 00 03 00 00 00
-# since: binutils 2.29, llvm 7, nasm 2.15
+# since: binutils 2.29, llvm 7, nasm 2.14.03 (note sections)
 	.pushsection	.note.gnu.property,"a",@note
 	.p2align	2
 	.long	4

@@ -3,7 +3,7 @@
 # requires: bmi2
 # cpuid: leaf=7 subleaf=0 reg=ebx bit=19
 # expect: 66 48 0f 38 f6 d8 f3 4d 0f 38 f6 c1
-# since: binutils 2.23, llvm 3.3, nasm 2.10
+# since: binutils 2.23, llvm 3.3, nasm 2.10.02
 # audit: 66 REX? 0f 38 f6 /r ; f3 REX? 0f 38 f6 /r
 	adcx	%rax,%rbx
 	adox	%r9,%r8

@@ -2,6 +2,6 @@
 # summary: RDSEED hardware entropy source
 # cpuid: leaf=7 subleaf=0 reg=ebx bit=18
 # expect: 48 0f c7 f8
-# since: binutils 2.23, llvm 3.3, nasm 2.10
+# since: binutils 2.23, llvm 3.3, nasm 2.10.02
 # audit: REX? 0f c7 /7
 	rdseed	%rax
