@@ -18,7 +18,13 @@
  *                                        leaky square-and-multiply (control)
  *   time NUM W REPS                   -> "NS" per modexp with a full-size
  *                                        exponent and window W
+ *   threads T ITER NUM N BASE ELIMBS EXP  -> how many of T*ITER modexps in T
+ *                                        threads differed from the first,
+ *                                        while this thread keeps switching
+ *                                        backends with mont_select
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +122,51 @@ static double now_ns(void)
 }
 
 static uint64_t nbuf[MAXL], abuf[MAXL], bbuf[MAXL], rbuf[MAXL], ebuf[MAXL];
+
+struct job {
+	size_t iter, num, elimbs, wrong;
+	atomic_int *running;
+};
+
+/* ITER modexps on the shared inputs, each compared with rbuf */
+static void *modexp_worker(void *arg)
+{
+	struct job *job = arg;
+	uint64_t r[MONT_MAX_NUM];
+
+	for (size_t i = 0; i < job->iter; i++) {
+		mont_modexp(r, abuf, ebuf, job->elimbs, nbuf, job->num);
+		job->wrong += memcmp(r, rbuf, job->num * sizeof *r) != 0;
+	}
+	atomic_fetch_sub(job->running, 1);
+	return NULL;
+}
+
+static size_t run_threads(size_t threads, size_t iter, size_t num, size_t elimbs)
+{
+	static const char *const names[] = {"c", "mulq", "adx"};
+	pthread_t tid[16];
+	struct job jobs[16];
+	atomic_int running = (int)threads;
+	size_t wrong = 0;
+
+	if (threads < 1 || threads > 16)
+		fail("threads: 1..16", "threads");
+	mont_modexp(rbuf, abuf, ebuf, elimbs, nbuf, num);
+	for (size_t t = 0; t < threads; t++) {
+		jobs[t] = (struct job){iter, num, elimbs, 0, &running};
+		if (pthread_create(&tid[t], NULL, modexp_worker, &jobs[t]))
+			fail("pthread_create failed", "threads");
+	}
+	for (size_t i = 0; atomic_load(&running) > 0; i++)
+		mont_select(names[i % 3]);	/* -2/-3 for missing ones: fine */
+	for (size_t t = 0; t < threads; t++) {
+		pthread_join(tid[t], NULL);
+		wrong += jobs[t].wrong;
+	}
+	return wrong;
+}
+
 
 /* NUM N BASE ELIMBS EXP from the rest of the line */
 static void parse_modexp_args(size_t *num, size_t *elimbs)
@@ -225,6 +276,11 @@ static void run(char *line)
 		/* the result is as secret as its inputs; printing it is ours */
 		VALGRIND_MAKE_MEM_DEFINED(rbuf, num * sizeof *rbuf);
 		print_hex(rbuf, num);
+	} else if (!strcmp(cmd, "threads")) {
+		size_t threads = parse_size(strtok(NULL, " \n"));
+		size_t iter = parse_size(strtok(NULL, " \n"));
+		parse_modexp_args(&num, &elimbs);
+		printf("%zu\n", run_threads(threads, iter, num, elimbs));
 	} else if (!strcmp(cmd, "time")) {
 		num = parse_size(strtok(NULL, " \n"));
 		unsigned w = (unsigned)parse_size(strtok(NULL, " \n"));

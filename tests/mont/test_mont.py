@@ -200,3 +200,14 @@ def test_num_too_large_for_mul_is_a_clear_error(harness):
                        text=True, timeout=60)
     assert p.returncode == -signal.SIGABRT
     assert p.stderr == "libmont: num 129 exceeds MONT_MAX_NUM (128)\n"
+
+
+def test_threads_while_switching_backends(harness, rng):
+    """Four threads run modexp while the main thread keeps calling
+    mont_select: every result equals the single-threaded one."""
+    num = 8
+    n = random_modulus(rng, num)
+    base, e = rng.randrange(n), rng.getrandbits(64 * num)
+    out = harness.lines([f"threads 4 40 {num} {n:x} {base:x} {num} {e:x}",
+                         f"modexp {num} {n:x} {base:x} {num} {e:x}"])
+    assert out == ["0", f"0 {pow(base, e, n):x}"]
