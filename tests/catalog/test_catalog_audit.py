@@ -1,0 +1,46 @@
+"""`asmcap audit` on each catalog snippet, assembled by a real assembler:
+every instruction of the snippet counts for its own feature and for no
+other (the `audit:` patterns are as exact as the expected bytes)."""
+import json
+import shutil
+
+import pytest
+
+import audit_patterns as ap
+import catalog_files as cf
+from conftest import asmcap
+
+DIRECTIVES = {"cfi", "seh", "gnu-property"}
+# the newest clang knows every feature of the catalog (SHA512/SM3/SM4 need LLVM 18)
+CLANG = next((c for c in ("clang-22", "clang-19") if shutil.which(c)), None)
+CASES = [(arch, name) for arch in cf.ARCHES for name in cf.load(arch)
+         if name not in DIRECTIVES]
+
+
+@pytest.mark.parametrize("arch,name", CASES)
+def test_audit_counts_each_snippet_for_its_feature_only(arch, name, tmp_path, asmcap_bin):
+    assert CLANG, "no clang-19/22 (clang-19 is in ci/deps)"
+    t = cf.load(arch)[name]
+    argv = [CLANG] + (["-m32"] if arch == "i386" else [])
+    ok, err, obj = cf.assemble(t, "cc", argv, tmp_path)
+    assert ok, err
+    r = asmcap("audit", "--format", "json", obj)
+    assert r.returncode == 0, r.stderr
+    funcs = json.loads(r.stdout)["objects"][0]["functions"]
+    counts = {}
+    for f in funcs:
+        assert f["undecoded"] == 0, f
+        for feat, n in f["features"].items():
+            counts[feat] = counts.get(feat, 0) + n
+    first = cf.hexbytes(t["expect"][0])
+    n_insns = len(ap.decode(first, 32 if arch == "i386" else 64))
+    assert counts == {name: n_insns}
+
+
+def test_audit_expect_fails_when_the_feature_is_missing(tmp_path, asmcap_bin):
+    t = cf.load("x86_64")["bmi2"]
+    ok, err, obj = cf.assemble(t, "cc", ["gcc"], tmp_path)
+    assert ok, err
+    assert asmcap("audit", obj, "--expect", "bmi2").returncode == 0
+    r = asmcap("audit", obj, "--expect", "adx")
+    assert r.returncode == 1 and "adx" in r.stderr
