@@ -193,22 +193,13 @@ def unwind_info(obj):
     return table
 
 
-def instruction_ends(flavour, obj, functions):
-    """{function: {offset of an instruction's end: text}} from objdump -d."""
-    out = run([OBJDUMP[flavour], "-d", obj])
-    ends, fn, base = {}, None, 0
-    for line in out.splitlines():
-        m = re.match(r"^([0-9a-f]+) <(\S+)>:$", line)
-        if m:
-            if m.group(2) in functions:
-                fn, base = m.group(2), int(m.group(1), 16)
-                ends[fn] = {}
-            continue
+def instruction_ends(flavour, obj):
+    """{address where an instruction ends: its text} from objdump -d."""
+    ends = {}
+    for line in run([OBJDUMP[flavour], "-d", obj]).splitlines():
         m = re.match(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line)
-        if m and fn:
-            addr = int(m.group(1), 16)
-            size = len(m.group(2).split())
-            ends[fn][addr + size - base] = re.sub(r"\s+", " ", m.group(3).strip())
+        if m:
+            ends[int(m.group(1), 16) + len(m.group(2).split())] = re.sub(r"\s+", " ", m.group(3).strip())
     return ends
 
 
@@ -217,7 +208,7 @@ def check_unwind(flavour, obj, functions):
     offset, the instruction that really ends there (push REG / sub $N,%rsp)."""
     syms = symbols(flavour, obj)
     table = unwind_info(obj)
-    ends = instruction_ends(flavour, obj, functions)
+    ends = instruction_ends(flavour, obj)
     by_begin = {t["begin"]: t for t in table}
     report = []
     for name in functions:
@@ -233,7 +224,7 @@ def check_unwind(flavour, obj, functions):
         if pcs != sorted(pcs, reverse=True) or not pcs or pcs[0] != t["prologue"]:
             raise CheckError(f"{name}: code offsets {pcs} not descending from prologue size {t['prologue']}")
         for pc, what in t["codes"]:
-            insn = ends.get(name, {}).get(pc, "(no instruction ends here)")
+            insn = ends.get(addr + pc, "(no instruction ends here)")
             m = re.match(r"push (\w+)$", what)
             a = re.match(r"alloc (?:small|large) area: rsp = rsp - 0x([0-9a-f]+)$", what)
             ok = (m and insn == f"push %{m.group(1)}") or (
@@ -297,6 +288,14 @@ def check_cfi(flavour, obj, functions):
             elif text.startswith("ret"):
                 depth = body          # what follows a ret is body code
     return f"CFI matches the stack ({len(functions)} FDEs)"
+
+
+def link_dll(obj):
+    """Link a COFF object into a PE DLL (no entry point), so the image's
+    function table shows the .pdata relocations resolved."""
+    dll = pathlib.Path(f"{obj}.dll")
+    run(["x86_64-w64-mingw32-ld", "-shared", "-e", "0", "--export-all-symbols", "-o", dll, obj])
+    return dll
 
 
 def functions_of(dialect_elf_text):
@@ -375,7 +374,8 @@ def check_all(source, caps, out, execute=False):
                     objs[fl] = obj
                 if fl in ("mingw64", "nasm"):
                     check_unwind(fl, obj, funcs)
-                    notes.append(".pdata/.xdata match prologues")
+                    check_unwind(fl, link_dll(obj), funcs)
+                    notes.append(".pdata/.xdata match prologues, also linked into a DLL")
                 if ".cfi_startproc" in src.read_text():
                     if fl == "macosx":
                         fdes = run(["llvm-dwarfdump-14", "--eh-frame", obj]).count(" FDE ")

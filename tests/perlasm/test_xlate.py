@@ -137,8 +137,10 @@ def test_unwind_codes(work, caps, flavour):
         assert [c for _, c in t["codes"]] == codes, f
         assert t["count"] == len(codes) + (1 if "large" in codes[0] else 0)
         assert t["prologue"] == t["codes"][0][0]
-    # offsets name the instructions that really end there
+    # offsets name the instructions that really end there, in the object and
+    # in a DLL linked from it (relocations resolved)
     fv.check_unwind(flavour, obj, SAMPLE_FUNCS)
+    fv.check_unwind(flavour, fv.link_dll(obj), SAMPLE_FUNCS)
 
 
 def test_unwind_check_catches_wrong_offsets(work, caps):
