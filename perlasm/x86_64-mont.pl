@@ -93,7 +93,8 @@ sub reg32 {	# %rbp -> %ebp, %r8 -> %r8d
 #                x_k = lo(M*src_k) + acc_k + hi(M*src_{k-1}) for k < W,
 #                hi(M*src_{-1}) being the carry word C (absent if !cin),
 #                C = hi(M*src_{W-1}) + carries; x_k goes to out->(k)
-#                (a memory operand) or, if out is undef, to $X[k].
+#                (a memory operand, or nowhere if undef) or, if out is
+#                undef, to $X[k].
 #   nadd(W, src, C, cin, out)
 #                y_k = $X[k] + lo(M*src_k) + hi(M*src_{k-1}), carry in C as
 #                above; y_k stored to out->(k) unless that is undef.
@@ -120,8 +121,9 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 				$s .= "\tmov\t" . $src->($k) . ",%rax\n\tmulq\t$M\n"
 				    . "\tadd\t" . $acc->($k) . ",%rax\n\tadc\t\$0,%rdx\n";
 				$s .= "\tadd\t$C,%rax\n\tadc\t\$0,%rdx\n" if $k || $cin;
-				$s .= "\tmov\t%rax," . ($out ? $out->($k) : $X[$k]) . "\n"
-				    . "\tmov\t%rdx,$C\n";
+				my $o = $out ? $out->($k) : $X[$k];
+				$s .= "\tmov\t%rax,$o\n" if defined $o;
+				$s .= "\tmov\t%rdx,$C\n";
 			}
 			return $s;
 		},
@@ -178,7 +180,8 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 				$s .= "\tmulx\t" . $src->($k) . ",$x,$h\n"
 				    . "\tadcx\t" . $acc->($k) . ",$x\n";
 				$s .= "\tadox\t$prev,$x\n" if defined $prev;
-				$s .= "\tmov\t$x," . $out->($k) . "\n" if $out;
+				my $o = $out && $out->($k);
+				$s .= "\tmov\t$x,$o\n" if $o;
 			}
 			return $s . $close->($W, $C);
 		},
@@ -349,16 +352,25 @@ ___
 	andq	\$-2,8(%rax)
 	lea	8(%rax),%rax
 	mov	%rax,$VI(%rsp)
+	mov	$NUM(%rsp),%rax		# i
+	sub	$ROWS(%rsp),%rax
 ___
 	$s .= "\tlea\t0(%rsp),%rdi\n";
-	# Limbs 0..3: x = t + a*b_i; m from x_0; then x + m*n shifted down.
 	my $t = mem($T, '%rdi');
 	my $tdown = mem($T - 8, '%rdi');
+	# Squaring, rows i >= 4: V[0..3] = 0, so m = t_0*n0 and limbs 0..3
+	# are t + m*n only.
+	$s .= "\tcmpq\t\$4,%rax\n\tjb\t${l}_head\n"
+	    . $I->{setm}->("$T(%rsp)") . $I->{clear}->()
+	    . $I->{madd}->(4, mem($NC, '%rdi'), $t, '%rsi', 0,
+	                   sub { $_[0] ? $tdown->($_[0]) : undef })
+	    . "\txor\t%ecx,%ecx\n\tjmp\t${l}_body\n${l}_head:\n" if $sqr;
+	# Limbs 0..3: x = t + a*b_i; m from x_0; then x + m*n shifted down.
 	$s .= $I->{mult}->($I->{bi}) . $I->{clear}->()
 	    . $I->{madd}->(4, mem($VC, '%rdi'), $t, '%rcx', 0, undef)
 	    . $I->{setm}->($X[0]) . $I->{clear}->()
 	    . $I->{nadd}->(4, mem($NC, '%rdi'), '%rsi', 0, sub { $_[0] ? $tdown->($_[0]) : undef })
-	    . "\tlea\t32(%rdi),%rdi\n";
+	    . "${l}_body:\n\tlea\t32(%rdi),%rdi\n";
 	# Squaring: groups of 8 below limb i, t + m*n only.
 	$s .= row_loops(['%rdi'], '%rdi', [[8, "$PN(%rsp)"]], sub {
 		return $I->{clear}->()
