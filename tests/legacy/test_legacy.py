@@ -1,6 +1,8 @@
 """asmcap legacy: OpenSSL perlasm's ADX version rules, era by era, beside
 the probe.  The fake compilers print fixed version banners and pass real
 work to a real compiler, so the probe's verdict is measured, not scripted."""
+import subprocess
+
 import pytest
 
 from conftest import FAKES, asmcap
@@ -38,6 +40,10 @@ def era_rows(lines):
      ["gnu-as: no match; clang: no match"] + ["gnu-as: no match; clang: 10.00 >= 3.03"] * 2,
      ['pre-10855: this rule would drop ADX: the clang major has two digits ("10.0") '
       'and the pattern reads one, [3-9]']),
+    ("legacy-apple-clang4", ("no", "no", "no"),
+     ["gnu-as: no match; clang: 3.01 < 3.03"] * 3,
+     [f"{era}: this rule would drop ADX: clang 3.01 < 3.03, yet the assembler encodes ADX"
+      for era in ERAS]),
 ])
 def test_eras_against_an_adx_capable_assembler(asmcap_bin, fake, verdicts, rules, explain):
     lines = legacy("--cc", FAKES / fake)
@@ -82,3 +88,35 @@ def test_usage_and_unusable_toolchain(asmcap_bin):
     assert r.returncode == 2 and "bad command" in r.stderr
     r = asmcap("legacy", "--cc", "/nonexistent/cc")
     assert r.returncode == 3 and "/nonexistent/cc" in r.stderr
+
+
+# The rules as Perl ran them (whole `2>&1` output, no /m), one era per
+# regex; asmcap's POSIX-regex model must reach the same verdicts.
+PERL_RULES = r"""
+my ($as, $cc) = do { local $/; split /\0/, <STDIN> };
+for my $re (qr/((?:^clang|LLVM) version|.*based on LLVM) ([3-9])\.([0-9]+)/,
+            qr/((?:^clang|LLVM) version|.*based on LLVM) ([0-9]+)\.([0-9]+)/,
+            qr/((?:clang|LLVM) version|.*based on LLVM) ([0-9]+)\.([0-9]+)/) {
+    my $addx = 0;
+    $addx = ($1 >= 2.23) if $as =~ /GNU assembler version ([2-9]\.[0-9]+)/;
+    $addx = ($2 + $3 / 100.0 >= 3.03) if !$addx && $cc =~ $re;
+    print $addx ? "yes\n" : "no\n";
+}
+"""
+
+
+@pytest.mark.parametrize("fake", ["legacy-gcc-gas240", "legacy-clang9", "legacy-clang10",
+                                  "legacy-debian-clang14", "legacy-apple-clang10",
+                                  "legacy-apple-clang4", "legacy-gas222"])
+def test_model_agrees_with_perl(asmcap_bin, fake):
+    cc = str(FAKES / fake)
+
+    def out(*args):
+        p = subprocess.run([cc, *args], capture_output=True, text=True)
+        return p.stdout + p.stderr
+
+    text = out("-Wa,-v", "-c", "-o", "/dev/null", "-x", "assembler", "/dev/null") + "\0" + out("-v")
+    perl = subprocess.run(["perl", "-e", PERL_RULES], input=text, capture_output=True,
+                          text=True, check=True).stdout.split()
+    rows, _, _ = era_rows(legacy("--cc", cc))
+    assert [r.split()[1] for r in rows] == perl
