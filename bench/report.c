@@ -264,7 +264,7 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 		       "\"min\": %.3f, \"max\": %.3f}, \"cycles\": %.1f", x->med,
 		       x->min, x->max, x->med * ri->ghz);
 		if (fl > 0)
-			printf(", \"floor_cycles\": %.0f, \"x_floor\": %.4f", fl,
+			printf(", \"floor_cycles\": %.0f, \"x_floor\": %.6g", fl,
 			       x->med * ri->ghz / fl);
 		printf("}");
 	}
@@ -282,7 +282,7 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 					continue;
 				printf("%s\n  {\"bits\": %u, \"op\": \"%s\", "
 				       "\"ours\": \"%s\", \"peer\": \"%s\", "
-				       "\"peer_over_ours\": %.4f}", first ? "" : ",",
+				       "\"peer_over_ours\": %.6g}", first ? "" : ",",
 				       x->bits, op_name[x->op], ours[o], peers[p],
 				       y->med / x->med);
 				first = 0;
@@ -301,7 +301,7 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 			       target_bits[b], g->ours, g->other, op_name[g->op],
 			       g->want, g->at_most ? "true" : "false");
 			if (v > 0)
-				printf("\"ratio\": %.4f, \"met\": %s}", v,
+				printf("\"ratio\": %.6g, \"met\": %s}", v,
 				       target_met(g, v) ? "true" : "false");
 			else
 				printf("\"ratio\": null, \"met\": null}");
