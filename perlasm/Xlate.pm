@@ -44,11 +44,13 @@ package Xlate;
 # Prologue/epilogue: the only forms that may move %rsp (unwind data is derived
 # from them; anything else touching %rsp dies):
 #     f:  push %reg64 ...               any number, nothing in between
-#         sub $N,%rsp | lea -N(%rsp),%rsp   at most one, right after the pushes,
+#         sub $N,%rsp                   at most one, right after the pushes,
 #                                       N a multiple of 8, N < 4096 (Windows
 #                                       grows the stack one guard page at a time)
 #     every ret is preceded directly by the exact reverse:
-#         add $N,%rsp | lea N(%rsp),%rsp   (when the prologue allocated N)
+#         add $N,%rsp                   (when the prologue allocated N; the
+#                                       Win64 unwinder knows no lea form
+#                                       without a frame register)
 #         pop %reg64 ...                (reverse order of the pushes)
 #         ret
 #   No red zone: memory below %rsp (negative displacement off %rsp) dies, as
@@ -218,8 +220,6 @@ sub _operand {
 			$m->{index} = $index;
 			$m->{scale} = $scale;
 		}
-		_die("memory below %rsp: Win64 has no red zone, allocate with sub in the prologue")
-			if ($base // '') eq 'rsp' && defined $m->{disp} && _value($m->{disp}, 'displacement') < 0;
 		return $m;
 	}
 	_die("indirect jumps/calls are not part of the dialect") if $s =~ /^\*/;
@@ -271,6 +271,9 @@ sub _insn {
 	$st->{msize} = $msize;
 	for my $o (@{ $st->{ops} }) {
 		_die("%rip is only a base register") if $o->{k} eq 'reg' && $o->{r} eq 'rip';
+		_die("memory below %rsp: Win64 has no red zone, allocate with sub in the prologue")
+			if $o->{k} eq 'mem' && $intel ne 'lea' && ($o->{base} // '') eq 'rsp'
+			&& defined $o->{disp} && _value($o->{disp}, 'displacement') < 0;
 		_die("symbol operand '$o->{e}' outside a jump") if $o->{k} eq 'sym' && $intel !~ /^(j|loop)/;
 	}
 	return $st;
@@ -349,22 +352,13 @@ sub _is_rsp { my ($o) = @_; $o->{k} eq 'reg' && $o->{class} eq 'gpr' && $o->{num
 sub _is_push { my ($s) = @_; $s->{k} eq 'insn' && $s->{intel} eq 'push' }
 sub _is_pop  { my ($s) = @_; $s->{k} eq 'insn' && $s->{intel} eq 'pop' }
 
-# The N of `sub $N,%rsp` / `lea -N(%rsp),%rsp` (sign: 1) or `add $N,%rsp` /
-# `lea N(%rsp),%rsp` (sign: -1); undef for anything else.
+# The N of `sub $N,%rsp` (sign 1) or `add $N,%rsp` (sign -1); undef otherwise.
 sub _rsp_adjust {
 	my ($s, $sign) = @_;
-	return undef unless $s->{k} eq 'insn' && @{ $s->{ops} } == 2 && _is_rsp($s->{ops}[1])
-		&& $s->{ops}[1]{bits} == 64;
-	my ($src) = $s->{ops}[0];
-	if ($s->{intel} eq ($sign > 0 ? 'sub' : 'add') && $src->{k} eq 'imm') {
-		return _value($src->{e}, 'stack adjustment');
-	}
-	if ($s->{intel} eq 'lea' && $src->{k} eq 'mem' && ($src->{base} // '') eq 'rsp'
-		&& !defined $src->{index}) {
-		my $v = defined $src->{disp} ? _value($src->{disp}, 'stack adjustment') : 0;
-		return $sign * $v > 0 ? $sign * $v : undef;
-	}
-	return undef;
+	return undef unless $s->{k} eq 'insn' && $s->{intel} eq ($sign > 0 ? 'sub' : 'add')
+		&& @{ $s->{ops} } == 2 && $s->{ops}[0]{k} eq 'imm'
+		&& _is_rsp($s->{ops}[1]) && $s->{ops}[1]{bits} == 64;
+	return _value($s->{ops}[0]{e}, 'stack adjustment');
 }
 
 sub _writes_rsp {

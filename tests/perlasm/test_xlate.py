@@ -308,6 +308,7 @@ FN = ".globl f\n.type f,@function,2\nf:\n"
     (FN + "\tsubq $12,%rsp\n\taddq $12,%rsp\n\tret\n", "multiple of 8"),
     (FN + "\tsubq $4096,%rsp\n\taddq $4096,%rsp\n\tret\n", "stack probes"),
     (FN + "\tandq $-64,%rsp\n\tret\n", "%rsp changed outside"),
+    (FN + "\tleaq -16(%rsp),%rsp\n\tleaq 16(%rsp),%rsp\n\tret\n", "line 4: %rsp changed outside"),
     (FN + "\tcall g\n\tret\n", "call is not part"),
     (FN + "\tjmp *%rax\n", "indirect"),
     (FN + "\tmovq $010,%rax\n\tret\n", "leading 0"),
