@@ -77,7 +77,7 @@ void operands_free(struct operands *);
 void reference(const struct operands *, enum op, unsigned k, uint64_t *out);
 
 /* clock.c */
-uint64_t now_ns(void);
+uint64_t now_ns(void);                 /* thread CPU time */
 double core_ghz(double budget_ms);      /* dependent add chain vs clock_gettime */
 int pin_one_cpu(void);                  /* the CPU pinned to, or -1 */
 

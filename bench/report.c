@@ -136,8 +136,8 @@ void report_table(const struct run_info *ri, const struct result *r, size_t n)
 	if (ri->child_ran)
 		printf("; -noadx: a child with OPENSSL_ia32cap=:~0x280120, "
 		       "word2 %#x", ri->cap_noadx);
-	printf("\nGMP %s. Times are per operation: median (min..max) of the "
-	       "rounds.\n", ri->gmp);
+	printf("\nGMP %s. Times are thread CPU time per operation: median "
+	       "(min..max) of the rounds.\n", ri->gmp);
 	for (size_t c = 0; c < ncontenders; c++)
 		printf("  %-8s %s%s\n", contenders[c].name, contenders[c].what,
 		       contender_is_openssl(&contenders[c]) ? " (-noadx: ADX "
@@ -226,7 +226,8 @@ static void json_str(const char *s)
 void report_json(const struct run_info *ri, const struct result *r, size_t n)
 {
 	printf("{\"schema\": 1,\n \"clock\": {\"core_ghz\": %.4f, "
-	       "\"core_ghz_end\": %.4f, \"cpu\": %d},\n", ri->ghz, ri->ghz_end,
+	       "\"core_ghz_end\": %.4f, \"cpu\": %d, "
+	       "\"time\": \"thread-cputime\"},\n", ri->ghz, ri->ghz_end,
 	       ri->cpu);
 	printf(" \"rounds\": %u, \"quick\": %s, \"seed\": %llu,\n", ri->rounds,
 	       ri->quick ? "true" : "false", (unsigned long long)ri->seed);
