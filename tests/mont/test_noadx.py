@@ -53,14 +53,26 @@ def test_object_has_no_adx_bytes(old_build, tmp_path):
     assert not ADX_BYTES.search(code)
 
 
-def test_adx_byte_scan_finds_adx(tmp_path):
-    """Control for the scan above: the default build's kernels, when its
-    toolchain has ADX, are found by the same pattern."""
+def audit(lib):
+    return subprocess.run([str(BUILD / "asmcap"), "audit", str(lib), "--expect", "adx"],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_audit_finds_no_adx(old_build):
+    r = audit(OLD / "libmont.a")
+    assert r.returncode == 1 and "expected adx" in r.stderr, r.stderr
+
+
+def test_adx_found_in_default_build(tmp_path):
+    """Control for the two checks above: the default build's kernels, when
+    its toolchain has ADX, are found by the same byte scan and by audit."""
     header = BUILD / "mont-kernels.h"
-    make(BUILD / "libmont.a")
+    make(BUILD / "libmont.a", BUILD / "asmcap")
     if not header.exists() or "#define MONT_HAVE_ADX" not in header.read_text():
         pytest.skip("the default toolchain built no ADX kernels")
     assert ADX_BYTES.search(text_bytes(BUILD / "mont" / "mont-x86_64.o", tmp_path))
+    r = audit(BUILD / "libmont.a")
+    assert r.returncode == 0, r.stderr
 
 
 def test_select_adx_not_built(old_build):
