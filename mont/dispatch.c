@@ -1,5 +1,6 @@
 /* Which code runs mont_mul/mont_sqr: decided once from what was built (the
- * generated kernels header) and what the CPU can run (CPUID leaf 7), unless
+ * generated kernels header) and what the CPU can run (CPUID leaf 7: the ADX
+ * kernels use MULX, BMI2, and ADCX/ADOX, ADX; nothing else), unless
  * MONT_BACKEND or mont_select() asks otherwise. */
 #include <pthread.h>
 #include <stdatomic.h>

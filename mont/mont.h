@@ -2,7 +2,8 @@
  *
  * Numbers are arrays of `num` uint64_t limbs, least significant first.
  * R = 2^(64*num). The modulus n must be odd; inputs must be < n; every
- * result is fully reduced (< n). r may alias any input.
+ * result is fully reduced (< n). The result r may alias a or b (mont_mul,
+ * mont_sqr) and any input of mont_modexp.
  *
  * The code that runs is chosen once, at first use: the fastest backend the
  * library was built with (see `make`: the asm kernels exist only when the
