@@ -9,7 +9,8 @@
  *   sqralias NUM N A                  -> mont_sqr(x, x)
  *   modexp NUM N BASE ELIMBS EXP      -> "RC RESULT" (RESULT "-" on error)
  *   modexp-alias WHAT NUM N BASE ELIMBS EXP   r is the base, exp or n buffer
- *   modexp-null WHAT                  -> RC with WHAT (r|base|exp|n) NULL
+ *   modexp-null WHAT                  -> RC with WHAT (r|base|exp|n) NULL;
+ *                                        "exp0": exp NULL with 0 limbs -> RC R
  *   modexp-bad NUM N BASE             -> RC (num may be 0 or too large)
  *   window W NUM N BASE ELIMBS EXP    -> result with window width W
  *   ct NUM N BASE ELIMBS EXP          -> result; base and exp marked
@@ -244,10 +245,13 @@ static void run(char *line)
 		uint64_t n = 7, base = 3, e = 5, r = 0;
 		if (!what)
 			fail("modexp-null: missing which", what);
-		printf("%d\n", mont_modexp(!strcmp(what, "r") ? NULL : &r,
-		                           !strcmp(what, "base") ? NULL : &base,
-		                           !strcmp(what, "exp") ? NULL : &e, 1,
-		                           !strcmp(what, "n") ? NULL : &n, 1));
+		if (!strcmp(what, "exp0"))
+			print_rc(mont_modexp(&r, &base, NULL, 0, &n, 1), &r, 1);
+		else
+			printf("%d\n", mont_modexp(!strcmp(what, "r") ? NULL : &r,
+			                           !strcmp(what, "base") ? NULL : &base,
+			                           !strcmp(what, "exp") ? NULL : &e, 1,
+			                           !strcmp(what, "n") ? NULL : &n, 1));
 	} else if (!strcmp(cmd, "modexp-bad")) {
 		num = parse_size(strtok(NULL, " \n"));
 		if (num > MAXL)

@@ -136,6 +136,7 @@ def test_modexp_bad_input(harness):
     cases = [
         ("modexp-null r", "-1"), ("modexp-null base", "-1"),
         ("modexp-null exp", "-1"), ("modexp-null n", "-1"),
+        ("modexp-null exp0", "0 1"),          # no exponent limbs: 3^0 mod 7
         ("modexp-bad 0 b 3", "-2"),            # num 0
         ("modexp-bad 129 b 3", "-2"),          # num > MONT_MAX_NUM
         ("modexp-bad 1 a 3", "-3"),            # even n
