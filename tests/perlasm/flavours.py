@@ -35,7 +35,6 @@ OBJDUMP = {"elf": "objdump", "elf-win64": "objdump", "mingw64": "x86_64-w64-ming
 ABI_ENTRY = {"push %rdi", "push %rsi", "mov %rcx,%rdi", "mov %rdx,%rsi", "mov %r8,%rdx",
              "mov %r9,%rcx", "mov 0x38(%rsp),%r8", "mov 0x40(%rsp),%r9"}
 ABI_EXIT = ["pop %rsi", "pop %rdi"]
-REGS64 = ["rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi"] + [f"r{i}" for i in range(8, 16)]
 
 
 class CheckError(Exception):
@@ -92,9 +91,10 @@ def global_name(flavour, name):
 
 
 def disassembly(flavour, obj, functions, tool=None):
-    """[(function, normalised instruction text)] in address order; a ("<fn>")
-    entry starts each of FUNCTIONS (other symbols, such as the local labels
-    nasm keeps, do not split functions)."""
+    """[(function, normalised text, address, jump target address or None)] in
+    address order; a "<fn>" entry starts each of FUNCTIONS (other symbols,
+    such as the local labels nasm keeps, do not split functions). Jumps read
+    "jcc TARGET": where they go is checked by check_targets."""
     out = run([tool or OBJDUMP[flavour], "-d", "--no-show-raw-insn", obj])
     names = {global_name(flavour, f): f for f in functions}
     seq, fn = [], None
@@ -103,12 +103,13 @@ def disassembly(flavour, obj, functions, tool=None):
         if m:
             if m.group(1) in names:
                 fn = names[m.group(1)]
-                seq.append((fn, "<fn>"))
+                seq.append((fn, "<fn>", None, None))
             continue
-        m = re.match(r"^\s*(?:[0-9a-f]+:)?\s+(\S.*)$", line)
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S.*)$", line)
         if not m or fn is None:
             continue
-        text = m.group(1)
+        addr, text, target = int(m.group(1), 16), m.group(2), None
+        raw = text
         text = re.sub(r"\s*#.*$", "", text)             # objdump's comments
         text = re.sub(r"\s*<[^>]*>", "", text)           # <sym+off>
         text = re.sub(r"-?0x[0-9a-f]+\(%rip\)", "X(%rip)", text)
@@ -122,23 +123,55 @@ def disassembly(flavour, obj, functions, tool=None):
             text = f"mov ${m.group(1)},%" + ("r" + r[1:] if r[0] == "e" else r[:-1])
         mn = text.split(" ", 1)[0]
         if mn.startswith("j") or mn == "loop":
+            t = re.match(r"\S+\s+(?:0x)?([0-9a-f]+)", raw)
+            target = int(t.group(1), 16)
             text = mn + " TARGET"
         if mn in ("nop", "nopw", "nopl", "xchg", "data16", "cs", "int3", "endbr64") and (
                 "nop" in text or text in ("xchg %ax,%ax", "int3", "endbr64")):
             continue                                     # padding, CET marker
-        seq.append((fn, text))
+        seq.append((fn, text, addr, target))
     return seq
+
+
+def check_targets(a, b, amap):
+    """Every jump of A and its counterpart in B (amap: index in A -> index in
+    B) land on counterpart instructions. Where B has the inserted Win64 exit
+    (pop %rsi; pop %rdi) before a ret, a jump to that ret must land on the
+    inserted pops: the label stands before them."""
+    def index(seq):
+        addrs = [(x[2], i) for i, x in enumerate(seq) if x[2] is not None]
+        def at(target):   # first kept instruction at or after target (padding dropped)
+            return min((i for addr, i in addrs if addr >= target), default=None)
+        return at
+    at_a, at_b = index(a), index(b)
+    mapped = set(amap.values())
+    for i, j in amap.items():
+        if a[i][3] is None:
+            continue
+        ta, tb = at_a(a[i][3]), at_b(b[j][3])
+        want = amap.get(ta)
+        n = len(ABI_EXIT)
+        if want is not None and want >= n and [x[1] for x in b[want - n:want]] == ABI_EXIT \
+                and not mapped & set(range(want - n, want)):
+            want -= n
+        if tb != want:
+            def show(seq, k):
+                return f"'{seq[k][1]}' at {seq[k][2]:#x}" if k is not None and k < len(seq) else "nowhere"
+            raise CheckError(f"{a[i][0]}: '{a[i][1]}' at {a[i][2]:#x} goes to {show(a, ta)},"
+                             f" its counterpart at {b[j][2]:#x} to {show(b, tb)} (expected {show(b, want)})")
 
 
 def compare_disassembly(native, win64):
     """The Win64 object must be the SysV one plus only the ABI entry after each
     function start and `pop %rsi; pop %rdi` before each ret. Returns a summary."""
-    a = [t for _, t in native]
-    b = [t for _, t in win64]
+    a = [x[1] for x in native]
+    b = [x[1] for x in win64]
     sm = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     inserted = 0
+    amap = {}
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         if op == "equal":
+            amap.update(zip(range(i1, i2), range(j1, j2)))
             continue
         if op != "insert":
             raise CheckError(f"disassembly differs beyond the ABI code: {op} {a[i1:i2]} -> {b[j1:j2]}")
@@ -148,15 +181,17 @@ def compare_disassembly(native, win64):
         if not (at_entry or at_exit):
             raise CheckError(f"unexpected inserted instructions {block} (after {b[j1 - 1] if j1 else 'start'})")
         inserted += len(block)
+    check_targets(native, win64, amap)
     return f"{len(a) - a.count('<fn>')} insns equal, {inserted} ABI insns added"
 
 
 def compare_same(x, y, what):
-    a = [t for _, t in x]
-    b = [t for _, t in y]
+    a = [t[1] for t in x]
+    b = [t[1] for t in y]
     if a != b:
         diff = "\n".join(list(difflib.unified_diff(a, b, lineterm=""))[:20])
         raise CheckError(f"{what}: disassembly differs\n{diff}")
+    check_targets(x, y, {i: i for i in range(len(a))})
     return f"{len(a) - a.count('<fn>')} insns identical"
 
 

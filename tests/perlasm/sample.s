@@ -17,6 +17,10 @@ xs_sum6:
 	addq	%r10,%rax
 	imulq	$6,%r9,%r10
 	addq	%r10,%rax
+	testq	%rax,%rax		# a jump to a label right before ret
+	jz	.Lsum_done
+	orq	$0,%rax
+.Lsum_done:
 	ret
 	.size	xs_sum6,.-xs_sum6
 

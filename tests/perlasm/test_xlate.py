@@ -112,6 +112,38 @@ def test_flavours_catch_a_broken_translation(work, caps):
         fv.compare_disassembly(ref, got)
 
 
+def test_flavours_catch_a_retargeted_jump(work, caps):
+    """Same instructions, one jump going elsewhere: the target check fails."""
+    text = translate(SAMPLE.read_text(), "nasm", caps)
+    assert "jnz\tL$forms_done" in text
+    bad = work / "jump-bad.asm"
+    bad.write_text(text.replace("jnz\tL$forms_done", "jnz\tL$mul_loop", 1))
+    good = fv.generate(SAMPLE, "mingw64", caps, work / "jump-good.s")
+    fv.assemble("nasm", bad, work / "jump-bad.o")
+    fv.assemble("mingw64", good, work / "jump-good.o")
+    ref = fv.disassembly("mingw64", work / "jump-good.o", SAMPLE_FUNCS)
+    got = fv.disassembly("nasm", work / "jump-bad.o", SAMPLE_FUNCS)
+    with pytest.raises(fv.CheckError, match="xs_forms: 'jne TARGET'"):
+        fv.compare_same(ref, got, "nasm vs mingw64")
+
+
+def test_flavours_catch_a_jump_past_the_win64_exit(work, caps):
+    """A jump to the label before ret must run the inserted pops: a label
+    moved after them (rdi/rsi never restored on that path) is caught."""
+    text = translate(SAMPLE.read_text(), "mingw64", caps)
+    exit_ = "\tpopq\t%rsi\n\tpopq\t%rdi\n"
+    assert ".Lsum_done:\n" + exit_ in text
+    bad = work / "exit-bad.s"
+    bad.write_text(text.replace(".Lsum_done:\n" + exit_, exit_ + ".Lsum_done:\n"))
+    fv.assemble("mingw64", bad, work / "exit-bad.o")
+    good = fv.generate(SAMPLE, "elf", caps, work / "exit-elf.s")
+    fv.assemble("elf", good, work / "exit-elf.o")
+    ref = fv.disassembly("elf", work / "exit-elf.o", SAMPLE_FUNCS)
+    got = fv.disassembly("mingw64", work / "exit-bad.o", SAMPLE_FUNCS)
+    with pytest.raises(fv.CheckError, match=r"xs_sum6: 'je TARGET'.*expected 'pop %rsi'"):
+        fv.compare_disassembly(ref, got)
+
+
 # ---- SEH unwind data ------------------------------------------------------------------
 
 EXPECTED_UNWIND = {
