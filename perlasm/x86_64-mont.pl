@@ -228,8 +228,10 @@ sub row_loops {
 
 # The end of both kernels. In: %rsi = &t[num] (t is num limbs plus a top
 # bit in t[num], t < 2n), %rcx = n. r = t - n if that does not borrow,
-# else t; selected with a mask. t[0..num] is zeroed.
+# else t; selected with a mask. t[0..num] and the num limbs at $wipe bytes
+# from t are zeroed.
 sub final_reduce {
+	my ($wipe) = @_;
 	my $l = '.Lmont' . $seq++;
 	return <<___;
 	mov	$NUM(%rsp),%r9
@@ -257,6 +259,7 @@ ${l}_sel:				# r ^= (r ^ t) & mask; t = 0
 	xor	%rdx,%r10
 	mov	%r10,(%rdi,%rbx,8)
 	movq	\$0,(%rsi,%rbx,8)
+	movq	\$0,$wipe(%rsi,%rbx,8)
 	inc	%rbx
 	jnz	${l}_sel
 	movq	\$0,(%rsi)
@@ -276,9 +279,9 @@ ___
 # sum_i a_i*V_i = a^2. V starts as d = 2a (n limbs, and the top bit
 # V[n] = d_n = a_{n-1} >> 63 added at the end of each row as a_i & -V[n]);
 # before row i: V[i-1] = 0, V[i] = a_i, V[i+1] = d_{i+1} without bit 0
-# (= a_{i+1} << 1; for i = n-1 that clears V[n]). Groups of limbs below
-# i (whole groups of 8 from limb 4 on) skip the a_i*V products: n(n+1)/2 + n^2 + n products in all, plus
-# at most 11 multiplications by zero per row. The bound t < 2n may not hold
+# (= a_{i+1} << 1; for i = n-1 that clears V[n]). Groups of 8 limbs below
+# i skip the a_i*V products: n(n+1)/2 + n^2 + n products in all, plus
+# at most 7 multiplications by zero per row. The bound t < 2n may not hold
 # between rows (row 0 adds up to 2*a_0*a), but t stays below 4*2^(64n), so
 # t[num] holds it, and the result (a^2 + M*n)/R < 2n as for any product.
 my $VC = $T + 8 * ($MAXNUM + 2);	# V or a copy of a; V[-1] is free
@@ -304,9 +307,9 @@ ___
 	mov	%r8,$N0(%rsp)
 	mov	%r9,$NUM(%rsp)
 	mov	%r9,$ROWS(%rsp)
-	lea	-4(%r9),%rax		# limb 4 + groups of 8, 4, 1
+	mov	%r9,%rax		# groups of 8 end at limb num & ~7
 	and	\$-8,%rax
-	lea	32(%rsp,%rax,8),%rax
+	lea	(%rsp,%rax,8),%rax
 	mov	%rax,$NE8(%rsp)
 	mov	%r9,%rax
 	and	\$-4,%rax
@@ -316,8 +319,6 @@ ___
 	mov	%rax,$NE(%rsp)
 	lea	$VC(%rsp),%rax
 	mov	%rax,$VI(%rsp)
-	lea	0(%rsp),%rax		# PN for row 0: below limb 4, no groups skipped
-	mov	%rax,$PN(%rsp)
 	xor	%ebx,%ebx
 	xor	%edx,%edx
 ${l}_copy:				# V = 2a (squaring) or a copy of a; copy n; t = 0
@@ -354,6 +355,10 @@ ___
 	mov	%rax,$VI(%rsp)
 	mov	$NUM(%rsp),%rax		# i
 	sub	$ROWS(%rsp),%rax
+	mov	%rax,%rdx		# groups of 8 from limb 8 to limb i & ~7:
+	and	\$-8,%rdx		# t + m*n only
+	lea	(%rsp,%rdx,8),%rdx
+	mov	%rdx,$PN(%rsp)
 ___
 	$s .= "\tlea\t0(%rsp),%rdi\n";
 	my $t = mem($T, '%rdi');
@@ -372,22 +377,30 @@ ___
 	my $nmath = sub { my ($W, $j, $from) = @_;
 		"\t# t" . $lim->($W, $j, -1) . " = $from" . $lim->($W, $j, 0) . " + n"
 		. $lim->($W, $j, 0) . "*m" . $cin->($j, '%rsi') . "\n" };
-	# Squaring, rows i >= 4: V[0..3] = 0, so m = t_0*n0 and limbs 0..3
-	# are t + m*n only.
-	$s .= "\tcmpq\t\$4,%rax\n\tjb\t${l}_head\n"
-	    . "\t# m = t[0]*n0\n" . $nmath->(4, 0, 't')
-	    . $I->{setm}->("$T(%rsp)") . $I->{clear}->()
-	    . $I->{madd}->(4, mem($NC, '%rdi'), $t, '%rsi', 0,
-	                   sub { $_[0] ? $tdown->($_[0]) : undef })
-	    . "\txor\t%ecx,%ecx\n\tjmp\t${l}_body\n${l}_head:\n" if $sqr;
-	# Limbs 0..3: x = t + a*b_i; m from x_0; then x + m*n shifted down.
-	$s .= $amath->(4, 0) . $I->{mult}->($I->{bi}) . $I->{clear}->()
-	    . $I->{madd}->(4, mem($VC, '%rdi'), $t, '%rcx', 0, undef)
-	    . "\t# m = x[0]*n0\n" . $nmath->(4, 0, 'x')
-	    . $I->{setm}->($X[0]) . $I->{clear}->()
-	    . $I->{nadd}->(4, mem($NC, '%rdi'), '%rsi', 0, sub { $_[0] ? $tdown->($_[0]) : undef })
-	    . "${l}_body:\n\tlea\t32(%rdi),%rdi\n";
-	# Squaring: groups of 8 below limb i, t + m*n only.
+	# The first group, limbs 0..W-1 (W = 8, or 4 when num < 8):
+	# x = t + a*b_i; m = x_0*n0; t = x + m*n shifted down a limb.
+	# Squaring rows i >= 8 have V[0..7] = 0: m = t_0*n0, t + m*n only.
+	my $first = sub {
+		my ($W, $both) = @_;
+		my $tfirst = sub { $_[0] ? $tdown->($_[0]) : undef };
+		return $both
+		     ? $amath->($W, 0) . $I->{mult}->($I->{bi}) . $I->{clear}->()
+		     . $I->{madd}->($W, mem($VC, '%rdi'), $t, '%rcx', 0, undef)
+		     . "\t# m = x[0]*n0\n" . $nmath->($W, 0, 'x')
+		     . $I->{setm}->($X[0]) . $I->{clear}->()
+		     . $I->{nadd}->($W, mem($NC, '%rdi'), '%rsi', 0, $tfirst)
+		     . "\tlea\t" . 8 * $W . "(%rdi),%rdi\n"
+		     : "\t# m = t[0]*n0\n" . $nmath->($W, 0, 't')
+		     . $I->{setm}->("$T(%rsp)") . $I->{clear}->()
+		     . $I->{madd}->($W, mem($NC, '%rdi'), $t, '%rsi', 0, $tfirst)
+		     . "\txor\t%ecx,%ecx\n\tlea\t" . 8 * $W . "(%rdi),%rdi\n";
+	};
+	$s .= "\tcmpq\t\$8,$NUM(%rsp)\n\tjb\t${l}_head4\n";
+	$s .= "\tcmp\t\$8,%rax\n\tjb\t${l}_head8\n" . $first->(8, 0)
+	    . "\tjmp\t${l}_body\n" if $sqr;
+	$s .= "${l}_head8:\n" . $first->(8, 1) . "\tjmp\t${l}_body\n"
+	    . "${l}_head4:\n" . $first->(4, 1) . "${l}_body:\n";
+	# Squaring: groups of 8 below limb i & ~7, t + m*n only.
 	$s .= row_loops(['%rdi'], '%rdi', [[8, "$PN(%rsp)"]], sub {
 		return $nmath->(8, 1, 't') . $I->{clear}->()
 		     . $I->{madd}->(8, mem($NC, '%rdi'), $t, '%rsi', 1, $tdown);
@@ -415,30 +428,17 @@ ___
 	and	$I->{bi},%rdx
 	add	%rdx,%rsi
 	adc	\$0,%rax
-	mov	$ROWS(%rsp),%rdx	# PN for row i+1: limb 4 + 8*floor((i-3)/8)
-	neg	%rdx
-	add	$NUM(%rsp),%rdx
-	sub	\$3,%rdx
-	and	\$-8,%rdx
-	lea	32(%rsp,%rdx,8),%rdx
-	mov	%rdx,$PN(%rsp)
 ___
 	$s .= <<___;
 	mov	%rsi,$T-8(%rdi)
 	mov	%rax,$T(%rdi)
 	decq	$ROWS(%rsp)
 	jnz	${l}_row
-	mov	$NUM(%rsp),%rcx		# wipe V[-1..n] / the copy of a
-	add	\$2,%rcx
-	xor	%eax,%eax
-${l}_wipe:
-	mov	%rax,$VC-16(%rsp,%rcx,8)
-	dec	%rcx
-	jnz	${l}_wipe
 	lea	$T(%rdi),%rsi
 	mov	$N(%rsp),%rcx
 ___
-	return $s . final_reduce() . epilogue($name, $frame);
+	# V[-1] and V[n] are 0 by now, V[0..n-1] (or a) are wiped here.
+	return $s . final_reduce($VC - $T) . epilogue($name, $frame);
 }
 
 my $code = "# Generated by perlasm/x86_64-mont.pl; do not edit.\n.text\n";
