@@ -29,10 +29,13 @@ static int add_sections(struct obj *o, const uint8_t *buf, size_t len, const uin
                         uint32_t cmdsize, const struct macho_layout *L, int is64,
                         char *err, size_t errlen)
 {
-	uint32_t n = obj_le32(cmd + L->seg_nsects);
+	uint32_t n;
 	struct obj_section *grown;
 
-	if (cmdsize < L->seg || n > (cmdsize - L->seg) / L->sect)
+	if (cmdsize < L->seg)
+		return obj_fail(err, errlen, "Mach-O segment command of %u bytes", cmdsize);
+	n = obj_le32(cmd + L->seg_nsects);
+	if (n > (cmdsize - L->seg) / L->sect)
 		return obj_fail(err, errlen, "Mach-O segment command of %u bytes cannot hold %u sections",
 		                cmdsize, n);
 	if (!n)

@@ -98,8 +98,8 @@ static unsigned vex_header(const uint8_t *p, size_t n, struct x86_insn *in)
 		return 3;
 	}
 	if (p[0] == 0xc4 || p[0] == 0x8f) {
-		unsigned map = p[1] & 31;
-		if (n < 4 || (p[0] == 0xc4 ? map < 1 || map > 3 : map < 8 || map > 10))
+		unsigned map = n < 4 ? 0 : p[1] & 31;
+		if (p[0] == 0xc4 ? map < 1 || map > 3 : map < 8 || map > 10)
 			return 0;
 		in->enc = p[0] == 0xc4 ? X86_VEX : X86_XOP;
 		in->map = map;

@@ -15,6 +15,8 @@ ASSEMBLE = {
     "elf64": lambda src, out: ["gcc", "-c", "-x", "assembler", src, "-o", out],
     "elf32": lambda src, out: ["gcc", "-m32", "-c", "-x", "assembler", src, "-o", out],
     "clang-elf64": lambda src, out: ["clang-14", "-c", "-x", "assembler", src, "-o", out],
+    "clang19-elf64": lambda src, out: ["clang-19", "-c", "-x", "assembler", src, "-o", out],
+    "clang19-elf32": lambda src, out: ["clang-19", "-m32", "-c", "-x", "assembler", src, "-o", out],
     "coff64": lambda src, out: ["x86_64-w64-mingw32-as", src, "-o", out],
     "coff32": lambda src, out: ["x86_64-w64-mingw32-as", "--32", src, "-o", out],
     "nasm": lambda src, out: ["nasm", "-f", "win64", src, "-o", out],

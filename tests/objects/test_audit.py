@@ -1,0 +1,302 @@
+"""`asmcap audit`: features found by decoding instructions, never by
+searching bytes; every object format, archives, stripped libraries,
+--expect, bad input."""
+import json
+import re
+import subprocess
+
+import pytest
+
+from conftest import BUILD, ROOT, asmcap
+from objtools import assemble, audit, functions
+
+# ADCX's encoding, 66 48 0f 38 f6 d8, planted where it is not an instruction:
+# in a data object, in an immediate and in a displacement.
+DECOYS_ELF = """\
+	.text
+	.globl	real
+	.type	real,@function
+real:	adcx	%rax,%rbx
+	ret
+	.size	real,.-real
+	.type	konst,@object
+konst:	.quad	0xd8f6380f4866
+	.size	konst,8
+	.globl	imm
+	.type	imm,@function
+imm:	movabs	$0xd8f6380f4866, %rax
+	ret
+	.size	imm,.-imm
+	.globl	disp
+	.type	disp,@function
+disp:	leaq	-0x9c7f09a(%rax),%rbx
+	shlq	$0x3b, %rax
+	ret
+	.size	disp,.-disp
+"""
+
+
+def test_decoys_do_not_count(tmp_path, asmcap_bin):
+    obj = assemble(tmp_path, "elf64", DECOYS_ELF)
+    raw = obj.read_bytes()
+    assert raw.count(bytes.fromhex("66480f38f6d8")) >= 3     # the decoys are really there
+    assert bytes.fromhex("660f38f6") in raw                  # ...the displacement one too
+    rc, data, err = audit(obj)
+    assert rc == 0, err
+    f = functions(data)
+    assert f["real"] == {"adx": 1}
+    assert f["imm"] == {} and f["disp"] == {}
+    assert "konst" not in f                                  # data is not decoded
+
+
+@pytest.mark.parametrize("kind", ["coff64", "macho64", "nasm", "clang-elf64"])
+def test_other_formats(tmp_path, asmcap_bin, kind):
+    if kind == "nasm":
+        src = ("section .text\nglobal real\nreal: adcx rbx, rax\nmulx rbx, rax, rdx\nret\n"
+               "global imm\nimm: mov rax, 0xd8f6380f4866\nret\n"
+               "section .rdata rdata\nkonst: dq 0xd8f6380f4866\n")
+    else:
+        under = "_" if kind == "macho64" else ""
+        rdata = {"coff64": '.section .rdata,"dr"', "macho64": ".section __TEXT,__const",
+                 "clang-elf64": ".section .rodata"}[kind]
+        src = (f"\t.text\n\t.globl {under}real\n{under}real:\tadcx %rax,%rbx\n"
+               f"\tmulx %rdx,%rax,%rbx\n\tret\n"
+               f"\t.globl {under}imm\n{under}imm:\tmovabs $0xd8f6380f4866,%rax\n\tret\n"
+               f"\t{rdata}\nkonst:\t.quad 0xd8f6380f4866\n")
+    obj = assemble(tmp_path, kind, src)
+    rc, data, err = audit(obj)
+    assert rc == 0, err
+    f = functions(data)
+    under = "_" if kind == "macho64" else ""
+    if kind == "clang-elf64":   # no .type: ELF NOTYPE labels, so the section is one row
+        assert f == {".text": {"adx": 1, "bmi2": 1}}
+        return
+    assert f[under + "real"] == {"adx": 1, "bmi2": 1}
+    assert f[under + "imm"] == {}
+    assert data["objects"][0]["format"] == "macho64" if kind == "macho64" else "coff-x86-64"
+
+
+def test_i386(tmp_path, asmcap_bin):
+    src = DECOYS_ELF.replace("%rax", "%eax").replace("%rbx", "%ebx").replace("leaq", "leal") \
+        .replace("movabs\t$0xd8f6380f4866", "movl\t$0xf6380f66").replace("shlq\t$0x3b", "shll\t$0x1b")
+    obj = assemble(tmp_path, "elf32", src)
+    rc, data, err = audit(obj, "--expect", "adx")
+    assert rc == 0, err
+    f = functions(data)
+    assert f["real"] == {"adx": 1} and f["imm"] == {} and f["disp"] == {}
+    assert data["objects"][0]["format"] == "elf32"
+
+
+def test_expect(tmp_path, asmcap_bin):
+    obj = assemble(tmp_path, "elf64", DECOYS_ELF)
+    plain = assemble(tmp_path, "elf64", DECOYS_ELF.replace("adcx\t%rax,%rbx", "adc\t%rax,%rbx"),
+                     name="plain")
+    assert asmcap("audit", obj, "--expect", "adx").returncode == 0
+    r = asmcap("audit", obj, plain, "--expect", "adx,avx2")
+    assert r.returncode == 1
+    missing = [l for l in r.stderr.splitlines() if "expected" in l]
+    assert len(missing) == 3, r.stderr                 # avx2 in both, adx in plain
+    assert any(str(plain) in l and "adx" in l for l in missing)
+    assert not any(str(obj) in l and "adx" in l for l in missing)
+    r = asmcap("audit", obj, "--expect", "no-such-feature")
+    assert r.returncode == 2 and "no-such-feature" in r.stderr
+
+
+def test_archive_and_text_output(tmp_path, asmcap_bin):
+    a = assemble(tmp_path, "elf64", DECOYS_ELF)
+    b = assemble(tmp_path, "coff64", "\t.text\n\t.globl w\nw:\tadox %r9,%r8\n\tret\n")
+    long = tmp_path / "member_with_a_long_name.o"
+    long.write_bytes(a.read_bytes())
+    lib = tmp_path / "libx.a"
+    subprocess.run(["ar", "rcs", str(lib), str(long), str(b)], check=True)
+    r = asmcap("audit", lib, "--expect", "adx")
+    assert r.returncode == 0, r.stderr
+    assert f"{lib}(member_with_a_long_name.o): elf64" in r.stdout
+    assert f"{lib}({b.name}): coff-x86-64" in r.stdout
+    assert re.search(r"^\s+real\s.*\sadx:1$", r.stdout, re.M), r.stdout
+    assert re.search(r"^\s+w\s.*\sadx:1$", r.stdout, re.M), r.stdout
+    assert re.search(r"^\s+imm\s.*\s-$", r.stdout, re.M), r.stdout
+
+
+def test_stripped_shared_library(tmp_path, asmcap_bin):
+    """Hidden functions of a stripped library have no symbol left: their
+    code is still decoded, as the section's uncovered part."""
+    src = tmp_path / "lib.s"
+    src.write_text("""\
+	.text
+	.globl	hidden_adx
+	.hidden	hidden_adx
+	.type	hidden_adx,@function
+hidden_adx:
+	adcx	%rax,%rbx
+	ret
+	.size	hidden_adx,.-hidden_adx
+	.globl	visible
+	.type	visible,@function
+visible:
+	call	hidden_adx
+	movabs	$0xd8f6380f4866, %rax
+	ret
+	.size	visible,.-visible
+""")
+    so = tmp_path / "libx.so"
+    subprocess.run(["gcc", "-shared", "-nostdlib", "-o", str(so), str(src)], check=True)
+    rc, data, err = audit(so)
+    assert rc == 0, err
+    assert functions(data)["hidden_adx"] == {"adx": 1}      # .symtab present
+    subprocess.run(["strip", str(so)], check=True)
+    rc, data, err = audit(so, "--expect", "adx")
+    assert rc == 0, err
+    rows = [f for o in data["objects"] for f in o["functions"]]
+    assert "hidden_adx" not in [f["name"] for f in rows]     # only .dynsym is left
+    visible = [f for f in rows if f["name"] == "visible"]
+    assert visible and visible[0]["features"] == {}
+    assert any(f["name"] is None and f["features"].get("adx") == 1 for f in rows), rows
+
+
+def test_json_shape(tmp_path, asmcap_bin):
+    obj = assemble(tmp_path, "elf64", DECOYS_ELF)
+    r = asmcap("audit", obj, "--format", "json")
+    data = json.loads(r.stdout)
+    o = data["objects"][0]
+    assert o["file"] == str(obj) and o["member"] is None and o["format"] == "elf64"
+    real = [f for f in o["functions"] if f["name"] == "real"][0]
+    assert real == {"name": "real", "section": ".text", "offset": 0, "size": 7, "undecoded": 0,
+                    "features": {"adx": 1}}
+
+
+def test_bad_input(tmp_path, asmcap_bin):
+    obj = assemble(tmp_path, "elf64", DECOYS_ELF).read_bytes()
+    cases = {"missing.o": None, "empty.o": b"", "text.o": b"not an object at all\n",
+             "cut.o": obj[:100], "arch.a": b"!<arch>\n" + b"x" * 30}
+    for name, data in cases.items():
+        p = tmp_path / name
+        if data is not None:
+            p.write_bytes(data)
+        r = asmcap("audit", p)
+        assert r.returncode == 2, (name, r.returncode, r.stderr)
+        assert r.stderr.startswith(f"asmcap audit: {p}"), (name, r.stderr)
+        assert "Sanitizer" not in r.stderr
+    assert asmcap("audit").returncode == 2
+    assert asmcap("audit", "--format", "yaml", "x.o").returncode == 2
+    assert asmcap("audit", "--bogus", "x.o").returncode == 2
+
+
+def test_truncations_through_audit(tmp_path, asmcap_bin):
+    """The whole command, on a real object cut at many lengths."""
+    obj = assemble(tmp_path, "elf64", DECOYS_ELF).read_bytes()
+    p = tmp_path / "cut.o"
+    for cut in range(0, len(obj), max(1, len(obj) // 40)):
+        p.write_bytes(obj[:cut])
+        r = asmcap("audit", p)
+        assert r.returncode in (0, 2), (cut, r.returncode, r.stderr)   # never a signal
+        assert "Sanitizer" not in r.stderr and "runtime error" not in r.stderr
+        if r.returncode:
+            assert "unreadable object:" in r.stderr, (cut, r.stderr)
+
+
+def template(path):
+    head, body = {}, []
+    for line in path.read_text().splitlines():
+        m = re.match(r"# (\w[\w-]*): (.*)", line)
+        if m and not body:
+            head[m.group(1)] = m.group(2)
+        elif not line.startswith("#"):
+            body.append(line)
+    return head, "\n".join(body) + "\n"
+
+
+@pytest.mark.parametrize("arch", ["x86_64", "i386"])
+def test_every_feature_finds_its_own_snippet(tmp_path, asmcap_bin, arch):
+    """Each catalog snippet the local assembler takes, wrapped in a function,
+    is reported as that feature: patterns and decoder agree with the catalog."""
+    tested, rejected = [], []
+    for t in sorted((ROOT / "templates" / arch).glob("*.s")):
+        head, body = template(t)
+        if "audit" not in head:
+            continue
+        feat = head["feature"]
+        src = (f"\t.text\n\t.globl f\n\t.type f,@function\nf:\n{body}\tret\n\t.size f,.-f\n")
+        obj = None
+        for kind in ("elf32", "clang19-elf32") if arch == "i386" else ("elf64", "clang19-elf64"):
+            try:
+                obj = assemble(tmp_path, kind, src, name=feat)
+                break
+            except subprocess.CalledProcessError:
+                pass
+        if not obj:
+            rejected.append(feat)      # no local assembler knows it yet
+            continue
+        rc, data, err = audit(obj, "--expect", feat)
+        assert rc == 0, (feat, err)
+        assert feat in functions(data)["f"], (feat, data)
+        tested.append(feat)
+    print(arch, "tested", tested, "rejected", rejected)
+    assert len(tested) >= 20, (tested, rejected)
+
+
+def objdump_counts(obj):
+    """Per function: ADCX/ADOX and MULX counts as binutils disassembles them."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(obj)], capture_output=True,
+                         text=True, check=True).stdout
+    counts, fn = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ <(.+)>:$", line)
+        if m:
+            fn = m.group(1)
+            counts[fn] = {"adx": 0, "bmi2": 0}
+        elif fn and re.search(r"\t(adcx|adox)\s", line):
+            counts[fn]["adx"] += 1
+        elif fn and re.search(r"\t(mulx|rorx|sarx|shlx|shrx|pdep|pext|bzhi)\s", line):
+            counts[fn]["bmi2"] += 1
+    return counts
+
+
+def test_libmont(tmp_path, asmcap_bin):
+    """The library the build made: ADX kernels hold ADCX/ADOX/MULX, the
+    MULQ kernels none, exactly as objdump counts them."""
+    lib = BUILD / "libmont.a"
+    assert lib.exists(), f"{lib} not built: run make"
+    caps = json.loads((BUILD / "caps.json").read_text())
+    adx_yes = all(caps["features"].get(f, {}).get("status") == "yes" for f in ("adx", "bmi2"))
+    rc, data, err = audit(lib)
+    assert rc == 0, err
+    f = functions(data)
+    kernels = {k: v for k, v in f.items() if k and k.startswith("montk_")}
+    assert {"montk_mul_mulq", "montk_sqr_mulq"} <= set(kernels), kernels
+    for k in ("montk_mul_mulq", "montk_sqr_mulq"):
+        assert "adx" not in kernels[k] and "bmi2" not in kernels[k], (k, kernels[k])
+    if not adx_yes:
+        assert not any(k.endswith("_adx") for k in kernels), kernels
+        pytest.skip("caps say this toolchain has no ADX: the library has no ADX kernels")
+    for k in ("montk_mul_adx", "montk_sqr_adx"):
+        assert kernels[k].get("adx") and kernels[k].get("bmi2"), (k, kernels[k])
+    assert asmcap("audit", lib, "--expect", "adx,bmi2").returncode == 0
+    # the same counts as binutils' disassembler
+    subprocess.run(["ar", "x", str(lib)], cwd=tmp_path, check=True)
+    for obj in tmp_path.glob("*.o"):
+        for fn, want in objdump_counts(obj).items():
+            if fn.startswith("montk_"):
+                got = {k: kernels[fn].get(k, 0) for k in ("adx", "bmi2")}
+                assert got == want, (fn, got, want)
+
+
+def test_every_nasm_body_finds_its_feature(tmp_path, asmcap_bin):
+    """The same for the nasm bodies (Intel syntax), as nasm -f elf64 builds them."""
+    tested, rejected = [], []
+    for t in sorted((ROOT / "templates" / "x86_64").glob("*.nasm")):
+        feat = t.stem
+        head, _ = template(t.with_suffix(".s"))
+        if "audit" not in head:
+            continue
+        src = f"section .text\nglobal f:function\nf:\n{t.read_text()}\nret\n"
+        try:
+            obj = assemble(tmp_path, "nasm-elf64", src, name=feat)
+        except subprocess.CalledProcessError:
+            rejected.append(feat)
+            continue
+        rc, data, err = audit(obj, "--expect", feat)
+        assert rc == 0, (feat, err)
+        assert feat in functions(data)["f"], (feat, data)
+        tested.append(feat)
+    assert len(tested) >= 15, (tested, rejected)
