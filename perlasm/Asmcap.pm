@@ -9,6 +9,7 @@ package Asmcap;
 #   $caps->status('adx')     # yes|no|broken|skipped|disabled
 #   $caps->known('adx')      # is the feature in the file at all
 #   $caps->build('cet_ibt')  # the build section: cet_ibt cet_shstk pic ilp32 apple win64
+#   $caps->arch              # x86_64|i386
 #   $caps->flavour           # elf|macosx|mingw64|nasm
 #   $caps->format            # elf64|elf32|coff-x86-64|coff-i386|macho64
 #   $caps->file              # where it was loaded from
@@ -115,6 +116,7 @@ sub _toolchain {
 	return $v;
 }
 
+sub arch    { $_[0]->_toolchain('arch') }
 sub flavour { $_[0]->_toolchain('flavour') }
 sub format  { $_[0]->_toolchain('format') }
 

@@ -626,6 +626,10 @@ sub translate {
 		or die "Xlate: unknown flavour '" . ($flavour // '') . "' (" . join(' ', sort keys %FLAVOUR) . ")\n";
 	die "Xlate: translate needs the Asmcap object (Asmcap->load(FILE)) as third argument\n"
 		unless ref $caps && $caps->can('build');
+	die "Xlate: " . $caps->file . " describes an " . $caps->arch . " toolchain; the dialect is x86_64\n"
+		unless $caps->arch eq 'x86_64';
+	die "Xlate: " . $caps->file . " describes an ILP32 (x32) build; the dialect assumes 64-bit pointers\n"
+		if $caps->build('ilp32');
 	my ($ibt, $shstk) = (0, 0);
 	if ($fl->{obj} eq 'elf') {
 		$ibt = $caps->build('cet_ibt') ? 1 : 0;

@@ -83,9 +83,9 @@ def test_unknown_feature_dies_naming_it(tmp_path):
 def test_build_section(tmp_path):
     f = write(tmp_path, caps_doc(build={"cet_ibt": True, "pic": 1}))
     r = perl("print join(' ', map { $c->build($_) } qw(cet_ibt cet_shstk pic ilp32 win64)),"
-             " ' ', $c->flavour, ' ', $c->format", f)
+             " ' ', $c->flavour, ' ', $c->format, ' ', $c->arch", f)
     assert r.returncode == 0, r.stderr
-    assert r.stdout == "1 0 1 0 0 elf elf64"
+    assert r.stdout == "1 0 1 0 0 elf elf64 x86_64"
     r = perl("print $c->build('cet')", f)
     assert r.returncode != 0 and '"cet"' in r.stderr and "cet_ibt" in r.stderr
 

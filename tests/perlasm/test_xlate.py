@@ -382,6 +382,19 @@ def test_bad_flavour_and_caps(work, caps):
     assert r.returncode != 0 and "missing.json" in r.stderr and "make caps" in r.stderr
 
 
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["toolchain"].update(arch="i386"), "describes an i386 toolchain"),
+    (lambda d: d["build"].update(ilp32=True), "ILP32"),
+])
+def test_caps_for_another_target_refused(work, caps, change, message):
+    doc = json.loads(caps.read_text())
+    change(doc)
+    other = work / "other-target.json"
+    other.write_text(json.dumps(doc))
+    r = xlate(FN + "\tret\n", "elf", other)
+    assert r.returncode != 0 and message in r.stderr and "other-target.json" in r.stderr
+
+
 def test_nasm_operands(caps):
     body = FN + "\n".join([
         "\tmulxq 8(%rsi),%rax,%rbx", "\tadoxq 16(%rsi,%rcx,8),%r9", "\tmovq $0,-8+16(%rdi)",
