@@ -1,5 +1,6 @@
 """Structure of every template: keys, bytes, CPUID bits, audit patterns,
 nasm bodies; and the catalog's bytes against real assemblers (no asmcap)."""
+import concurrent.futures
 import glob
 import re
 import shutil
@@ -211,15 +212,18 @@ def test_nasm_body_is_the_same_instructions(arch, name, tmp_path):
 @pytest.fixture(scope="module")
 def measured():
     """(toolchain id, arch, feature) -> verdict, for every installed toolchain."""
-    out = {}
+    jobs = {}
     for tc in tcs.TOOLCHAINS:
         if not tcs.installed(tc):
             continue
         fmt = cf.object_format_of(tc[1], tcs.argv(tc), tc[4])
         assert fmt == tc[5], f"{tc[0]} writes {fmt}, expected {tc[5]}"
         for name, t in cf.load(tc[4]).items():
-            out[tc[0], name] = cf.verdict(t, tc[1], tcs.argv(tc), fmt)
-    return out
+            jobs[tc[0], name] = (t, tc[1], tcs.argv(tc), fmt)
+    # ~600 short assembler runs: a few at a time (they mostly wait on exec)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        futures = {k: pool.submit(cf.verdict, *job) for k, job in jobs.items()}
+        return {k: f.result() for k, f in futures.items()}
 
 
 @pytest.mark.parametrize("tc", [t for t in tcs.TOOLCHAINS], ids=lambda t: t[0])
