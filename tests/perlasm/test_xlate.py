@@ -258,6 +258,33 @@ def test_cet(work, flavour, ibt, shstk, note):
         assert ".note.GNU-stack" in sections
 
 
+@pytest.mark.parametrize("cet", [True, False])
+def test_cet_note_survives_the_link(work, cet):
+    """ld merges GNU properties: linked (ld -r, as the whole program would be)
+    with a C object built with -fcf-protection, our object keeps IBT and SHSTK
+    only if it carries the note itself; ld -z cet-report=error names it if not.
+    (A full executable cannot show it here: Debian's crt files lack the note.)"""
+    d = work / f"cetlink-{cet}"
+    d.mkdir(exist_ok=True)
+    main = d / "main.c"
+    main.write_text("#include <stdint.h>\n"
+                    "uint64_t xs_sum6(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);\n"
+                    "int main(void) { return xs_sum6(1, 1, 1, 1, 1, 1) != 21; }\n")
+    subprocess.run(["gcc", *CFLAGS, "-fcf-protection=full", "-c", "-o", str(d / "main.o"), str(main)],
+                   check=True)
+    ours = d / "ours.o"
+    fv.assemble("elf", fv.generate(SAMPLE, "elf", caps_file(work, cet, cet), d / "ours.s"), ours)
+    r = subprocess.run(["ld", "-r", "-z", "cet-report=error", "-o", str(d / "merged.o"),
+                        str(d / "main.o"), str(ours)], capture_output=True, text=True)
+    notes = subprocess.run(["readelf", "-n", str(d / "merged.o")], capture_output=True,
+                           text=True).stdout if r.returncode == 0 else ""
+    if cet:
+        assert r.returncode == 0, r.stderr
+        assert "x86 feature: IBT, SHSTK" in notes, notes
+    else:
+        assert r.returncode != 0 and "ours.o" in r.stderr and "missing IBT and SHSTK" in r.stderr
+
+
 def test_no_cet_outside_elf(work):
     c = caps_file(work, True, True)
     for fl in ("macosx", "mingw64", "nasm"):
