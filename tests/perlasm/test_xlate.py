@@ -285,6 +285,29 @@ def test_cet_note_survives_the_link(work, cet):
         assert r.returncode != 0 and "ours.o" in r.stderr and "missing IBT and SHSTK" in r.stderr
 
 
+@pytest.mark.parametrize("cflags, note", [("-fcf-protection=none", None),
+                                           ("-fcf-protection=branch", "IBT"),
+                                           ("-fcf-protection=return", "SHSTK"),
+                                           ("-fcf-protection=full", "IBT, SHSTK")])
+def test_cet_follows_the_probed_cflags(work, asmcap_bin, cflags, note):
+    """End to end: asmcap probes gcc with these CFLAGS, the caps' build
+    section decides endbr64 and the note."""
+    caps = work / f"probed{cflags}.json"
+    r = subprocess.run([str(asmcap_bin), "--cc", "gcc", "--cflags", cflags, "--features", "cfi",
+                        "--format", "json", "-o", str(caps)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    obj = work / f"probed{cflags}.o"
+    fv.assemble("elf", fv.generate(SAMPLE, "elf", caps, work / f"probed{cflags}.s"), obj)
+    notes = subprocess.run(["readelf", "-n", str(obj)], capture_output=True, text=True).stdout
+    ibt = note is not None and "IBT" in note
+    assert all((b == ["f3", "0f", "1e", "fa"]) == ibt for b in starts(obj, SAMPLE_FUNCS).values())
+    if note:
+        assert re.search(rf"x86 feature: {note}$", notes, re.M), notes
+    else:
+        assert "x86 feature" not in notes
+
+
 def test_no_cet_outside_elf(work):
     c = caps_file(work, True, True)
     for fl in ("macosx", "mingw64", "nasm"):
