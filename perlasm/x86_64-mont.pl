@@ -4,7 +4,8 @@
 #   perl perlasm/x86_64-mont.pl FLAVOUR CAPS.json > build/mont-x86_64.s
 #   perl perlasm/x86_64-mont.pl --header CAPS.json > build/mont-kernels.h
 #
-# Kernels (hidden symbols; contract in mont/internal.h and the brief):
+# Kernels (hidden symbols; the contract is the one in /work/brief.md,
+# "Montgomery kernels"):
 #   montk_mul_mulq(r, a, b, n, n0, num)  r = a*b*R^-1 mod n      MUL/ADC
 #   montk_sqr_mulq(r, a, n, n0, num)     r = a*a*R^-1 mod n      MUL/ADC
 #   montk_mul_adx, montk_sqr_adx         the same with MULX/ADCX/ADOX,
@@ -15,6 +16,13 @@
 # computed in the frame and r is written only by the final subtraction.
 # Constant time: every branch and address depends on num only; the final
 # "subtract n if t >= n" is a masked select. The frame is wiped on exit.
+#
+# Both multiply row by row (CIOS, see mont_kernel); a row walks the limbs
+# in groups of 8 (then 4, then 1). In the ADX kernels every group runs two
+# carry chains, CF for the accumulator and OF for the high halves of the
+# products; at the end of a group both are folded into a carry word, so
+# the loop control may clobber the flags. Squaring computes each cross
+# product once (n(n+1)/2 + n^2 + n products, against 2n^2 + n).
 #
 # The text below is our perlasm dialect (AT&T, Unix calling convention,
 # `.type f,@function,NARGS`, general-purpose registers only, prologue =
@@ -47,7 +55,7 @@ my $MAXNUM = 128;
 # row; squaring: VI = &V[i], PN: where the groups without a_i*V products end.
 my ($R, $B, $N, $N0, $NUM, $ROWS, $NE8, $NE4, $NE, $BI, $MI, $VI, $PN)
 	= map { 8 * $_ } 0 .. 12;
-my $T = 104;	# the accumulator t / the square S, in limbs from here
+my $T = 104;	# t (num + 1 limbs), then V or a copy of a, then a copy of n
 
 sub frame_size {	# bytes for $limbs scratch limbs; keeps %rsp 16-aligned
 	my ($limbs) = @_;
@@ -116,6 +124,7 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 		madd  => sub {
 			my ($W, $src, $acc, $C, $cin, $out) = @_;
 			my $s = '';
+			die "madd: $W limbs do not fit in registers\n" if !$out && $W > @X;
 			for my $k (0 .. $W - 1) {
 				# %rdx:%rax = M*src_k + acc_k + C
 				$s .= "\tmov\t" . $src->($k) . ",%rax\n\tmulq\t$M\n"
