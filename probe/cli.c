@@ -270,6 +270,20 @@ int cmd_explain(int argc, char **argv)
 		return r;
 	if (!c.positional)
 		return usage("explain", "explain needs a FEATURE", NULL);
+	int known = 0;
+	for (int a = 0; a < 2 && !known; a++) {
+		struct catalog cat;
+		const char *arch = a ? "i386" : "x86_64";
+		if (!(c.o.templates ? catalog_load_dir(&cat, c.o.templates, arch, err, sizeof err)
+		                    : catalog_load_builtin(&cat, arch, err, sizeof err))) {
+			known = catalog_find(&cat, c.positional) != NULL;
+			catalog_free(&cat);
+		}
+	}
+	if (!known) {
+		fprintf(stderr, "asmcap: explain: unknown feature `%s' (see `asmcap list')\n", c.positional);
+		return 2;
+	}
 	c.o.features = c.positional;
 	r = probe_run(&p, &c.o, err, sizeof err);
 	if (r) {

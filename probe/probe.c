@@ -874,7 +874,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			naux = 1;
 		} else if (first && strcmp(p->way, "cc")) {
 			strv_append(&ver, &p->argv);
-			strv_push(&ver, !strcmp(p->way, "nasm") ? "-v" : "--version");
+			strv_push(&ver, "--version");
 			jobs[1].argv = ver.v;
 			naux = 1;
 		}
