@@ -2,12 +2,13 @@
 searching bytes; every object format, archives, stripped libraries,
 --expect, bad input."""
 import json
+import os
 import re
 import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, asmcap
+from conftest import ASMCAP, BUILD, ROOT, asmcap
 from objtools import assemble, audit, functions
 
 # ADCX's encoding, 66 48 0f 38 f6 d8, planted where it is not an instruction:
@@ -300,3 +301,24 @@ def test_every_nasm_body_finds_its_feature(tmp_path, asmcap_bin):
         assert feat in functions(data)["f"], (feat, data)
         tested.append(feat)
     assert len(tested) >= 15, (tested, rejected)
+
+
+def test_valgrind_clean(tmp_path, asmcap_bin):
+    """No leak and no invalid access on good, bad and archived input, also
+    when --expect fails and with JSON output."""
+    if os.environ.get("ASMCAP_BIN"):
+        pytest.skip("ASMCAP_BIN may be an ASan build, which valgrind cannot run")
+    a = assemble(tmp_path, "elf64", DECOYS_ELF)
+    b = assemble(tmp_path, "macho64", "\t.text\n_f:\tadox %r9,%r8\n\tret\n")
+    lib = tmp_path / "lib.a"
+    subprocess.run(["ar", "rcs", str(lib), str(a), str(b)], check=True)
+    cut = tmp_path / "cut.o"
+    cut.write_bytes(a.read_bytes()[:200])
+    for fmt in ("text", "json"):
+        r = subprocess.run(["valgrind", "-q", "--leak-check=full", "--error-exitcode=99",
+                            "--errors-for-leak-kinds=definite,indirect,possible",
+                            str(ASMCAP), "audit", str(lib), str(a), str(cut),
+                            "--expect", "adx,avx2", "--format", fmt],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 2, (fmt, r.returncode, r.stderr[-3000:])   # cut.o unreadable
+        assert "unreadable object" in r.stderr and "expected avx2" in r.stderr
