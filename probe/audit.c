@@ -393,15 +393,9 @@ static int any_hit(const struct row *r, size_t nfeat)
 /* Directive features (`section:`) are present when one of their sections is. */
 static int has_section(const struct obj *o, const char *names)
 {
-	char list[256], *t, *save = NULL;
+	const struct obj_section *s = obj_section_listed(o, names);
 
-	snprintf(list, sizeof list, "%s", names);
-	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		const struct obj_section *s = obj_section_named(o, t);
-		if (s && s->size)
-			return 1;
-	}
-	return 0;
+	return s && s->size;
 }
 
 static void note_found(struct audit *a, const char *feature)

@@ -76,6 +76,8 @@ int obj_parse(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t e
 		r = obj_parse_macho(o, buf, len, err, errlen);
 	else if (obj_le16(buf) == 0x8664 || obj_le16(buf) == 0x14c)
 		r = obj_parse_coff(o, buf, len, err, errlen);
+	else if (obj_le32(buf) == 0xffff0000)
+		return obj_fail(err, errlen, "COFF bigobj or import-library files are not supported");
 	else if (ar_is_archive(buf, len))
 		return obj_fail(err, errlen, "an ar archive, not an object (read its members)");
 	else if (obj_le32(buf) == 0xcafebabe || obj_le32(buf) == 0xbebafeca)
@@ -115,6 +117,24 @@ const struct obj_section *obj_section_named(const struct obj *o, const char *nam
 	for (size_t i = 0; i < o->nsections; i++)
 		if (!strcmp(o->sections[i].name, name))
 			return &o->sections[i];
+	return NULL;
+}
+
+const struct obj_section *obj_section_listed(const struct obj *o, const char *names)
+{
+	while (*names) {
+		size_t n;
+		while (*names == ',' || *names == ' ')
+			names++;
+		n = strcspn(names, ",");
+		for (size_t i = 0; n && i < o->nsections; i++) {
+			const char *s = o->sections[i].name, *sect = strchr(s, ',');
+			if ((!strncmp(s, names, n) && !s[n]) ||
+			    (o->format == OBJ_MACHO && sect && !strncmp(sect + 1, names, n) && !sect[1 + n]))
+				return &o->sections[i];
+		}
+		names += n;
+	}
 	return NULL;
 }
 

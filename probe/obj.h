@@ -19,7 +19,8 @@ struct obj_section {
 };
 
 struct obj_symbol {
-	const char *name;       /* points into the file's bytes (NUL-checked) */
+	const char *name;       /* points into the file's bytes (NUL-checked); COFF
+	                         * names of 8 bytes into storage owned by the obj */
 	int section;            /* index into sections, -1 undefined/absolute */
 	uint64_t value;         /* offset from the start of that section */
 	uint64_t size;          /* 0 when the format does not record it */
@@ -51,6 +52,10 @@ const char *obj_format_name(const struct obj *o);
 
 /* First section whose name is exactly `name`, or NULL. */
 const struct obj_section *obj_section_named(const struct obj *o, const char *name);
+
+/* First section named by one of the comma-separated `names`; a Mach-O
+ * "SEG,sect" section also answers to its "sect" part.  NULL if none. */
+const struct obj_section *obj_section_listed(const struct obj *o, const char *names);
 
 /* First symbol named `name` (with or without a leading '_', for Mach-O), or NULL. */
 const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name);

@@ -322,3 +322,17 @@ def test_valgrind_clean(tmp_path, asmcap_bin):
                            capture_output=True, text=True, timeout=300)
         assert r.returncode == 2, (fmt, r.returncode, r.stderr[-3000:])   # cut.o unreadable
         assert "unreadable object" in r.stderr and "expected avx2" in r.stderr
+
+
+def test_directive_sections(tmp_path, asmcap_bin):
+    """Directive features are reported from their sections: Mach-O's
+    "__TEXT,__eh_frame" answers to the catalog's "__eh_frame"."""
+    src = "\t.text\n{u}f:\n\t.cfi_startproc\n\tret\n\t.cfi_endproc\n"
+    for kind, u in (("elf64", ""), ("macho64", "_")):
+        with_cfi = assemble(tmp_path, kind, src.format(u=u), name="cfi")
+        without = assemble(tmp_path, kind, f"\t.text\n{u}f:\tret\n", name="nocfi")
+        rc, data, err = audit(with_cfi, "--expect", "cfi")
+        assert rc == 0 and data["objects"][0]["sections"] == ["cfi"], (kind, err, data)
+        rc, data, err = audit(without, "--expect", "cfi")
+        assert rc == 1 and data["objects"][0]["sections"] == [], (kind, err, data)
+        assert "expected cfi" in err
