@@ -179,7 +179,20 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
 			-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus-$$t tests/corpus/$$t \
 			2>$(BUILD)/fuzz/$$t.log || { tail -40 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/$$t.log; done
-.PHONY: fuzz
+# Line coverage the corpora reach (needs llvm-14's llvm-cov): make fuzz-coverage
+FUZZ_COV_FLAGS := -std=c11 -g -O0 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	-fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Iprobe
+$(BUILD)/fuzz/cov-%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj.h probe/x86dec.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -DFUZZ_READER=$* -o $@ fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC)
+fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
+	@for t in $(FUZZ_READERS); do mkdir -p $(BUILD)/fuzz/corpus-$$t; \
+		LLVM_PROFILE_FILE=$(BUILD)/fuzz/cov-$$t.profraw $(BUILD)/fuzz/cov-$$t -runs=0 \
+			$(BUILD)/fuzz/corpus-$$t tests/corpus/$$t 2>/dev/null || exit 1; done
+	llvm-profdata-14 merge -o $(BUILD)/fuzz/cov.profdata $(BUILD)/fuzz/cov-*.profraw
+	llvm-cov-14 report $(BUILD)/fuzz/cov-elf $(patsubst %,-object=$(BUILD)/fuzz/cov-%,$(filter-out elf,$(FUZZ_READERS))) \
+		-instr-profile=$(BUILD)/fuzz/cov.profdata $(FUZZ_OBJ_SRC)
+.PHONY: fuzz fuzz-coverage
 
 ## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
 ## elf-win64) of the Montgomery generator, or of the dialect sample while the

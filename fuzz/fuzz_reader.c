@@ -36,7 +36,8 @@ static void touch(const struct obj *o)
 	}
 	if (o->nsymbols)
 		sum += !!obj_symbol_named(o, o->symbols[0].name);
-	sum += !!obj_section_named(o, ".text") + strlen(obj_format_name(o));
+	sum += !!obj_section_named(o, ".text") + !!obj_section_listed(o, ".data, __eh_frame,x") +
+	       strlen(obj_format_name(o));
 	sink = sum;
 }
 
