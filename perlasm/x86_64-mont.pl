@@ -50,12 +50,12 @@ if ($flavour eq '--header') {
 my $MAXNUM = 128;
 
 # Frame layout (offsets from %rsp after the prologue).
-# The loops walk a pointer p = %rsp + 8*limb; NE8, NE4, NE: where its
-# groups of 8, 4 and 1 limbs end; BI, MI: the multipliers of the current
+# The loops walk a pointer p = %rsp + 8*limb; NE16, NE8, NE4, NE: where its
+# groups of 16, 8, 4 and 1 limbs end; BI, MI: the multipliers of the current
 # row; squaring: VI = &V[i], PN: where the groups without a_i*V products end.
-my ($R, $B, $N, $N0, $NUM, $ROWS, $NE8, $NE4, $NE, $BI, $MI, $VI, $PN)
-	= map { 8 * $_ } 0 .. 12;
-my $T = 104;	# t (num + 1 limbs), then V or a copy of a, then a copy of n
+my ($R, $B, $N, $N0, $NUM, $ROWS, $NE16, $NE8, $NE4, $NE, $BI, $MI, $VI, $PN)
+	= map { 8 * $_ } 0 .. 13;
+my $T = 112;	# t (num + 1 limbs), then V or a copy of a, then a copy of n
 
 sub frame_size {	# bytes for $limbs scratch limbs; keeps %rsp 16-aligned
 	my ($limbs) = @_;
@@ -162,8 +162,26 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 		return $H if $W == 1;
 		return (($W - 1 - $k) % 2) ? $H : $C;
 	};
+	# One carry chain over limbs [src, lo, add, sum, out]:
+	#   lo:hi = M*src; sum += add (CF); sum += previous hi (OF); out = sum
+	# the previous hi of limb 0 being the carry word C (absent if !cin).
+	my $close;
+	my $chain = sub {
+		my ($C, $cin, @limbs) = @_;
+		my $W = @limbs;
+		my $s = '';
+		for my $k (0 .. $W - 1) {
+			my ($src, $lo, $add, $sum, $out) = @{ $limbs[$k] };
+			my $h = $hi->($W, $k, $C);
+			my $prev = $k ? $hi->($W, $k - 1, $C) : $cin ? $C : undef;
+			$s .= "\tmulx\t$src,$lo,$h\n\tadcx\t$add,$sum\n";
+			$s .= "\tadox\t$prev,$sum\n" if defined $prev;
+			$s .= "\tmov\t$sum,$out\n" if $out;
+		}
+		return $s . $close->($W, $C);
+	};
 	# C = hi of the last product + CF + OF (no overflow, see above)
-	my $close = sub {
+	$close = sub {
 		my ($W, $C) = @_;
 		my $h = $hi->($W, $W - 1, $C);
 		my $s = "\tadcx\t$Z,$h\n\tadox\t$Z,$h\n";
@@ -179,35 +197,28 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 		clear => sub { "\txor\t" . reg32($Z) . "," . reg32($Z) . "\n" },
 		madd  => sub {
 			my ($W, $src, $acc, $C, $cin, $out) = @_;
-			my $s = '';
 			die "madd: $W limbs do not fit in registers\n" if !$out && $W > @X;
-			for my $k (0 .. $W - 1) {
-				my $h = $hi->($W, $k, $C);
-				my $prev = $k ? $hi->($W, $k - 1, $C) : $cin ? $C : undef;
-				my $x = $X[$k % @X];	# stored right away if $out
-				# x_k = lo(M*src_k) +CF acc_k +OF hi(M*src_{k-1})
-				$s .= "\tmulx\t" . $src->($k) . ",$x,$h\n"
-				    . "\tadcx\t" . $acc->($k) . ",$x\n";
-				$s .= "\tadox\t$prev,$x\n" if defined $prev;
-				my $o = $out && $out->($k);
-				$s .= "\tmov\t$x,$o\n" if $o;
-			}
-			return $s . $close->($W, $C);
+			# x_k = lo(M*src_k) +CF acc_k +OF hi(M*src_{k-1})
+			return $chain->($C, $cin, map { my $x = $X[$_ % @X];
+				[$src->($_), $x, $acc->($_), $x, $out && $out->($_)] } 0 .. $W - 1);
 		},
 		nadd  => sub {
 			my ($W, $src, $C, $cin, $out) = @_;
-			my $s = '';
-			for my $k (0 .. $W - 1) {
-				my $h = $hi->($W, $k, $C);
-				my $prev = $k ? $hi->($W, $k - 1, $C) : $cin ? $C : undef;
-				# y_k = x_k +CF lo(M*src_k) +OF hi(M*src_{k-1})
-				$s .= "\tmulx\t" . $src->($k) . ",%rax,$h\n"
-				    . "\tadcx\t%rax,$X[$k]\n";
-				$s .= "\tadox\t$prev,$X[$k]\n" if defined $prev;
-				my $o = $out->($k);
-				$s .= "\tmov\t$X[$k],$o\n" if defined $o;
-			}
-			return $s . $close->($W, $C);
+			# y_k = x_k +CF lo(M*src_k) +OF hi(M*src_{k-1})
+			return $chain->($C, $cin, map {
+				[$src->($_), '%rax', '%rax', $X[$_], $out->($_)] } 0 .. $W - 1);
+		},
+		# 16 limbs of a row, x_0..7 in registers, x_8..15 in t
+		both16 => sub {
+			my ($V, $Nm, $t, $tdown) = @_;
+			return "\tmov\t$BI(%rsp),%rdx\n" . "\txor\t" . reg32($Z) . "," . reg32($Z) . "\n"
+			     . $chain->('%rcx', 1, map { $_ < 8
+				? [$V->($_), $X[$_], $t->($_), $X[$_], undef]
+				: [$V->($_), '%rax', $t->($_), '%rax', $t->($_)] } 0 .. 15)
+			     . "\tmov\t$MI(%rsp),%rdx\n"
+			     . $chain->('%rsi', 1, map { $_ < 8
+				? [$Nm->($_), '%rax', '%rax', $X[$_], $tdown->($_)]
+				: [$Nm->($_), $X[$_ - 8], $t->($_), $X[$_ - 8], $tdown->($_)] } 0 .. 15);
 		},
 	);
 }
@@ -316,7 +327,11 @@ ___
 	mov	%r8,$N0(%rsp)
 	mov	%r9,$NUM(%rsp)
 	mov	%r9,$ROWS(%rsp)
-	mov	%r9,%rax		# groups of 8 end at limb num & ~7
+	lea	-8(%r9),%rax		# from limb 8: groups of 16, 8, 4, 1
+	and	\$-16,%rax
+	lea	64(%rsp,%rax,8),%rax
+	mov	%rax,$NE16(%rsp)
+	mov	%r9,%rax
 	and	\$-8,%rax
 	lea	(%rsp,%rax,8),%rax
 	mov	%rax,$NE8(%rsp)
@@ -366,8 +381,19 @@ ___
 	sub	$ROWS(%rsp),%rax
 	mov	%rax,%rdx		# groups of 8 from limb 8 to limb i & ~7:
 	and	\$-8,%rdx		# t + m*n only
-	lea	(%rsp,%rdx,8),%rdx
-	mov	%rdx,$PN(%rsp)
+	lea	(%rsp,%rdx,8),%rbx
+	mov	%rbx,$PN(%rsp)
+___
+	$s .= <<___ if $sqr && $I->{both16};
+	mov	\$8,%ebx		# then groups of 16 from s = max(8, i & ~7)
+	cmp	%rbx,%rdx
+	cmovb	%rbx,%rdx
+	mov	$NUM(%rsp),%rbx
+	sub	%rdx,%rbx
+	and	\$-16,%rbx
+	add	%rdx,%rbx
+	lea	(%rsp,%rbx,8),%rbx
+	mov	%rbx,$NE16(%rsp)
 ___
 	$s .= "\tlea\t0(%rsp),%rdi\n";
 	my $t = mem($T, '%rdi');
@@ -414,14 +440,23 @@ ___
 		return $nmath->(8, 1, 't') . $I->{clear}->()
 		     . $I->{madd}->(8, mem($NC, '%rdi'), $t, '%rsi', 1, $tdown);
 	}) if $sqr;
-	# The other limbs, the same as limbs 0..3 with carries in.
-	$s .= row_loops(['%rdi'], '%rdi',
-	                [[8, "$NE8(%rsp)"], [4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], sub {
-		my ($W) = @_;
+	# The other limbs, as the first group with carries in; first groups of
+	# 16 where the instruction set has them (two carry closings fewer).
+	my $group = sub {
+		my ($W, $d) = @_;	# W limbs from p + 8d
 		return $amath->($W, 1) . $I->{mult}->($I->{bi}) . $I->{clear}->()
-		     . $I->{madd}->($W, mem($VC, '%rdi'), $t, '%rcx', 1, undef)
+		     . $I->{madd}->($W, mem($VC + 8 * $d, '%rdi'), mem($T + 8 * $d, '%rdi'),
+		                    '%rcx', 1, undef)
 		     . $nmath->($W, 1, 'x') . $I->{mult}->($I->{m})
-		     . $I->{nadd}->($W, mem($NC, '%rdi'), '%rsi', 1, $tdown);
+		     . $I->{nadd}->($W, mem($NC + 8 * $d, '%rdi'), '%rsi', 1,
+		                    mem($T - 8 + 8 * $d, '%rdi'));
+	};
+	$s .= row_loops(['%rdi'], '%rdi', [$I->{both16} ? [16, "$NE16(%rsp)"] : (),
+	                [8, "$NE8(%rsp)"], [4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], sub {
+		my ($W) = @_;
+		return $group->($W, 0) if $W < 16;
+		return $amath->(16, 1) . $nmath->(16, 1, 'x')
+		     . $I->{both16}->(mem($VC, '%rdi'), mem($NC, '%rdi'), $t, $tdown);
 	});
 	$s .= <<___;
 	xor	%eax,%eax		# t[num-1], t[num] = t[num] + both carry words
