@@ -285,6 +285,7 @@ int cmd_explain(int argc, char **argv)
 		return 2;
 	}
 	c.o.features = c.positional;
+	c.o.exact = 1;
 	r = probe_run(&p, &c.o, err, sizeof err);
 	if (r) {
 		probe_free(&p);
@@ -301,8 +302,17 @@ int cmd_explain(int argc, char **argv)
 	if (f->since)
 		printf("advice:    known in %s\n", f->since);
 	if (v->cmd)
-		printf("command:   %s   (in a temp dir; %.1f ms)\n", v->cmd, v->ms);
+		printf("command:   %s   (%.1f ms)\n", v->cmd, v->ms);
 	printf("snippet:\n%s", !strcmp(p.way, "nasm") && f->nasm_body ? f->nasm_body : f->body);
+	if (v->source) {
+		printf("source (the snippet between its labels; stderr's line numbers count here):\n");
+		unsigned n = 1;
+		for (const char *l = v->source; *l; n++) {
+			size_t len = strcspn(l, "\n");
+			printf("%4u  %.*s\n", n, (int)len, l);
+			l += len + (l[len] == '\n');
+		}
+	}
 	if (v->stderr_text)
 		printf("stderr:%s%s", *v->stderr_text ? "\n" : " (empty)\n", v->stderr_text);
 	if (f->section)
@@ -314,7 +324,7 @@ int cmd_explain(int argc, char **argv)
 	if (v->have_got)
 		hexline("actual:  ", v->got, v->ngot);
 	else if (v->cmd)
-		printf("actual:    no object (the run failed)\n");
+		printf("actual:   no object (the run failed)\n");
 	probe_free(&p);
 	finish_log(t0, 0, 0);
 	return 0;

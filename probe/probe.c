@@ -106,6 +106,7 @@ struct unit {
 	size_t *f, n;                   /* catalog indices */
 	unsigned *first, *last;         /* each snippet's line range in the source */
 	char src[64], obj[64];           /* names, in the temp dir */
+	char *text;                     /* the source */
 	char *srcpath, *objpath;        /* full paths: runs happen in the caller's cwd,
 	                                 * where relative -I and command paths mean what they say */
 	struct strv argv;
@@ -172,6 +173,7 @@ static void unit_free(struct unit *u)
 	free(u->f);
 	free(u->first);
 	free(u->last);
+	free(u->text);
 	free(u->srcpath);
 	free(u->objpath);
 	strv_free(&u->argv);
@@ -341,6 +343,27 @@ static int contains(const uint8_t *hay, size_t n, const uint8_t *needle, size_t 
 	return 0;
 }
 
+/* What explain shows: the run that decided the verdict. */
+static void keep_run(struct verdict *v, const struct unit *u)
+{
+	free(v->cmd);
+	free(v->stderr_text);
+	free(v->source);
+	v->cmd = argv_join(u->argv.v);
+	v->stderr_text = xstrdup(u->job.r.err);
+	v->source = xstrdup(u->text);
+}
+
+static void verdicts_free(struct probe *p)
+{
+	for (size_t i = 0; p->v && i < p->cat.n; i++) {
+		struct verdict *v = &p->v[i];
+		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->source); free(v->got);
+	}
+	free(p->v);
+	p->v = NULL;
+}
+
 /* The verdict for snippet f after a run that exited 0. */
 static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
                    const char *general, const struct unit *u, struct verdict *v)
@@ -415,20 +438,14 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 		v->got = malloc(ngot);
 		memcpy(v->got, got, ngot);
 	}
-	free(v->cmd);
-	free(v->stderr_text);
-	v->cmd = argv_join(u->argv.v);
-	v->stderr_text = xstrdup(u->job.r.err);
+	keep_run(v, u);
 }
 
 static void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *msg)
 {
 	struct verdict *v = &x->p->v[fi];
 	set_verdict(v, ST_NO, xprintf("rejected: %s", msg), u->job.r.ms);
-	free(v->cmd);
-	free(v->stderr_text);
-	v->cmd = argv_join(u->argv.v);
-	v->stderr_text = xstrdup(u->job.r.err);
+	keep_run(v, u);
 	v->have_got = 0;
 }
 
@@ -640,11 +657,7 @@ static int usage_err(char *err, size_t errlen, const char *fmt, const char *a)
 static int load_catalog(struct ctx *x, const char *arch, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
-	for (size_t i = 0; p->v && i < p->cat.n; i++) {
-		struct verdict *v = &p->v[i];
-		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->got);
-	}
-	free(p->v);
+	verdicts_free(p);
 	catalog_free(&p->cat);
 	int r = x->o->templates ? catalog_load_dir(&p->cat, x->o->templates, arch, err, errlen)
 	                        : catalog_load_builtin(&p->cat, arch, err, errlen);
@@ -733,15 +746,19 @@ static enum obj_format format_of(const char *name)
 	return !strncmp(name, "coff", 4) ? OBJ_COFF : !strncmp(name, "macho", 5) ? OBJ_MACHO : OBJ_ELF;
 }
 
+static int prepare(struct ctx *x, struct unit *u, const size_t *f, size_t n, char *err, size_t errlen)
+{
+	unit_init(x, u, f, n);
+	u->text = unit_source(x, u);
+	return write_file(x->dir, u->src, u->text, err, errlen) ? 3 : 0;
+}
+
 /* An empty source: can the toolchain assemble anything at all?  Also what
  * the target is when the catalog run failed.  0, or 3 with err. */
 static int empty_run(struct ctx *x, char *err, size_t errlen)
 {
 	struct unit u;
-	unit_init(x, &u, NULL, 0);
-	char *src = unit_source(x, &u);
-	int r = write_file(x->dir, u.src, src, err, errlen) ? 3 : 0;
-	free(src);
+	int r = prepare(x, &u, NULL, 0, err, errlen);
 	if (!r) {
 		run_jobs(&u.job, 1, 1);
 		const struct run_result *rr = &u.job.r;
@@ -777,14 +794,6 @@ static int empty_run(struct ctx *x, char *err, size_t errlen)
 	return r;
 }
 
-static int prepare(struct ctx *x, struct unit *u, const size_t *f, size_t n, char *err, size_t errlen)
-{
-	unit_init(x, u, f, n);
-	char *src = unit_source(x, u);
-	int r = write_file(x->dir, u->src, src, err, errlen);
-	free(src);
-	return r ? 3 : 0;
-}
 
 /* One run per feature, --jobs at a time. */
 static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_t errlen)
@@ -841,7 +850,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 	int r = 0, integrated = 0, first = 1;
 	char *as_prog = NULL;
 	memset(jobs, 0, sizeof jobs);
-	x->verbose = 1;
+	x->verbose = !x->o->exact;
 
 	for (int attempt = 0; attempt < 3; attempt++) {
 		if ((r = load_catalog(x, guess, err, errlen)))
@@ -1022,11 +1031,7 @@ int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t err
 
 void probe_free(struct probe *p)
 {
-	for (size_t i = 0; p->v && i < p->cat.n; i++) {
-		struct verdict *v = &p->v[i];
-		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->got);
-	}
-	free(p->v);
+	verdicts_free(p);
 	catalog_free(&p->cat);
 	strv_free(&p->argv);
 	strv_free(&p->deps);

@@ -17,7 +17,7 @@ struct verdict {
 	char *reason;           /* one line; "" for a plain yes */
 	double ms;              /* wall time of the run that decided it */
 	/* for explain (not cached): what decided it */
-	char *cmd, *stderr_text;
+	char *cmd, *stderr_text, *source;
 	uint8_t *got; size_t ngot; int have_got;
 };
 
@@ -31,6 +31,7 @@ struct probe_opts {
 	const char *templates;  /* directory, NULL: built-in */
 	const char *disable;    /* --disable list (ASMCAP_DISABLE merged in) */
 	unsigned jobs;          /* per-feature runs in parallel (0: CPU count) */
+	int exact;              /* explain: run the build's command as is (no -v for identity) */
 };
 
 struct build_info {
