@@ -272,22 +272,51 @@ def check_unwind(flavour, obj, functions):
     return report
 
 
-def check_cfi(flavour, obj, functions):
-    """The .eh_frame rules (readelf -wF) against the stack depth simulated from
-    the disassembly: at every instruction CFA = %rsp + depth, and in the body
-    each pushed register is saved where its push put it."""
-    code = {}
-    fn = None
-    for line in run(["objdump", "-d", obj]).splitlines():
-        m = re.match(r"^([0-9a-f]+) <(\S+)>:$", line)
+def function_code(flavour, obj, functions):
+    """{function: [(address, [bytes], text)]} from objdump -d, each function
+    running from its symbol to the next one's (or the end of .text)."""
+    syms = symbols(flavour, obj)
+    starts = sorted((syms[global_name(flavour, f)][1], f) for f in functions)
+    insns = []
+    for line in run([OBJDUMP[flavour], "-d", "--insn-width=16", obj]).splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line)
         if m:
-            fn = m.group(2) if m.group(2) in functions else fn
-            if fn == m.group(2):
-                code[fn] = []
-            continue
-        m = re.match(r"^\s*([0-9a-f]+):\t(?:[0-9a-f]{2} )+\s*\t(.*)$", line)
-        if m and fn:
-            code[fn].append((int(m.group(1), 16), re.sub(r"\s+", " ", m.group(2).strip())))
+            insns.append((int(m.group(1), 16), [int(x, 16) for x in m.group(2).split()],
+                          re.sub(r"\s+", " ", m.group(3).strip())))
+    code = {}
+    for k, (start, f) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else float("inf")
+        code[f] = [x for x in insns if start <= x[0] < end]
+    return code
+
+
+def stack_states(insns):
+    """Simulate %rsp through a function: for each instruction, the CFA offset
+    before it (CFA = %rsp + depth; 8 at entry: the return address) and
+    {register: depth right after its push} (saved at CFA - depth)."""
+    depth, saved, body, states = 8, {}, 8, []
+    for _, _, text in insns:
+        states.append((depth, dict(saved)))
+        m = re.match(r"(push|pop) %(\w+)$", text)
+        a = re.match(r"(sub|add) \$0x([0-9a-f]+),%rsp$", text)
+        if m and m.group(1) == "push":
+            depth += 8
+            saved[m.group(2)] = depth
+            body = depth
+        elif m:
+            depth -= 8
+        elif a:
+            depth += int(a.group(2), 16) * (1 if a.group(1) == "sub" else -1)
+            body = max(body, depth)
+        elif text.startswith("ret"):
+            depth = body          # what follows a ret is body code
+    return states
+
+
+def check_cfi(flavour, obj, functions):
+    """The .eh_frame rules (readelf -wF) against the simulated stack: at every
+    instruction CFA = %rsp + depth, and in the body each pushed register is
+    saved where its push put it."""
     fdes = {}
     for blk in re.finditer(r"FDE cie=\S+ pc=([0-9a-f]+)\.\.([0-9a-f]+)\n(.*?)(?:\n\n|\Z)",
                            run(["readelf", "-wF", obj]), re.S):
@@ -295,34 +324,95 @@ def check_cfi(flavour, obj, functions):
         cols = lines[0].split()
         rows = [dict(zip(cols, r.split())) for r in lines[1:] if r.strip()]
         fdes[int(blk.group(1), 16)] = [(int(r["LOC"], 16), r) for r in rows]
-    for name in functions:
-        insns = code[name]
+    for name, insns in function_code(flavour, obj, functions).items():
         rows = fdes.get(insns[0][0])
         if not rows:
             raise CheckError(f"{name}: no FDE in .eh_frame")
-        depth, saved, body = 8, {}, 8
-        for addr, text in insns:
+        body = max(d for d, _ in stack_states(insns))
+        for (addr, _, text), (depth, saved) in zip(insns, stack_states(insns)):
             row = [r for loc, r in rows if loc <= addr][-1]
+            where = f"{name}+{addr - insns[0][0]:#x} ({text})"
             if row["CFA"] != f"rsp+{depth}":
-                raise CheckError(f"{name}+{addr - insns[0][0]:#x} ({text}): CFA {row['CFA']}, stack says rsp+{depth}")
-            if depth == body and depth > 8:
+                raise CheckError(f"{where}: CFA {row['CFA']}, stack says rsp+{depth}")
+            if depth == body:
                 for reg, off in saved.items():
                     if row.get(reg) != f"c-{off}":
-                        raise CheckError(f"{name}+{addr - insns[0][0]:#x}: {reg} rule {row.get(reg)}, pushed at c-{off}")
-            m = re.match(r"(push|pop) %(\w+)$", text)
-            a = re.match(r"(sub|add) \$0x([0-9a-f]+),%rsp$", text)
-            if m and m.group(1) == "push":
-                depth += 8
-                saved[m.group(2)] = depth
-                body = depth
-            elif m:
-                depth -= 8
-            elif a:
-                depth += int(a.group(2), 16) * (1 if a.group(1) == "sub" else -1)
-                body = max(body, depth)
-            elif text.startswith("ret"):
-                depth = body          # what follows a ret is body code
+                        raise CheckError(f"{where}: {reg} rule {row.get(reg)}, pushed at c-{off}")
     return f"CFI matches the stack ({len(functions)} FDEs)"
+
+
+REG_NUM = ["rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi"] + [f"r{i}" for i in range(8, 16)]
+
+
+def win64_epilogue(insns, i):
+    """What the Windows unwinder sees at instruction i: None if it is not in an
+    epilogue, else the remaining ops [("add", n) | ("pop", reg) | ("ret",)]
+    (add $imm,%rsp, then pops, then ret: the forms it recognises)."""
+    ops, j = [], i
+    b = insns[j][1]
+    if b[:3] == [0x48, 0x83, 0xc4] and len(b) == 4:
+        ops.append(("add", b[3] - 256 * (b[3] > 127)))
+        j += 1
+    elif b[:3] == [0x48, 0x81, 0xc4] and len(b) == 7:
+        ops.append(("add", int.from_bytes(bytes(b[3:]), "little", signed=True)))
+        j += 1
+    while j < len(insns):
+        b = insns[j][1]
+        if len(b) == 1 and 0x58 <= b[0] <= 0x5f:
+            ops.append(("pop", REG_NUM[b[0] - 0x58]))
+        elif len(b) == 2 and b[0] == 0x41 and 0x58 <= b[1] <= 0x5f:
+            ops.append(("pop", REG_NUM[8 + b[1] - 0x58]))
+        else:
+            break
+        j += 1
+    if j < len(insns) and insns[j][1] == [0xc3]:
+        return ops + [("ret",)]
+    return None
+
+
+def check_seh_walk(flavour, obj, functions):
+    """Unwind from every instruction of every function the way Windows does
+    (simulate the rest of an epilogue, else apply the unwind codes of the
+    prologue operations done so far) and check against the simulated stack:
+    the return address found where the call left it, every restored register
+    read from where its push saved it."""
+    table = {t["begin"]: t for t in unwind_info(obj)}
+    walked = 0
+    for name, insns in function_code(flavour, obj, functions).items():
+        t = table[insns[0][0]]
+        for i, ((addr, _, text), (depth, saved)) in enumerate(zip(insns, stack_states(insns))):
+            if addr >= t["end"]:
+                break
+            off, ep = addr - t["begin"], win64_epilogue(insns, i)
+            consumed, restored = 0, {}
+            if ep is not None:
+                for op in ep:
+                    if op[0] == "add":
+                        consumed += op[1]
+                    elif op[0] == "pop":
+                        restored[op[1]] = consumed
+                        consumed += 8
+            else:
+                for pc, what in t["codes"]:
+                    if off < t["prologue"] and pc > off:
+                        continue      # that prologue operation has not run yet
+                    m = re.match(r"push (\w+)$", what)
+                    a = re.match(r"alloc (?:small|large) area: rsp = rsp - 0x([0-9a-f]+)$", what)
+                    if m:
+                        restored[m.group(1)] = consumed
+                        consumed += 8
+                    else:
+                        consumed += int(a.group(1), 16)
+            where = f"{name}+{off:#x} ({text}){' in epilogue' if ep else ''}"
+            if consumed != depth - 8:
+                raise CheckError(f"{where}: unwinding finds the return address at rsp+{consumed},"
+                                 f" it is at rsp+{depth - 8}")
+            for reg, at in restored.items():
+                if reg not in saved or at != depth - saved[reg]:
+                    raise CheckError(f"{where}: unwinding restores {reg} from rsp+{at}, saved at "
+                                     + (f"rsp+{depth - saved[reg]}" if reg in saved else "no slot"))
+            walked += 1
+    return f"SEH unwinds from all {walked} instructions"
 
 
 def link_dll(obj):
@@ -411,6 +501,7 @@ def check_all(source, caps, out, execute=False):
                     check_unwind(fl, obj, funcs)
                     check_unwind(fl, link_dll(obj), funcs)
                     notes.append(".pdata/.xdata match prologues, also linked into a DLL")
+                    notes.append(check_seh_walk(fl, obj, funcs))
                 if ".cfi_startproc" in src.read_text():
                     if fl == "macosx":
                         fdes = run(["llvm-dwarfdump-14", "--eh-frame", obj]).count(" FDE ")

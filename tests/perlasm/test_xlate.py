@@ -175,6 +175,34 @@ def test_unwind_codes(work, caps, flavour):
     fv.check_unwind(flavour, fv.link_dll(obj), SAMPLE_FUNCS)
 
 
+@pytest.mark.parametrize("flavour", ["mingw64", "nasm"])
+def test_seh_walk_from_every_instruction(work, caps, flavour):
+    src = fv.generate(SAMPLE, flavour, caps, work / f"walk-{flavour}.s")
+    obj = work / f"walk-{flavour}.o"
+    fv.assemble(flavour, src, obj)
+    ends = {t["begin"]: t["end"] for t in fv.unwind_info(obj)}
+    n = sum(len([x for x in v if x[0] < ends[v[0][0]]])
+            for v in fv.function_code(flavour, obj, SAMPLE_FUNCS).values())
+    assert n > 100
+    assert fv.check_seh_walk(flavour, obj, SAMPLE_FUNCS) == f"SEH unwinds from all {n} instructions"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    # pops swapped: the unwinder would restore r14 from r15's slot
+    ("\tpopq\t%r15\n\tpopq\t%r14\n", "\tpopq\t%r14\n\tpopq\t%r15\n", "restores r14 from"),
+    # one push less in the prologue than the unwind codes say
+    ("\tpushq\t%r13\n", "", "return address at"),
+])
+def test_seh_walk_catches(work, caps, old, new, message):
+    text = translate(SAMPLE.read_text(), "mingw64", caps)
+    assert old in text
+    src = work / "walk-bad.s"
+    src.write_text(text.replace(old, new, 1))
+    fv.assemble("mingw64", src, work / "walk-bad.o")
+    with pytest.raises(fv.CheckError, match=f"xs_mul_1.*{message}"):
+        fv.check_seh_walk("mingw64", work / "walk-bad.o", SAMPLE_FUNCS)
+
+
 def test_unwind_check_catches_wrong_offsets(work, caps):
     text = translate(SAMPLE.read_text(), "mingw64", caps)
     # point the rbx push code of xs_mul_1 at the wrong instruction
