@@ -398,6 +398,20 @@ static int has_section(const struct obj *o, const char *names)
 	return s && s->size;
 }
 
+/* Names come from the file: no control bytes or broken UTF-8 reach the
+ * terminal or the JSON (non-ASCII becomes '?'). */
+static const char *printable(char *dst, size_t n, const char *s)
+{
+	size_t i = 0;
+
+	if (!s)
+		return NULL;
+	for (; s[i] && i + 1 < n; i++)
+		dst[i] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ? '?' : s[i];
+	dst[i] = 0;
+	return dst;
+}
+
 static void note_found(struct audit *a, const char *feature)
 {
 	for (size_t i = 0; i < a->nexpect; i++)
@@ -410,7 +424,9 @@ static void report(struct audit *a, const char *file, const char *member, const 
 {
 	const char *sep = "";
 	int shown = 0;
+	char mname[256];
 
+	member = printable(mname, sizeof mname, member);
 	if (a->format == OUT_TEXT) {
 		printf("%s%s%s%s: %s\n", file, member ? "(" : "", member ? member : "", member ? ")" : "",
 		       obj_format_name(o));
@@ -423,12 +439,12 @@ static void report(struct audit *a, const char *file, const char *member, const 
 	}
 	for (size_t k = 0; k < rs->n; k++) {
 		const struct row *r = &rs->r[k];
-		const char *sname = o->sections[r->section].name;
-		char name[160];
+		char sname[64], name[512];
 		if (!r->name && !any_hit(r, rs->nfeat))
 			continue;   /* uncovered padding with nothing in it */
+		printable(sname, sizeof sname, o->sections[r->section].name);
 		if (r->name)
-			snprintf(name, sizeof name, "%s", r->name);
+			printable(name, sizeof name, r->name);
 		else
 			snprintf(name, sizeof name, "[%s, no symbol]", sname);
 		for (size_t i = 0; i < rs->nfeat; i++)
@@ -447,7 +463,7 @@ static void report(struct audit *a, const char *file, const char *member, const 
 			continue;
 		}
 		buf_printf(&a->json, "%s\n    {\"name\": ", shown++ ? "," : "");
-		buf_json_str(&a->json, r->name);
+		buf_json_str(&a->json, r->name ? name : NULL);
 		buf_puts(&a->json, ", \"section\": ");
 		buf_json_str(&a->json, sname);
 		buf_printf(&a->json, ", \"offset\": %llu, \"size\": %llu, \"undecoded\": %llu, \"features\": {",
