@@ -241,7 +241,7 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (out_file(c.output, b.s ? b.s : "", b.n, err, sizeof err)) {
 		fprintf(stderr, "asmcap: %s\n", err);
-		r = 3;
+		r = 2;          /* a bad -o, not a bad toolchain */
 	}
 	buf_free(&b);
 	if (!r && c.require)

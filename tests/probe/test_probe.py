@@ -418,3 +418,61 @@ def test_log_records_commands(tmp_path):
 def test_usage_errors(args):
     r = asmcap(*args)
     assert r.returncode == 2 and r.stderr.startswith("asmcap: ")
+
+
+# ---- a catalog from --templates ----
+
+def catalog(tmp_path, files):
+    d = tmp_path / "templates"
+    (d / "x86_64").mkdir(parents=True)
+    (d / "i386").mkdir()
+    for name, text in files.items():
+        (d / "x86_64" / name).write_text(text)
+    return d
+
+
+CFI = """# feature: {name}
+# section: .eh_frame,__eh_frame
+# expect: nonempty
+\t.cfi_startproc
+\tret
+\t.cfi_endproc
+"""
+
+
+def test_templates_dir_and_shared_sections(tmp_path):
+    d = catalog(tmp_path, {
+        "nop.s": "# feature: nop\n# summary: one byte\n# expect: 90\n\tnop\n",
+        "nop.nasm": "\tnop\n",
+        "wrong.s": "# feature: wrong\n# expect: 90 90\n\tnop\n",
+        "cfi1.s": CFI.format(name="cfi1"),
+        "cfi2.s": CFI.format(name="cfi2"),
+    })
+    log = tmp_path / "log"
+    c = caps("--cc", "gcc", "--templates", d, "--log", log)
+    assert statuses(c) == {"nop": "yes", "wrong": "broken", "cfi1": "yes", "cfi2": "yes"}
+    assert c["features"]["wrong"]["reason"] == "mis-encoded: got 90, expected 90 90"
+    # two features naming one section cannot share an object: one run each
+    assert "processes started: 3;" in log.read_text()
+    listed = asmcap("list", "--templates", d).stdout
+    assert "nop" in listed and "one byte" in listed
+
+
+@pytest.mark.parametrize("text,message", [
+    ("# feature: other\n# expect: 90\n\tnop\n", "does not match the file name"),
+    ("# feature: bad\n# expect: 9g\n\tnop\n", "bad expect"),
+    ("# feature: bad\n# cpuid: leaf=7 reg=exx bit=3\n# expect: 90\n\tnop\n", "bad cpuid"),
+    ("# feature: bad\n# colour: blue\n# expect: 90\n\tnop\n", "unknown header key `colour'"),
+    ("# feature: bad\n\tnop\n", "no `expect' line"),
+    ("# feature: bad\n# requires: ghost\n# expect: 90\n\tnop\n", "requires unknown feature `ghost'"),
+])
+def test_bad_template_is_a_usage_error(tmp_path, text, message):
+    d = catalog(tmp_path, {"bad.s": text})
+    r = asmcap("--cc", "gcc", "--templates", d)
+    assert r.returncode == 2
+    assert str(d / "x86_64" / "bad.s") in r.stderr and message in r.stderr
+
+
+def test_unwritable_output_is_a_usage_error(tmp_path):
+    r = asmcap("--cc", "gcc", "--features", "adx", "--format", "sh", "-o", tmp_path / "no" / "such" / "dir" / "caps.sh")
+    assert r.returncode == 2 and "cannot write" in r.stderr
