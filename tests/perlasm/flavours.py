@@ -228,22 +228,13 @@ def unwind_info(obj):
     return table
 
 
-def instruction_ends(flavour, obj):
-    """{address where an instruction ends: its text} from objdump -d."""
-    ends = {}
-    for line in run([OBJDUMP[flavour], "-d", obj]).splitlines():
-        m = re.match(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line)
-        if m:
-            ends[int(m.group(1), 16) + len(m.group(2).split())] = re.sub(r"\s+", " ", m.group(3).strip())
-    return ends
-
-
 def check_unwind(flavour, obj, functions):
     """Every function has a .pdata entry whose unwind codes name, at each code
     offset, the instruction that really ends there (push REG / sub $N,%rsp)."""
     syms = symbols(flavour, obj)
     table = unwind_info(obj)
-    ends = instruction_ends(flavour, obj)
+    ends = {addr + len(b): text for insns in function_code(flavour, obj, functions).values()
+            for addr, b, text in insns}
     by_begin = {t["begin"]: t for t in table}
     report = []
     for name in functions:
