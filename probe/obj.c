@@ -78,6 +78,8 @@ int obj_parse(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t e
 		r = obj_parse_coff(o, buf, len, err, errlen);
 	else if (obj_le32(buf) == 0xffff0000)
 		return obj_fail(err, errlen, "COFF bigobj or import-library files are not supported");
+	else if (len >= 8 && !memcmp(buf, "!<thin>\n", 8))
+		return obj_fail(err, errlen, "a thin archive: audit the member files it names");
 	else if (ar_is_archive(buf, len))
 		return obj_fail(err, errlen, "an ar archive, not an object (read its members)");
 	else if (obj_le32(buf) == 0xcafebabe || obj_le32(buf) == 0xbebafeca)
