@@ -147,16 +147,19 @@ static int parse(struct cli *c, int argc, char **argv, const char *cmd)
 	return 0;
 }
 
-static void finish_log(double t0, int cached, int code)
+/* runs: assembler runs over catalog snippets (the rest of the processes
+ * are identity and preprocessor queries). */
+static void finish_log(double t0, int cached, int code, unsigned runs)
 {
 	if (run_log) {
-		fprintf(run_log, "# exit %d; %s; processes started: %u; %.1f ms\n", code,
-		        cached ? "cache hit" : "probed", run_nprocs, now_ms() - t0);
+		fprintf(run_log, "# exit %d; %s; processes started: %u; catalog runs: %u; %.1f ms\n", code,
+		        cached ? "cache hit" : "probed", run_nprocs, runs, now_ms() - t0);
 		fclose(run_log);
 		run_log = NULL;
 	}
 	if (getenv("ASMCAP_STATS"))
-		fprintf(stderr, "asmcap: stats: processes=%u cached=%d ms=%.2f\n", run_nprocs, cached, now_ms() - t0);
+		fprintf(stderr, "asmcap: stats: processes=%u cached=%d runs=%u ms=%.2f\n", run_nprocs, cached, runs,
+		        now_ms() - t0);
 }
 
 /* The probe, through the cache when there is one.  0, 2 or 3 (err set). */
@@ -217,11 +220,12 @@ int cmd_probe(int argc, char **argv)
 		return usage("probe", "unexpected argument", c.positional);
 	r = probe_or_cache(&c, &p, &cached, err, sizeof err);
 	if (r) {
+		unsigned runs = p.nruns;
 		probe_free(&p);
 		fprintf(stderr, "asmcap: %s\n", err);
 		if (r == 2)
 			usage("probe", NULL, NULL);
-		finish_log(t0, cached, r);
+		finish_log(t0, cached, r, runs);
 		return r;
 	}
 	enum out_format f;
@@ -246,8 +250,9 @@ int cmd_probe(int argc, char **argv)
 	buf_free(&b);
 	if (!r && c.require)
 		r = check_require(&p, c.require);
+	unsigned runs = p.nruns;
 	probe_free(&p);
-	finish_log(t0, cached, r);
+	finish_log(t0, cached, r, runs);
 	return r;
 }
 
@@ -288,9 +293,10 @@ int cmd_explain(int argc, char **argv)
 	c.o.exact = 1;
 	r = probe_run(&p, &c.o, err, sizeof err);
 	if (r) {
+		unsigned runs = p.nruns;
 		probe_free(&p);
 		fprintf(stderr, "asmcap: %s\n", err);
-		finish_log(t0, 0, r);
+		finish_log(t0, 0, r, runs);
 		return r;
 	}
 	const struct feature *f = catalog_find(&p.cat, c.positional);
@@ -325,8 +331,9 @@ int cmd_explain(int argc, char **argv)
 		hexline("actual:  ", v->got, v->ngot);
 	else if (v->cmd)
 		printf("actual:   no object (the run failed)\n");
+	unsigned runs = p.nruns;
 	probe_free(&p);
-	finish_log(t0, 0, 0);
+	finish_log(t0, 0, 0, runs);
 	return 0;
 }
 

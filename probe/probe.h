@@ -51,7 +51,7 @@ struct probe {
 	struct catalog cat;
 	struct verdict *v;      /* one per cat.f[] */
 	struct strv deps;       /* files the verdicts depend on (cache) */
-	unsigned nruns;         /* assembler runs of the catalog (for --log/bench) */
+	unsigned nruns;         /* assembler runs over catalog snippets (--log, ASMCAP_STATS) */
 };
 
 /* 0 probed; 2 usage (err says what); 3 toolchain unusable (err is the one-line reason). */

@@ -396,8 +396,8 @@ void run_jobs(struct run_job *jobs, size_t n, size_t maxpar)
 	size_t next = 0, running = 0, left = n;
 	struct pollfd *pf = xrealloc(NULL, (3 * n + 1) * sizeof *pf);
 	setup_signals();
-	if (!maxpar)
-		maxpar = n;
+	if (!maxpar || maxpar > sizeof active / sizeof *active)
+		maxpar = sizeof active / sizeof *active;     /* every group stays killable */
 	for (size_t i = 0; i < n; i++)
 		jobs[i].state = J_WAIT, jobs[i].start_failed = 0;
 	while (left) {
