@@ -4,8 +4,9 @@ package Xlate;
 #   use Xlate; my $text = Xlate::translate($dialect, $flavour, $caps);
 #   perl perlasm/Xlate.pm FLAVOUR CAPS.json [IN.s] > OUT     (same, from a shell)
 #
-# $caps is an Asmcap object (perlasm/Asmcap.pm); elf flavours read
-# build('cet_ibt') / build('cet_shstk') from it.
+# $caps is an Asmcap object (perlasm/Asmcap.pm): elf flavours read
+# build('cet_ibt') / build('cet_shstk'), gas flavours has('cfi'); caps of an
+# i386 or ILP32 (x32) build are refused (the dialect is x86_64, 64-bit pointers).
 #
 # Flavours
 #   elf        GNU as / clang, ELF64, SysV ABI. .note.GNU-stack; with cet_ibt an
@@ -22,7 +23,8 @@ package Xlate;
 # The dialect (anything else dies naming the line)
 #   AT&T syntax, SysV calling convention: arguments in rdi rsi rdx rcx r8 r9.
 #   Comments: '#' to end of line (whole-line comments are kept in the output).
-#   Labels: NAME: for functions, .Lname: for local labels (one namespace per file).
+#   Labels: NAME: for functions, .Lname: for local labels (one namespace per
+#   file; L..., L$... in macosx, nasm).
 #   Directives:
 #     .text                           the only section
 #     .align N | .balign N | .p2align K   N bytes = 2^K, at most 4096
