@@ -353,6 +353,14 @@ def test_sample_runs_through_ms_abi(work, caps, cc):
     assert r.stdout.startswith("ok: 800 xs_sum6 and 68 xs_mul_1 calls"), r.stdout
 
 
+def test_sample_ms_abi_valgrind_clean(work, caps):
+    exe = fv.build_abi_run(SAMPLE, caps, work / "run-valgrind", HERE / "sample_run.c")
+    r = subprocess.run(["valgrind", "-q", "--error-exitcode=99", str(exe)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("ok: ") and r.stderr == ""
+
+
 @pytest.mark.parametrize("drop, expect", [
     # rsi no longer saved/restored: the register check must see it
     (["\tpushq\t%rsi\n", "\tpopq\t%rsi\n"], "rsi changed"),
