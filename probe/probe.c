@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -753,6 +754,29 @@ static int prepare(struct ctx *x, struct unit *u, const size_t *f, size_t n, cha
 	return write_file(x->dir, u->src, u->text, err, errlen) ? 3 : 0;
 }
 
+/* The flag of clang's -Wunused-command-line-argument error, in either of
+ * its forms: "argument unused during compilation: '-D FOO'" and
+ * "-Wl,-z,now: 'linker' input unused".  1 with flag set, or 0. */
+static int unused_flag(const char *err, char *flag, size_t len)
+{
+	const char *l = strstr(err, "-Wunused-command-line-argument");
+	if (!l)
+		return 0;
+	while (l > err && l[-1] != '\n')
+		l--;
+	const char *a = strstr(l, "argument unused during compilation: '"), *e = strstr(l, "error: ");
+	if (a) {
+		a += strlen("argument unused during compilation: '");
+		snprintf(flag, len, "%.*s", (int)strcspn(a, "'\n"), a);
+	} else if (e) {
+		e += strlen("error: ");
+		const char *end = strstr(e, ": '");
+		snprintf(flag, len, "%.*s", (int)(end ? end - e : (ptrdiff_t)strcspn(e, "\n")), e);
+	} else
+		return 0;
+	return 1;
+}
+
 /* An empty source: can the toolchain assemble anything at all?  Also what
  * the target is when the catalog run failed.  0, or 3 with err. */
 static int empty_run(struct ctx *x, char *err, size_t errlen)
@@ -766,12 +790,11 @@ static int empty_run(struct ctx *x, char *err, size_t errlen)
 			r = 3;
 		else if (rr->status) {
 			char *cmd = argv_join(u.argv.v), *msg = first_line(rr->err[0] ? rr->err : rr->out);
-			const char *unused = strstr(rr->err, "argument unused during compilation: '");
-			if (unused) {
-				const char *q = unused + strlen("argument unused during compilation: '");
-				int n = (int)strcspn(q, "'\n");
-				snprintf(err, errlen, "`%s' cannot assemble an empty file: the compiler calls the flag %.*s unused here "
-				         "(in --mode s no preprocessor runs); pass assembler flags with --asflags, or use --mode S", cmd, n, q);
+			char flag[256];
+			if (unused_flag(rr->err, flag, sizeof flag)) {
+				snprintf(err, errlen, "`%s' cannot assemble an empty file: the compiler calls the flag %s unused here%s",
+				         cmd, flag, want_cpp(x) ? "; pass assembler flags with --asflags and leave out the rest"
+				         : " (in --mode s no preprocessor runs); pass assembler flags with --asflags, or use --mode S");
 			} else
 				snprintf(err, errlen, "`%s' cannot assemble an empty file (exit %d): %s", cmd, rr->status, msg);
 			free(cmd);

@@ -145,6 +145,9 @@ def test_clang_unused_flag_in_mode_s_is_exit_3():
     assert "clang-14" in line
     # the same flags in mode S (the preprocessor uses -D) probe fine
     assert asmcap("--cc", "clang-14", "--cflags", "-Werror -DFOO", "--features", "adx").returncode == 0
+    # a linker flag is unused in either mode
+    r = asmcap("--cc", "clang-14", "--cflags", "-Werror -Wl,-z,now")
+    assert r.returncode == 3 and "the flag -Wl,-z,now unused" in r.stderr and "--asflags" in r.stderr
 
 
 # ---- targets come from the object ----
