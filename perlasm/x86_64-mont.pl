@@ -343,6 +343,8 @@ ___
 	mov	%rax,$NE(%rsp)
 	lea	$VC(%rsp),%rax
 	mov	%rax,$VI(%rsp)
+	lea	0(%rsp),%rax
+	mov	%rax,$PN(%rsp)
 	xor	%ebx,%ebx
 	xor	%edx,%edx
 ${l}_copy:				# V = 2a (squaring) or a copy of a; copy n; t = 0
@@ -379,21 +381,6 @@ ___
 	mov	%rax,$VI(%rsp)
 	mov	$NUM(%rsp),%rax		# i
 	sub	$ROWS(%rsp),%rax
-	mov	%rax,%rdx		# groups of 8 from limb 8 to limb i & ~7:
-	and	\$-8,%rdx		# t + m*n only
-	lea	(%rsp,%rdx,8),%rbx
-	mov	%rbx,$PN(%rsp)
-___
-	$s .= <<___ if $sqr && $I->{both16};
-	mov	\$8,%ebx		# then groups of 16 from s = max(8, i & ~7)
-	cmp	%rbx,%rdx
-	cmovb	%rbx,%rdx
-	mov	$NUM(%rsp),%rbx
-	sub	%rdx,%rbx
-	and	\$-16,%rbx
-	add	%rdx,%rbx
-	lea	(%rsp,%rbx,8),%rbx
-	mov	%rbx,$NE16(%rsp)
 ___
 	$s .= "\tlea\t0(%rsp),%rdi\n";
 	my $t = mem($T, '%rdi');
@@ -431,7 +418,21 @@ ___
 		     . "\txor\t%ecx,%ecx\n\tlea\t" . 8 * $W . "(%rdi),%rdi\n";
 	};
 	$s .= "\tcmpq\t\$8,$NUM(%rsp)\n\tjb\t${l}_head4\n";
-	$s .= "\tcmp\t\$8,%rax\n\tjb\t${l}_head8\n" . $first->(8, 0)
+	# Rows i >= 8: groups of 8 from limb 8 to s = i & ~7 are t + m*n only
+	# (PN), then groups of 16 from s (NE16). Rows i < 8 keep the values
+	# of the setup: none, and the multiplication's NE16.
+	$s .= "\tcmp\t\$8,%rax\n\tjb\t${l}_head8\n" . <<___ . ($I->{both16} ? <<___ : '') . $first->(8, 0)
+	and	\$-8,%rax
+	lea	(%rsp,%rax,8),%rdx
+	mov	%rdx,$PN(%rsp)
+___
+	mov	$NUM(%rsp),%rdx
+	sub	%rax,%rdx
+	and	\$-16,%rdx
+	add	%rax,%rdx
+	lea	(%rsp,%rdx,8),%rdx
+	mov	%rdx,$NE16(%rsp)
+___
 	    . "\tjmp\t${l}_body\n" if $sqr;
 	$s .= "${l}_head8:\n" . $first->(8, 1) . "\tjmp\t${l}_body\n"
 	    . "${l}_head4:\n" . $first->(4, 1) . "${l}_body:\n";
