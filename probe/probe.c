@@ -122,6 +122,7 @@ struct ctx {
 	const char *nasm_fmt;
 	unsigned seq;                   /* names the files of each run */
 	int verbose;                    /* the next --cc run gets -v */
+	int warned;                     /* the flavour mismatch was reported */
 };
 
 static int want_cpp(const struct ctx *x)
@@ -533,10 +534,14 @@ static int learn_target(struct ctx *x, const struct obj *o, const struct unit *u
 		b->apple = obj_symbol_named(o, "asmcap_m_apple") != NULL;
 		b->win64 = obj_symbol_named(o, "asmcap_m_win64") != NULL;
 	}
-	if (!x->o->flavour)
-		snprintf(x->p->flavour, sizeof x->p->flavour, "%s",
-		         !strcmp(x->p->way, "nasm") ? "nasm" : o->format == OBJ_COFF ? "mingw64" :
-		         o->format == OBJ_MACHO ? "macosx" : "elf");
+	const char *natural = !strcmp(x->p->way, "nasm") && o->format == OBJ_COFF ? "nasm" :
+	                      o->format == OBJ_COFF ? "mingw64" : o->format == OBJ_MACHO ? "macosx" : "elf";
+	const char *fl = x->o->flavour;
+	if (!fl)
+		snprintf(x->p->flavour, sizeof x->p->flavour, "%s", natural);
+	else if (strcmp(fl, natural) && !(o->format == OBJ_COFF && !strcmp(fl, "mingw64")) && !x->warned++)
+		fprintf(stderr, "asmcap: warning: --flavour %s, but this toolchain makes %s objects\n", fl,
+		        obj_format_name(o));
 	return 0;
 }
 
