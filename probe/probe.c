@@ -822,6 +822,18 @@ static int empty_run(struct ctx *x, char *err, size_t errlen)
 	return r;
 }
 
+/* The first line that says error or fatal, else the first line. */
+static char *error_line(const char *text)
+{
+	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+		size_t len = strcspn(l, "\n");
+		char *line = one_line(l, len);
+		if (strstr(line, "rror") || strstr(line, "fatal"))
+			return line;
+		free(line);
+	}
+	return first_line(text);
+}
 
 /* One run per feature, --jobs at a time. */
 static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_t errlen)
@@ -849,9 +861,7 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 			obj_free(&o);
 			free(buf);
 		} else if (out == U_NOLINES) {
-			const char *e = u[i].job.r.err[0] ? u[i].job.r.err : u[i].job.r.out;
-			const char *m = strstr(e, "rror");
-			char *msg = first_line(m ? (m > e + 1 && (m[-1] == 'e' || m[-1] == 'E') ? m - 1 : m) : e);
+			char *msg = error_line(u[i].job.r.err[0] ? u[i].job.r.err : u[i].job.r.out);
 			if (!*msg) {
 				free(msg);
 				msg = xprintf("exit status %d", u[i].job.r.status);
