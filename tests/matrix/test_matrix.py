@@ -81,6 +81,13 @@ def test_a_row_whose_built_code_lost_adx_fails_the_run(tmp_path, asmcap_bin):
             "code finds no ADX instructions") in r.stdout
 
 
+def test_a_missing_toolchain_asked_for_by_name_fails(tmp_path, asmcap_bin):
+    r = matrix(tmp_path, "--only", "ghost", "--cc", "ghost=/nonexistent/cc")
+    assert r.returncode == 1
+    assert table(tmp_path)["ghost"]["identity"] == "not installed (/nonexistent/cc)"
+    assert "- ghost: not installed: /nonexistent/cc" in r.stdout
+
+
 def test_usage_errors():
     r = subprocess.run([str(MATRIX), "--only", "gcc-12,nosuch"], capture_output=True, text=True)
     assert r.returncode == 2 and "unknown toolchain(s): nosuch" in r.stderr
