@@ -223,6 +223,10 @@ char *cache_key(const struct probe_opts *o)
 	buf_printf(&b, "v1|%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
 	           o->asflags ? o->asflags : "", o->mode ? o->mode : 'S', o->flavour ? o->flavour : "",
 	           o->features ? o->features : "*", o->disable ? o->disable : "", env ? env : "", h);
+	/* where a driver looks for the programs it runs */
+	static const char *const lookup[] = {"PATH", "COMPILER_PATH", "GCC_EXEC_PREFIX", NULL};
+	for (int i = 0; lookup[i]; i++)
+		buf_printf(&b, "|%s", getenv(lookup[i]) ? getenv(lookup[i]) : "");
 	free(h);
 	return b.s;
 }
