@@ -479,3 +479,12 @@ def test_bad_template_is_a_usage_error(tmp_path, text, message):
 def test_unwritable_output_is_a_usage_error(tmp_path):
     r = asmcap("--cc", "gcc", "--features", "adx", "--format", "sh", "-o", tmp_path / "no" / "such" / "dir" / "caps.sh")
     assert r.returncode == 2 and "cannot write" in r.stderr
+
+
+def test_garbage_cache_is_ignored_and_replaced(tmp_path):
+    cache = tmp_path / "cache"
+    cache.write_bytes(b"asmcap-cache 1\nentry\tv1|cc|gcc\nfeature\tadx\nend\n\xff\x00garbage\tdep\t/\t1\n")
+    env = {"ASMCAP_STATS": "1"}
+    r = asmcap("--cc", "gcc", "--features", "adx", "--cache", cache, env=env)
+    assert r.returncode == 0 and "cached=0" in r.stderr
+    assert "processes=0 cached=1" in asmcap("--cc", "gcc", "--features", "adx", "--cache", cache, env=env).stderr
