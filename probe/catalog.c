@@ -255,7 +255,8 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	memset(c, 0, sizeof *c);
-	qsort(srcs, n, sizeof *srcs, by_path);
+	if (n)
+		qsort(srcs, n, sizeof *srcs, by_path);
 	for (size_t i = 0; i < n; i++) {
 		h = fnv(fnv(h, srcs[i].path), srcs[i].text);
 		size_t len = strlen(srcs[i].path);
@@ -280,7 +281,8 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 			return -1;
 		}
 	}
-	qsort(c->f, c->n, sizeof *c->f, by_name);
+	if (c->n)
+		qsort(c->f, c->n, sizeof *c->f, by_name);
 	for (size_t i = 0; i < c->n; i++)
 		for (size_t k = 0; k < c->f[i].nrequires; k++)
 			if (!catalog_find(c, c->f[i].requires[k])) {
