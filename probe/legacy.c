@@ -243,10 +243,12 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 		printf("no rule recognises this toolchain's version text\n");
 }
 
-static int usage(void)
+static int usage(FILE *to, int rc)
 {
-	fprintf(stderr, "usage: asmcap legacy [--cc CMD] [--nasm CMD]\n");
-	return 2;
+	fprintf(to, "usage: asmcap legacy [--cc CMD] [--nasm CMD]\n"
+	            "  what OpenSSL's version-regex ADX detection concluded, era by era,\n"
+	            "  beside the probe's verdict for the same toolchain\n");
+	return rc;
 }
 
 int cmd_legacy(int argc, char **argv)
@@ -269,9 +271,11 @@ int cmd_legacy(int argc, char **argv)
 			cc = argv[++i];
 		else if (!strcmp(argv[i], "--nasm") && i + 1 < argc)
 			nasm = argv[++i];
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return usage(stdout, 0);
 		else {
 			fprintf(stderr, "asmcap legacy: unknown or incomplete option '%s'\n", argv[i]);
-			return usage();
+			return usage(stderr, 2);
 		}
 	}
 	if (!cc || !*cc)

@@ -82,6 +82,8 @@ def test_nasm_rule_runs_for_the_nasm_flavour(asmcap_bin):
 
 
 def test_usage_and_unusable_toolchain(asmcap_bin):
+    r = asmcap("legacy", "--help")
+    assert r.returncode == 0 and r.stdout.startswith("usage: asmcap legacy [--cc CMD] [--nasm CMD]")
     r = asmcap("legacy", "--frobnicate")
     assert r.returncode == 2 and "unknown or incomplete option '--frobnicate'" in r.stderr
     r = asmcap("legacy", "--cc", "'unterminated")
