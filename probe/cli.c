@@ -6,6 +6,7 @@
 #include "report.h"
 #include "run.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,9 @@ static int parse(struct cli *c, int argc, char **argv, const char *cmd)
 	}
 	if (c->log) {
 		run_log = fopen(c->log, "w");
-		if (!run_log) {
+		if (run_log)
+			fcntl(fileno(run_log), F_SETFD, FD_CLOEXEC);
+		else {
 			fprintf(stderr, "asmcap: cannot write the log %s\n", c->log);
 			return 2;
 		}

@@ -268,7 +268,11 @@ static void start_job(struct run_job *j)
 		snprintf(j->start_err, sizeof j->start_err, "pipe: %s", strerror(errno));
 		return;
 	}
+	/* our ends stay out of every child (a later job must not hold them) */
 	fcntl(px[1], F_SETFD, FD_CLOEXEC);
+	fcntl(po[0], F_SETFD, FD_CLOEXEC);
+	fcntl(pe[0], F_SETFD, FD_CLOEXEC);
+	fcntl(px[0], F_SETFD, FD_CLOEXEC);
 	j->t0 = now_ms();
 	double t = j->timeout_s > 0 ? j->timeout_s : run_default_timeout;
 	j->deadline = j->t0 + t * 1e3;
