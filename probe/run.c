@@ -294,6 +294,12 @@ static void start_job(struct run_job *j)
 		dup2(nul, 0);
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
+		if (po[1] > 2)
+			close(po[1]);
+		if (pe[1] > 2)
+			close(pe[1]);
+		if (nul > 0)
+			close(nul);
 		int e = 0;
 		if (j->cwd && chdir(j->cwd))
 			e = errno;
