@@ -336,3 +336,20 @@ def test_directive_sections(tmp_path, asmcap_bin):
         rc, data, err = audit(without, "--expect", "cfi")
         assert rc == 1 and data["objects"][0]["sections"] == [], (kind, err, data)
         assert "expected cfi" in err
+
+
+def test_custom_catalog(tmp_path, asmcap_bin):
+    """--templates: a one-feature catalog (one architecture only) and the
+    pattern grammar's REX.W and one-byte opcodes; a bad pattern is refused."""
+    tpl = tmp_path / "tpl" / "x86_64"
+    tpl.mkdir(parents=True)
+    (tpl / "addq.s").write_text("# feature: addq\n# summary: 64-bit add\n# expect: 48 01 d8\n"
+                                "# audit: REX.W 01 /r\n\taddq %rbx,%rax\n")
+    obj = assemble(tmp_path, "elf64", "\t.text\n\t.type f,@function\nf:\taddl %ebx,%eax\n\tret\n"
+                   "\t.type g,@function\ng:\taddq %rbx,%rax\n\tret\n")
+    rc, data, err = audit("--templates", tmp_path / "tpl", obj, "--expect", "addq")
+    assert rc == 0, err
+    assert functions(data) == {"f": {}, "g": {"addq": 1}}
+    (tpl / "bad.s").write_text("# feature: bad\n# summary: x\n# expect: 90\n# audit: 0f /9\n\tnop\n")
+    r = asmcap("audit", "--templates", tmp_path / "tpl", obj)
+    assert r.returncode == 2 and 'feature bad: bad audit pattern "0f /9"' in r.stderr, r.stderr
