@@ -23,16 +23,6 @@ def timed(argv, env=None):
     return (time.perf_counter() - t0) * 1e3, r
 
 
-def median_ms(argv, runs, env=None):
-    times = []
-    for _ in range(runs):
-        ms, r = timed(argv, env)
-        if r.returncode:
-            sys.exit(f"bench-probe: {' '.join(map(str, argv))} failed:\n{r.stderr}")
-        times.append(ms)
-    return statistics.median(times), r
-
-
 def snippets():
     """Feature bodies of the catalog, headers stripped."""
     for p in sorted((ROOT / "templates" / "x86_64").glob("*.s")):
@@ -40,17 +30,36 @@ def snippets():
         yield p.stem, "\t.text\n" + "\n".join(body) + "\n"
 
 
+def stat(stderr, key):
+    return stderr.split(key + "=")[1].split()[0]
+
+
 def bench(cc, asmcap, runs, tmp):
-    empty_s, empty_S = tmp / "e.s", tmp / "e.S"
+    """Each round runs every measured command once, so a load change on the
+    shared machine hits floor and probe alike; medians over the rounds."""
+    empty_s, empty_S, obj = tmp / "e.s", tmp / "e.S", tmp / "e.o"
     empty_s.write_text("")
     empty_S.write_text("")
-    obj = tmp / "e.o"
-    floor_s, _ = median_ms([cc, "-c", empty_s, "-o", obj], runs)
-    floor_S, _ = median_ms([cc, "-c", "-x", "assembler-with-cpp", empty_S, "-o", obj], runs)
-
     env = dict(os.environ, ASMCAP_STATS="1")
-    full, r = median_ms([asmcap, "--cc", cc, "--format", "json", "-o", tmp / "caps.json"], runs, env)
-    procs = r.stderr.split("processes=")[1].split()[0]
+    cache = tmp / "cache"
+    subprocess.run([asmcap, "--cc", cc, "--cache", cache, "--format", "json"], capture_output=True)
+    cmds = {
+        "floor_s": ([cc, "-c", empty_s, "-o", obj], None),
+        "floor_S": ([cc, "-c", empty_S, "-o", obj], None),
+        "full": ([asmcap, "--cc", cc, "--format", "json", "-o", tmp / "caps.json"], env),
+        "full_s": ([asmcap, "--cc", cc, "--mode", "s", "--format", "json", "-o", tmp / "caps-s.json"], env),
+        "hit": ([asmcap, "--cc", cc, "--cache", cache, "--format", "json"], env),
+    }
+    times = {k: [] for k in cmds}
+    last = {}
+    for _ in range(runs):
+        for k, (argv, e) in cmds.items():
+            ms, r = timed(argv, e)
+            if r.returncode:
+                sys.exit(f"bench-probe: {' '.join(map(str, argv))} failed:\n{r.stderr}")
+            times[k].append(ms)
+            last[k] = r
+    med = {k: statistics.median(v) for k, v in times.items()}
 
     # the autoconf way: one compiler run per feature, one after the other
     seq = []
@@ -61,24 +70,17 @@ def bench(cc, asmcap, runs, tmp):
             src.write_text(text)
             subprocess.run([cc, "-c", src, "-o", tmp / f"{name}.o"], capture_output=True)
         seq.append((time.perf_counter() - t0) * 1e3)
-    nfeat = sum(1 for _ in snippets())
-
-    cache = tmp / "cache"
-    subprocess.run([asmcap, "--cc", cc, "--cache", cache, "--format", "json"], capture_output=True)
-    hit, r = median_ms([asmcap, "--cc", cc, "--cache", cache, "--format", "json"], runs, env)
-    hit_procs = r.stderr.split("processes=")[1].split()[0]
-    inner = r.stderr.split("ms=")[1].split()[0]
-    return {
-        "cc": cc, "floor_s": floor_s, "floor_S": floor_S, "full": full, "procs": procs,
-        "seq": statistics.median(seq), "nfeat": nfeat, "hit": hit, "hit_inner": float(inner),
-        "hit_procs": hit_procs,
-    }
+    return dict(med, cc=cc, procs=stat(last["full"].stderr, "processes"),
+                procs_s=stat(last["full_s"].stderr, "processes"),
+                hit_procs=stat(last["hit"].stderr, "processes"),
+                hit_inner=float(stat(last["hit"].stderr, "ms")),
+                seq=statistics.median(seq), nfeat=sum(1 for _ in snippets()))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--asmcap", default=str(ROOT / "build" / "asmcap"))
-    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("cc", nargs="+")
     a = ap.parse_args()
     rows = []
@@ -86,16 +88,18 @@ def main():
         for cc in a.cc:
             rows.append(bench(cc, a.asmcap, a.runs, pathlib.Path(d)))
     print(f"probe speed, medians of {a.runs} runs (ms; wall time of the whole process)\n")
-    hdr = ("cc", "floor .s", "floor .S", "full probe", "procs", "x floor .s", "x floor .S",
-           "autoconf way", "cache hit", "(inside)", "procs")
+    hdr = ("cc", "floor .s", "floor .S", "full probe (mode S)", "procs", "x floor .S", "x floor .s",
+           "full probe --mode s", "procs", "x floor .s", "autoconf way", "cache hit", "(inside)", "procs")
     print("| " + " | ".join(hdr) + " |")
     print("|" + "---|" * len(hdr))
     for r in rows:
         print(f"| {r['cc']} | {r['floor_s']:.1f} | {r['floor_S']:.1f} | {r['full']:.1f} | {r['procs']} "
-              f"| {r['full'] / r['floor_s']:.1f} | {r['full'] / r['floor_S']:.1f} "
+              f"| {r['full'] / r['floor_S']:.1f} | {r['full'] / r['floor_s']:.1f} "
+              f"| {r['full_s']:.1f} | {r['procs_s']} | {r['full_s'] / r['floor_s']:.1f} "
               f"| {r['seq']:.0f} ({r['nfeat']} runs) | {r['hit']:.2f} | {r['hit_inner']:.2f} | {r['hit_procs']} |")
-    print("\nfloor: `$CC -c` of an empty .s (and of an empty .S through cpp, what --mode S runs);"
-          "\nfull probe: every catalog feature, cold (no cache); procs: processes the probe started;"
+    print("\nfloor: `$CC -c` of an empty .s, and of an empty .S (through cpp, what --mode S runs);"
+          "\nfull probe: every catalog feature, cold (no cache); procs: processes the probe started"
+          "\n(--mode s adds a parallel `-dM -E` for the build section);"
           "\ncache hit: whole asmcap process, (inside) its own clock from start to exit.")
 
 
