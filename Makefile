@@ -179,6 +179,19 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
 			-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus-$$t tests/corpus/$$t \
 			2>$(BUILD)/fuzz/$$t.log || { tail -40 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/$$t.log; done
+# The whole audit command (catalog patterns, decoder, symbol ranges) on
+# mutated objects: ~400 runs/s, so apart: make fuzz-audit [FUZZ_TIME=60]
+FUZZ_AUDIT_SRC := $(filter-out probe/main.c,$(PROBE_SRC)) $(BUILD)/catalog.c
+$(BUILD)/fuzz/audit: fuzz/fuzz_audit.c $(FUZZ_AUDIT_SRC) $(PROBE_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ fuzz/fuzz_audit.c $(FUZZ_AUDIT_SRC)
+fuzz-audit: $(BUILD)/fuzz/audit
+	@mkdir -p $(BUILD)/fuzz/corpus-audit
+	$(BUILD)/fuzz/audit -max_total_time=$(FUZZ_TIME) -close_fd_mask=1 -print_final_stats=1 \
+		-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus-audit \
+		$(addprefix tests/corpus/,elf coff macho ar) 2>$(BUILD)/fuzz/audit.log || \
+		{ tail -40 $(BUILD)/fuzz/audit.log; exit 1; }
+	@grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/audit.log
 # Line coverage the corpora reach (needs llvm-14's llvm-cov): make fuzz-coverage
 FUZZ_COV_FLAGS := -std=c11 -g -O0 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Iprobe
@@ -192,7 +205,7 @@ fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
 	llvm-profdata-14 merge -o $(BUILD)/fuzz/cov.profdata $(BUILD)/fuzz/cov-*.profraw
 	llvm-cov-14 report $(BUILD)/fuzz/cov-elf $(patsubst %,-object=$(BUILD)/fuzz/cov-%,$(filter-out elf,$(FUZZ_READERS))) \
 		-instr-profile=$(BUILD)/fuzz/cov.profdata $(FUZZ_OBJ_SRC)
-.PHONY: fuzz fuzz-coverage
+.PHONY: fuzz fuzz-audit fuzz-coverage
 
 ## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
 ## elf-win64) of the Montgomery generator, or of the dialect sample while the

@@ -1,0 +1,35 @@
+/* libFuzzer target for the whole `asmcap audit` command: readers, the
+ * built-in catalog's patterns, the decoder and the symbol ranges, on one
+ * input file (rewritten in place for every run). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cmds.h"
+
+static char path[] = "/tmp/asmcap-fuzz-audit-XXXXXX";
+
+static void remove_input(void)
+{
+	unlink(path);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	char expect[] = "--expect", list[] = "adx,cfi", cmd[] = "audit";
+	char *argv[] = { cmd, path, expect, list, NULL };
+
+	if (fd < 0) {
+		if ((fd = mkstemp(path)) < 0)
+			abort();
+		atexit(remove_input);
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	cmd_audit(4, argv);
+	return 0;
+}
