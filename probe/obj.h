@@ -1,5 +1,6 @@
-/* Object file readers: ELF (32/64), COFF (x86_64, i386), Mach-O 64, and
- * ar archives holding any of them.  Every read is bounds-checked; a file
+/* Object file readers: ELF (32/64, little-endian; relocatable objects,
+ * executables and shared libraries), COFF (x86_64, i386), Mach-O (64, and
+ * 32), and ar archives holding any of them.  Every read is bounds-checked; a file
  * that does not parse gives -1 and a one-line reason, never a crash. */
 #ifndef ASMCAP_OBJ_H
 #define ASMCAP_OBJ_H
@@ -11,7 +12,8 @@ enum obj_format { OBJ_ELF, OBJ_COFF, OBJ_MACHO };
 enum obj_arch { OBJ_ARCH_OTHER, OBJ_ARCH_X86_64, OBJ_ARCH_I386 };
 
 struct obj_section {
-	char name[64];          /* Mach-O: "__TEXT,__text"; COFF long names resolved */
+	char name[64];          /* Mach-O: "__TEXT,__text"; COFF long names resolved;
+	                         * longer names are cut at 63 bytes */
 	const uint8_t *data;    /* NULL for sections with no file bytes (bss) */
 	uint64_t size;
 	uint64_t addr;          /* as recorded (0 in relocatable ELF/COFF) */
@@ -22,7 +24,8 @@ struct obj_symbol {
 	const char *name;       /* points into the file's bytes (NUL-checked); COFF
 	                         * names of 8 bytes into storage owned by the obj */
 	int section;            /* index into sections, -1 undefined/absolute */
-	uint64_t value;         /* offset from the start of that section */
+	uint64_t value;         /* offset from the start of that section (addresses of
+	                         * executables and Mach-O are converted) */
 	uint64_t size;          /* 0 when the format does not record it */
 	int is_func;            /* known to be a function (ELF STT_FUNC, COFF type 0x20) */
 	int is_global;
@@ -47,7 +50,7 @@ int obj_parse(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t e
 void obj_free(struct obj *o);
 
 /* Name of the format as caps report it: "elf64", "elf32", "coff-x86-64",
- * "coff-i386", "macho64". */
+ * "coff-i386", "macho64" (and "macho32"). */
 const char *obj_format_name(const struct obj *o);
 
 /* First section whose name is exactly `name`, or NULL. */
