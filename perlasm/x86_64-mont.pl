@@ -482,7 +482,9 @@ ___
 	lea	$T(%rdi),%rsi
 	mov	$N(%rsp),%rcx
 ___
-	# V[-1] and V[n] are 0 by now, V[0..n-1] (or a) are wiped here.
+	# V[-1] and V[n] are 0 by now, V[0..n-1] (or a) are wiped here, and
+	# b_i and m where the frame holds them.
+	$s .= join '', map { "\tmovq\t\$0,$_\n" } grep { /%rsp/ } $I->{bi}, $I->{m};
 	return $s . final_reduce($VC - $T) . epilogue($name, $frame);
 }
 
