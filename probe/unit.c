@@ -1,0 +1,511 @@
+/* One assembler run over a set of catalog snippets: the source with each
+ * snippet between labels (asmcap_b_N / asmcap_e_N), the command, and what
+ * the run says: per snippet the bytes in the object, compared with the
+ * catalog's, or the assembler's message for the snippet's lines. */
+#include "unit.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d) {
+		fputs("asmcap: out of memory\n", stderr);
+		exit(3);
+	}
+	return d;
+}
+
+char *xprintf(const char *fmt, ...)
+{
+	struct buf b = {0};
+	char tmp[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	buf_puts(&b, tmp);
+	return b.s;
+}
+
+void set_verdict(struct verdict *v, enum status st, char *reason, double ms)
+{
+	free(v->reason);
+	v->st = st;
+	v->reason = reason ? reason : xstrdup("");
+	v->ms = ms;
+}
+
+
+int want_cpp(const struct ctx *x)
+{
+	return !strcmp(x->p->way, "cc") && x->p->mode == 'S';
+}
+
+static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
+{
+	const char *ext = !strcmp(x->p->way, "nasm") ? "asm" : want_cpp(x) ? "S" : "s";
+	memset(u, 0, sizeof *u);
+	u->f = malloc((n + 1) * sizeof *u->f);
+	if (n)
+		memcpy(u->f, f, n * sizeof *f);
+	u->n = n;
+	u->first = calloc(n + 1, sizeof *u->first);
+	u->last = calloc(n + 1, sizeof *u->last);
+	snprintf(u->src, sizeof u->src, "asmcap%u.%s", x->seq, ext);
+	snprintf(u->obj, sizeof u->obj, "asmcap%u.o", x->seq++);
+	u->srcpath = xprintf("%s/%s", x->dir, u->src);
+	u->objpath = xprintf("%s/%s", x->dir, u->obj);
+	strv_append(&u->argv, &x->p->argv);
+	if (!strcmp(x->p->way, "cc")) {
+		strv_append(&u->argv, &x->cflags);
+		strv_append(&u->argv, &x->asflags);
+		if (x->verbose)
+			strv_push(&u->argv, "-v");
+		x->verbose = 0;
+		const char *tail[] = {"-c", "-x", want_cpp(x) ? "assembler-with-cpp" : "assembler",
+		                      u->srcpath, "-o", u->objpath, NULL};
+		for (const char **t = tail; *t; t++)
+			strv_push(&u->argv, *t);
+	} else if (!strcmp(x->p->way, "as")) {
+		strv_append(&u->argv, &x->asflags);
+		const char *tail[] = {"-o", u->objpath, u->srcpath, NULL};
+		for (const char **t = tail; *t; t++)
+			strv_push(&u->argv, *t);
+	} else {
+		strv_append(&u->argv, &x->asflags);
+		const char *tail[] = {"-f", x->nasm_fmt, "-o", u->objpath, u->srcpath, NULL};
+		for (const char **t = tail; *t; t++)
+			strv_push(&u->argv, *t);
+	}
+	memset(&u->job, 0, sizeof u->job);
+	u->job.argv = u->argv.v;
+}
+
+void unit_free(struct unit *u)
+{
+	free(u->f);
+	free(u->first);
+	free(u->last);
+	free(u->text);
+	free(u->srcpath);
+	free(u->objpath);
+	strv_free(&u->argv);
+	run_result_free(&u->job.r);
+}
+
+static const struct macro { const char *name, *sym; int value; } macros[] = {
+	{"__CET__", "cet", 1}, {"__PIC__", "pic", 1}, {"__ILP32__", "ilp32", 0},
+	{"__APPLE__", "apple", 0}, {"_WIN64", "win64", 0}, {NULL, NULL, 0},
+};
+
+/* The source text of a unit; records each snippet's line range. */
+static char *unit_source(struct ctx *x, struct unit *u)
+{
+	int nasm = !strcmp(x->p->way, "nasm");
+	const char *text_sec = nasm ? "section .text\n" : "\t.text\n";
+	struct buf b = {0};
+	unsigned line = 1;
+	if (want_cpp(x)) {
+		/* What the preprocessor says under these flags, as symbols in
+		 * the object: the same cpp run the build's .S files get. */
+		for (const struct macro *m = macros; m->name; m++) {
+			buf_printf(&b, "#ifdef %s\n\t.set asmcap_m_%s, %s\n#endif\n", m->name, m->sym,
+			           m->value ? m->name : "1");
+			line += 3;
+		}
+		buf_puts(&b, "\t.set asmcap_m_seen, 1\n");
+		line++;
+	}
+	buf_puts(&b, text_sec);
+	line++;
+	for (size_t i = 0; i < u->n; i++) {
+		const struct feature *f = &x->p->cat.f[u->f[i]];
+		const char *body = nasm ? f->nasm_body : f->body;
+		u->first[i] = line;
+		buf_printf(&b, "asmcap_b_%zu:\n", u->f[i]);
+		line++;
+		for (const char *p = body; *p;) {
+			size_t len = strcspn(p, "\n");
+			const char *q = p;
+			while (q < p + len && (*q == ' ' || *q == '\t'))
+				q++;
+			/* cpp would read a `#' comment line as a directive */
+			if (!(want_cpp(x) && *q == '#'))
+				buf_add(&b, p, len);
+			buf_puts(&b, "\n");
+			line++;
+			p += len + (p[len] == '\n');
+		}
+		buf_puts(&b, text_sec);
+		buf_printf(&b, "asmcap_e_%zu:\n", u->f[i]);
+		line += 2;
+		u->last[i] = line - 1;
+	}
+	return b.s;
+}
+
+static int write_file(const char *dir, const char *name, const char *text, char *err, size_t errlen)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (run_log)
+		fprintf(run_log, "# %s:\n%s", name, text);
+	return 0;
+}
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 65536, n = 0, got;
+	uint8_t *b = malloc(cap);
+	while ((got = fread(b + n, 1, cap - n, f)) > 0)
+		if ((n += got) == cap)
+			b = realloc(b, cap *= 2);
+	fclose(f);
+	*len = n;
+	return b;
+}
+
+static void hex(struct buf *b, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_printf(b, "%s%02x", i ? " " : "", p[i]);
+}
+
+/* A one-line, shortened copy of a message. */
+char *one_line(const char *s, size_t n)
+{
+	if (n > 300)
+		n = 300;
+	char *d = malloc(n + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n && s[i] && s[i] != '\n'; i++)
+		d[k++] = s[i] == '\t' ? ' ' : s[i];
+	while (k && d[k - 1] == ' ')
+		k--;
+	d[k] = 0;
+	return d;
+}
+
+/* Messages naming `src:LINE:`.  For each snippet of u: its first error and
+ * first warning (malloc'd, or NULL); *general: the first warning that names
+ * no snippet.  Returns how many snippets have errors. */
+static size_t blame(const struct unit *u, const char *err, char **errs, char **warns, char **general)
+{
+	size_t nsrc = strlen(u->src), hit = 0;
+	for (const char *l = err; *l;) {
+		size_t len = strcspn(l, "\n");
+		const char *p = NULL;
+		for (const char *s = l; s + nsrc < l + len && !p; s++)
+			if (!strncmp(s, u->src, nsrc) && s[nsrc] == ':' && isdigit((unsigned char)s[nsrc + 1]))
+				p = s;
+		if (!p && !*general && (strstr(l, "Warning:") || strstr(l, "warning:")) && len < 4096)
+			*general = one_line(l, len);
+		if (p) {
+			char *end;
+			unsigned long line = strtoul(p + nsrc + 1, &end, 10);
+			const char *m = end;
+			while (*m == ':' || isdigit((unsigned char)*m))
+				m++;       /* ":COL:" */
+			while (*m == ' ')
+				m++;
+			size_t mlen = len - (m - l), i;
+			for (i = 0; i < u->n && !(line >= u->first[i] && line <= u->last[i]); i++)
+				;
+			if (i < u->n && (!strncasecmp(m, "error", 5) || !strncasecmp(m, "fatal", 5)) && !errs[i]) {
+				errs[i] = one_line(m, mlen);
+				hit++;
+			} else if (i < u->n && !strncasecmp(m, "warning", 7) && !warns[i])
+				warns[i] = one_line(m, mlen);
+		}
+		l += len + (l[len] == '\n');
+	}
+	return hit;
+}
+
+/* Names in "a,b" (one being a Mach-O "SEG,sect" name's sect part matches too). */
+static const struct obj_section *find_section(const struct obj *o, const char *names)
+{
+	char *copy = xstrdup(names);
+	const struct obj_section *found = NULL;
+	for (char *t = strtok(copy, ","); t && !found; t = strtok(NULL, ",")) {
+		while (*t == ' ')
+			t++;
+		for (size_t i = 0; i < o->nsections && !found; i++) {
+			const char *n = o->sections[i].name, *c = strchr(n, ',');
+			if (!strcmp(n, t) || (c && !strcmp(c + 1, t)))
+				found = &o->sections[i];
+		}
+	}
+	free(copy);
+	return found;
+}
+
+static int contains(const uint8_t *hay, size_t n, const uint8_t *needle, size_t k)
+{
+	for (size_t i = 0; k <= n && i <= n - k; i++)
+		if (!memcmp(hay + i, needle, k))
+			return 1;
+	return 0;
+}
+
+/* What explain shows: the run that decided the verdict. */
+static void keep_run(struct verdict *v, const struct unit *u)
+{
+	free(v->cmd);
+	free(v->stderr_text);
+	free(v->source);
+	v->cmd = argv_join(u->argv.v);
+	v->stderr_text = xstrdup(u->job.r.err);
+	v->source = xstrdup(u->text);
+}
+
+/* The verdict for snippet f after a run that exited 0. */
+static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
+                   const char *general, const struct unit *u, struct verdict *v)
+{
+	const struct feature *f = &x->p->cat.f[fi];
+	struct buf why = {0};
+	const uint8_t *got = NULL;
+	size_t ngot = 0;
+	int ok = 0, located = 0;
+	if (f->section) {
+		const struct obj_section *s = find_section(o, f->section);
+		if (!s)
+			buf_printf(&why, "exited 0 but wrote no %s section", f->section);
+		else {
+			located = 1;
+			got = s->data;
+			ngot = s->data ? s->size : 0;
+			if (f->expect_nonempty)
+				ok = ngot > 0;
+			for (size_t k = 0; k < f->nexpect && !ok; k++)
+				ok = contains(got, ngot, f->expect[k].b, f->expect[k].n);
+			if (!ok && !ngot)
+				buf_printf(&why, "exited 0 but section %s is empty", s->name);
+			else if (!ok) {
+				buf_printf(&why, "section %s holds ", s->name);
+				hex(&why, got, ngot > 48 ? 48 : ngot);
+				buf_puts(&why, ngot > 48 ? " ...; expected " : "; expected ");
+				hex(&why, f->expect[0].b, f->expect[0].n);
+			}
+		}
+	} else {
+		char bn[48], en[48];
+		snprintf(bn, sizeof bn, "asmcap_b_%zu", fi);
+		snprintf(en, sizeof en, "asmcap_e_%zu", fi);
+		const struct obj_symbol *b = obj_symbol_named(o, bn), *e = obj_symbol_named(o, en);
+		if (!b || !e || b->section < 0 || b->section != e->section || e->value < b->value ||
+		    (size_t)b->section >= o->nsections)
+			buf_puts(&why, "exited 0 but the object holds no code for it");
+		else {
+			const struct obj_section *s = &o->sections[b->section];
+			if (!s->data || e->value > s->size)
+				buf_puts(&why, "exited 0 but the object holds no code for it");
+			else {
+				located = 1;
+				got = s->data + b->value;
+				ngot = e->value - b->value;
+				for (size_t k = 0; k < f->nexpect && !ok; k++)
+					ok = f->expect[k].n == ngot && !memcmp(f->expect[k].b, got, ngot);
+				if (!ok && !ngot)
+					buf_puts(&why, "exited 0 but assembled it to nothing");
+				else if (!ok) {
+					buf_puts(&why, "mis-encoded: got ");
+					hex(&why, got, ngot);
+					buf_puts(&why, ", expected ");
+					hex(&why, f->expect[0].b, f->expect[0].n);
+				}
+			}
+		}
+	}
+	if (warn)
+		buf_printf(&why, "%sassembler warned: %s", why.n ? "; " : "", warn);
+	else if (!ok && general)
+		buf_printf(&why, "; it said: %s", general);
+	if (!ok && !why.n)
+		buf_puts(&why, "bytes not found");
+	set_verdict(v, ok ? ST_YES : ST_BROKEN, why.s ? why.s : xstrdup(""), u->job.r.ms);
+	free(v->got);
+	v->got = NULL;
+	v->ngot = ngot;
+	v->have_got = located;
+	if (ngot) {
+		v->got = malloc(ngot);
+		memcpy(v->got, got, ngot);
+	}
+	keep_run(v, u);
+}
+
+void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *msg)
+{
+	struct verdict *v = &x->p->v[fi];
+	set_verdict(v, ST_NO, xprintf("rejected: %s", msg), u->job.r.ms);
+	keep_run(v, u);
+	v->have_got = 0;
+}
+
+/* A run that could not tell us anything: not started, signal, timeout. */
+int hopeless(const struct unit *u, char *err, size_t errlen)
+{
+	const struct run_result *r = &u->job.r;
+	if (u->job.start_failed && !r->not_found) {
+		snprintf(err, errlen, "cannot run `%s': %s", u->argv.v[0], u->job.start_err);
+		return 1;
+	}
+	if (r->not_found || r->signal || r->timed_out) {
+		run_describe(u->argv.v, r, err, errlen);
+		return 1;
+	}
+	return 0;
+}
+
+/* Read the object of a run that exited 0. */
+int load_obj(const struct unit *u, uint8_t **buf, struct obj *o,
+                    char *err, size_t errlen)
+{
+	char why[256];
+	size_t len = 0;
+	*buf = read_all(u->objpath, &len);
+	if (!*buf) {
+		char *cmd = argv_join(u->argv.v);
+		snprintf(err, errlen, "`%s' exited 0 but wrote no object %s", cmd, u->obj);
+		free(cmd);
+		return -1;
+	}
+	if (obj_parse(o, *buf, len, why, sizeof why)) {
+		char *cmd = argv_join(u->argv.v);
+		snprintf(err, errlen, "`%s' exited 0 but its output: %s", cmd, why);
+		free(cmd);
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	if (run_log) {
+		fprintf(run_log, "# %s: %s, %zu bytes\n", u->obj, obj_format_name(o), len);
+		for (size_t i = 0; i < o->nsections; i++)
+			if (o->sections[i].size && o->sections[i].data) {
+				struct buf b = {0};
+				hex(&b, o->sections[i].data, o->sections[i].size > 256 ? 256 : o->sections[i].size);
+				fprintf(run_log, "#   %s: %s%s\n", o->sections[i].name, b.s,
+				        o->sections[i].size > 256 ? " ..." : "");
+				buf_free(&b);
+			}
+	}
+	return 0;
+}
+
+static const char *arch_name(enum obj_arch a)
+{
+	return a == OBJ_ARCH_X86_64 ? "x86_64" : a == OBJ_ARCH_I386 ? "i386" : NULL;
+}
+
+/* What the object says about the target; -1 (err set) when it is no x86. */
+int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char *err, size_t errlen)
+{
+	const char *a = arch_name(o->arch);
+	if (!a) {
+		char *cmd = argv_join(u->argv.v);
+		snprintf(err, errlen, "`%s' makes %s objects for a target asmcap has no catalog for (x86_64, i386)",
+		         cmd, obj_format_name(o));
+		free(cmd);
+		return -1;
+	}
+	snprintf(x->p->arch, sizeof x->p->arch, "%s", a);
+	snprintf(x->p->format, sizeof x->p->format, "%s", obj_format_name(o));
+	if (want_cpp(x) && obj_symbol_named(o, "asmcap_m_seen")) {
+		struct build_info *b = &x->p->build;
+		const struct obj_symbol *s;
+		memset(b, 0, sizeof *b);
+		b->known = 1;
+		if ((s = obj_symbol_named(o, "asmcap_m_cet")))
+			b->cet_ibt = s->value & 1, b->cet_shstk = !!(s->value & 2);
+		if ((s = obj_symbol_named(o, "asmcap_m_pic")))
+			b->pic = (int)s->value;
+		b->ilp32 = obj_symbol_named(o, "asmcap_m_ilp32") != NULL;
+		b->apple = obj_symbol_named(o, "asmcap_m_apple") != NULL;
+		b->win64 = obj_symbol_named(o, "asmcap_m_win64") != NULL;
+	}
+	const char *natural = !strcmp(x->p->way, "nasm") && o->format == OBJ_COFF ? "nasm" :
+	                      o->format == OBJ_COFF ? "mingw64" : o->format == OBJ_MACHO ? "macosx" : "elf";
+	const char *fl = x->o->flavour;
+	if (!fl)
+		snprintf(x->p->flavour, sizeof x->p->flavour, "%s", natural);
+	else if (strcmp(fl, natural) && !(o->format == OBJ_COFF && !strcmp(fl, "mingw64")) && !x->warned++)
+		fprintf(stderr, "asmcap: warning: --flavour %s, but this toolchain makes %s objects\n", fl,
+		        obj_format_name(o));
+	return 0;
+}
+
+enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
+                              char *err, size_t errlen)
+{
+	const struct run_result *r = &u->job.r;
+	if (hopeless(u, err, errlen))
+		return U_UNUSABLE;
+	char **errs = calloc(u->n + 1, sizeof *errs), **warns = calloc(u->n + 1, sizeof *warns);
+	char *general = NULL;
+	size_t hit = blame(u, r->err, errs, warns, &general);
+	enum outcome out = U_OK;
+	if (r->status == 0) {
+		if (load_obj(u, objbuf, o, err, errlen) || learn_target(x, o, u, err, errlen))
+			out = U_UNUSABLE;
+		else
+			for (size_t i = 0; i < u->n; i++)
+				decide(x, u->f[i], o, warns[i], general, u, &x->p->v[u->f[i]]);
+	} else if (hit) {
+		for (size_t i = 0; i < u->n; i++)
+			if (errs[i])
+				record_failure(x, u->f[i], u, errs[i]);
+		out = U_FAILED;
+	} else
+		out = U_NOLINES;
+	for (size_t i = 0; i < u->n; i++)
+		free(errs[i]), free(warns[i]);
+	free(errs);
+	free(warns);
+	free(general);
+	return out;
+}
+
+char *first_line(const char *s)
+{
+	while (*s == '\n')
+		s++;
+	return one_line(s, strlen(s));
+}
+
+
+int prepare(struct ctx *x, struct unit *u, const size_t *f, size_t n, char *err, size_t errlen)
+{
+	unit_init(x, u, f, n);
+	u->text = unit_source(x, u);
+	return write_file(x->dir, u->src, u->text, err, errlen) ? 3 : 0;
+}
+
+/* The first line that says error or fatal, else the first line. */
+char *error_line(const char *text)
+{
+	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+		size_t len = strcspn(l, "\n");
+		char *line = one_line(l, len);
+		if (strstr(line, "rror") || strstr(line, "fatal"))
+			return line;
+		free(line);
+	}
+	return first_line(text);
+}
+

@@ -1,0 +1,63 @@
+/* One assembler run over a set of catalog snippets (unit.c), shared by
+ * the probe's flow (probe.c). */
+#ifndef ASMCAP_UNIT_H
+#define ASMCAP_UNIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "obj.h"
+#include "out.h"
+#include "probe.h"
+#include "run.h"
+
+struct unit {
+	size_t *f, n;                   /* catalog indices */
+	unsigned *first, *last;         /* each snippet's line range in the source */
+	char src[64], obj[64];           /* names, in the temp dir */
+	char *text;                     /* the source */
+	char *srcpath, *objpath;        /* full paths: runs happen in the caller's cwd,
+	                                 * where relative -I and command paths mean what they say */
+	struct strv argv;
+	struct run_job job;
+};
+
+struct ctx {
+	struct probe *p;
+	const struct probe_opts *o;
+	struct strv cflags, asflags;
+	const char *dir;                /* the temp dir */
+	const char *nasm_fmt;
+	unsigned seq;                   /* names the files of each run */
+	int verbose;                    /* the next --cc run gets -v */
+	int warned;                     /* the flavour mismatch was reported */
+};
+
+enum outcome {
+	U_OK,           /* exited 0: every snippet has its verdict from the object */
+	U_FAILED,       /* failed, and the messages named snippets: those are `no' */
+	U_NOLINES,      /* failed, naming no snippet */
+	U_UNUSABLE,     /* not started, killed, timed out, or no readable object */
+};
+
+char *xstrdup(const char *s);
+char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void set_verdict(struct verdict *v, enum status st, char *reason, double ms);
+char *one_line(const char *s, size_t n);     /* a shortened one-line copy */
+char *first_line(const char *s);
+char *error_line(const char *text);          /* the first line saying error/fatal */
+
+int want_cpp(const struct ctx *x);           /* --cc in --mode S */
+/* Write the source for features f[0..n) and set up the command: 0, or 3. */
+int prepare(struct ctx *x, struct unit *u, const size_t *f, size_t n, char *err, size_t errlen);
+void unit_free(struct unit *u);
+/* After the run: verdicts for its snippets; on U_OK *o and *objbuf hold
+ * the object (the caller frees them); U_UNUSABLE sets err. */
+enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
+                       char *err, size_t errlen);
+int hopeless(const struct unit *u, char *err, size_t errlen);
+int load_obj(const struct unit *u, uint8_t **buf, struct obj *o, char *err, size_t errlen);
+int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char *err, size_t errlen);
+void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *msg);
+
+#endif
