@@ -23,14 +23,19 @@ char *xstrdup(const char *s)
 
 char *xprintf(const char *fmt, ...)
 {
-	struct buf b = {0};
-	char tmp[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	buf_puts(&b, tmp);
-	return b.s;
+	char *s = malloc(n + 1);
+	if (!s) {
+		fputs("asmcap: out of memory\n", stderr);
+		exit(3);
+	}
+	va_start(ap, fmt);
+	vsnprintf(s, n + 1, fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 void set_verdict(struct verdict *v, enum status st, char *reason, double ms)
@@ -40,7 +45,6 @@ void set_verdict(struct verdict *v, enum status st, char *reason, double ms)
 	v->reason = reason ? reason : xstrdup("");
 	v->ms = ms;
 }
-
 
 int want_cpp(const struct ctx *x)
 {
