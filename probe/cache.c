@@ -206,8 +206,7 @@ static char *catalog_hashes(const char *dir)
 	char err[256];
 	for (int i = 0; i < 2; i++) {
 		struct catalog c;
-		int r = dir ? catalog_load_dir(&c, dir, arches[i], err, sizeof err)
-		            : catalog_load_builtin(&c, arches[i], err, sizeof err);
+		int r = catalog_load(&c, dir, arches[i], err, sizeof err);
 		buf_printf(&b, "%s%s", i ? "," : "", r ? "none" : c.hash);
 		if (!r)
 			catalog_free(&c);
@@ -334,8 +333,7 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 					}
 			} else if (!strcmp(f[0], "catalog") && n == 2) {
 				char err[256];
-				int r = o->templates ? catalog_load_dir(&p->cat, o->templates, f[1], err, sizeof err)
-				                     : catalog_load_builtin(&p->cat, f[1], err, sizeof err);
+				int r = catalog_load(&p->cat, o->templates, f[1], err, sizeof err);
 				if (r)
 					valid = 0;
 				else

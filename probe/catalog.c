@@ -377,6 +377,11 @@ int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char 
 	return r;
 }
 
+int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen)
+{
+	return dir ? catalog_load_dir(c, dir, arch, err, errlen) : catalog_load_builtin(c, arch, err, errlen);
+}
+
 const struct feature *catalog_find(const struct catalog *c, const char *name)
 {
 	for (size_t i = 0; i < c->n; i++)

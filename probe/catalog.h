@@ -42,6 +42,8 @@ extern const size_t catalog_nfiles;
  * 0, or -1 with err naming the file and line that is wrong. */
 int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen);
 int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen);
+/* dir ? catalog_load_dir : catalog_load_builtin. */
+int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen);
 const struct feature *catalog_find(const struct catalog *c, const char *name);
 void catalog_free(struct catalog *c);
 

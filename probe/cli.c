@@ -282,8 +282,7 @@ int cmd_explain(int argc, char **argv)
 	for (int a = 0; a < 2 && !known; a++) {
 		struct catalog cat;
 		const char *arch = a ? "i386" : "x86_64";
-		if (!(c.o.templates ? catalog_load_dir(&cat, c.o.templates, arch, err, sizeof err)
-		                    : catalog_load_builtin(&cat, arch, err, sizeof err))) {
+		if (!catalog_load(&cat, c.o.templates, arch, err, sizeof err)) {
 			known = catalog_find(&cat, c.positional) != NULL;
 			catalog_free(&cat);
 		}
@@ -352,8 +351,7 @@ int cmd_list(int argc, char **argv)
 			continue;
 		struct catalog cat;
 		char err[512];
-		if ((c.o.templates ? catalog_load_dir(&cat, c.o.templates, arches[a], err, sizeof err)
-		                   : catalog_load_builtin(&cat, arches[a], err, sizeof err))) {
+		if (catalog_load(&cat, c.o.templates, arches[a], err, sizeof err)) {
 			fprintf(stderr, "asmcap: %s\n", err);
 			return 2;
 		}

@@ -54,8 +54,7 @@ int cmd_cpu(int argc, char **argv)
 	struct catalog c;
 	char err[512];
 	const char *arch = sizeof(void *) == 8 ? "x86_64" : "i386";
-	if (templates ? catalog_load_dir(&c, templates, arch, err, sizeof err)
-	              : catalog_load_builtin(&c, arch, err, sizeof err)) {
+	if (catalog_load(&c, templates, arch, err, sizeof err)) {
 		fprintf(stderr, "asmcap: %s\n", err);
 		return 2;
 	}

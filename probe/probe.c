@@ -159,8 +159,7 @@ static int load_catalog(struct ctx *x, const char *arch, char *err, size_t errle
 	struct probe *p = x->p;
 	verdicts_free(p);
 	catalog_free(&p->cat);
-	int r = x->o->templates ? catalog_load_dir(&p->cat, x->o->templates, arch, err, errlen)
-	                        : catalog_load_builtin(&p->cat, arch, err, errlen);
+	int r = catalog_load(&p->cat, x->o->templates, arch, err, errlen);
 	if (r)
 		return 2;
 	p->v = calloc(p->cat.n + 1, sizeof *p->v);
@@ -351,6 +350,16 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 	return r;
 }
 
+/* Keep the features of run[0..n) that no run has rejected; the new count. */
+static size_t drop_rejected(const struct probe *p, size_t *run, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (p->v[run[i]].st != ST_NO)
+			run[k++] = run[i];
+	return k;
+}
+
 static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
@@ -424,11 +433,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		size_t left = nrun;
 		/* Snippets rejected by line: run the others again, a few times at most. */
 		for (int again = 0; out == U_FAILED && again < 4; again++) {
-			size_t k = 0;
-			for (size_t i = 0; i < left; i++)
-				if (p->v[run[i]].st != ST_NO)
-					run[k++] = run[i];
-			left = k;
+			left = drop_rejected(p, run, left);
 			unit_free(&u);
 			if ((r = prepare(x, &u, run, left, err, errlen)))
 				break;
@@ -458,13 +463,8 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			free(run); free(alone);
 			continue;
 		}
-		if (!r && (out == U_NOLINES || out == U_FAILED)) {
-			size_t k = 0;
-			for (size_t i = 0; i < left; i++)
-				if (p->v[run[i]].st != ST_NO)
-					run[k++] = run[i];
-			r = run_singly(x, run, k, err, errlen);
-		}
+		if (!r && (out == U_NOLINES || out == U_FAILED))
+			r = run_singly(x, run, drop_rejected(p, run, left), err, errlen);
 		if (!r && nalone)
 			r = run_singly(x, alone, nalone, err, errlen);
 		free(run); free(alone);
