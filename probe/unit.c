@@ -132,6 +132,11 @@ static char *unit_source(struct ctx *x, struct unit *u)
 		const struct feature *f = &x->p->cat.f[u->f[i]];
 		const char *body = nasm ? f->nasm_body : f->body;
 		u->first[i] = line;
+		if (nasm) {
+			/* yasm leaves local labels nameless in elf64 objects */
+			buf_printf(&b, "global asmcap_b_%zu, asmcap_e_%zu\n", u->f[i], u->f[i]);
+			line++;
+		}
 		buf_printf(&b, "asmcap_b_%zu:\n", u->f[i]);
 		line++;
 		for (const char *p = body; *p;) {

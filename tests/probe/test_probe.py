@@ -488,3 +488,12 @@ def test_garbage_cache_is_ignored_and_replaced(tmp_path):
     r = asmcap("--cc", "gcc", "--features", "adx", "--cache", cache, env=env)
     assert r.returncode == 0 and "cached=0" in r.stderr
     assert "processes=0 cached=1" in asmcap("--cc", "gcc", "--features", "adx", "--cache", cache, env=env).stderr
+
+
+@pytest.mark.skipif(not have("yasm"), reason="yasm not installed")
+def test_yasm_elf64_labels_are_found():
+    # yasm leaves local labels nameless in elf64: the probe's labels are global
+    f = caps("--nasm", "yasm", "--flavour", "elf", "--features", "adx,cet")["features"]
+    assert f["adx"]["status"] == "yes"
+    # yasm 1.3 takes `endbr64' for a label and emits nothing: broken, not yes
+    assert f["cet"]["status"] == "broken" and "assembled it to nothing" in f["cet"]["reason"]
