@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 			inv *= 2 - n[0] * inv;
 		n0 = -inv;
 		double base[2] = {0, 0};
-		printf("num %zu (%zu bits), TSC ticks per call (core cycles ~ x2.9/2.3)\n",
+		printf("num %zu (%zu bits), median TSC ticks per call\n",
 		       num, num * 64);
 		for (int k = 0; k < kinds; k++) {
 			double v = measure(k, num);
