@@ -20,7 +20,7 @@ struct cli {
 	const char *arch;               /* list */
 };
 
-static int usage(const char *cmd, const char *why, const char *arg)
+static int usage(const char *why, const char *arg)
 {
 	if (why)
 		fprintf(stderr, "asmcap: %s%s%s%s\n", why, arg ? " `" : "", arg ? arg : "", arg ? "'" : "");
@@ -33,12 +33,11 @@ static int usage(const char *cmd, const char *why, const char *arg)
 	        "       asmcap list [--templates DIR] [--arch x86_64|i386]\n"
 	        "       asmcap explain FEATURE [probe options]\n"
 	        "       asmcap cpu [--format FMT] [-o FILE]\n", out_format_names());
-	(void)cmd;
 	return 2;
 }
 
 /* Parse options; 0, or an exit code. */
-static int parse(struct cli *c, int argc, char **argv, const char *cmd)
+static int parse(struct cli *c, int argc, char **argv)
 {
 	static const char *const takes[] = {"--cc", "--as", "--nasm", "--cflags", "--asflags", "--mode",
 		"--flavour", "--features", "--templates", "--format", "-o", "--cache", "--timeout", "--jobs",
@@ -55,12 +54,12 @@ static int parse(struct cli *c, int argc, char **argv, const char *cmd)
 		if (!strcmp(a, "--"))
 			break;          /* nothing after -- is an option */
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(cmd, NULL, NULL);
+			usage(NULL, NULL);
 			exit(0);
 		}
 		if (a[0] != '-') {
 			if (c->positional)
-				return usage(cmd, "unexpected argument", a);
+				return usage("unexpected argument", a);
 			c->positional = a;
 			continue;
 		}
@@ -72,13 +71,13 @@ static int parse(struct cli *c, int argc, char **argv, const char *cmd)
 				break;
 		}
 		if (!takes[k])
-			return usage(cmd, "unknown option", a);
+			return usage("unknown option", a);
 		if (eq && !strncmp(a, takes[k], strlen(takes[k])) && a[strlen(takes[k])] == '=')
 			val = eq + 1;
 		else if (i + 1 < argc)
 			val = argv[++i];
 		else
-			return usage(cmd, "missing value for", a);
+			return usage("missing value for", a);
 		const char *o = takes[k];
 		if (!strcmp(o, "--cc") || !strcmp(o, "--as") || !strcmp(o, "--nasm")) {
 			c->o.way = o + 2;
@@ -89,11 +88,11 @@ static int parse(struct cli *c, int argc, char **argv, const char *cmd)
 			c->o.asflags = val;
 		else if (!strcmp(o, "--mode")) {
 			if (strcmp(val, "S") && strcmp(val, "s"))
-				return usage(cmd, "--mode takes S or s, not", val);
+				return usage("--mode takes S or s, not", val);
 			c->o.mode = val[0];
 		} else if (!strcmp(o, "--flavour")) {
 			if (strcmp(val, "elf") && strcmp(val, "macosx") && strcmp(val, "mingw64") && strcmp(val, "nasm"))
-				return usage(cmd, "--flavour takes elf, macosx, mingw64 or nasm, not", val);
+				return usage("--flavour takes elf, macosx, mingw64 or nasm, not", val);
 			c->o.flavour = val;
 		} else if (!strcmp(o, "--features"))
 			c->o.features = val;
@@ -102,7 +101,7 @@ static int parse(struct cli *c, int argc, char **argv, const char *cmd)
 		else if (!strcmp(o, "--format")) {
 			enum out_format f;
 			if (out_format_parse(val, &f))
-				return usage(cmd, "unknown --format", val);
+				return usage("unknown --format", val);
 			c->format = val;
 		} else if (!strcmp(o, "-o"))
 			c->output = val;
@@ -120,13 +119,13 @@ static int parse(struct cli *c, int argc, char **argv, const char *cmd)
 			char *end;
 			double t = strtod(val, &end);
 			if (*end || !(t > 0) || t > 86400)
-				return usage(cmd, "--timeout takes seconds (> 0), not", val);
+				return usage("--timeout takes seconds (> 0), not", val);
 			run_default_timeout = t;
 		} else if (!strcmp(o, "--jobs")) {
 			char *end;
 			long j = strtol(val, &end, 10);
 			if (*end || j < 1 || j > 1024)
-				return usage(cmd, "--jobs takes a count (1..1024), not", val);
+				return usage("--jobs takes a count (1..1024), not", val);
 			c->o.jobs = (unsigned)j;
 		}
 	}
@@ -217,17 +216,17 @@ int cmd_probe(int argc, char **argv)
 	char err[1024] = "";
 	int cached, r;
 	double t0 = now_ms();
-	if ((r = parse(&c, argc, argv, "probe")))
+	if ((r = parse(&c, argc, argv)))
 		return r;
 	if (c.positional)
-		return usage("probe", "unexpected argument", c.positional);
+		return usage("unexpected argument", c.positional);
 	r = probe_or_cache(&c, &p, &cached, err, sizeof err);
 	if (r) {
 		unsigned runs = p.nruns;
 		probe_free(&p);
 		fprintf(stderr, "asmcap: %s\n", err);
 		if (r == 2)
-			usage("probe", NULL, NULL);
+			usage(NULL, NULL);
 		finish_log(t0, cached, r, runs);
 		return r;
 	}
@@ -273,11 +272,11 @@ int cmd_explain(int argc, char **argv)
 	struct probe p;
 	char err[1024] = "";
 	double t0 = now_ms();
-	int r = parse(&c, argc, argv, "explain");
+	int r = parse(&c, argc, argv);
 	if (r)
 		return r;
 	if (!c.positional)
-		return usage("explain", "explain needs a FEATURE", NULL);
+		return usage("explain needs a FEATURE", NULL);
 	int known = 0;
 	for (int a = 0; a < 2 && !known; a++) {
 		struct catalog cat;
@@ -342,7 +341,7 @@ int cmd_explain(int argc, char **argv)
 int cmd_list(int argc, char **argv)
 {
 	struct cli c;
-	int r = parse(&c, argc, argv, "list");
+	int r = parse(&c, argc, argv);
 	if (r)
 		return r;
 	static const char *const arches[] = {"x86_64", "i386"};
