@@ -20,11 +20,9 @@ struct cli {
 	const char *arch;               /* list */
 };
 
-static int usage(const char *why, const char *arg)
+static void print_usage(FILE *f)
 {
-	if (why)
-		fprintf(stderr, "asmcap: %s%s%s%s\n", why, arg ? " `" : "", arg ? arg : "", arg ? "'" : "");
-	fprintf(stderr,
+	fprintf(f,
 	        "usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
 	        "              [--mode S|s] [--flavour elf|macosx|mingw64|nasm] [--features LIST]\n"
 	        "              [--templates DIR] [--format %s] [-o FILE]\n"
@@ -32,7 +30,17 @@ static int usage(const char *why, const char *arg)
 	        "              [--require LIST] [--disable LIST]\n"
 	        "       asmcap list [--templates DIR] [--arch x86_64|i386]\n"
 	        "       asmcap explain FEATURE [probe options]\n"
-	        "       asmcap cpu [--format FMT] [-o FILE]\n", out_format_names());
+	        "       asmcap cpu [--format FMT] [-o FILE]\n"
+	        "       asmcap audit | legacy | cc-flag | frame | choose ...   (`asmcap CMD --help`: its usage)\n"
+	        "exit: 0 probed, 1 a --require'd feature is not yes, 2 usage, 3 the toolchain is unusable\n",
+	        out_format_names());
+}
+
+static int usage(const char *why, const char *arg)
+{
+	if (why)
+		fprintf(stderr, "asmcap: %s%s%s%s\n", why, arg ? " `" : "", arg ? arg : "", arg ? "'" : "");
+	print_usage(stderr);
 	return 2;
 }
 
@@ -54,7 +62,7 @@ static int parse(struct cli *c, int argc, char **argv)
 		if (!strcmp(a, "--"))
 			break;          /* nothing after -- is an option */
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(NULL, NULL);
+			print_usage(stdout);
 			exit(0);
 		}
 		if (a[0] != '-') {
