@@ -40,7 +40,7 @@ def table(out):
 @pytest.fixture(scope="module")
 def two_rows(tmp_path_factory, asmcap_bin):
     out = tmp_path_factory.mktemp("matrix")
-    return out, matrix(out, "--only", "gcc-12,old-as")
+    return out, matrix(out, "--only", "gcc-12,old-as", "--jobs", "2")   # rows built side by side
 
 
 def test_two_toolchains_agree_and_pass(two_rows):
