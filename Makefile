@@ -104,8 +104,11 @@ test:
 # matrix: every installed toolchain probed, its code regenerated, built,
 # audited and tested; the table in $(BUILD)/matrix.md and .json.
 #   make matrix MATRIX_ONLY=gcc-12,clang-19
+# Then the variant choices of examples/*/*.spec per compiler (ci/choices,
+# serial: it measures), in $(BUILD)/choices.md.
 matrix: $(BUILD)/asmcap
 	ASMCAP_BIN=$(BUILD)/asmcap ci/matrix --out $(BUILD) $(if $(MATRIX_ONLY),--only $(MATRIX_ONLY))
+	ASMCAP_BIN=$(BUILD)/asmcap ci/choices --out $(BUILD)
 .PHONY: matrix
 
 ## Install (DESTDIR for staging; Perl finds site_perl under /usr/local by default)
