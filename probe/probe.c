@@ -350,6 +350,48 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 	return r;
 }
 
+/* The first catalog run goes out together with the queries that need no
+ * result of it: with --cc the run itself has -v (identity, the programs the
+ * driver runs, `as -v'), and in --mode s, where no preprocessor sees the
+ * source, `-dM -E' runs beside it; --as and --nasm get `--version'. */
+static void run_first(struct ctx *x, struct unit *u, char **as_prog, int *integrated)
+{
+	struct probe *p = x->p;
+	struct strv aux = {0};
+	struct run_job jobs[2];
+	int cc = !strcmp(p->way, "cc"), naux = !cc || !want_cpp(x);
+	char e[256];
+	memset(jobs, 0, sizeof jobs);
+	strv_append(&aux, &p->argv);
+	if (cc) {
+		strv_append(&aux, &x->cflags);
+		const char *d[] = {"-dM", "-E", "-x", "c", "/dev/null", NULL};
+		for (const char **s = d; *s; s++)
+			strv_push(&aux, *s);
+	} else
+		strv_push(&aux, "--version");
+	jobs[0] = u->job;
+	jobs[1].argv = aux.v;
+	run_jobs(jobs, 1 + naux, 0);
+	u->job = jobs[0];
+	int ok = naux && jobs[1].r.exited && jobs[1].r.status == 0;
+	if (cc) {
+		*as_prog = parse_driver(p, u->job.r.err, integrated);
+		if (ok)
+			parse_defines(&p->build, jobs[1].r.out);
+		else if (naux && !hopeless(u, e, sizeof e)) {
+			char *cmd = argv_join(aux.v), *msg = first_line(jobs[1].r.err);
+			fprintf(stderr, "asmcap: warning: `%s' failed (%s): the build section stays unknown\n", cmd, msg);
+			free(cmd);
+			free(msg);
+		}
+	} else if (ok)
+		p->assembler = first_line(jobs[1].r.out[0] ? jobs[1].r.out : jobs[1].r.err);
+	if (naux)
+		run_result_free(&jobs[1].r);
+	strv_free(&aux);
+}
+
 /* Keep the features of run[0..n) that no run has rejected; the new count. */
 static size_t drop_rejected(const struct probe *p, size_t *run, size_t n)
 {
@@ -360,114 +402,100 @@ static size_t drop_rejected(const struct probe *p, size_t *run, size_t n)
 	return k;
 }
 
+/* Keep the features of run[0..n) that no run has decided yet (a skip
+ * there comes from an earlier plan for another object format). */
+static size_t undecided(const struct probe *p, size_t *run, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct verdict *v = &p->v[run[i]];
+		if (!v->reason || v->st == ST_SKIPPED || v->st == ST_DISABLED)
+			run[k++] = run[i];
+	}
+	return k;
+}
+
+/* run[0..n) in one run; while the assembler rejects snippets by line, once
+ * more without them (a few times at most).  *out: how the last run went;
+ * *left: the features of run[] it had.  0, or 3 with err. */
+static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum outcome *out,
+                     char **as_prog, int *integrated, char *err, size_t errlen)
+{
+	struct unit u;
+	struct obj o;
+	uint8_t *buf = NULL;
+	int r = prepare(x, &u, run, n, err, errlen);
+	*left = n;
+	if (r)
+		return r;
+	if (as_prog)
+		run_first(x, &u, as_prog, integrated);
+	else
+		run_jobs(&u.job, 1, 1);
+	x->p->nruns++;
+	*out = unit_eval(x, &u, &o, &buf, err, errlen);
+	for (int again = 0; *out == U_FAILED && again < 4; again++) {
+		*left = drop_rejected(x->p, run, *left);
+		unit_free(&u);
+		if ((r = prepare(x, &u, run, *left, err, errlen)))
+			return r;
+		run_jobs(&u.job, 1, 1);
+		x->p->nruns++;
+		*out = unit_eval(x, &u, &o, &buf, err, errlen);
+	}
+	if (*out == U_OK) {
+		obj_free(&o);
+		free(buf);
+	}
+	unit_free(&u);
+	return *out == U_UNUSABLE ? 3 : 0;
+}
+
 static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
-	const char *guess = "x86_64";
+	const char *guess = "x86_64", *loaded = NULL;
 	enum obj_format fmt = format_guess(x);
-	struct strv dm = {0}, ver = {0};
-	struct run_job jobs[2];
-	size_t naux = 0;
 	int r = 0, integrated = 0, first = 1;
 	char *as_prog = NULL;
-	memset(jobs, 0, sizeof jobs);
 	x->verbose = !x->o->exact;
 
-	for (int attempt = 0; attempt < 3; attempt++) {
-		if ((r = load_catalog(x, guess, err, errlen)))
+	for (int attempt = 0; attempt < 3 && !r; attempt++) {
+		/* Another attempt on the same arch keeps the verdicts it has:
+		 * the same toolchain gave them, only the plan was for another
+		 * object format. */
+		if ((!loaded || strcmp(loaded, guess)) && (r = load_catalog(x, guess, err, errlen)))
 			break;
+		loaded = guess;
 		size_t *run = calloc(p->cat.n + 1, sizeof *run), *alone = calloc(p->cat.n + 1, sizeof *alone);
-		size_t nrun, nalone;
-		if ((r = plan(x, fmt, run, &nrun, err, errlen))) {
-			free(run); free(alone);
-			break;
+		size_t nrun, nalone = 0, left = 0;
+		enum outcome out = U_OK;
+		if (!(r = plan(x, fmt, run, &nrun, err, errlen))) {
+			nrun = undecided(p, run, nrun);
+			nalone = split_shared_sections(p, run, &nrun, alone);
+			if (nrun || first)
+				r = run_batch(x, run, nrun, &left, &out, first ? &as_prog : NULL, &integrated, err, errlen);
+			first = 0;
 		}
-		nalone = split_shared_sections(p, run, &nrun, alone);
-		struct unit u;
-		if ((r = prepare(x, &u, run, nrun, err, errlen))) {
-			free(run); free(alone);
-			break;
-		}
-		/* The first catalog run goes out together with the queries that
-		 * need no result of it: with --cc it runs with -v (identity, the
-		 * programs the driver runs, `as -v'), and in --mode s, where no
-		 * preprocessor sees the source, beside `-dM -E'. */
-		jobs[0] = u.job;
-		naux = 0;
-		if (first && !strcmp(p->way, "cc") && !want_cpp(x)) {
-			strv_append(&dm, &p->argv);
-			strv_append(&dm, &x->cflags);
-			const char *d[] = {"-dM", "-E", "-x", "c", "/dev/null", NULL};
-			for (const char **s = d; *s; s++)
-				strv_push(&dm, *s);
-			jobs[1].argv = dm.v;
-			naux = 1;
-		} else if (first && strcmp(p->way, "cc")) {
-			strv_append(&ver, &p->argv);
-			strv_push(&ver, "--version");
-			jobs[1].argv = ver.v;
-			naux = 1;
-		}
-		run_jobs(jobs, 1 + naux, 0);
-		p->nruns++;
-		u.job = jobs[0];
-		if (first && !strcmp(p->way, "cc")) {
-			as_prog = parse_driver(p, u.job.r.err, &integrated);
-			if (naux && jobs[1].r.exited && jobs[1].r.status == 0)
-				parse_defines(&p->build, jobs[1].r.out);
-			else if (naux && !hopeless(&u, err, errlen)) {
-				char *cmd = argv_join(dm.v), *msg = first_line(jobs[1].r.err);
-				fprintf(stderr, "asmcap: warning: `%s' failed (%s): the build section stays unknown\n", cmd, msg);
-				free(cmd);
-				free(msg);
-			}
-		} else if (first && naux && jobs[1].r.exited && jobs[1].r.status == 0)
-			p->assembler = first_line(jobs[1].r.out[0] ? jobs[1].r.out : jobs[1].r.err);
-		if (first && naux)
-			run_result_free(&jobs[1].r);
-		first = 0;
-
-		struct obj o;
-		uint8_t *buf = NULL;
-		enum outcome out = unit_eval(x, &u, &o, &buf, err, errlen);
-		size_t left = nrun;
-		/* Snippets rejected by line: run the others again, a few times at most. */
-		for (int again = 0; out == U_FAILED && again < 4; again++) {
-			left = drop_rejected(p, run, left);
-			unit_free(&u);
-			if ((r = prepare(x, &u, run, left, err, errlen)))
-				break;
-			run_jobs(&u.job, 1, 1);
-			p->nruns++;
-			out = unit_eval(x, &u, &o, &buf, err, errlen);
-		}
-		if (r) {
-			free(run); free(alone);
-			break;
-		}
-		if (out == U_UNUSABLE)
-			r = 3;
-		else if (out == U_NOLINES || out == U_FAILED) {
+		if (!r && out != U_OK) {
 			/* Nothing to blame by line: is the toolchain usable at all? */
 			r = empty_run(x, err, errlen);
 			p->nruns++;
-		} else {
-			obj_free(&o);
-			free(buf);
 		}
-		unit_free(&u);
 		if (!r && (strcmp(p->arch, guess) || format_of(p->format) != fmt)) {
 			/* The object says another target than the plan assumed. */
 			guess = p->arch[0] == 'i' ? "i386" : "x86_64";
 			fmt = format_of(p->format);
-			free(run); free(alone);
+			free(run);
+			free(alone);
 			continue;
 		}
-		if (!r && (out == U_NOLINES || out == U_FAILED))
+		if (!r && out != U_OK)
 			r = run_singly(x, run, drop_rejected(p, run, left), err, errlen);
 		if (!r && nalone)
 			r = run_singly(x, alone, nalone, err, errlen);
-		free(run); free(alone);
+		free(run);
+		free(alone);
 		break;
 	}
 	if (!r && as_prog && !integrated && !p->assembler) {
@@ -483,8 +511,6 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 	} else if (!r && integrated && p->identity)
 		p->assembler = xprintf("integrated assembler of %s", p->identity);
 	free(as_prog);
-	strv_free(&dm);
-	strv_free(&ver);
 	return r;
 }
 

@@ -161,12 +161,19 @@ def test_i386_object_uses_the_i386_catalog():
 
 
 @pytest.mark.skipif(not have("clang-14"), reason="clang-14 not installed")
-def test_mingw_target_from_the_object():
-    c = caps("--cc", "clang-14", "--cflags", "-target x86_64-w64-mingw32", "--features", "seh,adx,cfi")
+def test_mingw_target_from_the_object(tmp_path):
+    log = tmp_path / "log"
+    c = caps("--cc", "clang-14", "--cflags", "-target x86_64-w64-mingw32", "--features", "seh,adx,cfi,gnu-property",
+             "--log", log)
     t = c["toolchain"]
     assert (t["format"], t["flavour"]) == ("coff-x86-64", "mingw64")
     assert c["build"]["win64"] is True
-    assert c["features"]["seh"]["status"] == "yes"
+    f = c["features"]
+    assert f["seh"]["status"] == "yes" and f["adx"]["status"] == "yes"
+    assert f["gnu-property"]["status"] == "skipped"
+    # planned for ELF: one run rejecting the ELF note, one that tells COFF;
+    # the verdicts stand, and only seh (COFF-only) needs a run of its own
+    assert "catalog runs: 3;" in log.read_text()
 
 
 @pytest.mark.skipif(not have("x86_64-w64-mingw32-as"), reason="mingw binutils not installed")
