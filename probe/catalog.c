@@ -119,7 +119,7 @@ static void split_list(const char *v, const char *seps, char ***out, size_t *n)
 
 static void feature_free(struct feature *f)
 {
-	free(f->name); free(f->summary); free(f->since); free(f->audit);
+	free(f->name); free(f->summary); free(f->since); free(f->audit); free(f->cost);
 	free(f->arch); free(f->body); free(f->nasm_body); free(f->section);
 	for (size_t i = 0; i < f->nrequires; i++)
 		free(f->requires[i]);
@@ -163,6 +163,8 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 			f->summary = dup_n(v, strlen(v));
 		else if (!strcmp(key, "since"))
 			f->since = dup_n(v, strlen(v));
+		else if (!strcmp(key, "cost"))
+			f->cost = dup_n(v, strlen(v));
 		else if (!strcmp(key, "audit"))
 			f->audit = dup_n(v, strlen(v));
 		else if (!strcmp(key, "section"))

@@ -14,6 +14,7 @@ struct cat_cpuid { unsigned leaf, subleaf, reg /* 0 eax 1 ebx 2 ecx 3 edx */, bi
 
 struct feature {
 	char *name, *summary, *since, *audit;
+	char *cost;                     /* "# cost:" what losing it costs, measured (advice) */
 	char *arch;                     /* "x86_64" | "i386" (the directory) */
 	char *body;                     /* AT&T snippet */
 	unsigned body_line;             /* line of the .s file where the body starts */

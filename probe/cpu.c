@@ -1,6 +1,6 @@
 /* asmcap cpu: what this CPU and OS can run, from the catalog's cpuid bits
  * and XCR0 (XGETBV, only when the OS has set CR4.OSXSAVE). */
-#include "catalog.h"
+#include "cpu.h"
 #include "cmds.h"
 #include "out.h"
 
@@ -29,7 +29,45 @@ static int leaf_exists(unsigned leaf)
 	cpuid(leaf & 0x80000000u, 0, r);
 	return leaf <= r[0];
 }
+
+/* XCR0, or 0 when the OS has not set OSXSAVE (then XGETBV would fault). */
+static unsigned long long os_xcr0(int *osxsave)
+{
+	unsigned r1[4];
+	cpuid(1, 0, r1);
+	*osxsave = r1[2] >> 27 & 1;
+	return *osxsave ? xgetbv0() : 0;
+}
 #endif
+
+int cpu_runs(const struct feature *f, struct buf *why)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	int ok = 1, osxsave;
+	for (size_t b = 0; b < f->ncpuid; b++) {
+		const struct cat_cpuid *q = &f->cpuid[b];
+		unsigned r[4] = {0};
+		if (leaf_exists(q->leaf))
+			cpuid(q->leaf, q->subleaf, r);
+		if (!(r[q->reg] >> q->bit & 1)) {
+			ok = 0;
+			buf_printf(why, "%sCPUID.(%#x,%u):%s bit %u clear", why->n ? "; " : "", q->leaf,
+			           q->subleaf, (const char *[]){"eax", "ebx", "ecx", "edx"}[q->reg], q->bit);
+		}
+	}
+	unsigned long long xcr0 = f->xcr0 ? os_xcr0(&osxsave) : 0;
+	if (f->xcr0 && (xcr0 & f->xcr0) != f->xcr0) {
+		ok = 0;
+		buf_printf(why, "%sthe OS has not enabled XCR0 state %#llx (XCR0 %#llx)", why->n ? "; " : "",
+		           (unsigned long long)f->xcr0, xcr0);
+	}
+	return ok;
+#else
+	(void)f;
+	buf_puts(why, "this CPU has no CPUID (not x86)");
+	return -1;
+#endif
+}
 
 int cmd_cpu(int argc, char **argv)
 {
@@ -58,10 +96,8 @@ int cmd_cpu(int argc, char **argv)
 		fprintf(stderr, "asmcap: %s\n", err);
 		return 2;
 	}
-	unsigned r1[4];
-	cpuid(1, 0, r1);
-	int osxsave = r1[2] >> 27 & 1;
-	unsigned long long xcr0 = osxsave ? xgetbv0() : 0;
+	int osxsave;
+	unsigned long long xcr0 = os_xcr0(&osxsave);
 	struct out_var *v = calloc(c.n + 2, sizeof *v);
 	char **own = calloc(2 * c.n + 2, sizeof *own), xcr[32];
 	size_t k = 0, nown = 0;
@@ -72,23 +108,7 @@ int cmd_cpu(int argc, char **argv)
 		if (!f->ncpuid)
 			continue;       /* directives: nothing for the CPU to do */
 		struct buf why = {0};
-		int ok = 1;
-		for (size_t b = 0; b < f->ncpuid; b++) {
-			const struct cat_cpuid *q = &f->cpuid[b];
-			unsigned r[4] = {0};
-			if (leaf_exists(q->leaf))
-				cpuid(q->leaf, q->subleaf, r);
-			if (!(r[q->reg] >> q->bit & 1)) {
-				ok = 0;
-				buf_printf(&why, "%sCPUID.(%#x,%u):%s bit %u clear", why.n ? "; " : "", q->leaf,
-				           q->subleaf, (const char *[]){"eax", "ebx", "ecx", "edx"}[q->reg], q->bit);
-			}
-		}
-		if (f->xcr0 && (xcr0 & f->xcr0) != f->xcr0) {
-			ok = 0;
-			buf_printf(&why, "%sthe OS has not enabled XCR0 state %#llx (XCR0 %#llx)", why.n ? "; " : "",
-			           (unsigned long long)f->xcr0, xcr0);
-		}
+		int ok = cpu_runs(f, &why) == 1;
 		char *name = out_var_name("ASMCAP_CPU_", f->name);
 		own[nown++] = name;
 		own[nown++] = why.s;

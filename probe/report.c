@@ -1,6 +1,7 @@
 /* Probe results in every output format: caps.json (schema 1), the
  * build-facing variable formats through out_vars(), and the text table. */
 #include "report.h"
+#include "cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,31 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 		buf_puts(b, v->reason);
 		if (missing)
 			buf_printf(b, "%sunusable: requires %s", *v->reason ? "; " : "", missing);
+		buf_puts(b, "\n");
+	}
+	report_advice(b, p);
+}
+
+/* One line per feature the toolchain could not give: what failed, what
+ * would fix it, and — when this CPU could run it — what it costs. */
+void report_advice(struct buf *b, const struct probe *p)
+{
+	int head = 0;
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct feature *f = &p->cat.f[i];
+		const struct verdict *v = &p->v[i];
+		if (v->st != ST_NO && v->st != ST_BROKEN)
+			continue;
+		if (!head++)
+			buf_puts(b, "\nadvice:\n");
+		buf_printf(b, "  %s: %s. Fix: %s", f->name, v->reason,
+		           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "");
+		buf_printf(b, "an assembler that knows %s%s%s%s.", f->name, f->since ? " (" : "",
+		           f->since ? f->since : "", f->since ? " or later)" : "");
+		struct buf why = {0};
+		if (f->ncpuid && cpu_runs(f, &why) == 1)
+			buf_printf(b, " This CPU has %s%s%s.", f->name, f->cost ? ": " : "", f->cost ? f->cost : "");
+		buf_free(&why);
 		buf_puts(b, "\n");
 	}
 }

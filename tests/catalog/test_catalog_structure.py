@@ -13,7 +13,7 @@ import catalog_files as cf
 import toolchains as tcs
 
 KNOWN = {"feature", "summary", "requires", "cpuid", "xcr0", "expect", "since",
-         "audit", "formats", "section", "nasm"}
+         "audit", "formats", "section", "nasm", "cost"}
 # Features expected in each arch directory (the brief's list).
 X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "avx512vl avx512dq avx512ifma avx512vbmi vaes vpclmulqdq gfni avxvnni "
