@@ -13,6 +13,7 @@
 
 #include "catalog.h"
 #include "cmds.h"
+#include "file.h"
 #include "obj.h"
 #include "out.h"
 #include "x86dec.h"
@@ -545,41 +546,10 @@ static int audit_object(struct audit *a, const char *file, const char *member,
 	return rc;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL, *g;
-	size_t cap = 0, n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	do {
-		if (*len == cap) {
-			g = realloc(buf, cap = cap ? 2 * cap : 1 << 16);
-			if (!g) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = g;
-		}
-		n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-	} while (n);
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 static int audit_file(struct audit *a, const char *path)
 {
 	size_t len, pos = 0, mlen;
-	uint8_t *buf = slurp(path, &len);
+	uint8_t *buf = file_read(path, &len);
 	const uint8_t *m;
 	char name[256], err[256];
 	int rc = 0, r, members = 0;

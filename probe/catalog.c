@@ -1,6 +1,7 @@
 /* Catalog parser: one function reads a template text, whether it came
  * from the built-in table or from a --templates directory. */
 #include "catalog.h"
+#include "file.h"
 #include "obj.h"
 
 #include <dirent.h>
@@ -321,21 +322,12 @@ int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t 
 
 static char *slurp(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	size_t n;
+	char *b = (char *)file_read(path, &n);
+	if (!b) {
 		fail(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	size_t n = 0, cap = 4096;
-	char *b = malloc(cap);
-	size_t got;
-	while ((got = fread(b + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap)
-			b = realloc(b, cap *= 2);
-	}
-	fclose(f);
-	b[n] = 0;
 	if (strlen(b) != n) {
 		free(b);
 		fail(err, errlen, "%s: contains a NUL byte", path);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "file.h"
 #include "out.h"
 
 static const char probe_src[] = "int asmcap_cc_probe(int x);\nint asmcap_cc_probe(int x) { return x + 1; }\n";
@@ -64,8 +65,7 @@ static const char *probe_file(char *err, size_t errlen)
 	if (path[0])
 		return path;
 	snprintf(path, sizeof path, "%s/ccflag.c", tmpdir_path());
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(probe_src, f) == EOF || fclose(f) == EOF) {
+	if (file_write(path, probe_src)) {
 		snprintf(err, errlen, "cannot write %s", path);
 		path[0] = 0;
 		return NULL;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "file.h"
 #include "frame.h"
 #include "out.h"
 
@@ -203,15 +204,6 @@ static const char bench_body_fmt[] =
 	"  double cpn = cycles_per_ns(), t0 = now(); size_t bytes = %s(it); double ns = now() - t0;\n"
 	"  printf(\"%%.6f\\n\", ns * cpn / (double)bytes);\n  return 0;\n";
 
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -1;
-	int bad = fputs(text, f) == EOF;
-	return fclose(f) == EOF || bad ? -1 : 0;
-}
-
 /* Build the driver object once, then link one executable per variant.
  * Returns 1 runnable, 0 not (why set), -1 error. */
 static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, const char *src,
@@ -229,7 +221,7 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 			snprintf(bbody, sizeof bbody, bench_body_fmt, sp->bench, sp->bench);
 		}
 		snprintf(text, sizeof text, driver_fmt, sp->check, bdecl, sp->check, bbody);
-		if (write_file(path, text)) {
+		if (file_write(path, text)) {
 			snprintf(err, errlen, "cannot write %.900s", path);
 			return -1;
 		}

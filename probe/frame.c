@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "file.h"
 #include "obj.h"
 #include "out.h"
 #include "x86dec.h"
@@ -97,44 +98,15 @@ long prologue_frame(const uint8_t *c, size_t len)
 	return 8 * pushes + sub;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap + 1);
-	size_t got;
-	while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *nb = realloc(b, 2 * cap + 1);
-			if (!nb) {
-				free(b);
-				b = NULL;
-				break;
-			}
-			b = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (b) {
-		b[n] = 0;
-		*len = n;
-	}
-	return b;
-}
-
 /* The function's code size (symbol size, else up to the next symbol or
  * the section end) and, when wanted, its prologue's frame. */
 static void from_object(const char *path, const char *func, struct frame_result *fr, int want_frame)
 {
 	size_t len;
-	char *bytes = slurp(path, &len);
+	uint8_t *bytes = file_read(path, &len);
 	struct obj o;
 	char err[256];
-	if (!bytes || obj_parse(&o, (const uint8_t *)bytes, len, err, sizeof err)) {
+	if (!bytes || obj_parse(&o, bytes, len, err, sizeof err)) {
 		free(bytes);
 		return;
 	}
@@ -213,7 +185,7 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 	run_result_free(&r);
 	if (su_ok) {
 		size_t len;
-		char *text = slurp(su, &len);
+		char *text = (char *)file_read(su, &len);
 		if (text) {
 			fr->frame = su_find(text, func);
 			fr->frame_from = "stack-usage";

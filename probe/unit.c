@@ -3,6 +3,7 @@
  * the run says: per snippet the bytes in the object, compared with the
  * catalog's, or the assembler's message for the snippet's lines. */
 #include "unit.h"
+#include "file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -163,29 +164,13 @@ static int write_file(const char *dir, const char *name, const char *text, char 
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
+	if (file_write(path, text)) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (run_log)
 		fprintf(run_log, "# %s:\n%s", name, text);
 	return 0;
-}
-
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 65536, n = 0, got;
-	uint8_t *b = malloc(cap);
-	while ((got = fread(b + n, 1, cap - n, f)) > 0)
-		if ((n += got) == cap)
-			b = realloc(b, cap *= 2);
-	fclose(f);
-	*len = n;
-	return b;
 }
 
 static void hex(struct buf *b, const uint8_t *p, size_t n)
@@ -388,7 +373,7 @@ int load_obj(const struct unit *u, uint8_t **buf, struct obj *o,
 {
 	char why[256];
 	size_t len = 0;
-	*buf = read_all(u->objpath, &len);
+	*buf = file_read(u->objpath, &len);
 	if (!*buf) {
 		char *cmd = argv_join(u->argv.v);
 		snprintf(err, errlen, "`%s' exited 0 but wrote no object %s", cmd, u->obj);
