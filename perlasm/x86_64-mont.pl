@@ -79,7 +79,7 @@ sub epilogue {
 	my ($name, $frame) = @_;
 	my $s = "\tadd\t\$$frame,%rsp\n";
 	$s .= "\tpop\t$_\n" for reverse @SAVED;
-	return $s . "\tret\n.size\t$name,.-$name\n";
+	return $s . "\tret\n";
 }
 
 # Registers the instruction sets below work with; each kernel sets them:
@@ -248,11 +248,12 @@ sub row_loops {
 
 # The end of both kernels. In: %rsi = &t[num] (t is num limbs plus a top
 # bit in t[num], t < 2n), %rcx = n. r = t - n if that does not borrow,
-# else t; selected with a mask. t[0..num] and the num limbs at $wipe bytes
-# from t are zeroed.
+# else t; selected with a mask. t[0..num] and (if $wipe is defined) the num
+# limbs at $wipe bytes from t are zeroed.
 sub final_reduce {
 	my ($wipe) = @_;
 	my $l = '.Lmont' . $seq++;
+	$wipe = defined $wipe ? "\tmovq\t\$0,$wipe(%rsi,%rbx,8)\n" : '';
 	return <<___;
 	mov	$NUM(%rsp),%r9
 	mov	$R(%rsp),%rdi
@@ -279,11 +280,165 @@ ${l}_sel:				# r ^= (r ^ t) & mask; t = 0
 	xor	%rdx,%r10
 	mov	%r10,(%rdi,%rbx,8)
 	movq	\$0,(%rsi,%rbx,8)
-	movq	\$0,$wipe(%rsi,%rbx,8)
-	inc	%rbx
+$wipe	inc	%rbx
 	jnz	${l}_sel
 	movq	\$0,(%rsi)
 ___
+}
+
+# Squaring when num % 8 == 0 (ADX): square first, then reduce, in a frame
+# t of 2 num limbs (+ a top word), instead of the rows above:
+#  1. t = sum_{i<j} a_i*a_j * 2^(64(i+j))   (each cross product once)
+#  2. t = 2t + sum_i a_i^2 * 2^(128i)        (= a^2, below 2^(128 num))
+#  3. for each i: m_i = t_i*n0, t += m_i*n * 2^(64i)   (t_i becomes 0)
+#     then t[num..2num] = (a^2 + M*n)/R < 2n, and final_reduce.
+# 1 and 3 go in passes of 8 rows i0..i0+7 (multipliers a_{i0+k} or m_k in
+# the frame at MS). A pass keeps 8 limbs of t, the window, in %r8..%r15
+# and walks the source (a or n) in blocks of 8 limbs: block step k adds
+# M_k * src[0..7] to window limbs k..k+8, two carry chains (OF: the lo
+# halves, CF: the hi halves), both ending in limb k+8, whose register is
+# that of limb k, which is final by then and stored. The 9-limb sum of
+# an 8-limb window and an 8x1-limb product cannot overflow, so CF = OF = 0
+# after every step. The t limbs under the window are added at the start
+# of each block, their carry saved in %rcx (0 or -1) from block to block.
+# Products: n(n-1)/2 + n + n^2, with 8x8-limb blocks in registers.
+my ($SA, $A0, $SEND, $ST, $TEND, $PC) = ($B, $PN, $ROWS, $NE16, $NE8, $NE4);
+my $MS = $T + 8 * (2 * $MAXNUM + 1);	# the 8 multipliers of a pass
+
+sub square_then_reduce8 {
+	my ($l) = @_;
+	my @X = map { "%r$_" } 8 .. 15;
+	my $x = sub { $X[$_[0] % 8] };	# window limb w, at t + 8w from %rdi
+	my $Z = '%rbp';			# 0
+	# Step k: window limbs k+j += %rdx * src_j (src_j = 8j(%rsi)) for
+	# j = jmin..7; limb k is stored, its register becomes limb k+8.
+	my $step = sub {
+		my ($k, $jmin) = @_;
+		my $st = "\tmov\t" . $x->($k) . "," . 8 * $k . "(%rdi)\n";
+		my $s = $jmin ? $st : '';	# the diagonal adds nothing to limb k
+		return $s . "\tmov\t$Z," . $x->($k) . "\n" if $jmin > 7;
+		$s .= "\t# x[" . ($k + $jmin) . ".." . ($k + 8) . "] += M_$k * src[$jmin..7]\n";
+		for my $j ($jmin .. 7) {
+			my $hi = $j == 7 ? $x->($k) : '%rbx';
+			$s .= "\tmulx\t" . 8 * $j . "(%rsi),%rax,$hi\n\tadox\t%rax," . $x->($k + $j) . "\n";
+			$s .= $st if $j == 0;
+			$s .= "\tadcx\t%rbx," . $x->($k + $j + 1) . "\n" if $j < 7;
+		}
+		return $s . "\tadcx\t$Z," . $x->($k) . "\n\tadox\t$Z," . $x->($k) . "\n";
+	};
+	# Blocks after the first, while %rsi < SEND: window += t (carry %rcx),
+	# then the 8 steps with the multipliers at MS.
+	my $blocks = sub {
+		my ($m) = @_;
+		my $s = "\tjmp\t${l}_${m}t\n${l}_$m:\n"
+		      . "\t# x[0..7] += t[0..7] + carry %rcx\n\tneg\t%rcx\n";
+		$s .= "\tadc\t" . 8 * $_ . "(%rdi),$X[$_]\n" for 0 .. 7;
+		$s .= "\tsbb\t%rcx,%rcx\n\txor\t%ebp,%ebp\n";
+		$s .= "\tmov\t" . ($MS + 8 * $_) . "(%rsp),%rdx\n" . $step->($_, 0) for 0 .. 7;
+		return $s . "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n${l}_${m}t:\n"
+		     . "\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_$m\n";
+	};
+	my $load = join '', map { "\tmov\t" . 8 * $_ . "(%rdi),$X[$_]\n" } 0 .. 7;
+	my $s = <<___;
+${l}_sqr8:
+	mov	%rdi,$R(%rsp)
+	mov	%rsi,$SA(%rsp)
+	mov	%rsi,$A0(%rsp)
+	mov	%rcx,$N(%rsp)
+	mov	%r8,$N0(%rsp)
+	mov	%r9,$NUM(%rsp)
+	lea	(%rsi,%r9,8),%rax
+	mov	%rax,$SEND(%rsp)
+	lea	$T(%rsp),%rax
+	mov	%rax,$ST(%rsp)
+	xor	%ebx,%ebx
+${l}_zero:				# t[0..num-1] = 0
+	movq	\$0,$T(%rsp,%rbx,8)
+	inc	%rbx
+	cmp	%r9,%rbx
+	jb	${l}_zero
+${l}_sq:				# pass i0: t[2i0..] += sum a_{i0+k}*a_j, j > i0+k
+	mov	$SA(%rsp),%rsi		# &a[i0]
+	mov	$ST(%rsp),%rdi		# &t[2i0]
+___
+	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. 7;
+	$s .= $load . "\txor\t%ecx,%ecx\n\txor\t%ebp,%ebp\n"
+	    . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < 8\n";
+	$s .= ($_ < 7 ? "\tmov\t" . 8 * $_ . "(%rsi),%rdx\n" : '') . $step->($_, $_ + 1) for 0 .. 7;
+	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . $blocks->('sqb')
+	    . "\t# t[i0+num..] = x + carry %rcx\n\tneg\t%rcx\n";
+	$s .= "\tadc\t\$0,$X[$_]\n\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	$s .= <<___;
+	mov	$SA(%rsp),%rsi
+	lea	64(%rsi),%rsi
+	mov	%rsi,$SA(%rsp)
+	addq	\$128,$ST(%rsp)
+	cmp	$SEND(%rsp),%rsi
+	jb	${l}_sq
+	mov	$A0(%rsp),%rsi		# t = 2t + a_i^2 * 2^(128i), 4 limbs of a per loop
+	lea	$T(%rsp),%rdi
+	mov	$NUM(%rsp),%rcx
+	shr	\$2,%rcx
+	xor	%ebp,%ebp
+${l}_dbl:
+___
+	for my $u (0 .. 3) {
+		my ($p, $q) = @X[2 * $u, 2 * $u + 1];
+		my $o = 16 * $u;
+		$s .= "\t# t[2i+" . 2 * $u . "..2i+" . (2 * $u + 1) . "] = 2t + a_{i+$u}^2 (CF: doubling, OF: squares)\n"
+		    . "\tmov\t" . 8 * $u . "(%rsi),%rdx\n\tmulx\t%rdx,%rax,%rbx\n"
+		    . "\tmov\t$o(%rdi),$p\n\tmov\t" . ($o + 8) . "(%rdi),$q\n"
+		    . "\tadcx\t$p,$p\n\tadcx\t$q,$q\n\tadox\t%rax,$p\n\tadox\t%rbx,$q\n"
+		    . "\tmov\t$p,$o(%rdi)\n\tmov\t$q," . ($o + 8) . "(%rdi)\n";
+	}
+	$s .= <<___;
+	lea	32(%rsi),%rsi		# the loop keeps both flags
+	lea	64(%rdi),%rdi
+	lea	-1(%rcx),%rcx
+	jrcxz	${l}_red
+	jmp	${l}_dbl
+${l}_red:
+	mov	$NUM(%rsp),%r9
+	mov	$N(%rsp),%rax
+	lea	(%rax,%r9,8),%rax
+	mov	%rax,$SEND(%rsp)
+	lea	$T(%rsp),%rax
+	mov	%rax,$ST(%rsp)
+	lea	$T(%rsp,%r9,8),%rax
+	mov	%rax,$TEND(%rsp)
+	movq	\$0,$PC(%rsp)
+${l}_rd:				# pass i0: m_k = t_{i0+k}*n0, t += m_k*n << 64(i0+k)
+	mov	$ST(%rsp),%rdi		# &t[i0]
+	mov	$N(%rsp),%rsi
+___
+	$s .= $load . "\txor\t%ecx,%ecx\n\txor\t%ebp,%ebp\n";
+	$s .= "\tmov\t$N0(%rsp),%rdx\t\t# M_$_ = m_$_ = x[$_]*n0; x[$_] becomes 0\n"
+	    . "\tmulx\t$X[$_],%rdx,%rax\n\tmov\t%rdx," . ($MS + 8 * $_) . "(%rsp)\n"
+	    . $step->($_, 0) for 0 .. 7;
+	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . $blocks->('rdb')
+	    . "\t# t[i0+num..] = x + t[i0+num..] + carry %rcx (CF) + carry of the last pass (OF)\n"
+	    . "\tmov\t$PC(%rsp),%rax\n\tneg\t%rcx\n";
+	$s .= "\tadcx\t" . 8 * $_ . "(%rdi),$X[$_]\n\tadox\t" . ($_ ? $Z : '%rax') . ",$X[$_]\n"
+	    . "\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	$s .= <<___;
+	mov	\$0,%eax
+	adcx	$Z,%rax
+	adox	$Z,%rax
+	mov	%rax,$PC(%rsp)
+	mov	$ST(%rsp),%rdi
+	lea	64(%rdi),%rdi
+	mov	%rdi,$ST(%rsp)
+	cmp	$TEND(%rsp),%rdi
+	jb	${l}_rd
+	mov	$NUM(%rsp),%r9		# t[2num] = the top carry; t[0..num-1] are 0
+	lea	$T(%rsp,%r9,8),%rsi
+	lea	(%rsi,%r9,8),%rsi
+	mov	%rax,(%rsi)
+	movq	\$0,$PC(%rsp)
+	mov	$N(%rsp),%rcx
+___
+	$s .= "\tmovq\t\$0," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. 7;
+	return $s . final_reduce(undef);
 }
 
 # r = a*b*R^-1 mod n, one row per limb b_i (CIOS, the reduction fused
@@ -320,6 +475,8 @@ sub mont_kernel {
 	mov	%rdx,%rcx
 	mov	%rsi,%rdx
 ___
+	my $sqr8 = $sqr && $I == \%ADX && sub { square_then_reduce8($l) };
+	$s .= "\ttest\t\$7,%r9\n\tjz\t${l}_sqr8\n" if $sqr8;
 	$s .= <<___;
 	mov	%rdi,$R(%rsp)
 	mov	%rdx,$B(%rsp)
@@ -485,7 +642,8 @@ ___
 	# V[-1] and V[n] are 0 by now, V[0..n-1] (or a) are wiped here, and
 	# b_i and m where the frame holds them.
 	$s .= join '', map { "\tmovq\t\$0,$_\n" } grep { /%rsp/ } $I->{bi}, $I->{m};
-	return $s . final_reduce($VC - $T) . epilogue($name, $frame);
+	return $s . final_reduce($VC - $T) . epilogue($name, $frame)
+	     . ($sqr8 ? $sqr8->() . epilogue($name, $frame) : '') . ".size\t$name,.-$name\n";
 }
 
 my $code = "# Generated by perlasm/x86_64-mont.pl; do not edit.\n.text\n";
