@@ -4,6 +4,7 @@
  *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME / tool NAME VALUE /
  *   build ... / feature NAME STATUS MS REASON / end                        */
 #include "cache.h"
+#include "file.h"
 #include "out.h"
 
 #include <fcntl.h>
@@ -185,8 +186,8 @@ static size_t fields(char *line, char **f, size_t max)
 	size_t n = 0;
 	char *w = line;
 	f[n++] = w;
-	for (char *r = line; *r && n < max; r++) {
-		if (*r == '\t') {
+	for (char *r = line; *r; r++) {
+		if (*r == '\t' && n < max) {   /* beyond max, tabs stay in the last field */
 			*w++ = 0;
 			f[n++] = w;
 		} else if (*r == '\\' && r[1]) {
@@ -230,22 +231,6 @@ char *cache_key(const struct probe_opts *o)
 	return b.s;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct buf b = {0};
-	char chunk[8192];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, got);
-	fclose(f);
-	if (!b.s)
-		buf_puts(&b, "");
-	return b.s;
-}
-
 static void stamp(const struct stat *st, char *out, size_t n)
 {
 	snprintf(out, n, "%lld\t%lld.%09ld", (long long)st->st_size, (long long)st->st_mtim.tv_sec,
@@ -266,108 +251,64 @@ static char *resolved_words(const struct strv *w)
 	return b.s;
 }
 
-static enum status parse_status(const char *s)
+static char *read_text(const char *path)
 {
-	for (int i = ST_YES; i <= ST_DISABLED; i++)
-		if (!strcmp(s, status_name((enum status)i)))
-			return (enum status)i;
-	return ST_NO;
+	size_t n;
+	return (char *)file_read(path, &n);
 }
 
-int cache_get(const char *file, const char *key, const struct probe_opts *o, struct probe *p)
+char *cache_lookup(const char *file, const char *key, const struct strv *words)
 {
-	char *text = slurp(file);
+	char *text = read_text(file);
 	if (!text)
-		return 0;
-	struct buf kb = {0};
+		return NULL;
+	struct buf kb = {0}, body = {0};
 	esc(&kb, key);
-	int hit = 0, in = 0, valid = 0;
-	struct strv w = {0};
-	char e[64];
-	split_words(o->cmd, &w, e, sizeof e);
-	char *words = resolved_words(&w);
-	strv_free(&w);
-	memset(p, 0, sizeof *p);
+	char *want = resolved_words(words);
+	int in = 0, valid = 0, hit = 0;
 	for (char *l = text; *l && !hit;) {
 		char *nl = strchr(l, '\n');
 		if (nl)
 			*nl = 0;
 		char *next = nl ? nl + 1 : l + strlen(l);
 		if (!strncmp(l, "entry\t", 6)) {
-			in = !strcmp(l + 6, kb.s);
-			valid = in;
-		} else if (in && !strncmp(l, "word\t", 5)) {
-			valid &= !strcmp(l + 5, words);
-		} else if (in && valid) {
-			char *f[8];
-			size_t n = fields(l, f, 8);
+			in = valid = !strcmp(l + 6, kb.s);
+			buf_free(&body);
+		} else if (in && valid && !strncmp(l, "word\t", 5)) {
+			valid = !strcmp(l + 5, want);
+		} else if (in && valid && !strncmp(l, "dep\t", 4)) {
+			char *f[4], now[96], was[96];
 			struct stat st;
-			char now[96];
-			if (!strcmp(f[0], "dep") && n == 4) {
-				char want[96];
-				snprintf(want, sizeof want, "%s\t%s", f[2], f[3]);
-				valid = !stat(f[1], &st) && (stamp(&st, now, sizeof now), !strcmp(now, want));
-			} else if (!strcmp(f[0], "tool") && n == 3) {
-				char **dst = !strcmp(f[1], "path") ? &p->path : !strcmp(f[1], "identity") ? &p->identity :
-				             !strcmp(f[1], "assembler") ? &p->assembler : NULL;
-				if (dst) {
-					free(*dst);
-					*dst = strdup(f[2]);
-				} else if (!strcmp(f[1], "arch"))
-					snprintf(p->arch, sizeof p->arch, "%s", f[2]);
-				else if (!strcmp(f[1], "format"))
-					snprintf(p->format, sizeof p->format, "%s", f[2]);
-				else if (!strcmp(f[1], "flavour"))
-					snprintf(p->flavour, sizeof p->flavour, "%s", f[2]);
-			} else if (!strcmp(f[0], "build") && n == 8) {
-				struct build_info *b = &p->build;
-				b->known = atoi(f[1]); b->cet_ibt = atoi(f[2]); b->cet_shstk = atoi(f[3]);
-				b->pic = atoi(f[4]); b->ilp32 = atoi(f[5]); b->apple = atoi(f[6]); b->win64 = atoi(f[7]);
-			} else if (!strcmp(f[0], "feature") && n == 5 && p->v) {
-				for (size_t i = 0; i < p->cat.n; i++)
-					if (!strcmp(p->cat.f[i].name, f[1])) {
-						p->v[i].st = parse_status(f[2]);
-						p->v[i].ms = atof(f[3]);
-						free(p->v[i].reason);
-						p->v[i].reason = strdup(f[4]);
-					}
-			} else if (!strcmp(f[0], "catalog") && n == 2) {
-				char err[256];
-				int r = catalog_load(&p->cat, o->templates, f[1], err, sizeof err);
-				if (r)
-					valid = 0;
-				else
-					p->v = calloc(p->cat.n + 1, sizeof *p->v);
-			} else if (!strcmp(f[0], "end")) {
-				hit = p->v != NULL;
-				for (size_t i = 0; hit && i < p->cat.n; i++)
-					hit = p->v[i].reason != NULL;
+			valid = fields(l, f, 4) == 4 && !stat(f[1], &st);
+			if (valid) {
+				stamp(&st, now, sizeof now);
+				snprintf(was, sizeof was, "%s\t%s", f[2], f[3]);
+				valid = !strcmp(now, was);
 			}
-		}
-		if (in && !valid && p->v) {
-			probe_free(p);
-			in = 0;
+		} else if (in && valid && !strcmp(l, "end")) {
+			hit = 1;
+		} else if (in && valid) {
+			buf_puts(&body, l);
+			buf_puts(&body, "\n");
 		}
 		l = next;
 	}
 	free(text);
-	free(words);
+	free(want);
 	buf_free(&kb);
 	if (!hit) {
-		probe_free(p);
-		return 0;
+		buf_free(&body);
+		return NULL;
 	}
-	p->way = o->way;
-	p->mode = o->mode ? o->mode : 'S';
-	split_words(o->cmd, &p->argv, e, sizeof e);
-	p->cflags = strdup(o->cflags ? o->cflags : "");
-	p->asflags = strdup(o->asflags ? o->asflags : "");
-	return 1;
+	if (!body.s)
+		buf_puts(&body, "");
+	return body.s;
 }
 
-void cache_put(const char *file, const char *key, const struct probe *p)
+void cache_store(const char *file, const char *key, const struct strv *words, const struct strv *deps,
+                 const char *payload)
 {
-	char *old = slurp(file);
+	char *old = read_text(file);
 	struct buf b = {0}, kb = {0};
 	esc(&kb, key);
 	buf_puts(&b, "asmcap-cache 1\n");
@@ -391,37 +332,20 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 		}
 		total = idx;
 	}
-	char *words = resolved_words(&p->argv);
-	buf_printf(&b, "entry\t%s\nword\t%s\n", kb.s, words);
-	free(words);
-	for (size_t i = 0; i < p->deps.n; i++) {
+	char *w = resolved_words(words);
+	buf_printf(&b, "entry\t%s\nword\t%s\n", kb.s, w);
+	free(w);
+	for (size_t i = 0; i < deps->n; i++) {
 		struct stat st;
-		char s[96];
-		if (stat(p->deps.v[i], &st))
+		char st_text[96];
+		if (stat(deps->v[i], &st))
 			continue;
-		stamp(&st, s, sizeof s);
+		stamp(&st, st_text, sizeof st_text);
 		buf_puts(&b, "dep\t");
-		esc(&b, p->deps.v[i]);
-		buf_printf(&b, "\t%s\n", s);
+		esc(&b, deps->v[i]);
+		buf_printf(&b, "\t%s\n", st_text);
 	}
-	const char *tools[][2] = {{"path", p->path}, {"identity", p->identity}, {"assembler", p->assembler},
-	                          {"arch", p->arch}, {"format", p->format}, {"flavour", p->flavour}};
-	buf_puts(&b, "catalog\t");
-	esc(&b, p->arch);
-	buf_puts(&b, "\n");
-	for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
-		buf_printf(&b, "tool\t%s\t", tools[i][0]);
-		esc(&b, tools[i][1] ? tools[i][1] : "");
-		buf_puts(&b, "\n");
-	}
-	const struct build_info *bi = &p->build;
-	buf_printf(&b, "build\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", bi->known, bi->cet_ibt, bi->cet_shstk,
-	           bi->pic, bi->ilp32, bi->apple, bi->win64);
-	for (size_t i = 0; i < p->cat.n; i++) {
-		buf_printf(&b, "feature\t%s\t%s\t%.1f\t", p->cat.f[i].name, status_name(p->v[i].st), p->v[i].ms);
-		esc(&b, p->v[i].reason);
-		buf_puts(&b, "\n");
-	}
+	buf_puts(&b, payload);
 	buf_puts(&b, "end\n");
 	char err[256];
 	if (out_file(file, b.s, b.n, err, sizeof err))
@@ -429,4 +353,112 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 	free(old);
 	buf_free(&b);
 	buf_free(&kb);
+}
+
+void cache_field(struct buf *b, const char *s)
+{
+	buf_puts(b, "\t");
+	esc(b, s);
+}
+
+size_t cache_fields(char *line, char **f, size_t max)
+{
+	return fields(line, f, max);
+}
+
+static enum status parse_status(const char *s)
+{
+	for (int i = ST_YES; i <= ST_DISABLED; i++)
+		if (!strcmp(s, status_name((enum status)i)))
+			return (enum status)i;
+	return ST_NO;
+}
+
+int cache_get(const char *file, const char *key, const struct probe_opts *o, struct probe *p)
+{
+	struct strv w = {0};
+	char e[64];
+	split_words(o->cmd, &w, e, sizeof e);
+	char *text = cache_lookup(file, key, &w);
+	strv_free(&w);
+	if (!text)
+		return 0;
+	memset(p, 0, sizeof *p);
+	int ok = 1;
+	for (char *l = text; *l && ok;) {
+		char *nl = strchr(l, '\n');
+		*nl = 0;
+		char *f[8];
+		size_t n = fields(l, f, 8);
+		if (!strcmp(f[0], "tool") && n == 3) {
+			char **dst = !strcmp(f[1], "path") ? &p->path : !strcmp(f[1], "identity") ? &p->identity :
+			             !strcmp(f[1], "assembler") ? &p->assembler : NULL;
+			if (dst) {
+				free(*dst);
+				*dst = strdup(f[2]);
+			} else if (!strcmp(f[1], "arch"))
+				snprintf(p->arch, sizeof p->arch, "%s", f[2]);
+			else if (!strcmp(f[1], "format"))
+				snprintf(p->format, sizeof p->format, "%s", f[2]);
+			else if (!strcmp(f[1], "flavour"))
+				snprintf(p->flavour, sizeof p->flavour, "%s", f[2]);
+		} else if (!strcmp(f[0], "build") && n == 8) {
+			struct build_info *b = &p->build;
+			b->known = atoi(f[1]); b->cet_ibt = atoi(f[2]); b->cet_shstk = atoi(f[3]);
+			b->pic = atoi(f[4]); b->ilp32 = atoi(f[5]); b->apple = atoi(f[6]); b->win64 = atoi(f[7]);
+		} else if (!strcmp(f[0], "feature") && n == 5 && p->v) {
+			for (size_t i = 0; i < p->cat.n; i++)
+				if (!strcmp(p->cat.f[i].name, f[1])) {
+					p->v[i].st = parse_status(f[2]);
+					p->v[i].ms = atof(f[3]);
+					free(p->v[i].reason);
+					p->v[i].reason = strdup(f[4]);
+				}
+		} else if (!strcmp(f[0], "catalog") && n == 2 && !p->v) {
+			char err[256];
+			ok = !catalog_load(&p->cat, o->templates, f[1], err, sizeof err);
+			if (ok)
+				p->v = calloc(p->cat.n + 1, sizeof *p->v);
+		}
+		l = nl + 1;
+	}
+	free(text);
+	int hit = ok && p->v != NULL;
+	for (size_t i = 0; hit && i < p->cat.n; i++)
+		hit = p->v[i].reason != NULL;
+	if (!hit) {
+		probe_free(p);
+		return 0;
+	}
+	p->way = o->way;
+	p->mode = o->mode ? o->mode : 'S';
+	split_words(o->cmd, &p->argv, e, sizeof e);
+	p->cflags = strdup(o->cflags ? o->cflags : "");
+	p->asflags = strdup(o->asflags ? o->asflags : "");
+	return 1;
+}
+
+void cache_put(const char *file, const char *key, const struct probe *p)
+{
+	struct buf b = {0};
+	const char *tools[][2] = {{"path", p->path}, {"identity", p->identity}, {"assembler", p->assembler},
+	                          {"arch", p->arch}, {"format", p->format}, {"flavour", p->flavour}};
+	buf_puts(&b, "catalog");
+	cache_field(&b, p->arch);
+	buf_puts(&b, "\n");
+	for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
+		buf_printf(&b, "tool\t%s", tools[i][0]);
+		cache_field(&b, tools[i][1] ? tools[i][1] : "");
+		buf_puts(&b, "\n");
+	}
+	const struct build_info *bi = &p->build;
+	buf_printf(&b, "build\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", bi->known, bi->cet_ibt, bi->cet_shstk,
+	           bi->pic, bi->ilp32, bi->apple, bi->win64);
+	for (size_t i = 0; i < p->cat.n; i++) {
+		buf_printf(&b, "feature\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->v[i].st), p->v[i].ms);
+		cache_field(&b, p->v[i].reason);
+		buf_puts(&b, "\n");
+	}
+	cache_store(file, key, &p->argv, &p->deps, b.s);
+	buf_free(&b);
 }

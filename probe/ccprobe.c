@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "cmds.h"
 #include "file.h"
 #include "out.h"
@@ -193,7 +194,7 @@ int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, siz
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format %s] [-o FILE] [--require] -- FLAG...\n",
+	fprintf(stderr, "usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format %s] [-o FILE] [--cache FILE] [--require] -- FLAG...\n",
 	        out_format_names());
 	return 2;
 }
@@ -207,9 +208,68 @@ static char *flag_var(const char *flag)
 	return out_var_name("ASMCAP_CFLAG_", flag);
 }
 
+/* The cache key: everything the answers depend on besides the files. */
+static char *flags_key(const struct cc_ctx *c, char **flags, size_t n)
+{
+	struct buf b = { 0 };
+	buf_puts(&b, "cc-flag|v1");
+	const struct strv *parts[] = { &c->cc, &c->cflags };
+	for (size_t p = 0; p < 2; p++) {
+		buf_puts(&b, "|");
+		for (size_t k = 0; k < parts[p]->n; k++)
+			buf_printf(&b, "%s%s", k ? " " : "", parts[p]->v[k]);
+	}
+	for (size_t k = 0; k < n; k++)
+		buf_printf(&b, "|%s", flags[k]);
+	buf_printf(&b, "|%s", getenv("PATH") ? getenv("PATH") : "");
+	return b.s;
+}
+
+/* Fill ok[]/why[] from a cached entry; 1 when every flag was there. */
+static int from_cache(char *payload, char **flags, size_t n, int *ok, char (*why)[512])
+{
+	size_t found = 0;
+	for (char *l = payload; *l;) {
+		char *nl = strchr(l, '\n'), *f[4];
+		*nl = 0;
+		if (cache_fields(l, f, 4) == 4 && !strcmp(f[0], "flag"))
+			for (size_t k = 0; k < n; k++)
+				if (!strcmp(flags[k], f[1]) && ok[k] < 0) {
+					ok[k] = !strcmp(f[2], "yes");
+					snprintf(why[k], sizeof why[k], "%s", f[3]);
+					found++;
+				}
+		l = nl + 1;
+	}
+	return found == n;
+}
+
+static void to_cache(const char *file, const char *key, const struct cc_ctx *c, char **flags, size_t n,
+                     const int *ok, char (*why)[512])
+{
+	struct strv deps = { 0 };
+	for (size_t k = 0; k < c->cc.n; k++) {
+		char *path = path_lookup(c->cc.v[k]);
+		if (path)
+			deps_add_program(&deps, path);
+		free(path);
+	}
+	struct buf b = { 0 };
+	for (size_t k = 0; k < n; k++) {
+		buf_puts(&b, "flag");
+		cache_field(&b, flags[k]);
+		cache_field(&b, ok[k] ? "yes" : "no");
+		cache_field(&b, why[k]);
+		buf_puts(&b, "\n");
+	}
+	cache_store(file, key, &c->cc, &deps, b.s);
+	buf_free(&b);
+	strv_free(&deps);
+}
+
 int cmd_cc_flag(int argc, char **argv)
 {
-	const char *cc = NULL, *cflags = NULL, *outpath = NULL;
+	const char *cc = NULL, *cflags = NULL, *outpath = NULL, *cache = NULL;
 	enum out_format fmt = OUT_TEXT;
 	int require = 0, i;
 	for (i = 1; i < argc; i++) {
@@ -228,6 +288,8 @@ int cmd_cc_flag(int argc, char **argv)
 			cflags = argv[++i];
 		else if (!strcmp(a, "-o"))
 			outpath = argv[++i];
+		else if (!strcmp(a, "--cache"))
+			cache = argv[++i];
 		else if (!strcmp(a, "--format")) {
 			if (out_format_parse(argv[++i], &fmt)) {
 				fprintf(stderr, "asmcap cc-flag: unknown format '%s' (%s)\n", argv[i], out_format_names());
@@ -249,23 +311,32 @@ int cmd_cc_flag(int argc, char **argv)
 		return 2;
 	}
 	size_t nflags = (size_t)(argc - i - 1);
+	char **flags = argv + i + 1;
 	struct out_var *vars = calloc(nflags, sizeof *vars);
 	char (*why)[512] = calloc(nflags, sizeof *why);
+	int *ok = malloc(nflags * sizeof *ok);
 	int rc = 0, missing = 0;
-	for (size_t k = 0; k < nflags && !rc; k++) {
+	for (size_t k = 0; k < nflags; k++)
+		ok[k] = -1;
+	char *key = cache ? flags_key(&c, flags, nflags) : NULL, *payload = NULL;
+	int hit = key && (payload = cache_lookup(cache, key, &c.cc)) && from_cache(payload, flags, nflags, ok, why);
+	for (size_t k = 0; k < nflags && !rc && !hit; k++) {
 		struct strv one = { 0 };
-		strv_push(&one, argv[i + 1 + (int)k]);
-		int ok = cc_flags_accepted(&c, &one, why[k], sizeof why[k], err, sizeof err);
+		strv_push(&one, flags[k]);
+		ok[k] = cc_flags_accepted(&c, &one, why[k], sizeof why[k], err, sizeof err);
 		strv_free(&one);
-		if (ok < 0) {
+		if (ok[k] < 0) {
 			fprintf(stderr, "asmcap cc-flag: %s\n", err);
 			rc = 3;
-			break;
 		}
-		missing += !ok;
-		vars[k].name = flag_var(argv[i + 1 + (int)k]);
-		vars[k].value = ok ? "yes" : "no";
-		vars[k].comment = ok ? argv[i + 1 + (int)k] : why[k];
+	}
+	if (key && !hit && !rc)
+		to_cache(cache, key, &c, flags, nflags, ok, why);
+	for (size_t k = 0; k < nflags && !rc; k++) {
+		missing += !ok[k];
+		vars[k].name = flag_var(flags[k]);
+		vars[k].value = ok[k] ? "yes" : "no";
+		vars[k].comment = ok[k] ? flags[k] : why[k];
 	}
 	if (!rc) {
 		struct buf b = { 0 };
@@ -281,7 +352,7 @@ int cmd_cc_flag(int argc, char **argv)
 			for (size_t k = 0; k < nflags; k++)
 				if (strcmp(vars[k].value, "yes"))
 					fprintf(stderr, "asmcap cc-flag: required flag %s rejected: %s\n",
-					        argv[i + 1 + (int)k], why[k]);
+					        flags[k], why[k]);
 			rc = 1;
 		}
 	}
@@ -289,6 +360,9 @@ int cmd_cc_flag(int argc, char **argv)
 		free((char *)vars[k].name);
 	free(vars);
 	free(why);
+	free(ok);
+	free(key);
+	free(payload);
 	cc_free(&c);
 	return rc;
 }

@@ -1,10 +1,11 @@
 """asmcap cc-flag against real gcc and clang: accepted, unknown,
 warning-only and -Wno- flags."""
+import os
 import subprocess
 
 import pytest
 
-from conftest import asmcap, have
+from conftest import FAKES, asmcap, have
 
 CLANG = "clang-14"
 
@@ -80,3 +81,32 @@ def test_usage_and_missing_compiler():
     r = asmcap("cc-flag", "--cc", "/nonexistent/cc", "--", "-Wall")
     assert r.returncode == 3
     assert "/nonexistent/cc" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_cache_hit_starts_no_compiler(tmp_path):
+    counter = tmp_path / "runs"
+    cache = tmp_path / "cache"
+    env = {"PROBE_COUNTER": str(counter)}
+    cc = str(FAKES / "probe-count")
+    args = ("cc-flag", "--cc", cc, "--cache", str(cache), "--format", "sh", "--", "-Wall", "-fbogus")
+    first = asmcap(*args, env=env)
+    assert first.returncode == 0
+    runs = len(counter.read_text().splitlines())
+    assert runs >= 3                                 # baseline + one per flag
+    second = asmcap(*args, env=env)
+    assert second.stdout == first.stdout
+    assert len(counter.read_text().splitlines()) == runs
+    # Another flag set is another entry; the compiler changing invalidates.
+    asmcap("cc-flag", "--cc", cc, "--cache", str(cache), "--", "-O2", env=env)
+    grown = len(counter.read_text().splitlines())
+    assert grown > runs
+    fake = tmp_path / "cc"
+    fake.write_text(f"#!/bin/sh\necho run >>{counter}\nexec gcc \"$@\"\n")
+    fake.chmod(0o755)
+    a = asmcap("cc-flag", "--cc", str(fake), "--cache", str(cache), "--", "-Wall", env=env)
+    n = len(counter.read_text().splitlines())
+    asmcap("cc-flag", "--cc", str(fake), "--cache", str(cache), "--", "-Wall", env=env)
+    assert len(counter.read_text().splitlines()) == n
+    os.utime(fake, (1, 1))                           # a "new" compiler: same path, other mtime
+    b = asmcap("cc-flag", "--cc", str(fake), "--cache", str(cache), "--", "-Wall", env=env)
+    assert b.stdout == a.stdout and len(counter.read_text().splitlines()) > n
