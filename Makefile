@@ -80,9 +80,12 @@ $(BUILD)/mont/%.o: mont/%.c $(MONT_DEPS) | $(BUILD)/mont
 $(BUILD)/libmont.a: $(MONT_OBJ)
 	rm -f $@ && $(AR) rcs $@ $(MONT_OBJ)
 # Exports only the mont.h API (version script); -z text refuses text relocations.
+# The soname carries the ABI version; the .so.0 link lets programs linked
+# here run from here.
 $(BUILD)/libmont.so: $(MONT_OBJ) mont/libmont.map
-	$(CC) $(CFLAGS) -shared -Wl,--version-script=mont/libmont.map -Wl,-z,text \
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libmont.so.0 -Wl,--version-script=mont/libmont.map -Wl,-z,text \
 		-o $@ $(MONT_OBJ) -lpthread
+	ln -sf libmont.so $@.0
 # The tests' driver (tests/mont/): hex vectors on stdin, results on stdout.
 $(BUILD)/mont-harness: tests/mont/harness.c $(BUILD)/libmont.a
 	$(CC) $(CFLAGS) $(MONT_CFLAGS) -g -D_POSIX_C_SOURCE=200809L -o $@ $< \
@@ -125,7 +128,9 @@ install: all
 	install -m 644 cmake/AsmcapConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/
 	install -m 644 man/asmcap.1 $(DESTDIR)$(PREFIX)/share/man/man1/asmcap.1
 	install -m 644 mont/mont.h $(DESTDIR)$(PREFIX)/include/mont.h
-	install -m 644 $(BUILD)/libmont.a $(BUILD)/libmont.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/libmont.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libmont.so $(DESTDIR)$(PREFIX)/lib/libmont.so.0
+	ln -sf libmont.so.0 $(DESTDIR)$(PREFIX)/lib/libmont.so
 	sed 's|@PREFIX@|$(PREFIX)|' mont/mont.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mont.pc
 
 uninstall:
@@ -134,6 +139,7 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/AsmcapConfig.cmake \
 		$(DESTDIR)$(PREFIX)/share/man/man1/asmcap.1 $(DESTDIR)$(PREFIX)/include/mont.h \
 		$(DESTDIR)$(PREFIX)/lib/libmont.a $(DESTDIR)$(PREFIX)/lib/libmont.so \
+		$(DESTDIR)$(PREFIX)/lib/libmont.so.0 \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/mont.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/asmcap
 	-rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Asmcap 2>/dev/null
