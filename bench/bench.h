@@ -70,6 +70,11 @@ void report_table(const struct run_info *, const struct result *, size_t);
 void report_json(const struct run_info *, const struct result *, size_t);
 double floor_cycles(enum op, size_t num);   /* 0: none defined */
 
+/* OPENSSL_ia32cap_P[2] bits (CPUID(7,0).EBX) OpenSSL's MULX code tests:
+ * BMI2 (0x100) and ADX (0x80000) for bn_mul_mont; bn_power5 and
+ * bn_mul_mont_gather5 also want BMI1 (0x8, for ANDN). */
+#define OSSL_CAP_MULX 0x80108u
+
 /* operands.c */
 int operands_make(struct operands *, unsigned bits, uint64_t seed);
 void operands_free(struct operands *);

@@ -17,7 +17,6 @@
  * (0x80000), AVX2 (0x20) and AVX512IFMA (0x200000): pure MUL/ADC code. */
 extern unsigned int OPENSSL_ia32cap_P[4];
 #define NOADX_MASK ":~0x280120"
-#define CAP_ADX_BMI2 0x80100u
 
 #define MAX_BITS 8
 #define MAX_ROUNDS 101
@@ -531,7 +530,7 @@ static int run_child(const struct opts *o, struct run_info *ri,
 		fprintf(stderr, "%s: the OpenSSL-masked child died\n", self);
 		return 3;
 	}
-	if (ri->child_ran && (ri->cap_noadx & CAP_ADX_BMI2)) {
+	if (ri->child_ran && (ri->cap_noadx & 0x80100u)) {
 		/* the mask was not honoured: these rows would be mislabelled */
 		fprintf(stderr, "%s: OPENSSL_ia32cap=%s left ADX/BMI2 on "
 			"(word2 %#x); masked rows dropped\n", self, NOADX_MASK,
@@ -549,9 +548,9 @@ static int run_child(const struct opts *o, struct run_info *ri,
 
 static void count_all(const struct opts *o, struct size_state *ss)
 {
-	printf("montbench --callgrind: OpenSSL ia32cap word2 %#x (ADX+BMI2 "
-	       "%s)\n", OPENSSL_ia32cap_P[2], (OPENSSL_ia32cap_P[2] & CAP_ADX_BMI2)
-	       == CAP_ADX_BMI2 ? "on" : "off");
+	printf("montbench --callgrind: OpenSSL ia32cap word2 %#x (MULX paths "
+	       "%s)\n", OPENSSL_ia32cap_P[2], (OPENSSL_ia32cap_P[2] & OSSL_CAP_MULX)
+	       == OSSL_CAP_MULX ? "on" : "off");
 	for (size_t b = 0; b < o->nbits; b++)
 		for (int op = 0; op < OP_COUNT; op++)
 			for (size_t c = 0; c < ncontenders; c++) {

@@ -131,8 +131,8 @@ void report_table(const struct run_info *ri, const struct result *r, size_t n)
 		printf("not pinned, ");
 	printf("%u rounds%s, seed %llu\n", ri->rounds,
 	       ri->quick ? " (quick)" : "", (unsigned long long)ri->seed);
-	printf("%s, ia32cap word2 %#x (ADX+BMI2 %s)", ri->openssl, ri->cap,
-	       (ri->cap & 0x80100) == 0x80100 ? "on" : "off");
+	printf("%s, ia32cap word2 %#x (MULX paths %s)", ri->openssl, ri->cap,
+	       (ri->cap & OSSL_CAP_MULX) == OSSL_CAP_MULX ? "on" : "off");
 	if (ri->child_ran)
 		printf("; -noadx: a child with OPENSSL_ia32cap=:~0x280120, "
 		       "word2 %#x", ri->cap_noadx);
