@@ -645,6 +645,9 @@ int cmd_audit(int argc, char **argv)
 		const char *arg = argv[i];
 		if (opts && !strcmp(arg, "--")) {
 			opts = 0;
+		} else if (opts && !strcmp(arg, "--help")) {
+			usage();
+			goto out;
 		} else if (opts && (!strcmp(arg, "--expect") || !strcmp(arg, "--format") ||
 		                    !strcmp(arg, "--templates"))) {
 			if (i + 1 >= argc) {

@@ -269,6 +269,8 @@ static void to_cache(const char *file, const char *key, const struct cc_ctx *c, 
 
 int cmd_cc_flag(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--help"))
+		return usage(), 0;
 	const char *cc = NULL, *cflags = NULL, *outpath = NULL, *cache = NULL;
 	enum out_format fmt = OUT_TEXT;
 	int require = 0, i;

@@ -318,6 +318,8 @@ static int usage(void)
 
 int cmd_choose(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--help"))
+		return usage(), 0;
 	const char *file = NULL, *cc = NULL, *cflags = NULL, *outpath = NULL;
 	enum out_format fmt = OUT_TEXT;
 	int rounds = 7;

@@ -121,8 +121,11 @@ static int parse(struct cli *c, int argc, char **argv)
 			c->require = val;
 		else if (!strcmp(o, "--disable"))
 			c->o.disable = val;
-		else if (!strcmp(o, "--arch"))
+		else if (!strcmp(o, "--arch")) {
+			if (strcmp(val, "x86_64") && strcmp(val, "i386"))
+				return usage("--arch takes x86_64 or i386, not", val);
 			c->arch = val;
+		}
 		else if (!strcmp(o, "--timeout")) {
 			char *end;
 			double t = strtod(val, &end);
@@ -217,6 +220,31 @@ static int check_require(const struct probe *p, const char *list)
 	return r;
 }
 
+/* --require names checked before anything runs: which catalog applies is
+ * known only from the object, so a name must be in one of them. */
+static int require_names_known(const struct cli *c)
+{
+	static const char *const arches[] = {"x86_64", "i386"};
+	struct catalog cat[2];
+	char err[512];
+	int n = 0, r = 0;
+	for (; n < 2; n++)
+		if (catalog_load(&cat[n], c->o.templates, arches[n], err, sizeof err))
+			break;
+	char *list = strdup(c->require);
+	for (char *w = strtok(list, ", \t"); w && !r; w = strtok(NULL, ", \t")) {
+		int found = 0;
+		for (int a = 0; a < n; a++)
+			found |= catalog_find(&cat[a], w) != NULL;
+		if (!found)
+			r = usage("--require: unknown feature (see `asmcap list')", w);
+	}
+	free(list);
+	while (n--)
+		catalog_free(&cat[n]);
+	return r;
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	struct cli c;
@@ -228,6 +256,8 @@ int cmd_probe(int argc, char **argv)
 		return r;
 	if (c.positional)
 		return usage("unexpected argument", c.positional);
+	if (c.require && (r = require_names_known(&c)))
+		return r;
 	r = probe_or_cache(&c, &p, &cached, err, sizeof err);
 	if (r) {
 		unsigned runs = p.nruns;

@@ -209,6 +209,8 @@ static int usage(void)
 
 int cmd_frame(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--help"))
+		return usage(), 0;
 	const char *src = NULL, *func = NULL, *cc = NULL, *cflags = NULL;
 	enum out_format fmt = OUT_TEXT;
 	char **vars = calloc((size_t)argc + 1, sizeof *vars);
