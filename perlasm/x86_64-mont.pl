@@ -248,12 +248,11 @@ sub row_loops {
 
 # The end of both kernels. In: %rsi = &t[num] (t is num limbs plus a top
 # bit in t[num], t < 2n), %rcx = n. r = t - n if that does not borrow,
-# else t; selected with a mask. t[0..num] and (if $wipe is defined) the num
-# limbs at $wipe bytes from t are zeroed.
+# else t; selected with a mask. t[0..num] and the num limbs at $wipe bytes
+# from t are zeroed.
 sub final_reduce {
 	my ($wipe) = @_;
 	my $l = '.Lmont' . $seq++;
-	$wipe = defined $wipe ? "\tmovq\t\$0,$wipe(%rsi,%rbx,8)\n" : '';
 	return <<___;
 	mov	$NUM(%rsp),%r9
 	mov	$R(%rsp),%rdi
@@ -280,7 +279,8 @@ ${l}_sel:				# r ^= (r ^ t) & mask; t = 0
 	xor	%rdx,%r10
 	mov	%r10,(%rdi,%rbx,8)
 	movq	\$0,(%rsi,%rbx,8)
-$wipe	inc	%rbx
+	movq	\$0,$wipe(%rsi,%rbx,8)
+	inc	%rbx
 	jnz	${l}_sel
 	movq	\$0,(%rsi)
 ___
@@ -291,7 +291,7 @@ ___
 #  1. t = sum_{i<j} a_i*a_j * 2^(64(i+j))   (each cross product once)
 #  2. t = 2t + sum_i a_i^2 * 2^(128i)        (= a^2, below 2^(128 num))
 #  3. for each i: m_i = t_i*n0, t += m_i*n * 2^(64i)   (t_i becomes 0)
-#     then t[num..2num] = (a^2 + M*n)/R < 2n, and final_reduce.
+#     then t[num..2num] = (a^2 + M*n)/R < 2n; r = that - n if no borrow.
 # 1 and 3 go in passes of 8 rows i0..i0+7 (multipliers a_{i0+k} or m_k in
 # the frame at MS). A pass keeps 8 limbs of t, the window, in %r8..%r15
 # and walks the source (a or n) in blocks of 8 limbs: block step k adds
@@ -299,8 +299,10 @@ ___
 # halves, CF: the hi halves), both ending in limb k+8, whose register is
 # that of limb k, which is final by then and stored. The 9-limb sum of
 # an 8-limb window and an 8x1-limb product cannot overflow, so CF = OF = 0
-# after every step. The t limbs under the window are added at the start
-# of each block, their carry saved in %rcx (0 or -1) from block to block.
+# after every step. A pass loads the first 8 limbs of t into the window;
+# in later blocks step k also adds t limb k, first in the CF chain (the
+# window + one limb + the product still fit in 9 limbs), so no carry
+# leaves a step and the flags are free between steps.
 # Products: n(n-1)/2 + n + n^2, with 8x8-limb blocks in registers.
 my ($SA, $A0, $SEND, $ST, $TEND, $PC) = ($B, $PN, $ROWS, $NE16, $NE8, $NE4);
 my $MS = $T + 8 * (2 * $MAXNUM + 1);	# the 8 multipliers of a pass
@@ -311,13 +313,16 @@ sub square_then_reduce8 {
 	my $x = sub { $X[$_[0] % 8] };	# window limb w, at t + 8w from %rdi
 	my $Z = '%rbp';			# 0
 	# Step k: window limbs k+j += %rdx * src_j (src_j = 8j(%rsi)) for
-	# j = jmin..7; limb k is stored, its register becomes limb k+8.
+	# j = jmin..7, and limb k += t limb k if $tadd; limb k is stored,
+	# its register becomes limb k+8.
 	my $step = sub {
-		my ($k, $jmin) = @_;
+		my ($k, $jmin, $tadd) = @_;
 		my $st = "\tmov\t" . $x->($k) . "," . 8 * $k . "(%rdi)\n";
 		my $s = $jmin ? $st : '';	# the diagonal adds nothing to limb k
 		return $s . "\tmov\t$Z," . $x->($k) . "\n" if $jmin > 7;
-		$s .= "\t# x[" . ($k + $jmin) . ".." . ($k + 8) . "] += M_$k * src[$jmin..7]\n";
+		$s .= "\t# x[" . ($k + $jmin) . ".." . ($k + 8) . "] += M_$k * src[$jmin..7]"
+		    . ($tadd ? " + t[$k]" : '') . "\n\txor\t%ebp,%ebp\n";	# CF = OF = 0 (no wait for the last step's)
+		$s .= "\tadcx\t" . 8 * $k . "(%rdi)," . $x->($k) . "\n" if $tadd;
 		for my $j ($jmin .. 7) {
 			my $hi = $j == 7 ? $x->($k) : '%rbx';
 			$s .= "\tmulx\t" . 8 * $j . "(%rsi),%rax,$hi\n\tadox\t%rax," . $x->($k + $j) . "\n";
@@ -326,15 +331,12 @@ sub square_then_reduce8 {
 		}
 		return $s . "\tadcx\t$Z," . $x->($k) . "\n\tadox\t$Z," . $x->($k) . "\n";
 	};
-	# Blocks after the first, while %rsi < SEND: window += t (carry %rcx),
-	# then the 8 steps with the multipliers at MS.
+	# Blocks after the first, while %rsi < SEND: the 8 steps with the
+	# multipliers at MS, adding t.
 	my $blocks = sub {
 		my ($m) = @_;
-		my $s = "\tjmp\t${l}_${m}t\n${l}_$m:\n"
-		      . "\t# x[0..7] += t[0..7] + carry %rcx\n\tneg\t%rcx\n";
-		$s .= "\tadc\t" . 8 * $_ . "(%rdi),$X[$_]\n" for 0 .. 7;
-		$s .= "\tsbb\t%rcx,%rcx\n\txor\t%ebp,%ebp\n";
-		$s .= "\tmov\t" . ($MS + 8 * $_) . "(%rsp),%rdx\n" . $step->($_, 0) for 0 .. 7;
+		my $s = "\tjmp\t${l}_${m}t\n${l}_$m:\n";
+		$s .= "\tmov\t" . ($MS + 8 * $_) . "(%rsp),%rdx\n" . $step->($_, 0, 1) for 0 .. 7;
 		return $s . "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n${l}_${m}t:\n"
 		     . "\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_$m\n";
 	};
@@ -351,23 +353,26 @@ ${l}_sqr8:
 	mov	%rax,$SEND(%rsp)
 	lea	$T(%rsp),%rax
 	mov	%rax,$ST(%rsp)
-	xor	%ebx,%ebx
+	lea	$T(%rsp,%r9,8),%rax
+	mov	%rax,$TEND(%rsp)
+	lea	$T(%rsp),%rdi
 ${l}_zero:				# t[0..num-1] = 0
-	movq	\$0,$T(%rsp,%rbx,8)
-	inc	%rbx
-	cmp	%r9,%rbx
+___
+	$s .= "\tmovq\t\$0," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	$s .= <<___;
+	lea	64(%rdi),%rdi
+	cmp	$TEND(%rsp),%rdi
 	jb	${l}_zero
 ${l}_sq:				# pass i0: t[2i0..] += sum a_{i0+k}*a_j, j > i0+k
 	mov	$SA(%rsp),%rsi		# &a[i0]
 	mov	$ST(%rsp),%rdi		# &t[2i0]
 ___
 	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. 7;
-	$s .= $load . "\txor\t%ecx,%ecx\n\txor\t%ebp,%ebp\n"
-	    . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < 8\n";
+	$s .= $load . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < 8\n";
 	$s .= ($_ < 7 ? "\tmov\t" . 8 * $_ . "(%rsi),%rdx\n" : '') . $step->($_, $_ + 1) for 0 .. 7;
 	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . $blocks->('sqb')
-	    . "\t# t[i0+num..] = x + carry %rcx\n\tneg\t%rcx\n";
-	$s .= "\tadc\t\$0,$X[$_]\n\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	    . "\t# t[i0+num..] = x (no pass wrote there yet)\n";
+	$s .= "\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
 	$s .= <<___;
 	mov	$SA(%rsp),%rsi
 	lea	64(%rsi),%rsi
@@ -404,20 +409,18 @@ ${l}_red:
 	mov	%rax,$SEND(%rsp)
 	lea	$T(%rsp),%rax
 	mov	%rax,$ST(%rsp)
-	lea	$T(%rsp,%r9,8),%rax
-	mov	%rax,$TEND(%rsp)
 	movq	\$0,$PC(%rsp)
 ${l}_rd:				# pass i0: m_k = t_{i0+k}*n0, t += m_k*n << 64(i0+k)
 	mov	$ST(%rsp),%rdi		# &t[i0]
 	mov	$N(%rsp),%rsi
 ___
-	$s .= $load . "\txor\t%ecx,%ecx\n\txor\t%ebp,%ebp\n";
+	$s .= $load;
 	$s .= "\tmov\t$N0(%rsp),%rdx\t\t# M_$_ = m_$_ = x[$_]*n0; x[$_] becomes 0\n"
 	    . "\tmulx\t$X[$_],%rdx,%rax\n\tmov\t%rdx," . ($MS + 8 * $_) . "(%rsp)\n"
 	    . $step->($_, 0) for 0 .. 7;
 	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . $blocks->('rdb')
-	    . "\t# t[i0+num..] = x + t[i0+num..] + carry %rcx (CF) + carry of the last pass (OF)\n"
-	    . "\tmov\t$PC(%rsp),%rax\n\tneg\t%rcx\n";
+	    . "\t# t[i0+num..] = x + t[i0+num..] (CF) + the carry of the last pass (OF)\n"
+	    . "\tmov\t$PC(%rsp),%rax\n\txor\t%ebp,%ebp\n";
 	$s .= "\tadcx\t" . 8 * $_ . "(%rdi),$X[$_]\n\tadox\t" . ($_ ? $Z : '%rax') . ",$X[$_]\n"
 	    . "\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
 	$s .= <<___;
@@ -430,15 +433,46 @@ ___
 	mov	%rdi,$ST(%rsp)
 	cmp	$TEND(%rsp),%rdi
 	jb	${l}_rd
-	mov	$NUM(%rsp),%r9		# t[2num] = the top carry; t[0..num-1] are 0
-	lea	$T(%rsp,%r9,8),%rsi
-	lea	(%rsi,%r9,8),%rsi
-	mov	%rax,(%rsi)
+	# r = t[num..2num-1] - n, 8 limbs per loop; t[0..num-1] are 0 by now
+	mov	$R(%rsp),%rdi
+	mov	$N(%rsp),%rbp
+	mov	$TEND(%rsp),%rsi
+	mov	$NUM(%rsp),%rcx
+	shr	\$3,%rcx
+	xor	%ebx,%ebx		# CF = 0
+${l}_sub:
+___
+	$s .= "\tmov\t" . 8 * $_ . "(%rsi),$X[$_]\n\tsbb\t" . 8 * $_ . "(%rbp),$X[$_]\n"
+	    . "\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	$s .= <<___;
+	lea	64(%rsi),%rsi		# the loop keeps CF
+	lea	64(%rdi),%rdi
+	lea	64(%rbp),%rbp
+	lea	-1(%rcx),%rcx
+	jrcxz	${l}_subd
+	jmp	${l}_sub
+${l}_subd:
+	sbb	\$0,%rax		# top - borrow: -1 keeps t, 0 keeps t - n
 	movq	\$0,$PC(%rsp)
-	mov	$N(%rsp),%rcx
+	mov	%rdi,%rbp		# r + 8num
+	mov	$R(%rsp),%rdi
+	mov	$TEND(%rsp),%rsi
+${l}_sel:				# r ^= (r ^ t) & mask; t = 0
+___
+	for my $k (0 .. 7) {
+		my ($p, $q) = @X[2 * ($k % 4), 2 * ($k % 4) + 1];
+		my $o = 8 * $k;
+		$s .= "\tmov\t$o(%rsi),$p\n\tmov\t$o(%rdi),$q\n\txor\t$q,$p\n\tand\t%rax,$p\n"
+		    . "\txor\t$p,$q\n\tmov\t$q,$o(%rdi)\n\tmovq\t\$0,$o(%rsi)\n";
+	}
+	$s .= <<___;
+	lea	64(%rsi),%rsi
+	lea	64(%rdi),%rdi
+	cmp	%rbp,%rdi
+	jb	${l}_sel
 ___
 	$s .= "\tmovq\t\$0," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. 7;
-	return $s . final_reduce(undef);
+	return $s;
 }
 
 # r = a*b*R^-1 mod n, one row per limb b_i (CIOS, the reduction fused
