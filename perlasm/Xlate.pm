@@ -17,6 +17,11 @@ package Xlate;
 #              .private_extern for .hidden, no .type/.size.
 #   mingw64    GNU as, PE/COFF, Win64 ABI (see below), SEH unwind data.
 #   nasm       nasm -f win64 (Intel syntax), Win64 ABI, SEH unwind data.
+#   nasm-elf   nasm or yasm -f elf64 (Intel syntax), SysV ABI: the elf flavour's
+#              code, `global NAME:function [hidden] (size)`, .note.GNU-stack and
+#              CET as in elf; no DWARF CFI (nasm has no directives for it).
+#              yasm 1.3 knows no `note` section type (it warns): its
+#              .note.gnu.property is PROGBITS, which ld ignores.
 #   elf-win64  test only: the Win64 ABI code in an ELF64 object, no unwind
 #              data, so C can call it through __attribute__((ms_abi)).
 #
@@ -85,6 +90,7 @@ my %FLAVOUR = (
 	'macosx'    => { syntax => 'gas',  obj => 'macho', win64 => 0 },
 	'mingw64'   => { syntax => 'gas',  obj => 'coff',  win64 => 1 },
 	'nasm'      => { syntax => 'nasm', obj => 'coff',  win64 => 1 },
+	'nasm-elf'  => { syntax => 'nasm', obj => 'elf',   win64 => 0 },
 	'elf-win64' => { syntax => 'gas',  obj => 'elf',   win64 => 1 },
 );
 
@@ -612,14 +618,21 @@ sub _unwind_info {
 	return (1, $prolog, $count, 0, map { @$_ } @slots);
 }
 
-sub _property_note {
-	my ($bits) = @_;
+# The ELF sections after the code: .note.GNU-stack (no executable stack) and,
+# when CET is on, the .note.gnu.property note.
+sub _elf_notes {
+	my ($fl, $bits) = @_;
+	my $nasm = $fl->{syntax} eq 'nasm';
+	my @out = $nasm ? ('section .note.GNU-stack noalloc noexec nowrite progbits')
+		: ("\t.section\t.note.GNU-stack,\"\",\@progbits");
+	return @out unless $bits;
 	# psABI: n_namesz 4, n_descsz 16 (one 4-byte property padded to 8),
 	# NT_GNU_PROPERTY_TYPE_0, "GNU\0", then pr_type GNU_PROPERTY_X86_FEATURE_1_AND,
-	# pr_datasz 4, the feature bits, padding to 8.
-	return ("\t.section\t.note.gnu.property,\"a\"", "\t.p2align\t3",
-		"\t.long\t4,16,5", "\t.byte\t0x47,0x4e,0x55,0",
-		sprintf("\t.long\t0xc0000002,4,0x%x", $bits), "\t.p2align\t3");
+	# pr_datasz 4, the feature bits, a zero word padding to 8.
+	return (@out, $nasm ? 'section .note.gnu.property note alloc noexec nowrite align=8'
+			: ("\t.section\t.note.gnu.property,\"a\"", "\t.p2align\t3"),
+		_data_text($fl, 4, 4, 16, 5), _data_text($fl, 1, qw(0x47 0x4e 0x55 0)),
+		_data_text($fl, 4, '0xc0000002', 4, sprintf('0x%x', $bits), 0));
 }
 
 sub translate {
@@ -640,6 +653,7 @@ sub translate {
 	my $st = parse($text);
 	my $fns = analyse($st);
 	my %fnat = map { $_->{start} => $_ } @$fns;
+	my %byname = map { $_->{name} => $_ } @$fns;
 	my %endat;
 	push @{ $endat{ $_->{end} } }, $_ for @$fns;
 	my %prologue_at;	# statement index => [function, what]
@@ -651,7 +665,7 @@ sub translate {
 	my $seh = $fl->{win64} && $fl->{obj} eq 'coff';
 	my $maxalign = 16;
 	$_->{k} eq 'align' && $_->{bytes} > $maxalign and $maxalign = $_->{bytes} for @$st;
-	my $text_dir = $nasm ? "section .text code align=$maxalign"
+	my $text_dir = $nasm ? 'section .text' . ($fl->{obj} eq 'coff' ? ' code' : '') . " align=$maxalign"
 		: $fl->{obj} eq 'macho' ? "\t.section\t__TEXT,__text,regular,pure_instructions" : "\t.text";
 	# DWARF CFI (gas-syntax ELF and Mach-O) where the toolchain takes it.
 	my $cfi = !$nasm && $fl->{obj} ne 'coff' && $caps->known('cfi') && $caps->has('cfi');
@@ -685,12 +699,12 @@ sub translate {
 		my ($f) = @_;
 		push @out, "\t.cfi_endproc" if $cfi;
 		undef $cur;
-		if ($seh) {
+		if ($seh || ($nasm && $fl->{obj} eq 'elf')) {	# the end for .pdata or the ELF size
 			my ($l, $t) = $mark->($f, 'end');
 			$f->{seh_fn_end} = $l;
 			push @out, $t;
 		}
-		push @out, "\t.size\t$f->{name},.-$f->{name}" if $fl->{obj} eq 'elf';
+		push @out, "\t.size\t$f->{name},.-$f->{name}" if $fl->{obj} eq 'elf' && !$nasm;
 	};
 	for my $i (0 .. $#$st) {
 		my $s = $st->[$i];
@@ -702,13 +716,19 @@ sub translate {
 		elsif ($k eq 'align') {
 			push @out, $nasm ? "align\t$s->{bytes}" : sprintf("\t.p2align\t%d", log($s->{bytes}) / log(2) + 0.5);
 		}
+		elsif ($k eq 'globl' && $nasm && $fl->{obj} eq 'elf') {
+			# nasm's ELF global carries type, visibility and size (up to an end label)
+			my $f = $byname{ $s->{name} };
+			push @out, "global\t$s->{name}:function" . ($f->{hidden} ? ' hidden' : '')
+				. ' (' . _sym($fl, ".Lxlate_$s->{name}_end") . " - $s->{name})";
+		}
 		elsif ($k eq 'globl') { push @out, $nasm ? "global\t$s->{name}" : "\t.globl\t" . _sym($fl, $s->{name}) }
 		elsif ($k eq 'hidden') {
-			push @out, "\t.hidden\t$s->{name}" if $fl->{obj} eq 'elf';
+			push @out, "\t.hidden\t$s->{name}" if $fl->{obj} eq 'elf' && !$nasm;
 			push @out, "\t.private_extern\t" . _sym($fl, $s->{name}) if $fl->{obj} eq 'macho';
 		}
 		elsif ($k eq 'type') {
-			push @out, "\t.type\t$s->{name},\@function" if $fl->{obj} eq 'elf';
+			push @out, "\t.type\t$s->{name},\@function" if $fl->{obj} eq 'elf' && !$nasm;
 			if ($fl->{obj} eq 'coff' && !$nasm) {
 				my $scl = grep({ $_->{name} eq $s->{name} && $_->{globl} } @$fns) ? 2 : 3;
 				push @out, "\t.def\t$s->{name};\t.scl\t$scl;\t.type\t32;\t.endef";
@@ -721,7 +741,8 @@ sub translate {
 			if (my $f = $fnat{$i}) {
 				($cur, $seq, $cfa) = ($f, 0, 8);
 				push @out, "\t.cfi_startproc" if $cfi;
-				push @out, "\t.byte\t0xf3,0x0f,0x1e,0xfa\t# endbr64" if $ibt && $f->{globl};
+				push @out, _data_text($fl, 1, qw(0xf3 0x0f 0x1e 0xfa)) . ($nasm ? "\t; " : "\t# ") . 'endbr64'
+					if $ibt && $f->{globl};
 				if ($fl->{win64}) {
 					$f->{seh_push} = [];
 					for my $e (_win64_entry($f->{nargs})) {
@@ -777,10 +798,7 @@ sub translate {
 			push @out, "\t" . ($nasm ? 'db' : '.byte') . "\t" . join(',', _unwind_info($fl, $f));
 		}
 	}
-	if ($fl->{obj} eq 'elf') {
-		push @out, "\t.section\t.note.GNU-stack,\"\",\@progbits";
-		push @out, _property_note(($ibt ? 1 : 0) | ($shstk ? 2 : 0)) if $ibt || $shstk;
-	}
+	push @out, _elf_notes($fl, ($ibt ? 1 : 0) | ($shstk ? 2 : 0)) if $fl->{obj} eq 'elf';
 	return join("\n", @out) . "\n";
 }
 

@@ -7,17 +7,21 @@ SOURCE is a generator (`perl SOURCE FLAVOUR CAPS`, e.g. perlasm/x86_64-mont.pl)
 or a dialect file (*.s, translated with perlasm/Xlate.pm). COFF and Mach-O
 objects cannot run here: they are assembled and checked (symbols, SEH
 unwind data against the instructions, disassembly against the ELF object)
-and reported as "not run"."""
+and reported as "not run". The nasm-elf objects (nasm and yasm) are checked
+against the elf object (disassembly, symbol kinds, notes) and, for the
+Montgomery generator, run against it on random inputs."""
 import argparse
 import difflib
 import pathlib
+import random
 import re
 import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 XLATE = ROOT / "perlasm" / "Xlate.pm"
-FLAVOURS = ("elf", "macosx", "mingw64", "nasm", "elf-win64")
+FLAVOURS = ("elf", "macosx", "mingw64", "nasm", "elf-win64", "nasm-elf")
+NASM_SYNTAX = ("nasm", "nasm-elf")
 
 # flavour -> [(assembler label, argv before "-o OBJ SRC")]
 ASSEMBLERS = {
@@ -28,8 +32,10 @@ ASSEMBLERS = {
     "mingw64": [("mingw64-as", ["x86_64-w64-mingw32-as"])],
     "nasm": [("nasm", ["nasm", "-f", "win64", "-g"])],
     "elf-win64": [("gcc", ["gcc", "-c", "-x", "assembler"])],
+    "nasm-elf": [("nasm", ["nasm", "-f", "elf64"]), ("yasm", ["yasm", "-f", "elf64"])],
 }
-OBJDUMP = {"elf": "objdump", "elf-win64": "objdump", "mingw64": "x86_64-w64-mingw32-objdump",
+OBJDUMP = {"elf": "objdump", "elf-win64": "objdump", "nasm-elf": "objdump",
+           "mingw64": "x86_64-w64-mingw32-objdump",
            "nasm": "x86_64-w64-mingw32-objdump", "macosx": "llvm-objdump-14"}
 # What the Win64 translation adds to each function (objdump's AT&T text).
 ABI_ENTRY = {"push %rdi", "push %rsi", "mov %rcx,%rdi", "mov %rdx,%rsi", "mov %r8,%rdx",
@@ -414,6 +420,38 @@ def link_dll(obj):
     return dll
 
 
+def elf_symbol_kinds(obj, functions):
+    """{function: (type, binding, visibility, has a size)} from readelf -s."""
+    kinds = {}
+    for line in run(["readelf", "-sW", obj]).splitlines():
+        f = line.split()
+        if len(f) == 8 and f[7] in functions:
+            kinds[f[7]] = (f[3], f[4], f[5], int(f[2]) > 0)
+    return kinds
+
+
+def elf_notes(obj):
+    """(.note.GNU-stack flags or None, the x86 feature property or None)."""
+    stack = re.search(r"\.note\.GNU-stack\s+(\S+)(?:\s+\S+){4}\s+([A-Z]*)\s+\d", run(["readelf", "-SW", obj]))
+    prop = re.search(r"Properties: x86 feature: (.*)$", run(["readelf", "-nW", obj]), re.M)
+    return (stack.group(2) if stack else None, prop.group(1) if prop else None)
+
+
+def check_like_elf(obj, ref, functions):
+    """An ELF object from another assembler (nasm-elf) declares the functions
+    and the notes the way the elf flavour's object does."""
+    got, want = elf_symbol_kinds(obj, functions), elf_symbol_kinds(ref, functions)
+    if got != want:
+        raise CheckError(f"symbol kinds (type, binding, visibility, sized) {got}, elf has {want}")
+    stack, prop = elf_notes(obj)
+    if stack is None or "X" in stack:
+        raise CheckError(f".note.GNU-stack missing or executable (flags {stack!r}): executable stack")
+    if prop != elf_notes(ref)[1]:
+        raise CheckError(f"x86 feature property {prop!r}, elf has {elf_notes(ref)[1]!r}"
+                         " (ld reads it only from a SHT_NOTE section)")
+    return f"symbols {'/'.join(sorted({' '.join(k[:3]) for k in got.values()}))}, GNU-stack note"
+
+
 def functions_of(dialect_elf_text):
     """Global function names, from the elf translation (.globl lines)."""
     return re.findall(r"^\s*\.globl\s+(\w+)", dialect_elf_text, re.M)
@@ -461,15 +499,69 @@ def run_abi(source, caps, out):
     return p.stdout.strip().splitlines()[-1]
 
 
+KERNEL_DRIVER = ROOT / "tests" / "kernels" / "driver.c"
+
+
+def kernel_cases(adx, seed=1):
+    """Random cases for tests/kernels/driver.c: every kernel, num 4..20 and
+    some larger sizes, every aliasing; returns (input text, cases)."""
+    rnd = random.Random(seed)
+    kernels = ["mul_mulq", "sqr_mulq"] + (["mul_adx", "sqr_adx"] if adx else [])
+    cases = []
+    for k in kernels:
+        for num in [*range(4, 21), 31, 32, 33, 64, 127, 128]:
+            for alias in ("none", "ra", "rb", "rab"):
+                n = rnd.getrandbits(64 * num) | 1 << (64 * num - 1) | 1
+                cases.append((k, alias, num, n, rnd.randrange(n), rnd.randrange(n)))
+    def limbs(x, num):
+        return " ".join(f"{(x >> (64 * i)) & (2**64 - 1):x}" for i in range(num))
+    text = "".join(f"{k} {al} {num} {(-pow(n, -1, 2**64)) % 2**64:x} {limbs(n, num)} "
+                   f"{limbs(a, num)} {limbs(b, num)}\n" for k, al, num, n, a, b in cases)
+    return text, cases
+
+
+def run_kernels_against_elf(source, caps, out, which):
+    """The Montgomery kernels assembled from nasm-elf (ASSEMBLERS[which]) and
+    from elf (gcc), each linked into tests/kernels/driver.c: both must give
+    the same results on random inputs, and those results must be right.
+    Returns a summary; raises CheckError."""
+    label = ASSEMBLERS["nasm-elf"][which][0]
+    out = pathlib.Path(out) / f"nasm-elf-run-{label}"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "mont-kernels.h").write_text(run(["perl", source, "--header", caps]))
+    exes = {}
+    for fl, k in (("elf", 0), ("nasm-elf", which)):
+        src = generate(source, fl, caps, out / f"{fl}.{'asm' if fl in NASM_SYNTAX else 's'}")
+        assemble(fl, src, out / f"{fl}.o", k)
+        exes[fl] = out / f"driver-{fl}"
+        run(["gcc", *CFLAGS, f"-I{out}", "-o", exes[fl], KERNEL_DRIVER, out / f"{fl}.o"])
+    generated = "#define MONT_HAVE_ADX 1" in (out / "mont-kernels.h").read_text()
+    runs_adx = run([exes["elf"], "cpu"]).split() == ["adx", "1"]
+    text, cases = kernel_cases(generated and runs_adx)
+    got = {fl: run([exe], input=text).splitlines() for fl, exe in exes.items()}
+    if len(got["nasm-elf"]) != len(cases):
+        raise CheckError(f"nasm-elf ({label}) driver printed {len(got['nasm-elf'])} lines for {len(cases)} cases")
+    for (k, alias, num, n, a, b), x, y in zip(cases, got["elf"], got["nasm-elf"]):
+        r = sum(int(w, 16) << (64 * i) for i, w in enumerate(y.split()))
+        bb = a if k.startswith("sqr") or alias == "rab" else b
+        if x != y or r != a * bb * pow(2, -64 * num, n) % n:
+            raise CheckError(f"nasm-elf ({label}) {k} alias={alias} num={num}: {y[:40]}..., "
+                             f"elf gives {x[:40]}...")
+    adx = ("ADX kernels included" if generated and runs_adx else
+           "ADX kernels generated, not run: this CPU lacks ADX/BMI2" if generated else
+           "no ADX kernels generated")
+    return f"ok: {len(cases)} cases equal to elf and correct ({adx})"
+
+
 def check_all(source, caps, out, execute=False):
     """Generate, assemble and check every flavour. Returns (rows, errors)."""
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
     stem = pathlib.Path(source).stem
-    rows, errors, objs = [], [], {}
+    rows, errors, objs = [], [], {}   # objs: flavour -> [(assembler label, object)]
     funcs = []
     for fl in FLAVOURS:
-        src = out / f"{stem}.{fl}.{'asm' if fl == 'nasm' else 's'}"
+        src = out / f"{stem}.{fl}.{'asm' if fl in NASM_SYNTAX else 's'}"
         try:
             generate(source, fl, caps, src)
         except CheckError as e:
@@ -486,8 +578,9 @@ def check_all(source, caps, out, execute=False):
                 if missing:
                     raise CheckError(f"{fl}/{label}: symbols missing: {missing}")
                 notes.append(f"{len(funcs)} symbols")
-                if k == 0:
-                    objs[fl] = obj
+                objs.setdefault(fl, []).append((label, obj))
+                if fl == "nasm-elf" and "elf" in objs:
+                    notes.append(check_like_elf(obj, objs["elf"][0][1], funcs))
                 if fl in ("mingw64", "nasm"):
                     check_unwind(fl, obj, funcs)
                     check_unwind(fl, link_dll(obj), funcs)
@@ -502,25 +595,36 @@ def check_all(source, caps, out, execute=False):
                     else:
                         notes.append(check_cfi(fl, obj, funcs))
                 run_state = "not run" if fl in ("macosx", "mingw64", "nasm") else (
-                    "see abi run" if execute else "")
+                    "see runs below" if execute else "")
                 rows.append((fl, label, "assembled", "; ".join(notes), run_state))
             except (CheckError, KeyError) as e:
                 rows.append((fl, label, "FAILED", str(e).splitlines()[0][:60], ""))
                 errors.append(f"{fl}/{label}: {e}")
     # (object, reference, disassembler for both or None, ABI code added?)
     comparisons = [("macosx", "elf", "llvm-objdump-14", False), ("elf-win64", "elf", None, True),
-                   ("mingw64", "elf", None, True), ("nasm", "mingw64", None, False)]
+                   ("mingw64", "elf", None, True), ("nasm", "mingw64", None, False),
+                   ("nasm-elf", "elf", None, False)]
     for x, y, tool, abi in comparisons:
         if x not in objs or y not in objs:
             continue
-        try:
-            ref = disassembly(y, objs[y], funcs, tool)
-            got = disassembly(x, objs[x], funcs, tool)
-            res = compare_disassembly(ref, got) if abi else compare_same(ref, got, f"{x} vs {y}")
-            rows.append((f"{x} vs {y}", tool or "objdump -d", "disassembly", res, ""))
-        except CheckError as e:
-            rows.append((f"{x} vs {y}", tool or "objdump -d", "FAILED", str(e).splitlines()[0][:60], ""))
-            errors.append(f"{x} vs {y}: {e}")
+        for k, (label, obj) in enumerate(objs[x]):   # every assembler of x against y's first
+            name = f"{x} vs {y}" if k == 0 else f"{x}/{label} vs {y}"
+            try:
+                ref = disassembly(y, objs[y][0][1], funcs, tool)
+                got = disassembly(x, obj, funcs, tool)
+                res = compare_disassembly(ref, got) if abi else compare_same(ref, got, name)
+                rows.append((name, tool or "objdump -d", "disassembly", res, ""))
+            except CheckError as e:
+                rows.append((name, tool or "objdump -d", "FAILED", str(e).splitlines()[0][:60], ""))
+                errors.append(f"{name}: {e}")
+    if execute and pathlib.Path(source).suffix != ".s":   # the kernels: driver.c runs them
+        for k, (label, _) in enumerate(ASSEMBLERS["nasm-elf"]):
+            try:
+                rows.append(("nasm-elf vs elf", label, "ran",
+                             run_kernels_against_elf(source, caps, out, k), "run"))
+            except CheckError as e:
+                rows.append(("nasm-elf vs elf", label, "FAILED", str(e).splitlines()[0][:60], "run"))
+                errors.append(f"nasm-elf/{label} run: {e}")
     if execute:
         try:
             rows.append(("elf + elf-win64", "gcc", "ran", run_abi(source, caps, out), "run"))

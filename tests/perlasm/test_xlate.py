@@ -1,7 +1,8 @@
 """perlasm/Xlate.pm: the dialect sample (tests/perlasm/sample.s) and the
 Montgomery kernels in every flavour, assembled by the real assemblers;
 symbols, CET, SEH unwind data; the Win64 ABI code run for real through
-ms_abi (elf-win64) with callee-saved registers checked; dialect errors."""
+ms_abi (elf-win64) with callee-saved registers checked; the nasm-elf kernels
+(nasm and yasm) run against the elf ones; dialect errors."""
 import json
 import re
 import subprocess
@@ -93,7 +94,42 @@ def test_flavours_consistent(work, caps):
     rows, errors = fv.check_all(SAMPLE, caps, work / "all")
     assert not errors, "\n".join(errors)
     compared = {r[0] for r in rows if r[2] == "disassembly"}
-    assert compared == {"macosx vs elf", "elf-win64 vs elf", "mingw64 vs elf", "nasm vs mingw64"}
+    assert compared == {"macosx vs elf", "elf-win64 vs elf", "mingw64 vs elf", "nasm vs mingw64",
+                        "nasm-elf vs elf", "nasm-elf/yasm vs elf"}
+    like_elf = [r for r in rows if r[0] == "nasm-elf" and r[2] == "assembled"]
+    assert [r[1] for r in like_elf] == ["nasm", "yasm"]
+    assert all("GNU-stack note" in r[3] for r in like_elf), like_elf
+
+
+def test_nasm_elf_text(caps):
+    text = translate(SAMPLE.read_text(), "nasm-elf", caps)
+    for want in ["global\txs_sum6:function hidden (L$xlate_xs_sum6_end - xs_sum6)\n",
+                 "global\txs_mul_1:function (L$xlate_xs_mul_1_end - xs_mul_1)\n",
+                 "section .text align=", "section .note.GNU-stack noalloc noexec nowrite progbits\n"]:
+        assert want in text, want
+    for unwanted in ["push\trdi", "mov\trdi, rcx", ".pdata", "..imagebase", ".hidden", ".type",
+                     "code align", "gnu.property"]:
+        assert unwanted not in text, unwanted
+
+
+@pytest.mark.parametrize("old, new, message", [
+    (":function hidden (", ":function (", "symbol kinds"),          # xs_sum6 exported
+    ("section .note.GNU-stack noalloc noexec nowrite progbits\n", "", "GNU-stack missing"),
+])
+@pytest.mark.parametrize("which", [0, 1])
+def test_nasm_elf_checks_catch(work, caps, old, new, message, which):
+    """check_like_elf fails on a nasm-elf object that exports a hidden
+    function or lacks the non-executable-stack note."""
+    ref = work / "like-elf.o"
+    fv.assemble("elf", fv.generate(SAMPLE, "elf", caps, work / "like-elf.s"), ref)
+    text = translate(SAMPLE.read_text(), "nasm-elf", caps)
+    assert old in text
+    bad = work / f"like-bad-{which}.asm"
+    bad.write_text(text.replace(old, new, 1))
+    fv.assemble("nasm-elf", bad, work / f"like-bad-{which}.o", which)
+    fv.check_like_elf(work / "like-elf.o", ref, SAMPLE_FUNCS)     # the reference passes
+    with pytest.raises(fv.CheckError, match=message):
+        fv.check_like_elf(work / f"like-bad-{which}.o", ref, SAMPLE_FUNCS)
 
 
 def test_flavours_catch_a_broken_translation(work, caps):
@@ -267,7 +303,7 @@ def starts(obj, names):
 
 @pytest.mark.parametrize("ibt, shstk, note", [(False, False, None), (True, False, "IBT"),
                                               (False, True, "SHSTK"), (True, True, "IBT, SHSTK")])
-@pytest.mark.parametrize("flavour", ["elf", "elf-win64"])
+@pytest.mark.parametrize("flavour", ["elf", "elf-win64", "nasm-elf"])
 def test_cet(work, flavour, ibt, shstk, note):
     c = caps_file(work, ibt, shstk)
     src = fv.generate(SAMPLE, flavour, c, work / f"cet-{flavour}-{ibt}{shstk}.s")
@@ -278,7 +314,11 @@ def test_cet(work, flavour, ibt, shstk, note):
         for f, b in starts(obj, SAMPLE_FUNCS).items():
             assert (b == endbr) == ibt, (f, b)
         notes = subprocess.run(["readelf", "-nW", str(obj)], capture_output=True, text=True).stdout
-        if note is None:
+        if note and fv.ASSEMBLERS[flavour][which][0] == "yasm":
+            # known limit: yasm 1.3 has no `note` section type, so the note is
+            # PROGBITS, which readelf and ld ignore (CET needs nasm here)
+            assert ".note.gnu.property" not in notes and "x86 feature" not in notes
+        elif note is None:
             assert ".note.gnu.property" not in notes
         else:
             assert re.search(rf"Properties: x86 feature: {note}$", notes, re.M), notes
@@ -396,7 +436,7 @@ needs_kernels = pytest.mark.skipif(not GEN.exists(), reason=f"{GEN} not written 
 def test_kernels_all_flavours(work, caps):
     rows, errors = fv.check_all(GEN, caps, work / "kernels")
     assert not errors, "\n".join(errors)
-    assert sum(r[2] == "assembled" for r in rows) == 6
+    assert sum(r[2] == "assembled" for r in rows) == 8
 
 
 @needs_kernels
@@ -405,6 +445,16 @@ def test_kernels_through_ms_abi(work, caps):
     the callee-saved registers of both ABIs checked."""
     line = fv.run_abi(GEN, caps, work / "kernels-run")
     assert line.startswith("ok: ") and " 0 failures" in line, line
+
+
+@needs_kernels
+@pytest.mark.parametrize("which", [0, 1])
+def test_kernels_nasm_elf_run(work, caps, which):
+    """montk_* assembled by nasm / yasm -f elf64 from nasm-elf, linked into
+    tests/kernels/driver.c: same results as the elf build, and correct."""
+    line = fv.run_kernels_against_elf(GEN, caps, work / "nasm-elf-run", which)
+    # 184 cases per pair of kernels: 368 where the ADX ones run too
+    assert re.match(r"ok: (184|368) cases equal to elf and correct", line), line
 
 
 # ---- the dialect: what it refuses --------------------------------------------------------
