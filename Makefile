@@ -102,7 +102,8 @@ test:
 	ci/deps
 	$(MAKE) all
 	$(PYTEST) -q tests
-	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q tests/probe
+	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q \
+		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py
 
 # matrix: every installed toolchain probed, its code regenerated, built,
 # audited and tested; the table in $(BUILD)/matrix.md and .json.
@@ -228,8 +229,9 @@ flavours: $(CAPS)
 .PHONY: flavours
 
 ## probe checks (owner: engine helper) #######################################
-# build/asan/asmcap: the probe under ASan+UBSan (make test runs tests/probe
-# with it too).  bench-probe: probe speed against a bare `$CC -c` (not a test).
+# build/asan/asmcap: the probe under ASan+UBSan (make test runs the suites of
+# every subcommand with it too: probe, cc-flag/frame/choose, legacy, audit)
+# bench-probe: probe speed against a bare `$CC -c` (not a test).
 BENCH_PROBE_CCS ?= gcc clang-14
 $(BUILD)/asan/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c
 	@mkdir -p $(@D)

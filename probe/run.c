@@ -480,7 +480,8 @@ int run_cmd(char *const argv[], const char *cwd, double timeout_s,
 	j.timeout_s = timeout_s;
 	run_jobs(&j, 1, 1);
 	*r = j.r;
-	if (j.start_failed) {
+	if (j.start_failed) {           /* nothing ran: nothing for the caller to free */
+		run_result_free(r);
 		char *cmd = argv_join(argv);
 		snprintf(err, errlen, "cannot run `%s': %s", cmd, j.start_err);
 		free(cmd);
