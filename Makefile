@@ -59,10 +59,12 @@ ifeq ($(MONT_X86_64),1)
 MONT_OBJ    += $(BUILD)/mont/mont-x86_64.o
 MONT_CFLAGS += -DMONT_ASM
 MONT_DEPS   += $(BUILD)/mont-kernels.h
-# The flavour (elf, macosx, mingw64) is the one the probe found for $(CC).
-# Outputs are replaced only when they change, so a re-probe that changes no
-# verdict rebuilds nothing.
-MONT_FLAVOUR = $$($(PERL) -ne 'print $$1 if /"flavour":\s*"(\w+)"/' $(CAPS))
+# The flavour (elf, macosx, mingw64) is the one the probe found for $(CC),
+# and $(CC) assembles it. Outputs are replaced only when they change, so a
+# re-probe that changes no verdict rebuilds nothing. nasm or yasm kernels:
+#   make MONT_FLAVOUR=nasm-elf MONT_AS='nasm -f elf64'
+MONT_FLAVOUR ?= $$($(PERL) -ne 'print $$1 if /"flavour":\s*"(\w+)"/' $(CAPS))
+MONT_AS      ?= $(CC) $(CFLAGS) $(ASFLAGS) -c
 $(BUILD)/mont-x86_64.s: $(MONT_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
 	$(PERL) -Iperlasm $(MONT_GEN) $(MONT_FLAVOUR) $(CAPS) >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
@@ -70,7 +72,7 @@ $(BUILD)/mont-kernels.h: $(MONT_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
 	$(PERL) -Iperlasm $(MONT_GEN) --header $(CAPS) >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 $(BUILD)/mont/mont-x86_64.o: $(BUILD)/mont-x86_64.s | $(BUILD)/mont
-	$(CC) $(CFLAGS) $(ASFLAGS) -c -o $@ $<
+	$(MONT_AS) -o $@ $<
 endif
 
 $(BUILD)/mont:
@@ -218,11 +220,12 @@ fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
 .PHONY: fuzz fuzz-audit fuzz-coverage
 
 ## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
-## elf-win64) of the Montgomery generator, or of the dialect sample while the
-## generator is absent, assembled by its real assembler and checked: symbols,
-## .pdata/.xdata against the prologues, disassembly against the elf object.
-## COFF and Mach-O objects cannot run here: the table says "not run"; the
-## SysV and Win64 (ms_abi) ELF builds are run side by side.
+## elf-win64, nasm-elf) of the Montgomery generator, or of the dialect sample
+## while the generator is absent, assembled by its real assembler and checked:
+## symbols, .pdata/.xdata against the prologues, disassembly against the elf
+## object. COFF and Mach-O objects cannot run here: the table says "not run";
+## the SysV and Win64 (ms_abi) ELF builds are run side by side, and the
+## nasm-elf kernels (nasm and yasm) against the elf ones.
 FLAVOURS_SRC = $(or $(wildcard perlasm/x86_64-mont.pl),tests/perlasm/sample.s)
 flavours: $(CAPS)
 	python3 tests/perlasm/flavours.py --caps $(CAPS) --out $(BUILD)/flavours $(FLAVOURS_SRC)

@@ -68,6 +68,23 @@ def test_two_toolchains_agree_and_pass(two_rows):
     assert any("would emit ADX the assembler rejects" in w for w in j["old-as"]["legacy_why"])
 
 
+def test_nasm_and_yasm_elf64_rows_build_and_run(tmp_path, asmcap_bin):
+    """The elf64 rows of nasm and yasm: kernels generated as nasm-elf,
+    assembled by that assembler into the row's libmont, tested like gcc's."""
+    r = matrix(tmp_path, "--only", "nasm-elf64,yasm-elf64")
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = table(tmp_path)
+    for name, asm in (("nasm-elf64", "nasm"), ("yasm-elf64", "yasm")):
+        row = rows[name]
+        assert re.fullmatch(r"elf64 nasm-elf pass \(\d+\)", row["tests"]), row["tests"]
+        assert row["ADX code generated"] == "yes" and row["bytes verified"] == "audit: adx bmi2"
+        log = (tmp_path / "matrix" / name / "log").read_text()
+        assert f"MONT_AS={asm} -f elf64 MONT_FLAVOUR=nasm-elf" in log
+        obj = tmp_path / "matrix" / name / "elf" / "mont" / "mont-x86_64.o"
+        syms = subprocess.run(["readelf", "-sW", str(obj)], capture_output=True, text=True).stdout
+        assert re.search(r"FUNC\s+GLOBAL\s+HIDDEN\s+\d+ montk_mul_adx$", syms, re.M), syms
+
+
 def test_a_row_whose_built_code_lost_adx_fails_the_run(tmp_path, asmcap_bin):
     """The probe says ADX yes and the generator emits the ADX kernel, but the
     fake drops adcx/adox from big files: the audit must catch it."""
