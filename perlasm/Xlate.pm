@@ -699,7 +699,7 @@ sub translate {
 		my ($f) = @_;
 		push @out, "\t.cfi_endproc" if $cfi;
 		undef $cur;
-		if ($seh || ($nasm && $fl->{obj} eq 'elf')) {	# the end for .pdata or the ELF size
+		if ($seh || ($nasm && $fl->{obj} eq 'elf' && $f->{globl})) {	# for .pdata, or the size in `global`
 			my ($l, $t) = $mark->($f, 'end');
 			$f->{seh_fn_end} = $l;
 			push @out, $t;
