@@ -22,7 +22,9 @@
 # carry chains, CF for the accumulator and OF for the high halves of the
 # products; at the end of a group both are folded into a carry word, so
 # the loop control may clobber the flags. Squaring computes each cross
-# product once (n(n+1)/2 + n^2 + n products, against 2n^2 + n).
+# product once (n(n+1)/2 + n^2 + n products, against 2n^2 + n). The ADX
+# squaring with num % 8 == 0 (every RSA/DH size) squares first and then
+# reduces, in 8x8-limb blocks held in registers (square_then_reduce8).
 #
 # The text below is our perlasm dialect (AT&T, Unix calling convention,
 # `.type f,@function,NARGS`, general-purpose registers only, prologue =
