@@ -289,11 +289,11 @@ ___
 }
 
 # Squaring when num % 8 == 0 (ADX): square first, then reduce, in a frame
-# t of 2 num limbs (+ a top word), instead of the rows above:
+# t of 2 num limbs (the carry above them in PC), instead of the rows above:
 #  1. t = sum_{i<j} a_i*a_j * 2^(64(i+j))   (each cross product once)
 #  2. t = 2t + sum_i a_i^2 * 2^(128i)        (= a^2, below 2^(128 num))
 #  3. for each i: m_i = t_i*n0, t += m_i*n * 2^(64i)   (t_i becomes 0)
-#     then t[num..2num] = (a^2 + M*n)/R < 2n; r = that - n if no borrow.
+#     then PC:t[num..2num-1] = (a^2 + M*n)/R < 2n; r = that - n if no borrow.
 # 1 and 3 go in passes of 8 rows i0..i0+7 (multipliers a_{i0+k} or m_k in
 # the frame at MS). A pass keeps 8 limbs of t, the window, in %r8..%r15
 # and walks the source (a or n) in blocks of 8 limbs: block step k adds
@@ -305,7 +305,8 @@ ___
 # in later blocks step k also adds t limb k, first in the CF chain (the
 # window + one limb + the product still fit in 9 limbs), so no carry
 # leaves a step and the flags are free between steps.
-# Products: n(n-1)/2 + n + n^2, with 8x8-limb blocks in registers.
+# Products: n(n-1)/2 + n + n^2 (+ n for the m_i), nearly all of them in
+# 8x8-limb blocks in registers.
 my ($SA, $A0, $SEND, $ST, $TEND, $PC) = ($B, $PN, $ROWS, $NE16, $NE8, $NE4);
 my $MS = $T + 8 * (2 * $MAXNUM + 1);	# the 8 multipliers of a pass
 
