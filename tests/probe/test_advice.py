@@ -1,0 +1,45 @@
+"""The text table ends with one advice line per feature the toolchain could
+not give: the assembler's own message, the assembler that would, and, when
+this CPU could run the feature, what losing it costs."""
+from conftest import FAKES, asmcap
+
+
+def cpu_flags():
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("flags"):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def advice(cc):
+    r = asmcap("--cc", cc)
+    assert r.returncode == 0, r.stderr
+    text = r.stdout.split("\nadvice:\n", 1)
+    return {l.split(":", 1)[0].strip(): l for l in text[1].splitlines()} if len(text) == 2 else {}
+
+
+def test_old_assembler_gets_adx_advice():
+    a = advice(str(FAKES / "legacy-gas222"))
+    line = a["adx"]
+    assert "no such instruction: `adcx" in line                 # its own message
+    assert "an assembler that knows adx (binutils 2.23" in line
+    if "adx" in cpu_flags():
+        assert "This CPU has adx: Montgomery code is much slower without it" in line
+        assert "montbench" in line and "modexp" in line         # the measured figure, named
+    else:
+        assert "This CPU has" not in line
+
+
+def test_features_the_cpu_lacks_get_no_cost():
+    flags = cpu_flags()
+    for name, line in advice("gcc").items():
+        assert "Fix: an assembler that knows" in line
+        if name in ("sha512", "sm3", "sm4") and not flags & {"sha512", "sm3", "sm4"}:
+            assert "This CPU has" not in line
+
+
+def test_no_advice_for_what_works():
+    a = advice("gcc")
+    assert "adx" not in a and "bmi2" not in a
+    r = asmcap("--cc", "gcc", "--format", "sh")
+    assert "advice" not in r.stdout and "Fix:" not in r.stdout   # build-facing formats stay clean
