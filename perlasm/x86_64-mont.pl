@@ -22,9 +22,9 @@
 # carry chains, CF for the accumulator and OF for the high halves of the
 # products; at the end of a group both are folded into a carry word, so
 # the loop control may clobber the flags. Squaring computes each cross
-# product once (n(n+1)/2 + n^2 + n products, against 2n^2 + n). The ADX
-# squaring with num % 8 == 0 (every RSA/DH size) squares first and then
-# reduces, in 8x8-limb blocks held in registers (square_then_reduce8).
+# product once (n(n+1)/2 + n^2 + n products, against 2n^2 + n). Both
+# squarings with num % 8 == 0 (every RSA/DH size) square first and then
+# reduce, in 8x8-limb blocks held in registers (square_then_reduce8).
 #
 # The text below is our perlasm dialect (AT&T, Unix calling convention,
 # `.type f,@function,NARGS`, general-purpose registers only, prologue =
@@ -152,6 +152,34 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 			}
 			return $s;
 		},
+		# square_then_reduce8: the multiplier M_k in %rbx, one carry
+		# chain; the carry word c = %rcx goes from product to product.
+		sq8mult => sub { "\tmov\t$_[0],%rbx\n" },
+		sq8m    => sub { "\tmov\t$N0(%rsp),%rbx\n\timul\t$_[0],%rbx\n\tmov\t%rbx,$_[1]\n" },
+		sq8step => sub {
+			my ($x, $k, $jmin, $tadd, $st) = @_;
+			my $s = '';
+			for my $j ($jmin .. 7) {
+				# c:x[k+j] = x[k+j] + M_k*src_j + c (or + t limb k
+				# for the first product); below 2^128, no carry out
+				my $in = $j > $jmin ? '%rcx' : $tadd ? 8 * $k . "(%rdi)" : undef;
+				$s .= "\tmov\t" . 8 * $j . "(%rsi),%rax\n\tmulq\t%rbx\n"
+				    . "\tadd\t%rax," . $x->($k + $j) . "\n\tadc\t\$0,%rdx\n";
+				$s .= "\tadd\t$in," . $x->($k + $j) . "\n\tadc\t\$0,%rdx\n" if $in;
+				$s .= $st if $j == 0;
+				$s .= "\tmov\t%rdx," . ($j == 7 ? $x->($k) : '%rcx') . "\n";
+			}
+			return $s;
+		},
+		# 2t + a_i^2 for t limbs p, q: the doubling's carry in %rbp, the
+		# squares' in %rbx, as 0 or -1 (MUL clobbers the flags)
+		sq8dbl0 => "\txor\t%ebp,%ebp\n\txor\t%ebx,%ebx\n",
+		sq8dbl  => sub {
+			my ($a, $p, $q) = @_;
+			return "\tmov\t$a,%rax\n\tmulq\t%rax\n"
+			     . "\tbt\t\$0,%rbp\n\tadc\t$p,$p\n\tadc\t$q,$q\n\tsbb\t%rbp,%rbp\n"
+			     . "\tbt\t\$0,%rbx\n\tadc\t%rax,$p\n\tadc\t%rdx,$q\n\tsbb\t%rbx,%rbx\n";
+		},
 	);
 }
 
@@ -222,6 +250,30 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 				? [$Nm->($_), '%rax', '%rax', $X[$_], $tdown->($_)]
 				: [$Nm->($_), $X[$_ - 8], $t->($_), $X[$_ - 8], $tdown->($_)] } 0 .. 15);
 		},
+		# square_then_reduce8: M_k in %rdx, %rbp = 0; a step has two
+		# carry chains (OF: the lo halves, CF: the hi halves), both
+		# ending in limb k+8, the register of limb k
+		sq8mult => sub { "\tmov\t$_[0],%rdx\n" },
+		sq8m    => sub { "\tmov\t$N0(%rsp),%rdx\n\tmulx\t$_[0],%rdx,%rax\n\tmov\t%rdx,$_[1]\n" },
+		sq8step => sub {
+			my ($x, $k, $jmin, $tadd, $st) = @_;
+			my $s = "\txor\t%ebp,%ebp\n";	# CF = OF = 0 (no wait for the last step's)
+			$s .= "\tadcx\t" . 8 * $k . "(%rdi)," . $x->($k) . "\n" if $tadd;
+			for my $j ($jmin .. 7) {
+				my $hi = $j == 7 ? $x->($k) : '%rbx';
+				$s .= "\tmulx\t" . 8 * $j . "(%rsi),%rax,$hi\n\tadox\t%rax," . $x->($k + $j) . "\n";
+				$s .= $st if $j == 0;
+				$s .= "\tadcx\t%rbx," . $x->($k + $j + 1) . "\n" if $j < 7;
+			}
+			return $s . "\tadcx\t%rbp," . $x->($k) . "\n\tadox\t%rbp," . $x->($k) . "\n";
+		},
+		# 2t + a_i^2 for t limbs p, q (CF: doubling, OF: squares)
+		sq8dbl0 => "\txor\t%ebp,%ebp\n",
+		sq8dbl  => sub {
+			my ($a, $p, $q) = @_;
+			return "\tmov\t$a,%rdx\n\tmulx\t%rdx,%rax,%rbx\n"
+			     . "\tadcx\t$p,$p\n\tadcx\t$q,$q\n\tadox\t%rax,$p\n\tadox\t%rbx,$q\n";
+		},
 	);
 }
 
@@ -288,7 +340,7 @@ ${l}_sel:				# r ^= (r ^ t) & mask; t = 0
 ___
 }
 
-# Squaring when num % 8 == 0 (ADX): square first, then reduce, in a frame
+# Squaring when num % 8 == 0: square first, then reduce, in a frame
 # t of 2 num limbs (the carry above them in PC), instead of the rows above:
 #  1. t = sum_{i<j} a_i*a_j * 2^(64(i+j))   (each cross product once)
 #  2. t = 2t + sum_i a_i^2 * 2^(128i)        (= a^2, below 2^(128 num))
@@ -297,49 +349,41 @@ ___
 # 1 and 3 go in passes of 8 rows i0..i0+7 (multipliers a_{i0+k} or m_k in
 # the frame at MS). A pass keeps 8 limbs of t, the window, in %r8..%r15
 # and walks the source (a or n) in blocks of 8 limbs: block step k adds
-# M_k * src[0..7] to window limbs k..k+8, two carry chains (OF: the lo
-# halves, CF: the hi halves), both ending in limb k+8, whose register is
-# that of limb k, which is final by then and stored. The 9-limb sum of
-# an 8-limb window and an 8x1-limb product cannot overflow, so CF = OF = 0
-# after every step. A pass loads the first 8 limbs of t into the window;
-# in later blocks step k also adds t limb k, first in the CF chain (the
-# window + one limb + the product still fit in 9 limbs), so no carry
-# leaves a step and the flags are free between steps.
+# M_k * src[0..7] to window limbs k..k+8 (the instruction set's sq8step),
+# the carries ending in limb k+8, whose register is that of limb k, which
+# is final by then and stored. The 9-limb sum of an 8-limb window and an
+# 8x1-limb product cannot overflow, so no carry is left after a step.
+# A pass loads the first 8 limbs of t into the window; in later blocks
+# step k also adds t limb k (the window + one limb + the product still
+# fit in 9 limbs), so no carry leaves a step and the flags are free
+# between steps.
 # Products: n(n-1)/2 + n + n^2 (+ n for the m_i), nearly all of them in
 # 8x8-limb blocks in registers.
 my ($SA, $A0, $SEND, $ST, $TEND, $PC) = ($B, $PN, $ROWS, $NE16, $NE8, $NE4);
 my $MS = $T + 8 * (2 * $MAXNUM + 1);	# the 8 multipliers of a pass
 
 sub square_then_reduce8 {
-	my ($l) = @_;
+	my ($I, $l) = @_;
 	my @X = map { "%r$_" } 8 .. 15;
 	my $x = sub { $X[$_[0] % 8] };	# window limb w, at t + 8w from %rdi
-	my $Z = '%rbp';			# 0
-	# Step k: window limbs k+j += %rdx * src_j (src_j = 8j(%rsi)) for
+	# Step k: window limbs k+j += M_k * src_j (src_j = 8j(%rsi)) for
 	# j = jmin..7, and limb k += t limb k if $tadd; limb k is stored,
-	# its register becomes limb k+8.
+	# its register becomes limb k+8. The sum fits in limbs k..k+8, so
+	# no carry leaves the step and the flags are free after it.
 	my $step = sub {
 		my ($k, $jmin, $tadd) = @_;
 		my $st = "\tmov\t" . $x->($k) . "," . 8 * $k . "(%rdi)\n";
 		my $s = $jmin ? $st : '';	# the diagonal adds nothing to limb k
-		return $s . "\tmov\t$Z," . $x->($k) . "\n" if $jmin > 7;
-		$s .= "\t# x[" . ($k + $jmin) . ".." . ($k + 8) . "] += M_$k * src[$jmin..7]"
-		    . ($tadd ? " + t[$k]" : '') . "\n\txor\t%ebp,%ebp\n";	# CF = OF = 0 (no wait for the last step's)
-		$s .= "\tadcx\t" . 8 * $k . "(%rdi)," . $x->($k) . "\n" if $tadd;
-		for my $j ($jmin .. 7) {
-			my $hi = $j == 7 ? $x->($k) : '%rbx';
-			$s .= "\tmulx\t" . 8 * $j . "(%rsi),%rax,$hi\n\tadox\t%rax," . $x->($k + $j) . "\n";
-			$s .= $st if $j == 0;
-			$s .= "\tadcx\t%rbx," . $x->($k + $j + 1) . "\n" if $j < 7;
-		}
-		return $s . "\tadcx\t$Z," . $x->($k) . "\n\tadox\t$Z," . $x->($k) . "\n";
+		return $s . "\txor\t" . reg32($x->($k)) . "," . reg32($x->($k)) . "\n" if $jmin > 7;
+		return $s . "\t# x[" . ($k + $jmin) . ".." . ($k + 8) . "] += M_$k * src[$jmin..7]"
+		     . ($tadd ? " + t[$k]" : '') . "\n" . $I->{sq8step}->($x, $k, $jmin, $tadd, $st);
 	};
 	# Blocks after the first, while %rsi < SEND: the 8 steps with the
 	# multipliers at MS, adding t.
 	my $blocks = sub {
 		my ($m) = @_;
 		my $s = "\tjmp\t${l}_${m}t\n${l}_$m:\n";
-		$s .= "\tmov\t" . ($MS + 8 * $_) . "(%rsp),%rdx\n" . $step->($_, 0, 1) for 0 .. 7;
+		$s .= $I->{sq8mult}->($MS + 8 * $_ . "(%rsp)") . $step->($_, 0, 1) for 0 .. 7;
 		return $s . "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n${l}_${m}t:\n"
 		     . "\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_$m\n";
 	};
@@ -372,7 +416,7 @@ ${l}_sq:				# pass i0: t[2i0..] += sum a_{i0+k}*a_j, j > i0+k
 ___
 	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. 7;
 	$s .= $load . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < 8\n";
-	$s .= ($_ < 7 ? "\tmov\t" . 8 * $_ . "(%rsi),%rdx\n" : '') . $step->($_, $_ + 1) for 0 .. 7;
+	$s .= ($_ < 7 ? $I->{sq8mult}->(8 * $_ . "(%rsi)") : '') . $step->($_, $_ + 1) for 0 .. 7;
 	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . $blocks->('sqb')
 	    . "\t# t[i0+num..] = x (no pass wrote there yet)\n";
 	$s .= "\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
@@ -387,16 +431,14 @@ ___
 	lea	$T(%rsp),%rdi
 	mov	$NUM(%rsp),%rcx
 	shr	\$2,%rcx
-	xor	%ebp,%ebp
-${l}_dbl:
+$I->{sq8dbl0}${l}_dbl:
 ___
 	for my $u (0 .. 3) {
 		my ($p, $q) = @X[2 * $u, 2 * $u + 1];
 		my $o = 16 * $u;
-		$s .= "\t# t[2i+" . 2 * $u . "..2i+" . (2 * $u + 1) . "] = 2t + a_{i+$u}^2 (CF: doubling, OF: squares)\n"
-		    . "\tmov\t" . 8 * $u . "(%rsi),%rdx\n\tmulx\t%rdx,%rax,%rbx\n"
+		$s .= "\t# t[2i+" . 2 * $u . "..2i+" . (2 * $u + 1) . "] = 2t + a_{i+$u}^2\n"
 		    . "\tmov\t$o(%rdi),$p\n\tmov\t" . ($o + 8) . "(%rdi),$q\n"
-		    . "\tadcx\t$p,$p\n\tadcx\t$q,$q\n\tadox\t%rax,$p\n\tadox\t%rbx,$q\n"
+		    . $I->{sq8dbl}->(8 * $u . "(%rsi)", $p, $q)
 		    . "\tmov\t$p,$o(%rdi)\n\tmov\t$q," . ($o + 8) . "(%rdi)\n";
 	}
 	$s .= <<___;
@@ -418,18 +460,15 @@ ${l}_rd:				# pass i0: m_k = t_{i0+k}*n0, t += m_k*n << 64(i0+k)
 	mov	$N(%rsp),%rsi
 ___
 	$s .= $load;
-	$s .= "\tmov\t$N0(%rsp),%rdx\t\t# M_$_ = m_$_ = x[$_]*n0; x[$_] becomes 0\n"
-	    . "\tmulx\t$X[$_],%rdx,%rax\n\tmov\t%rdx," . ($MS + 8 * $_) . "(%rsp)\n"
-	    . $step->($_, 0) for 0 .. 7;
+	$s .= "\t# M_$_ = m_$_ = x[$_]*n0; x[$_] becomes 0\n"
+	    . $I->{sq8m}->($X[$_], $MS + 8 * $_ . "(%rsp)") . $step->($_, 0) for 0 .. 7;
 	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . $blocks->('rdb')
-	    . "\t# t[i0+num..] = x + t[i0+num..] (CF) + the carry of the last pass (OF)\n"
-	    . "\tmov\t$PC(%rsp),%rax\n\txor\t%ebp,%ebp\n";
-	$s .= "\tadcx\t" . 8 * $_ . "(%rdi),$X[$_]\n\tadox\t" . ($_ ? $Z : '%rax') . ",$X[$_]\n"
-	    . "\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	    . "\t# t[i0+num..] = x + t[i0+num..] + the carry of the last pass (0 or 1)\n"
+	    . "\tmov\t$PC(%rsp),%rax\n\tneg\t%rax\t\t\t# CF = that carry\n";
+	$s .= "\tadc\t" . 8 * $_ . "(%rdi),$X[$_]\n\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
 	$s .= <<___;
 	mov	\$0,%eax
-	adcx	$Z,%rax
-	adox	$Z,%rax
+	adc	\$0,%rax
 	mov	%rax,$PC(%rsp)
 	mov	$ST(%rsp),%rdi
 	lea	64(%rdi),%rdi
@@ -512,7 +551,7 @@ sub mont_kernel {
 	mov	%rdx,%rcx
 	mov	%rsi,%rdx
 ___
-	my $sqr8 = $sqr && $I == \%ADX && sub { square_then_reduce8($l) };
+	my $sqr8 = $sqr && sub { square_then_reduce8($I, $l) };
 	$s .= "\ttest\t\$7,%r9\n\tjz\t${l}_sqr8\n" if $sqr8;
 	$s .= <<___;
 	mov	%rdi,$R(%rsp)
