@@ -14,16 +14,8 @@
 #include <string.h>
 #include "mont-kernels.h"
 
-typedef void mulf(uint64_t *, const uint64_t *, const uint64_t *,
-                  const uint64_t *, uint64_t, size_t);
-typedef void sqrf(uint64_t *, const uint64_t *, const uint64_t *, uint64_t,
-                  size_t);
-mulf montk_mul_mulq;
-sqrf montk_sqr_mulq;
-#ifdef MONT_HAVE_ADX
-mulf montk_mul_adx;
-sqrf montk_sqr_adx;
-#endif
+typedef montk_mul_fn mulf;
+typedef montk_sqr_fn sqrf;
 
 #define MAXNUM 128
 #define CANARY 0xa5a5a5a55a5a5a5aULL

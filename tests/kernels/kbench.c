@@ -12,16 +12,8 @@
 #include <x86intrin.h>
 #include "mont-kernels.h"
 
-typedef void mulf(uint64_t *, const uint64_t *, const uint64_t *,
-                  const uint64_t *, uint64_t, size_t);
-typedef void sqrf(uint64_t *, const uint64_t *, const uint64_t *, uint64_t,
-                  size_t);
-mulf montk_mul_mulq;
-sqrf montk_sqr_mulq;
-#ifdef MONT_HAVE_ADX
-mulf montk_mul_adx;
-sqrf montk_sqr_adx;
-#endif
+typedef montk_mul_fn mulf;
+typedef montk_sqr_fn sqrf;
 int bn_mul_mont(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
                 const uint64_t *np, const uint64_t *n0, int num);
 void OPENSSL_cpuid_setup(void);

@@ -17,18 +17,12 @@ typedef uint64_t u64;
 #define MS __attribute__((ms_abi))
 #define MAXNUM 128
 
-typedef void kmul(u64 *r, const u64 *a, const u64 *b, const u64 *n, u64 n0, size_t num);
-typedef void ksqr(u64 *r, const u64 *a, const u64 *n, u64 n0, size_t num);
 typedef MS void kmul_ms(u64 *r, const u64 *a, const u64 *b, const u64 *n, u64 n0, size_t num);
 typedef MS void ksqr_ms(u64 *r, const u64 *a, const u64 *n, u64 n0, size_t num);
 
-kmul montk_mul_mulq;
-ksqr montk_sqr_mulq;
 kmul_ms w64_montk_mul_mulq;
 ksqr_ms w64_montk_sqr_mulq;
 #ifdef MONT_HAVE_ADX
-kmul montk_mul_adx;
-ksqr montk_sqr_adx;
 kmul_ms w64_montk_mul_adx;
 ksqr_ms w64_montk_sqr_adx;
 #endif
@@ -67,9 +61,9 @@ static void compare(const struct kernel *k, size_t num)
 	a[num - 1] >>= 1, b[num - 1] >>= 1;	/* a, b < n */
 	u64 n0 = neg_inverse(n[0]);
 	if (k->sqr)
-		((ksqr *)k->sysv)(want, a, n, n0, num);
+		((montk_sqr_fn *)k->sysv)(want, a, n, n0, num);
 	else
-		((kmul *)k->sysv)(want, a, b, n, n0, num);
+		((montk_mul_fn *)k->sysv)(want, a, b, n, n0, num);
 	for (int way = 0; way < 3; way++) {
 		memset(got, 0x5a, sizeof got);
 		u64 args[6] = {(u64)(uintptr_t)got, (u64)(uintptr_t)a, (u64)(uintptr_t)b,
