@@ -1,7 +1,8 @@
 /* Which code runs mont_mul/mont_sqr: decided once from what was built (the
  * generated kernels header) and what the CPU can run (CPUID leaf 7: the ADX
  * kernels use MULX, BMI2, and ADCX/ADOX, ADX; nothing else), unless
- * MONT_BACKEND or mont_select() asks otherwise. */
+ * MONT_BACKEND or mont_select() asks otherwise. The same CPUID read tells
+ * modexp whether its table lookup may use AVX2. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,19 +20,11 @@
 /* The asm kernels' contract starts at 4 limbs. */
 #define KERNEL_MIN_NUM 4
 
-enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1 };
+enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1, CPU_AVX2 = 1u << 2 };
 
-struct backend {
-	const char *name;
-	void (*mul)(uint64_t *, const uint64_t *, const uint64_t *,
-	            const uint64_t *, uint64_t, size_t);
-	void (*sqr)(uint64_t *, const uint64_t *, const uint64_t *,
-	            uint64_t, size_t);
-	unsigned needs;		/* CPU_* bits */
-};
 
 /* What this library holds, slowest first. */
-static const struct backend built[] = {
+static const struct mont_backend built[] = {
 	{"c", mont_c_mul, mont_c_sqr, 0},
 #ifdef MONT_ASM
 	{"mulq", montk_mul_mulq, montk_sqr_mulq, 0},
@@ -45,13 +38,13 @@ static const char *const known[] = {"c", "mulq", "adx"};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static unsigned cpu;				/* CPU_* bits, set once */
-static _Atomic(const struct backend *) active;
+static _Atomic(const struct mont_backend *) active;
 
-/* MONT_ASSUME_CPU=adx,bmi2 (tests only): valgrind's CPUID hides ADX. */
+/* MONT_ASSUME_CPU=adx,bmi2,avx2 (tests only): valgrind's CPUID hides ADX. */
 static unsigned parse_cpu(const char *list)
 {
 	static const struct { const char *name; unsigned bit; } names[] = {
-		{"bmi2", CPU_BMI2}, {"adx", CPU_ADX},
+		{"bmi2", CPU_BMI2}, {"adx", CPU_ADX}, {"avx2", CPU_AVX2},
 	};
 	const size_t count = sizeof names / sizeof names[0];
 	unsigned bits = 0;
@@ -66,7 +59,7 @@ static unsigned parse_cpu(const char *list)
 			bits |= names[i].bit;
 		else if (len)
 			fprintf(stderr, "libmont: MONT_ASSUME_CPU: ignoring "
-			        "unknown feature '%.*s' (bmi2, adx)\n", (int)len, list);
+			        "unknown feature '%.*s' (bmi2, adx, avx2)\n", (int)len, list);
 		list += len + (list[len] == ',');
 	}
 	return bits;
@@ -78,18 +71,23 @@ static unsigned read_cpu(void)
 	if (assume)
 		return parse_cpu(assume);
 #ifdef MONT_ASM
-	unsigned eax, ebx, ecx, edx;
+	unsigned eax, ebx, ecx, edx, xcr0_lo = 0, xcr0_hi, osxsave;
 	if (__get_cpuid_max(0, NULL) < 7)
 		return 0;
+	__cpuid(1, eax, ebx, ecx, edx);
+	osxsave = ecx >> 27 & 1;
+	if (osxsave)	/* XGETBV: XCR0 bits 1-2, the OS saves XMM and YMM */
+		__asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
 	__cpuid_count(7, 0, eax, ebx, ecx, edx);
-	return ((ebx >> 8 & 1) ? CPU_BMI2 : 0) | ((ebx >> 19 & 1) ? CPU_ADX : 0);
+	return ((ebx >> 8 & 1) ? CPU_BMI2 : 0) | ((ebx >> 19 & 1) ? CPU_ADX : 0) |
+	       ((ebx >> 5 & 1) && (xcr0_lo & 6) == 6 ? CPU_AVX2 : 0);
 #else
 	return 0;
 #endif
 }
 
 /* 0 and *out set, or the mont_select() error code. */
-static int find(const char *name, const struct backend **out)
+static int find(const char *name, const struct mont_backend **out)
 {
 	if (!name)
 		return -1;
@@ -113,7 +111,7 @@ static void init(void)
 		"", "is not a backend (c, mulq, adx)",
 		"was not built into this library", "needs CPU features this CPU lacks",
 	};
-	const struct backend *best = &built[0];
+	const struct mont_backend *best = &built[0];
 	const char *want = getenv("MONT_BACKEND");
 
 	cpu = read_cpu();
@@ -130,7 +128,7 @@ static void init(void)
 }
 
 /* The one dispatch decision: kernels for num >= 4, the C code below. */
-static const struct backend *pick(size_t num)
+const struct mont_backend *mont_backend_for(size_t num)
 {
 	if (num > MONT_MAX_NUM) {
 		fprintf(stderr, "libmont: num %zu exceeds MONT_MAX_NUM (%d)\n",
@@ -146,13 +144,19 @@ static const struct backend *pick(size_t num)
 void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
               const uint64_t *n, uint64_t n0, size_t num)
 {
-	pick(num)->mul(r, a, b, n, n0, num);
+	mont_backend_for(num)->mul(r, a, b, n, n0, num);
 }
 
 void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
               uint64_t n0, size_t num)
 {
-	pick(num)->sqr(r, a, n, n0, num);
+	mont_backend_for(num)->sqr(r, a, n, n0, num);
+}
+
+int mont_cpu_avx2(void)
+{
+	pthread_once(&once, init);
+	return (cpu & CPU_AVX2) != 0;
 }
 
 const char *mont_backend(void)
@@ -163,7 +167,7 @@ const char *mont_backend(void)
 
 int mont_select(const char *name)
 {
-	const struct backend *b;
+	const struct mont_backend *b;
 	int rc;
 
 	pthread_once(&once, init);

@@ -20,6 +20,24 @@ void mont_c_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
 void mont_c_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
                 uint64_t n0, size_t num);
 
+/* A way to run mont_mul/mont_sqr; needs: the CPU_* bits it requires. */
+struct mont_backend {
+	const char *name;
+	void (*mul)(uint64_t *, const uint64_t *, const uint64_t *,
+	            const uint64_t *, uint64_t, size_t);
+	void (*sqr)(uint64_t *, const uint64_t *, const uint64_t *,
+	            uint64_t, size_t);
+	unsigned needs;
+};
+
+/* The backend mont_mul/mont_sqr use for num limbs (modexp asks once, not
+ * per multiply); aborts when num > MONT_MAX_NUM. */
+const struct mont_backend *mont_backend_for(size_t num);
+
+/* 1 when the CPU runs AVX2 and the OS saves YMM state (or
+ * MONT_ASSUME_CPU names avx2). */
+int mont_cpu_avx2(void);
+
 /* r = t mod n for t = t_top*R + t[0..num-1] < 2n (t_top is 0 or 1),
  * without a branch. r may alias t. */
 void mont_reduce_once(uint64_t *r, const uint64_t *t, uint64_t t_top,

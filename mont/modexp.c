@@ -19,18 +19,59 @@ unsigned mont_window_bits(size_t num)
 	return num >= 16 ? 5 : 4;
 }
 
-/* Table entries sit `stride` limbs apart: num rounded up to 4, so the
- * lookup below works in blocks of 4 limbs that compilers vectorise at -O2. */
+/* Table entries sit `stride` limbs apart: num rounded up to a block of 8
+ * limbs (64 bytes), the unit the lookup below works in. */
+#define SELECT_BLOCK 8
 static size_t table_stride(size_t num)
 {
-	return (num + 3) & ~(size_t)3;
+	return (num + SELECT_BLOCK - 1) & ~(size_t)(SELECT_BLOCK - 1);
 }
 
+/* Four limbs, one AVX2 register or two SSE2 ones, whichever the caller's
+ * target gives. The table and out are 64-byte aligned. */
+typedef uint64_t select_vec __attribute__((vector_size(32)));
+
 /* out = table[idx] without an address or branch that depends on idx: every
- * entry is read and masked. Blocks of 4 limbs keep the result in registers
- * (two SSE2 registers at -O2) while all entries stream past. */
+ * entry is read and masked. One block of the result stays in registers
+ * while that block of every entry streams past. Inlined into each target
+ * below, so one body serves both. */
+static inline __attribute__((always_inline)) void
+select_body(uint64_t *restrict out, const uint64_t *restrict table,
+            size_t entries, size_t stride, const uint64_t *mask)
+{
+	for (size_t j = 0; j < stride; j += SELECT_BLOCK) {
+		const uint64_t *e = table + j;
+		select_vec o0 = {0, 0, 0, 0}, o1 = o0;
+		for (size_t i = 0; i < entries; i++, e += stride) {
+			select_vec m = {mask[i], mask[i], mask[i], mask[i]};
+			o0 |= *(const select_vec *)e & m;
+			o1 |= *(const select_vec *)(e + 4) & m;
+		}
+		*(select_vec *)(out + j) = o0;
+		*(select_vec *)(out + j + 4) = o1;
+	}
+}
+
+static void select_generic(uint64_t *restrict out,
+                           const uint64_t *restrict table, size_t entries,
+                           size_t stride, const uint64_t *mask)
+{
+	select_body(out, table, entries, stride, mask);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_SELECT_AVX2 1
+__attribute__((target("avx2")))
+static void select_avx2(uint64_t *restrict out, const uint64_t *restrict table,
+                        size_t entries, size_t stride, const uint64_t *mask)
+{
+	select_body(out, table, entries, stride, mask);
+}
+#endif
+
 static void select_entry(uint64_t *restrict out, const uint64_t *restrict table,
-                         size_t entries, size_t stride, uint64_t idx)
+                         size_t entries, size_t stride, uint64_t idx,
+                         int avx2)
 {
 	uint64_t mask[1 << MONT_WINDOW_MAX];
 
@@ -38,20 +79,15 @@ static void select_entry(uint64_t *restrict out, const uint64_t *restrict table,
 		uint64_t d = i ^ idx;
 		mask[i] = mont_barrier(((d | (0 - d)) >> 63) - 1);
 	}
-	for (size_t j = 0; j < stride; j += 4) {
-		const uint64_t *e = table + j;
-		uint64_t o0 = 0, o1 = 0, o2 = 0, o3 = 0;
-		for (size_t i = 0; i < entries; i++, e += stride) {
-			o0 |= e[0] & mask[i];
-			o1 |= e[1] & mask[i];
-			o2 |= e[2] & mask[i];
-			o3 |= e[3] & mask[i];
-		}
-		out[j] = o0;
-		out[j + 1] = o1;
-		out[j + 2] = o2;
-		out[j + 3] = o3;
-	}
+#ifdef HAVE_SELECT_AVX2
+	if (avx2)
+		select_avx2(out, table, entries, stride, mask);
+	else
+		select_generic(out, table, entries, stride, mask);
+#else
+	(void)avx2;
+	select_generic(out, table, entries, stride, mask);
+#endif
 	mont_wipe(mask, sizeof mask);
 }
 
@@ -120,31 +156,43 @@ void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
 	const size_t entries = (size_t)1 << window, stride = table_stride(num);
 	const uint64_t n0 = mont_n0(n[0]);
 	const size_t windows = (64 * exp_limbs + window - 1) / window;
+	const struct mont_backend *k = mont_backend_for(num);
+	const int avx2 = mont_cpu_avx2();
 	uint64_t *const one = table, *const base_m = table + stride;
 
-	/* table[i] = base^i * R mod n; the padding limbs stay 0 */
+	/* table[i] = base^i * R mod n; the padding limbs stay 0. Even powers
+	 * are squares, the cheaper operation. */
 	memset(table, 0, entries * stride * sizeof *table);
 	montgomery_constants(one, rr, n, n0, num);
-	mont_mul(base_m, base, rr, n, n0, num);
-	for (size_t i = 2; i < entries; i++)
-		mont_mul(table + i * stride, table + (i - 1) * stride, base_m,
-		         n, n0, num);
+	k->mul(base_m, base, rr, n, n0, num);
+	for (size_t i = 2; i < entries; i++) {
+		if (i % 2)
+			k->mul(table + i * stride, table + (i - 1) * stride,
+			       base_m, n, n0, num);
+		else
+			k->sqr(table + i * stride, table + i / 2 * stride,
+			       n, n0, num);
+	}
 
-	/* acc = 1, then per window from the top: acc = acc^(2^w) * table[bits] */
+	/* acc = table[top window], then per window below it:
+	 * acc = acc^(2^w) * table[bits]. An empty exponent leaves acc = 1. */
 	memcpy(acc, one, num * sizeof *acc);
 	for (size_t i = windows; i--; ) {
-		if (i + 1 != windows)
-			for (unsigned s = 0; s < window; s++)
-				mont_sqr(acc, acc, n, n0, num);
-		select_entry(power, table, entries, stride,
-		             window_at(exp, exp_limbs, i * window, window));
-		mont_mul(acc, acc, power, n, n0, num);
+		uint64_t bits = window_at(exp, exp_limbs, i * window, window);
+		if (i + 1 == windows) {
+			select_entry(acc, table, entries, stride, bits, avx2);
+			continue;
+		}
+		for (unsigned s = 0; s < window; s++)
+			k->sqr(acc, acc, n, n0, num);
+		select_entry(power, table, entries, stride, bits, avx2);
+		k->mul(acc, acc, power, n, n0, num);
 	}
 
 	/* out of Montgomery form: acc * 1 / R */
 	memset(power, 0, num * sizeof *power);
 	power[0] = 1;
-	mont_mul(acc, acc, power, n, n0, num);
+	k->mul(acc, acc, power, n, n0, num);
 	memcpy(r, acc, num * sizeof *r);
 
 	mont_wipe(table, entries * stride * sizeof *table);
