@@ -44,14 +44,16 @@ void mont_reduce_once(uint64_t *r, const uint64_t *t, uint64_t t_top,
                       const uint64_t *n, size_t num);
 
 /* mont_modexp its argument checks (the checks are the only part
- * that branches on base; the constant-time test calls this directly). */
+ * that branches on base; the constant-time test calls this directly).
+ * window is 1..MONT_WINDOW_MAX, narrowed to what the 32 KiB table holds
+ * for num (6 bits fit up to 64 limbs). */
 void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
                            const uint64_t *exp, size_t exp_limbs,
                            const uint64_t *n, size_t num, unsigned window);
 
 /* The window width mont_modexp uses for num limbs (1..MONT_WINDOW_MAX). */
 unsigned mont_window_bits(size_t num);
-#define MONT_WINDOW_MAX 5
+#define MONT_WINDOW_MAX 6
 
 /* Hides x from the optimiser so it cannot turn mask arithmetic back
  * into a branch. */

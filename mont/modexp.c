@@ -3,28 +3,41 @@
  * Montgomery form, and table lookups that read every entry under masks. */
 #include "internal.h"
 
-unsigned mont_window_bits(size_t num)
-{
-	/* Measured (ADX kernels; C below 4 limbs), best of several runs, us per
-	 * modexp with a full-size exponent, `time NUM W REPS` in
-	 * tests/mont/harness.c, on a shared 2-core VM:
-	 *   num     w=3     w=4     w=5     w=6
-	 *     2     5.9     5.8     6.4     7.9   (C backend)
-	 *     8    66.8    64.0    67.1    71.5
-	 *    16   375.9   359.4   356.3   368.2
-	 *    32    2397    2305    2194    2204
-	 * At 64 limbs the noise (17-45 ms) hides the difference; by count, w=6
-	 * saves ~2% of the multiplies there and doubles the table, so 5 is the
-	 * widest window used. */
-	return num >= 16 ? 5 : 4;
-}
-
 /* Table entries sit `stride` limbs apart: num rounded up to a block of 8
  * limbs (64 bytes), the unit the lookup below works in. */
 #define SELECT_BLOCK 8
 static size_t table_stride(size_t num)
 {
 	return (num + SELECT_BLOCK - 1) & ~(size_t)(SELECT_BLOCK - 1);
+}
+
+/* The table's limbs: 32 entries of the largest size, 32 KiB of stack. */
+#define TABLE_LIMBS (MONT_MAX_NUM << 5)
+
+/* The widest window up to `window` whose table fits. */
+static unsigned window_that_fits(size_t num, unsigned window)
+{
+	while ((table_stride(num) << window) > TABLE_LIMBS)
+		window--;
+	return window;
+}
+
+unsigned mont_window_bits(size_t num)
+{
+	/* Measured (ADX kernels, AVX2 lookup; C below 4 limbs), best of
+	 * several runs, us per modexp with a full-size exponent, on a shared
+	 * 2-core AMD Zen 4 VM (a harness beside libmont.a, like `time NUM W
+	 * REPS` in tests/mont/harness.c):
+	 *   num     w=4     w=5     w=6
+	 *    16   260.2   255.7      -
+	 *    32      -     1746    1742-1761  (even: keep the smaller table)
+	 *    48      -     7654    7562
+	 *    64      -    13087   12837-12887
+	 * Older figures (SSE2 lookup): w=3 and w=6 lost below 32 limbs.
+	 * Past 64 limbs a 6-bit table would not fit the 32 KiB. */
+	if (num < 16)
+		return 4;
+	return window_that_fits(num, num > 32 ? 6 : 5);
 }
 
 /* Four limbs, one AVX2 register or two SSE2 ones, whichever the caller's
@@ -150,9 +163,11 @@ void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
                            const uint64_t *exp, size_t exp_limbs,
                            const uint64_t *n, size_t num, unsigned window)
 {
-	_Alignas(64) uint64_t table[MONT_MAX_NUM << MONT_WINDOW_MAX];
+	_Alignas(64) uint64_t table[TABLE_LIMBS];
 	_Alignas(64) uint64_t acc[MONT_MAX_NUM], power[MONT_MAX_NUM];
 	uint64_t rr[MONT_MAX_NUM];
+
+	window = window_that_fits(num, window);
 	const size_t entries = (size_t)1 << window, stride = table_stride(num);
 	const uint64_t n0 = mont_n0(n[0]);
 	const size_t windows = (64 * exp_limbs + window - 1) / window;
