@@ -51,7 +51,8 @@ void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
                            const uint64_t *exp, size_t exp_limbs,
                            const uint64_t *n, size_t num, unsigned window);
 
-/* The window width mont_modexp uses for num limbs (1..MONT_WINDOW_MAX). */
+/* The window width mont_modexp uses for num limbs (1..MONT_WINDOW_MAX) on
+ * this CPU (6 from fewer limbs when the AVX2 lookup runs). */
 unsigned mont_window_bits(size_t num);
 #define MONT_WINDOW_MAX 6
 

@@ -24,20 +24,24 @@ static unsigned window_that_fits(size_t num, unsigned window)
 
 unsigned mont_window_bits(size_t num)
 {
-	/* Measured (ADX kernels, AVX2 lookup; C below 4 limbs), best of
-	 * several runs, us per modexp with a full-size exponent, on a shared
-	 * 2-core AMD Zen 4 VM (a harness beside libmont.a, like `time NUM W
-	 * REPS` in tests/mont/harness.c):
-	 *   num     w=4     w=5     w=6
-	 *    16   260.2   255.7      -
-	 *    32      -     1746    1742-1761  (even: keep the smaller table)
-	 *    48      -     7654    7562
-	 *    64      -    13087   12837-12887
-	 * Older figures (SSE2 lookup): w=3 and w=6 lost below 32 limbs.
+	/* Measured (ADX kernels; C below 4 limbs), best of several runs, us
+	 * per modexp with a full-size exponent, on a shared 2-core AMD Zen 4
+	 * VM (a harness beside libmont.a, like `time NUM W REPS` in
+	 * tests/mont/harness.c):
+	 *   lookup   num     w=4     w=5     w=6   (two runs each, best shown)
+	 *   AVX2      16   254.5   248.2   251.0
+	 *   AVX2      24      -    769.5   764.3
+	 *   AVX2      32      -     1729    1712
+	 *   AVX2      48      -     5626    5511
+	 *   AVX2      64      -    13067   12764
+	 *   generic   32      -     1777    1787
+	 *   generic   64      -    13204   13071
+	 * Older figures (generic lookup): w=3 lost at 2 to 32 limbs, and
+	 * below 16 limbs w=4 beat 5 (8 limbs: 64.0 vs 67.1).
 	 * Past 64 limbs a 6-bit table would not fit the 32 KiB. */
 	if (num < 16)
 		return 4;
-	return window_that_fits(num, num > 32 ? 6 : 5);
+	return window_that_fits(num, num >= (mont_cpu_avx2() ? 24 : 33) ? 6 : 5);
 }
 
 /* out = table[idx] without an address or branch that depends on idx: every
