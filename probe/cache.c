@@ -238,14 +238,17 @@ static void stamp(const struct stat *st, char *out, size_t n)
 }
 
 /* What each command word resolves to in PATH now ("-": not a program). */
+/* Each word as the program it runs: found in PATH, then every symlink
+ * followed, so that repointing /usr/bin/cc (update-alternatives) is a miss
+ * even though the old target's stamps still hold. */
 static char *resolved_words(const struct strv *w)
 {
 	struct buf b = {0};
 	buf_puts(&b, "");
 	for (size_t i = 0; i < w->n; i++) {
-		char *r = path_lookup(w->v[i]);
+		char *r = path_lookup(w->v[i]), real[PATH_MAX];
 		buf_puts(&b, i ? "\t" : "");
-		esc(&b, r ? r : "-");
+		esc(&b, !r ? "-" : realpath(r, real) ? real : r);
 		free(r);
 	}
 	return b.s;

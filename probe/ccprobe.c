@@ -318,9 +318,17 @@ int cmd_cc_flag(int argc, char **argv)
 	char (*why)[512] = calloc(nflags, sizeof *why);
 	int *ok = malloc(nflags * sizeof *ok);
 	int rc = 0, missing = 0;
-	for (size_t k = 0; k < nflags; k++)
+	for (size_t k = 0; k < nflags; k++) {
 		ok[k] = -1;
-	char *key = cache ? flags_key(&c, flags, nflags) : NULL, *payload = NULL;
+		vars[k].name = flag_var(flags[k]);
+		for (size_t j = 0; j < k && !rc; j++)
+			if (!strcmp(vars[j].name, vars[k].name)) {
+				fprintf(stderr, "asmcap cc-flag: %s and %s would both be %s: probe them in separate runs\n",
+				        flags[j], flags[k], vars[k].name);
+				rc = 2;
+			}
+	}
+	char *key = cache && !rc ? flags_key(&c, flags, nflags) : NULL, *payload = NULL;
 	int hit = key && (payload = cache_lookup(cache, key, &c.cc)) && from_cache(payload, flags, nflags, ok, why);
 	for (size_t k = 0; k < nflags && !rc && !hit; k++) {
 		struct strv one = { 0 };
@@ -336,7 +344,6 @@ int cmd_cc_flag(int argc, char **argv)
 		to_cache(cache, key, &c, flags, nflags, ok, why);
 	for (size_t k = 0; k < nflags && !rc; k++) {
 		missing += !ok[k];
-		vars[k].name = flag_var(flags[k]);
 		vars[k].value = ok[k] ? "yes" : "no";
 		vars[k].comment = ok[k] ? flags[k] : why[k];
 	}

@@ -205,7 +205,7 @@ static const char bench_body_fmt[] =
 	"  printf(\"%%.6f\\n\", ns * cpn / (double)bytes);\n  return 0;\n";
 
 /* Build the driver object once, then link one executable per variant.
- * Returns 1 runnable, 0 not (why set), -1 error. */
+ * Returns 1 runnable, 0 not (why set), -1 toolchain error, -2 spec error. */
 static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, const char *src,
                         char *why, size_t whylen, char *err, size_t errlen)
 {
@@ -246,6 +246,15 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 	}
 	int ok = r.exited && r.status == 0;
 	run_result_free(&r);
+	/* A spec naming a function the source lacks is the spec's error, not a
+	 * toolchain that cannot link here. */
+	const char *need[] = { sp->check, sp->bench };
+	for (size_t k = 0; ok && k < 2; k++)
+		if (need[k] && frame_object_defines(obj, need[k]) == 0) {
+			snprintf(err, errlen, "%.900s: the spec's function %s is not defined there", src, need[k]);
+			strv_free(&flags);
+			return -2;
+		}
 	struct strv argv = { 0 };
 	strv_append(&argv, &c->cc);
 	strv_append(&argv, &c->cflags);
@@ -371,17 +380,22 @@ int cmd_choose(int argc, char **argv)
 	for (size_t k = 0; k < sp.nv && !rc; k++) {
 		struct variant *v = &sp.v[k];
 		struct strv flags = { 0 };
-		if (split_words(v->flags, &flags, err, sizeof err) ||
-		    frame_measure(&c, src, sp.function, &flags, &v->fr, err, sizeof err) < 0)
-			rc = 3;
+		int m = split_words(v->flags, &flags, err, sizeof err) ? -2
+		        : frame_measure(&c, src, sp.function, &flags, &v->fr, err, sizeof err);
+		if (m < 0) {
+			fprintf(stderr, "asmcap choose: %s\n", err);
+			rc = m == -1 ? 3 : 2;
+		}
 		strv_free(&flags);
 		if (!strcmp(v->name, sp.def))
 			def = v;
 		if (rc || !v->fr.available)
 			continue;
 		int ok = link_variant(&c, &sp, v, src, why, sizeof why, err, sizeof err);
-		if (ok < 0)
-			rc = 3;
+		if (ok < 0) {
+			fprintf(stderr, "asmcap choose: %s\n", err);
+			rc = ok == -1 ? 3 : 2;
+		}
 		v->runnable = ok == 1;
 		runnable &= v->runnable;
 	}
@@ -407,8 +421,10 @@ int cmd_choose(int argc, char **argv)
 			sp.v[k].cpb = calloc((size_t)rounds, sizeof(double));
 		for (int r = 0; r < rounds && !rc; r++)      /* interleaved: drift hits all alike */
 			for (size_t k = 0; k < sp.nv && !rc; k++)
-				if (sp.v[k].fr.available && bench_round(&sp.v[k], &sp.v[k].cpb[r], err, sizeof err))
+				if (sp.v[k].fr.available && bench_round(&sp.v[k], &sp.v[k].cpb[r], err, sizeof err)) {
+					fprintf(stderr, "asmcap choose: %s\n", err);
 					rc = 3;
+				}
 		for (size_t k = 0; k < sp.nv && !rc; k++) {
 			struct variant *v = &sp.v[k];
 			if (!v->fr.available)
@@ -417,8 +433,6 @@ int cmd_choose(int argc, char **argv)
 			v->min = v->cpb[0], v->max = v->cpb[rounds - 1], v->med = v->cpb[rounds / 2];
 		}
 	}
-	if (rc == 3)
-		fprintf(stderr, "asmcap choose: %s\n", err);
 	if (rc) {
 		cc_free(&c);
 		spec_free(&sp);

@@ -57,15 +57,19 @@ static int parse(struct cli *c, int argc, char **argv)
 	c->o.asflags = "";
 	c->o.mode = 'S';
 	c->format = "text";
+	int opts = 1;
+	const char *way = NULL;
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i], *val = NULL;
-		if (!strcmp(a, "--"))
-			break;          /* nothing after -- is an option */
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		if (opts && !strcmp(a, "--")) {
+			opts = 0;       /* nothing after -- is an option */
+			continue;
+		}
+		if (opts && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
 			print_usage(stdout);
 			exit(0);
 		}
-		if (a[0] != '-') {
+		if (!opts || a[0] != '-') {
 			if (c->positional)
 				return usage("unexpected argument", a);
 			c->positional = a;
@@ -88,6 +92,9 @@ static int parse(struct cli *c, int argc, char **argv)
 			return usage("missing value for", a);
 		const char *o = takes[k];
 		if (!strcmp(o, "--cc") || !strcmp(o, "--as") || !strcmp(o, "--nasm")) {
+			if (way && strcmp(way, o))
+				return usage("one way in: --cc, --as or --nasm, not both", o);
+			way = o;
 			c->o.way = o + 2;
 			c->o.cmd = val;
 		} else if (!strcmp(o, "--cflags"))
@@ -102,9 +109,11 @@ static int parse(struct cli *c, int argc, char **argv)
 			if (strcmp(val, "elf") && strcmp(val, "macosx") && strcmp(val, "mingw64") && strcmp(val, "nasm"))
 				return usage("--flavour takes elf, macosx, mingw64 or nasm, not", val);
 			c->o.flavour = val;
-		} else if (!strcmp(o, "--features"))
+		} else if (!strcmp(o, "--features")) {
+			if (!val[strspn(val, ", \t")])
+				return usage("--features names no feature (leave it out to probe all)", val);
 			c->o.features = val;
-		else if (!strcmp(o, "--templates"))
+		} else if (!strcmp(o, "--templates"))
 			c->o.templates = val;
 		else if (!strcmp(o, "--format")) {
 			enum out_format f;
@@ -209,8 +218,8 @@ static int check_require(const struct probe *p, const char *list)
 			continue;
 		const struct verdict *v = &p->v[i];
 		if (missing)
-			fprintf(stderr, "asmcap: required feature %s is yes, but it requires %s, which is not\n",
-			        p->cat.f[i].name, missing);
+			fprintf(stderr, "asmcap: required feature %s is yes, but it requires %s, which is %s\n",
+			        p->cat.f[i].name, missing, status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
 		else
 			fprintf(stderr, "asmcap: required feature %s is %s%s%s\n", p->cat.f[i].name,
 			        status_name(v->st), *v->reason ? ": " : "", v->reason);
@@ -382,6 +391,8 @@ int cmd_list(int argc, char **argv)
 	int r = parse(&c, argc, argv);
 	if (r)
 		return r;
+	if (c.positional)
+		return usage("unexpected argument", c.positional);
 	static const char *const arches[] = {"x86_64", "i386"};
 	for (int a = 0; a < 2; a++) {
 		if (c.arch && strcmp(c.arch, arches[a]))

@@ -74,6 +74,10 @@ int cmd_cpu(int argc, char **argv)
 	const char *format = "text", *output = NULL, *templates = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		if (!strcmp(a, "--help")) {
+			printf("usage: asmcap cpu [--format %s] [-o FILE] [--templates DIR]\n", out_format_names());
+			return 0;
+		}
 		if ((!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--templates")) && i + 1 < argc) {
 			const char **dst = a[1] == 'o' ? &output : a[2] == 'f' ? &format : &templates;
 			*dst = argv[++i];

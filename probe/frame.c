@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "file.h"
@@ -100,6 +101,37 @@ long prologue_frame(const uint8_t *c, size_t len)
 
 /* The function's code size (symbol size, else up to the next symbol or
  * the section end) and, when wanted, its prologue's frame. */
+/* The defined symbol of func: its own name first, else a compiler clone
+ * (only when clones is set). */
+static const struct obj_symbol *find_func(const struct obj *o, const char *func, int clones)
+{
+	for (int exact = 1; exact >= !clones; exact--)
+		for (size_t i = 0; i < o->nsymbols; i++) {
+			const char *nm = o->symbols[i].name;
+			if (o->format == OBJ_MACHO && nm[0] == '_')
+				nm++;
+			if (o->symbols[i].section >= 0 && name_matches(nm, func, exact))
+				return &o->symbols[i];
+		}
+	return NULL;
+}
+
+int frame_object_defines(const char *path, const char *name)
+{
+	size_t len;
+	uint8_t *bytes = file_read(path, &len);
+	struct obj o;
+	char err[256];
+	if (!bytes || obj_parse(&o, bytes, len, err, sizeof err)) {
+		free(bytes);
+		return -1;
+	}
+	int found = find_func(&o, name, 0) != NULL;
+	obj_free(&o);
+	free(bytes);
+	return found;
+}
+
 static void from_object(const char *path, const char *func, struct frame_result *fr, int want_frame)
 {
 	size_t len;
@@ -110,15 +142,7 @@ static void from_object(const char *path, const char *func, struct frame_result 
 		free(bytes);
 		return;
 	}
-	const struct obj_symbol *s = NULL;
-	for (int exact = 1; exact >= 0 && !s; exact--)
-		for (size_t i = 0; i < o.nsymbols && !s; i++) {
-			const char *nm = o.symbols[i].name;
-			if (o.format == OBJ_MACHO && nm[0] == '_')
-				nm++;
-			if (o.symbols[i].section >= 0 && name_matches(nm, func, exact))
-				s = &o.symbols[i];
-		}
+	const struct obj_symbol *s = find_func(&o, func, 1);
 	if (s && (size_t)s->section < o.nsections) {
 		const struct obj_section *sec = &o.sections[s->section];
 		uint64_t end = sec->size;
@@ -180,9 +204,10 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 		snprintf(err, errlen, "%s does not compile with %s%s%.*s", src,
 		         flags->n ? "these flags" : "no extra flags", n ? ": " : "", (int)n, line);
 		run_result_free(&r);
-		return -1;
+		return -2;
 	}
 	run_result_free(&r);
+	fr->compiled = 1;
 	if (su_ok) {
 		size_t len;
 		char *text = (char *)file_read(su, &len);
@@ -193,9 +218,10 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 		free(text);
 	}
 	from_object(obj, func, fr, fr->frame < 0);
-	if (fr->code < 0) {
-		snprintf(err, errlen, "no function '%s' in the object built from %s", func, src);
-		return -1;
+	if (fr->code < 0) {             /* e.g. -flto leaves no machine code */
+		fr->available = 0;
+		fr->frame = -1;
+		snprintf(fr->why, sizeof fr->why, "no function %s in the object these flags build", func);
 	}
 	return 0;
 }
@@ -250,6 +276,11 @@ int cmd_frame(int argc, char **argv)
 		free(vars);
 		return usage();
 	}
+	if (access(src, R_OK)) {
+		fprintf(stderr, "asmcap frame: cannot read %s\n", src);
+		free(vars);
+		return 2;
+	}
 	if (nv == 0)
 		vars[nv++] = "default=";
 	char err[1024];
@@ -260,7 +291,7 @@ int cmd_frame(int argc, char **argv)
 		return 2;
 	}
 	struct buf b = { 0 };
-	int rc = 0;
+	int rc = 0, found = 0, compiled = 0;
 	if (fmt == OUT_JSON)
 		buf_puts(&b, "{\"function\": "), buf_json_str(&b, func), buf_puts(&b, ", \"variants\": [");
 	else
@@ -271,10 +302,11 @@ int cmd_frame(int argc, char **argv)
 		snprintf(name, sizeof name, "%.*s", (int)(eq - vars[k]), vars[k]);
 		struct strv flags = { 0 };
 		struct frame_result fr;
-		if (split_words(eq + 1, &flags, err, sizeof err) ||
-		    frame_measure(&c, src, func, &flags, &fr, err, sizeof err) < 0) {
+		int m = split_words(eq + 1, &flags, err, sizeof err) ? -2
+		        : frame_measure(&c, src, func, &flags, &fr, err, sizeof err);
+		if (m < 0) {
 			fprintf(stderr, "asmcap frame: %s\n", err);
-			rc = 3;
+			rc = m == -1 ? 3 : 2;
 		} else if (fmt == OUT_JSON) {
 			buf_puts(&b, k ? ", {\"name\": " : "{\"name\": ");
 			buf_json_str(&b, name);
@@ -291,7 +323,13 @@ int cmd_frame(int argc, char **argv)
 		} else {
 			buf_printf(&b, "%-14s %8s %8s  %-12s %s  (%s)\n", name, "-", "-", "unavailable", eq + 1, fr.why);
 		}
+		found += m == 0 && fr.available;
+		compiled += m == 0 && fr.compiled;
 		strv_free(&flags);
+	}
+	if (!rc && compiled && !found) {
+		fprintf(stderr, "asmcap frame: no function %s in %s under any variant\n", func, src);
+		rc = 2;
 	}
 	if (fmt == OUT_JSON)
 		buf_puts(&b, "]}\n");

@@ -8,7 +8,8 @@
 #include "ccprobe.h"
 
 struct frame_result {
-	int available;          /* 0: the compiler rejects the variant's flags */
+	int available;          /* 0: flags rejected, or no code for the function */
+	int compiled;           /* the source compiled with these flags */
 	char why[512];          /* when unavailable: the compiler's line */
 	long frame;             /* bytes, -1 unknown */
 	const char *frame_from; /* "stack-usage" or "prologue" */
@@ -24,8 +25,13 @@ int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long
 long prologue_frame(const uint8_t *code, size_t len);
 
 /* Compile src with the variant's flags and measure func.  0, or -1 with
- * err (the toolchain itself failed). */
+ * err (the toolchain itself failed), or -2 with err (the source does not
+ * compile with flags the compiler accepts).  Flags it rejects, or an
+ * object without the function, leave fr->available 0 with fr->why. */
 int frame_measure(struct cc_ctx *c, const char *src, const char *func, const struct strv *flags,
                   struct frame_result *fr, char *err, size_t errlen);
+
+/* Does the object at path define the symbol name?  1, 0, or -1 unreadable. */
+int frame_object_defines(const char *path, const char *name);
 
 #endif

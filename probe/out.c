@@ -49,6 +49,28 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	free(big);
 }
 
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs,
+ * no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned lo = 0x80, hi = 0xbf;
+	size_t n;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 void buf_json_str(struct buf *b, const char *s)
 {
 	if (!s) {
@@ -66,8 +88,16 @@ void buf_json_str(struct buf *b, const char *s)
 			buf_puts(b, "\\t");
 		else if (c < 0x20 || c == 0x7f)
 			buf_printf(b, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			buf_add(b, (const char *)&c, 1);
+		else {                  /* JSON is UTF-8: a byte that is not becomes U+FFFD */
+			size_t n = utf8_len((const unsigned char *)s);
+			if (n) {
+				buf_add(b, s, n);
+				s += n - 1;
+			} else
+				buf_puts(b, "\\ufffd");
+		}
 	}
 	buf_puts(b, "\"");
 }
@@ -131,10 +161,12 @@ static void comment(struct buf *b, const char *open, const char *text, const cha
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			buf_puts(b, " ");
 		else if (*p == '*' && p[1] == '/')
-			buf_puts(b, "*");
+			buf_puts(b, "* ");      /* C: no "*" "/" */
 		else
 			buf_add(b, p, 1);
 	}
+	if (*text && text[strlen(text) - 1] == '\\')
+		buf_puts(b, " ");               /* make: a comment ending in \ continues */
 	buf_puts(b, close);
 }
 

@@ -177,6 +177,16 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 	if (x->o->features) {
 		if (feature_list(&p->cat, x->o->features, want, "--features", err, errlen))
 			r = 2;
+		/* what they require is probed too: "adx" alone could not be usable */
+		for (int grew = 1; grew;) {
+			grew = 0;
+			for (size_t i = 0; i < n; i++)
+				for (size_t k = 0; want[i] && k < p->cat.f[i].nrequires; k++) {
+					const struct feature *q = catalog_find(&p->cat, p->cat.f[i].requires[k]);
+					if (q && !want[q - p->cat.f])
+						want[q - p->cat.f] = grew = 1;
+				}
+		}
 	} else
 		memset(want, 1, n);
 	if (!r && x->o->disable && feature_list(&p->cat, x->o->disable, off, "--disable", err, errlen))

@@ -118,7 +118,8 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 		if (missing) {
 			size_t len = strlen(p->cat.f[i].name) + strlen(missing) + 64;
 			c = malloc(len);
-			snprintf(c, len, "%s assembles, but it requires %s, which does not", p->cat.f[i].name, missing);
+			snprintf(c, len, "%s assembles, but it requires %s, which is %s", p->cat.f[i].name, missing,
+			         status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
 		} else if (!yes) {
 			size_t len = strlen(p->v[i].reason) + 32;
 			c = malloc(len);

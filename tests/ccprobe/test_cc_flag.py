@@ -69,6 +69,23 @@ def test_words_after_double_dash_are_flags_not_options():
     assert "ASMCAP_CFLAG_FORMAT=no" in r.stdout
 
 
+def test_flags_that_would_share_a_variable_are_refused():
+    r = asmcap("cc-flag", "--cc", "gcc", "--", "-fPIC", "-fpic")
+    assert r.returncode == 2
+    assert "-fPIC and -fpic would both be ASMCAP_CFLAG_FPIC" in r.stderr
+
+
+def test_comments_cannot_break_the_header_or_makefile(tmp_path):
+    h = asmcap("cc-flag", "--cc", "gcc", "--format", "h", "--", "-DX=*/")
+    (tmp_path / "c.h").write_text(h.stdout)
+    assert subprocess.run(["gcc", "-fsyntax-only", "-x", "c", str(tmp_path / "c.h")]).returncode == 0
+    mk = asmcap("cc-flag", "--cc", "gcc", "--format", "make", "--", "-DP=C:\\dir\\", "-Wall")
+    (tmp_path / "caps.mk").write_text(mk.stdout)
+    (tmp_path / "Makefile").write_text("include caps.mk\nall:\n\t@echo [$(ASMCAP_CFLAG_WALL)]\n")
+    out = subprocess.run(["make", "-s", "-C", str(tmp_path)], capture_output=True, text=True).stdout
+    assert out.strip() == "[yes]"
+
+
 def test_require_fails_naming_the_flag():
     r = asmcap("cc-flag", "--cc", "gcc", "--require", "--", "-Wall", "-fbogus")
     assert r.returncode == 1

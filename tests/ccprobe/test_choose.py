@@ -51,6 +51,14 @@ def test_different_output_is_rejected(tmp_path):
     assert "variant wrong computes a different result" in r.stderr
 
 
+def test_spec_naming_a_missing_function_is_an_error(tmp_path):
+    p = spec(tmp_path, "frame", "a", [("a", "")], bench=False)
+    p.write_text(p.read_text().replace("check: knob_check", "check: no_such_check"))
+    r = choose(p)
+    assert r.returncode == 2
+    assert "no_such_check is not defined" in r.stderr
+
+
 def test_override_wins_and_is_checked(tmp_path):
     p = spec(tmp_path, "frame", "small", [("small", ""), ("big", "-DBIG=1")], bench=False)
     r = choose(p, env={"ASMCAP_CHOICE_KNOB": "big"})

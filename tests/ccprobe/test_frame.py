@@ -50,11 +50,23 @@ def test_rejected_variant_is_unavailable_not_an_error():
 def test_text_output_and_errors(tmp_path):
     r = asmcap("frame", str(KNOB), "--func", "knob_sum", "--cc", "gcc", "--variant", "os=-Os")
     assert r.returncode == 0 and r.stdout.splitlines()[1].startswith("os ")
+    # Bad input is exit 2; 3 means the toolchain itself is unusable.
     r = asmcap("frame", str(KNOB), "--func", "no_such_function", "--cc", "gcc")
-    assert r.returncode == 3 and "no_such_function" in r.stderr
+    assert r.returncode == 2 and "no function no_such_function" in r.stderr
+    r = asmcap("frame", str(tmp_path / "missing.c"), "--func", "f", "--cc", "gcc")
+    assert r.returncode == 2 and "cannot read" in r.stderr
+    r = asmcap("frame", str(KNOB), "--func", "knob_sum", "--cc", "/nonexistent/cc")
+    assert r.returncode == 3 and "/nonexistent/cc" in r.stderr
     assert asmcap("frame", str(KNOB), "--cc", "gcc").returncode == 2        # no --func
     assert asmcap("frame", str(KNOB), "--func", "knob_sum", "--variant", "noequals").returncode == 2
     bad = tmp_path / "bad.c"
     bad.write_text("int f( {\n")
     r = asmcap("frame", str(bad), "--func", "f", "--cc", "gcc")
-    assert r.returncode == 3 and "does not compile" in r.stderr
+    assert r.returncode == 2 and "does not compile" in r.stderr
+
+
+def test_variant_without_code_is_unavailable():
+    # -flto leaves GIMPLE, not machine code: that variant has no frame to report.
+    v = frame("gcc", "plain=", "lto=-flto")
+    assert v["plain"]["status"] == "ok"
+    assert v["lto"]["status"] == "unavailable" and "no function knob_sum" in v["lto"]["reason"]

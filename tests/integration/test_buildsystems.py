@@ -125,3 +125,20 @@ def test_meson_unusable_toolchain_is_an_error(tmp_path):
     r = run(["meson", "setup", str(tmp_path / "b"), str(HERE / "meson")], tmp_path, env=env, check=False)
     assert r.returncode != 0
     assert "SIGSEGV" in r.stdout + r.stderr
+
+
+def test_cmake_follows_requires(tmp_path):
+    # adx without bmi2 is not usable: CMake must say OFF like every other format.
+    b = tmp_path / "build"
+    r = cmake(tmp_path, b, "-DCMAKE_C_COMPILER=gcc")
+    assert result(b)["adx"] == "ON"
+    prefix = tmp_path / "prefix" / "lib" / "cmake" / "Asmcap"
+    e = dict(os.environ, ASMCAP_DISABLE="bmi2")
+    r = subprocess.run(["cmake", "-S", str(HERE / "cmake"), "-B", str(tmp_path / "b2"),
+                        f"-DCMAKE_PREFIX_PATH={tmp_path / 'prefix'}", f"-DASMCAP_EXECUTABLE={ASMCAP}",
+                        "-DCMAKE_C_COMPILER=gcc"], cwd=tmp_path, env=e, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    res = result(tmp_path / "b2")
+    assert res["adx"] == "OFF" and res["bmi2"] == "OFF"
+    assert "requires bmi2, which is disabled" in res["adx_reason"]
+    assert prefix.exists()
