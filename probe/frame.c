@@ -116,32 +116,43 @@ static const struct obj_symbol *find_func(const struct obj *o, const char *func,
 	return NULL;
 }
 
-int frame_object_defines(const char *path, const char *name)
+/* The object at path, parsed; its bytes are returned for close_object.
+ * NULL when it cannot be read or parsed. */
+static uint8_t *open_object(const char *path, struct obj *o)
 {
 	size_t len;
-	uint8_t *bytes = file_read(path, &len);
-	struct obj o;
 	char err[256];
-	if (!bytes || obj_parse(&o, bytes, len, err, sizeof err)) {
+	uint8_t *bytes = file_read(path, &len);
+	if (bytes && obj_parse(o, bytes, len, err, sizeof err)) {
 		free(bytes);
-		return -1;
+		bytes = NULL;
 	}
-	int found = find_func(&o, name, 0) != NULL;
-	obj_free(&o);
+	return bytes;
+}
+
+static void close_object(struct obj *o, uint8_t *bytes)
+{
+	obj_free(o);
 	free(bytes);
+}
+
+int frame_object_defines(const char *path, const char *name)
+{
+	struct obj o;
+	uint8_t *bytes = open_object(path, &o);
+	if (!bytes)
+		return -1;
+	int found = find_func(&o, name, 0) != NULL;
+	close_object(&o, bytes);
 	return found;
 }
 
 static void from_object(const char *path, const char *func, struct frame_result *fr, int want_frame)
 {
-	size_t len;
-	uint8_t *bytes = file_read(path, &len);
 	struct obj o;
-	char err[256];
-	if (!bytes || obj_parse(&o, bytes, len, err, sizeof err)) {
-		free(bytes);
+	uint8_t *bytes = open_object(path, &o);
+	if (!bytes)
 		return;
-	}
 	const struct obj_symbol *s = find_func(&o, func, 1);
 	if (s && (size_t)s->section < o.nsections) {
 		const struct obj_section *sec = &o.sections[s->section];
@@ -161,8 +172,7 @@ static void from_object(const char *path, const char *func, struct frame_result 
 				fr->frame_from = "prologue";
 		}
 	}
-	obj_free(&o);
-	free(bytes);
+	close_object(&o, bytes);
 }
 
 int frame_measure(struct cc_ctx *c, const char *src, const char *func, const struct strv *flags,
