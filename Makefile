@@ -75,6 +75,25 @@ $(BUILD)/mont/mont-x86_64.o: $(BUILD)/mont-x86_64.s | $(BUILD)/mont
 	$(MONT_AS) -o $@ $<
 endif
 
+# AArch64: ARMv8.0 kernels (perlasm/aarch64-mont.pl reads no caps: they use
+# nothing an assembler could lack), in the object format the target's
+# preprocessor names: Mach-O (__APPLE__), COFF (_WIN32) or ELF.
+MONT_AARCH64 := $(shell echo __aarch64__ | $(CC) $(CFLAGS) -E -P - 2>/dev/null)
+ifeq ($(MONT_AARCH64),1)
+MONT_A64_GEN  := perlasm/aarch64-mont.pl
+MONT_A64_FLAV := $(shell printf '__APPLE__ _WIN32\n' | $(CC) $(CFLAGS) -E -P - 2>/dev/null | \
+	awk '{ print $$1 == "1" ? "macosx" : $$2 == "1" ? "coff" : "elf" }')
+MONT_OBJ    += $(BUILD)/mont/mont-aarch64.o
+MONT_CFLAGS += -DMONT_ASM
+MONT_DEPS   += $(BUILD)/mont-kernels.h
+$(BUILD)/mont-aarch64.s: $(MONT_A64_GEN) | $(BUILD)
+	$(PERL) $(MONT_A64_GEN) $(MONT_A64_FLAV) >$@.tmp && mv $@.tmp $@
+$(BUILD)/mont-kernels.h: $(MONT_A64_GEN) | $(BUILD)
+	$(PERL) $(MONT_A64_GEN) --header >$@.tmp && mv $@.tmp $@
+$(BUILD)/mont/mont-aarch64.o: $(BUILD)/mont-aarch64.s | $(BUILD)/mont
+	$(CC) $(CFLAGS) -c -o $@ $<
+endif
+
 $(BUILD)/mont:
 	@mkdir -p $@
 $(BUILD)/mont/%.o: mont/%.c $(MONT_DEPS) | $(BUILD)/mont
@@ -89,8 +108,9 @@ $(BUILD)/libmont.so: $(MONT_OBJ) mont/libmont.map
 		-o $@ $(MONT_OBJ) -lpthread
 	ln -sf libmont.so $@.0
 # The tests' driver (tests/mont/): hex vectors on stdin, results on stdout.
+# LDFLAGS: e.g. -static for a harness qemu-user or Wine runs.
 $(BUILD)/mont-harness: tests/mont/harness.c $(BUILD)/libmont.a
-	$(CC) $(CFLAGS) $(MONT_CFLAGS) -g -D_POSIX_C_SOURCE=200809L -o $@ $< \
+	$(CC) $(CFLAGS) $(MONT_CFLAGS) -g -D_POSIX_C_SOURCE=200809L $(LDFLAGS) -o $@ $< \
 		$(BUILD)/libmont.a -lpthread
 
 # Another toolchain: make regen CC=clang-19 (re-probes, regenerates, rebuilds).

@@ -7,7 +7,7 @@
  *
  * The code that runs is chosen once, at first use: the fastest backend the
  * library was built with (see `make`: the asm kernels exist only when the
- * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|mulq|adx
+ * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|a64|mulq|adx
  * in the environment asks for one; when it cannot be honoured one line goes
  * to stderr and the best available backend runs. Sizes below the kernels'
  * minimum (num < 4) always use the C code.
@@ -66,10 +66,11 @@ MONT_API void mont_sqr(uint64_t *r, const uint64_t *a,
 MONT_API int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
                          size_t exp_limbs, const uint64_t *n, size_t num);
 
-/* Name of the backend mont_mul/mont_sqr use for num >= 4: "adx", "mulq" or "c". */
+/* Name of the backend mont_mul/mont_sqr use for num >= 4: "adx", "mulq"
+ * (x86_64), "a64" (AArch64) or "c". */
 MONT_API const char *mont_backend(void);
 
-/* Switch every thread to a backend ("c", "mulq", "adx"). Returns 0 on
+/* Switch every thread to a backend ("c", "a64", "mulq", "adx"). Returns 0 on
  * success, -1 unknown name (or NULL), -2 not built into this library,
  * -3 this CPU cannot run it; the current backend is kept on error. */
 MONT_API int mont_select(const char *backend);

@@ -16,7 +16,7 @@ from conftest import BUILD as DEFAULT_BUILD, ROOT
 # build, a library from another toolchain's caps); make builds it there.
 BUILD = pathlib.Path(os.environ.get("MONT_TEST_BUILD", DEFAULT_BUILD))
 
-BACKENDS = ("c", "mulq", "adx")
+BACKENDS = ("c", "a64", "mulq", "adx")
 
 # MONT_TEST_RUNNER runs the harness through another program: wine64 for a
 # Windows build (MONT_TEST_EXE=.exe, the name MinGW's gcc gives it), or an
@@ -25,6 +25,12 @@ RUNNER = tuple(shlex.split(os.environ.get("MONT_TEST_RUNNER", "")))
 EXE = os.environ.get("MONT_TEST_EXE", "")
 # How a harness that called abort() ends: Windows' abort() exits with 3.
 ABORTED = 3 if EXE == ".exe" else -signal.SIGABRT
+
+
+def program_stderr(text):
+    """The harness's own stderr: without the line qemu-user adds when the
+    program it runs dies of a signal."""
+    return "".join(l for l in text.splitlines(True) if not l.startswith("qemu: uncaught target signal"))
 
 
 def make(*targets, build=None, **variables):
