@@ -102,6 +102,16 @@ def kernels_header(build=BUILD):
     return h.read_text() if h.exists() else None
 
 
+def built_backends(header):
+    """The backends a library holds, slowest first, from its generated
+    kernels header (None: the C code only)."""
+    if header is None:
+        return ["c"]
+    if "#define MONT_HAVE_A64" in header:
+        return ["c", "a64"]
+    return ["c", "mulq"] + (["adx"] if "#define MONT_HAVE_ADX" in header else [])
+
+
 def cpu_flags():
     with open("/proc/cpuinfo") as f:
         for line in f:

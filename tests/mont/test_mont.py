@@ -2,8 +2,8 @@
 
 import pytest
 
-from montlib import (ABORTED, BACKENDS, cpu_flags, harness, kernels_header, mont_mul,
-                     program_stderr, random_modulus, rng, run_program)
+from montlib import (ABORTED, BACKENDS, built_backends, cpu_flags, harness, kernels_header,
+                     mont_mul, program_stderr, random_modulus, rng, run_program)
 
 assert harness and rng  # fixtures, used by name
 
@@ -17,14 +17,9 @@ def backend_env(backend):
 
 def test_backends_built_and_runnable(harness):
     """What mont_select accepts follows what was generated and the CPU."""
-    header = kernels_header()
-    want = ["c"]
-    if header is not None and "#define MONT_HAVE_A64" in header:
-        want.append("a64")
-    elif header is not None:
-        want.append("mulq")
-        if "#define MONT_HAVE_ADX" in header and {"adx", "bmi2"} <= cpu_flags():
-            want.append("adx")
+    want = built_backends(kernels_header())
+    if "adx" in want and not {"adx", "bmi2"} <= cpu_flags():
+        want.remove("adx")
     assert harness.runnable() == want
     # the default is the best of them
     assert harness.lines(["backend"]) == [want[-1]]
@@ -151,9 +146,7 @@ def test_modexp_bad_input(harness):
 
 
 def test_select_codes(harness):
-    header = kernels_header()
-    built = ["c"] + (["mulq"] if header is not None else []) + \
-        (["adx"] if header and "#define MONT_HAVE_ADX" in header else [])
+    built = built_backends(kernels_header())
     cmds = ["select c", "select nope", "select", "select ADX", "select mulq", "select adx", "backend"]
     # a CPU without ADX/BMI2: adx is -3 when built, -2 when not
     out = harness.lines(cmds, env={"MONT_ASSUME_CPU": ""})
@@ -177,11 +170,11 @@ def test_env_backend_unknown(harness):
 
 def test_env_backend_not_runnable(harness):
     """adx asked for on a CPU without it (or not built): one line, the best other runs."""
-    header = kernels_header()
-    fallback = "mulq" if header is not None else "c"
+    built = built_backends(kernels_header())
+    fallback = "mulq" if "mulq" in built else built[-1]
     out, err = harness.run(["backend"], env={"MONT_BACKEND": "adx", "MONT_ASSUME_CPU": "bmi2"})
     assert out == [fallback]
-    reason = "not built" if not header or "#define MONT_HAVE_ADX" not in header else "CPU lacks"
+    reason = "CPU lacks" if "adx" in built else "not built"
     assert err.count("\n") == 1 and "MONT_BACKEND=adx" in err and reason in err, err
 
 
