@@ -241,15 +241,14 @@ fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
 .PHONY: fuzz fuzz-audit fuzz-coverage
 
 ## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
-## elf-win64, nasm-elf) of the Montgomery generator, or of the dialect sample
-## while the generator is absent, assembled by its real assembler and checked:
+## elf-win64, nasm-elf) of the Montgomery generator, assembled by its real
+## assembler and checked:
 ## symbols, .pdata/.xdata against the prologues, disassembly against the elf
 ## object. COFF and Mach-O objects cannot run here: the table says "not run";
 ## the SysV and Win64 (ms_abi) ELF builds are run side by side, and the
 ## nasm-elf kernels (nasm and yasm) against the elf ones.
-FLAVOURS_SRC = $(or $(wildcard perlasm/x86_64-mont.pl),tests/perlasm/sample.s)
 flavours: $(CAPS)
-	python3 tests/perlasm/flavours.py --caps $(CAPS) --out $(BUILD)/flavours $(FLAVOURS_SRC)
+	python3 tests/perlasm/flavours.py --caps $(CAPS) --out $(BUILD)/flavours $(MONT_GEN)
 .PHONY: flavours
 
 ## probe checks (owner: engine helper) #######################################

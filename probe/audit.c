@@ -18,7 +18,7 @@
 #include "out.h"
 #include "x86dec.h"
 
-/* One alternative of an `audit:` pattern (grammar in the brief). */
+/* One alternative of an `audit:` pattern (grammar: templates/README.md). */
 struct pat {
 	enum x86_enc enc;
 	unsigned map;

@@ -162,7 +162,7 @@ def test_bad_arguments(montbench, args, names):
     assert p.stdout == ""
 
 
-@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind not installed")
+@pytest.mark.tools("valgrind")
 def test_callgrind_counts_repeatable(montbench, tmp_path):
     def counts(d):
         d.mkdir()

@@ -97,7 +97,7 @@ def harness():
 
 
 def kernels_header(build=BUILD):
-    """What the generator produced: None without the generator."""
+    """What the generator produced: None in a C-only build (target not x86_64)."""
     h = build / "mont-kernels.h"
     return h.read_text() if h.exists() else None
 

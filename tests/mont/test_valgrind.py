@@ -13,8 +13,7 @@ from montlib import BACKENDS, harness, random_modulus, rng
 
 assert harness and rng  # fixtures, used by name
 
-pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None,
-                                reason="valgrind not installed (ci/deps installs it)")
+pytestmark = pytest.mark.tools("valgrind")
 
 ASSUME = {"MONT_ASSUME_CPU": "adx,bmi2"}
 VALGRIND = ("valgrind", "--error-exitcode=99", "--track-origins=yes")

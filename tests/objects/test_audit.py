@@ -74,7 +74,8 @@ def test_other_formats(tmp_path, asmcap_bin, kind):
         return
     assert f[under + "real"] == {"adx": 1, "bmi2": 1}
     assert f[under + "imm"] == {}
-    assert data["objects"][0]["format"] == "macho64" if kind == "macho64" else "coff-x86-64"
+    assert data["objects"][0]["format"] == {"coff64": "coff-x86-64", "nasm": "coff-x86-64",
+                                            "macho64": "macho64"}[kind]
 
 
 def test_i386(tmp_path, asmcap_bin):
