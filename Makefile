@@ -120,12 +120,19 @@ regen:
 	$(MAKE) all
 
 ## 4. Tests, benchmarks, matrix ###############################################
+# make test: the probe's and libmont's suites under ASan+UBSan too (a report
+# exits with a code of its own: tests/conftest.py), a short run of the audit
+# fuzzer, and the whole suite last, so its skip reasons (-rs) end the output.
+SAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 test:
 	ci/deps
 	$(MAKE) all
-	$(PYTEST) -q tests
-	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q \
+	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q -rs \
 		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py
+	MONT_TEST_BUILD=$(BUILD)/asan-mont MONT_TEST_MAKEFLAGS="CAPS=$(CAPS) CFLAGS='$(SAN_CFLAGS)'" \
+		$(PYTEST) -q -rs tests/mont
+	$(MAKE) fuzz-audit FUZZ_TIME=5
+	$(PYTEST) -q -rs tests
 
 # matrix: every installed toolchain probed, its code regenerated, built,
 # audited and tested; the table in $(BUILD)/matrix.md and .json.
@@ -213,7 +220,7 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
 			2>$(BUILD)/fuzz/$$t.log || { tail -40 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/$$t.log; done
 # The whole audit command (catalog patterns, decoder, symbol ranges) on
-# mutated objects: ~400 runs/s, so apart: make fuzz-audit [FUZZ_TIME=60]
+# mutated objects: ~400 runs/s; make test runs it 5 s, longer: make fuzz-audit FUZZ_TIME=60
 FUZZ_AUDIT_SRC := $(filter-out probe/main.c,$(PROBE_SRC)) $(BUILD)/catalog.c
 $(BUILD)/fuzz/audit: fuzz/fuzz_audit.c $(FUZZ_AUDIT_SRC) $(PROBE_HDR)
 	@mkdir -p $(@D)
@@ -258,8 +265,7 @@ flavours: $(CAPS)
 BENCH_PROBE_CCS ?= gcc clang-14
 $(BUILD)/asan/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
-		-fno-sanitize-recover=undefined -Iprobe -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
+	$(CC) $(TOOL_CFLAGS) $(SAN_CFLAGS) -Iprobe -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
 asan: $(BUILD)/asan/asmcap
 bench-probe: $(BUILD)/asmcap
 	python3 tests/probe/bench_probe.py --asmcap $(BUILD)/asmcap $(BENCH_PROBE_CCS)

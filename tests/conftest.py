@@ -13,6 +13,15 @@ BUILD = pathlib.Path(os.environ.get("ASMCAP_BUILD", ROOT / "build"))   # ci/matr
 ASMCAP = pathlib.Path(os.environ.get("ASMCAP_BIN", BUILD / "asmcap"))
 FAKES = ROOT / "tests" / "fake"
 
+# An ASan or UBSan report exits with a code asmcap never uses (it exits
+# 0-3), so a sanitizer finding cannot pass for a verdict. One code for both:
+# in a combined build the last options parsed (UBSan's) set it for either.
+# Every program the tests run inherits these; later options override earlier.
+SANITIZER_EXIT = 86
+for var, opts in (("ASAN_OPTIONS", f"exitcode={SANITIZER_EXIT}"),
+                  ("UBSAN_OPTIONS", f"halt_on_error=1:print_stacktrace=1:exitcode={SANITIZER_EXIT}")):
+    os.environ[var] = ":".join(filter(None, (os.environ.get(var), opts)))
+
 
 def asmcap(*args, env=None, timeout=120, **kw):
     """Run the probe binary; returns CompletedProcess (text)."""
@@ -20,8 +29,11 @@ def asmcap(*args, env=None, timeout=120, **kw):
     e.pop("ASMCAP_DISABLE", None)
     if env:
         e.update(env)
-    return subprocess.run([str(ASMCAP), *map(str, args)], capture_output=True,
-                          text=True, env=e, timeout=timeout, **kw)
+    r = subprocess.run([str(ASMCAP), *map(str, args)], capture_output=True,
+                       text=True, env=e, timeout=timeout, **kw)
+    if r.returncode == SANITIZER_EXIT:
+        pytest.fail(f"asmcap {' '.join(map(str, args))}: sanitizer report\n{r.stderr}")
+    return r
 
 
 @pytest.fixture(scope="session")

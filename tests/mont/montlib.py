@@ -1,5 +1,6 @@
 """Helpers for the libmont tests: build and drive the C harness (harness.c)
 and compute the expected answers with Python integers."""
+import json
 import os
 import pathlib
 import random
@@ -94,6 +95,26 @@ class Harness:
 def harness():
     make(BUILD / "mont-harness")
     return Harness(BUILD / ("mont-harness" + EXE))
+
+
+def make_variable(name):
+    """A variable MONT_TEST_MAKEFLAGS sets for the build under test, or None."""
+    for word in shlex.split(os.environ.get("MONT_TEST_MAKEFLAGS", "")):
+        if word.startswith(name + "="):
+            return word[len(name) + 1:]
+    return None
+
+
+def build_caps():
+    """The caps the library under test was generated from (make's CAPS)."""
+    caps = make_variable("CAPS")
+    return json.loads((ROOT / caps if caps else BUILD / "caps.json").read_text())
+
+
+# The compiler flags of the build under test: a program linked against an
+# ASan library is compiled with them too.
+BUILD_CFLAGS = shlex.split(make_variable("CFLAGS") or "")
+SANITIZED = any(f.startswith("-fsanitize=") for f in BUILD_CFLAGS)
 
 
 def kernels_header(build=BUILD):
