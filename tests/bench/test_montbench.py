@@ -3,7 +3,6 @@ consistently. No speed is asserted: the machine is shared and noisy."""
 import json
 import os
 import pathlib
-import shutil
 import subprocess
 
 import pytest

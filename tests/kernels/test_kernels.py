@@ -8,7 +8,6 @@ import json
 import os
 import pathlib
 import random
-import shutil
 import subprocess
 
 import pytest
