@@ -372,11 +372,11 @@ static int control(struct ctx *x, char *err, size_t errlen)
 }
 
 /* One run per feature, --jobs at a time.  A run that fails naming its
- * snippet decides `no'.  A run that fails naming nothing decides `no' only
- * when it fails again, with the same complaint, after a control run passed
- * in between, and while no input of this toolchain has given two different
- * answers.  Anything else runs again after a control, TRIES runs in all;
- * then the toolchain is unusable.  0, or 3 with err. */
+ * snippet decides `no'.  One that fails naming nothing runs again after a
+ * control run, TRIES runs in all: it decides `no' only when every run
+ * failed with the same complaint, every control between passed, and no
+ * input of this toolchain has given two different answers; else the
+ * toolchain is unusable.  0, or 3 with err. */
 static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_t errlen)
 {
 	size_t ncat = x->p->cat.n, *todo = calloc(n + 1, sizeof *todo);
@@ -402,7 +402,7 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 				u[i].job = jobs[i];
 		}
 		size_t left = 0;
-		int settled = 1;        /* every failure so far reproduced, nameless */
+		int settled = 1;        /* every failure reproduced, nameless */
 		for (size_t i = 0; i < n && !r; i++) {
 			size_t fi = todo[i];
 			struct obj o;
@@ -433,8 +433,8 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 			fails[fi]++;
 			todo[left++] = fi;
 		}
-		if (!r && left && settled && !x->flaky) {
-			/* reproduced around a passing control: rejections */
+		if (!r && left && round + 1 >= TRIES && settled && !x->flaky) {
+			/* reproduced around passing controls: rejections */
 			for (size_t i = 0, k = 0; i < n; i++)
 				if (k < left && u[i].f[0] == todo[k])
 					record_failure(x, todo[k++], &u[i], said[u[i].f[0]]);
