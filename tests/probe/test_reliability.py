@@ -95,12 +95,15 @@ def test_flaky_launcher_gives_the_truth_or_exit_3(tmp_path, gcc_verdicts):
     assert any(f and rc == 0 for f, rc in results)
 
 
-def test_launcher_that_always_fails_is_exit_3(tmp_path):
-    env = {"FLAKY_COUNTER": str(tmp_path / "count"), "FLAKY_RATE": "1"}
-    r = asmcap("--cc", f"{FLAKY} gcc", "--features", "adx", "--format", "sh", env=env)
+def test_launcher_that_always_fails_is_retried_then_exit_3(tmp_path):
+    counter = tmp_path / "count"
+    r = asmcap("--cc", f"{FLAKY} gcc", "--features", "adx", "--format", "sh",
+               env={"FLAKY_COUNTER": str(counter), "FLAKY_RATE": "1"})
     assert r.returncode == 3 and r.stdout == ""
     assert f"`{FLAKY} gcc" in r.stderr and "Connection refused" in r.stderr
     assert "cannot assemble an empty file" in r.stderr
+    # the catalog run, then the empty-file control three times: bounded
+    assert counter.read_text() == "ffff"
 
 
 # ---- 6. one language for the toolchain, no temp paths in reasons ----
