@@ -286,18 +286,23 @@ static int attributed(enum outcome out)
 	return out == U_OK || out == U_FAILED;
 }
 
-/* unit_eval, and the driver's -v output read from a run the driver
- * really made (a launcher that failed before it printed nothing true);
- * otherwise the next run asks again. */
-static enum outcome eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
-                         char *err, size_t errlen)
+/* The driver's -v output, read only from a run the driver really made (a
+ * launcher that failed before it printed nothing true); otherwise the next
+ * run asks again. */
+static void driver_output(struct ctx *x, const struct unit *u, int ran)
 {
-	enum outcome out = unit_eval(x, u, o, objbuf, err, errlen);
-	if (u->verbose && attributed(out)) {
+	if (u->verbose && ran) {
 		free(x->as_prog);
 		x->as_prog = parse_driver(x->p, u->job.r.err, &x->integrated);
 	} else if (u->verbose)
 		x->verbose = 1;
+}
+
+static enum outcome eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
+                         char *err, size_t errlen)
+{
+	enum outcome out = unit_eval(x, u, o, objbuf, err, errlen);
+	driver_output(x, u, attributed(out));
 	return out;
 }
 
@@ -342,11 +347,7 @@ static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 				free(buf);
 			}
 		}
-		if (u.verbose && !r) {
-			free(x->as_prog);
-			x->as_prog = parse_driver(x->p, rr->err, &x->integrated);
-		} else if (u.verbose)
-			x->verbose = 1;
+		driver_output(x, &u, !r);
 	}
 	unit_free(&u);
 	return r;
