@@ -134,6 +134,12 @@ test:
 	$(MAKE) fuzz-audit FUZZ_TIME=5
 	$(PYTEST) -q -rs tests
 
+# The long forms of the seeded loops in tests/probe/test_reliability.py (a
+# flaky launcher 100 times, 240 random signals, 500 MB of noise); make test
+# runs their short forms.
+test-slow: $(BUILD)/asmcap
+	ASMCAP_SLOW=1 $(PYTEST) -q tests/probe/test_reliability.py
+
 # matrix: every installed toolchain probed, its code regenerated, built,
 # audited and tested; the table in $(BUILD)/matrix.md and .json.
 #   make matrix MATRIX_ONLY=gcc-12,clang-19
@@ -275,4 +281,4 @@ clean:
 	rm -rf $(BUILD)
 
 FORCE:
-.PHONY: all caps test install uninstall clean FORCE
+.PHONY: all caps test test-slow install uninstall clean FORCE
