@@ -351,7 +351,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	buf_puts(&b, payload);
 	buf_puts(&b, "end\n");
 	char err[256];
-	if (out_file(file, b.s, b.n, err, sizeof err))
+	if (file_replace(file, b.s, b.n, err, sizeof err))
 		fprintf(stderr, "asmcap: warning: cache not written: %s\n", err);
 	free(old);
 	buf_free(&b);

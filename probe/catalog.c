@@ -325,7 +325,7 @@ static char *slurp(const char *path, char *err, size_t errlen)
 	size_t n;
 	char *b = (char *)file_read(path, &n);
 	if (!b) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		fail(err, errlen, "%s: %s", path, file_error());
 		return NULL;
 	}
 	if (strlen(b) != n) {

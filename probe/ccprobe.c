@@ -352,7 +352,7 @@ int cmd_cc_flag(int argc, char **argv)
 		char who[512];
 		snprintf(who, sizeof who, "asmcap cc-flag --cc %s", cc ? cc : c.cc.v[0]);
 		out_vars(&b, fmt, who, vars, nflags);
-		if (out_file(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
+		if (file_replace(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
 			fprintf(stderr, "asmcap cc-flag: %s\n", err);
 			rc = 3;
 		}

@@ -499,7 +499,7 @@ int cmd_choose(int argc, char **argv)
 		struct out_var var = { envname, win->name, reason };
 		struct buf b = { 0 };
 		out_vars(&b, fmt, "asmcap choose", &var, 1);
-		if (out_file(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
+		if (file_replace(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
 			rc = 3;
 		}

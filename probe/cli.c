@@ -1,6 +1,7 @@
 /* asmcap probe | list | explain: options, cache, output, --require. */
 #include "cache.h"
 #include "cmds.h"
+#include "file.h"
 #include "out.h"
 #include "probe.h"
 #include "report.h"
@@ -292,7 +293,7 @@ int cmd_probe(int argc, char **argv)
 		free(cmd);
 		buf_free(&who);
 	}
-	if (out_file(c.output, b.s ? b.s : "", b.n, err, sizeof err)) {
+	if (file_replace(c.output, b.s ? b.s : "", b.n, err, sizeof err)) {
 		fprintf(stderr, "asmcap: %s\n", err);
 		r = 2;          /* a bad -o, not a bad toolchain */
 	}
