@@ -225,23 +225,27 @@ static char *flags_key(const struct cc_ctx *c, char **flags, size_t n)
 	return b.s;
 }
 
-/* Fill ok[]/why[] from a cached entry; 1 when every flag was there. */
+/* Fill ok[]/why[] from a cached entry; 1 when every flag was there and
+ * nothing in it was unknown (else a miss: the flags are probed again). */
 static int from_cache(char *payload, char **flags, size_t n, int *ok, char (*why)[512])
 {
 	size_t found = 0;
-	for (char *l = payload; *l;) {
-		char *nl = strchr(l, '\n'), *f[4];
+	int sound = 1;
+	for (char *l = payload; *l && sound;) {
+		char *nl = strchr(l, '\n'), *f[5];
 		*nl = 0;
-		if (cache_fields(l, f, 4) == 4 && !strcmp(f[0], "flag"))
-			for (size_t k = 0; k < n; k++)
-				if (!strcmp(flags[k], f[1]) && ok[k] < 0) {
-					ok[k] = !strcmp(f[2], "yes");
-					snprintf(why[k], sizeof why[k], "%s", f[3]);
-					found++;
-				}
+		sound = cache_fields(l, f, 5) == 4 && !strcmp(f[0], "flag") &&
+		        (!strcmp(f[2], "yes") || !strcmp(f[2], "no"));
+		for (size_t k = 0; k < n && sound; k++)
+			if (!strcmp(flags[k], f[1])) {
+				sound = ok[k] < 0;      /* a flag twice: not an entry we wrote */
+				ok[k] = !strcmp(f[2], "yes");
+				snprintf(why[k], sizeof why[k], "%s", f[3]);
+				found++;
+			}
 		l = nl + 1;
 	}
-	return found == n;
+	return sound && found == n;
 }
 
 static void to_cache(const char *file, const char *key, const struct cc_ctx *c, char **flags, size_t n,
