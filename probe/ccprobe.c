@@ -192,9 +192,21 @@ int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, siz
 	return ok;
 }
 
+int timeout_option(const char *who, const char *val)
+{
+	char *end;
+	double t = strtod(val, &end);
+	if (*end || !(t > 0) || t > 86400) {
+		fprintf(stderr, "%s: --timeout takes seconds (> 0, at most 86400), not `%s'\n", who, val);
+		return -1;
+	}
+	run_default_timeout = t;
+	return 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format %s] [-o FILE] [--cache FILE] [--require] -- FLAG...\n",
+	fprintf(stderr, "usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format %s] [-o FILE] [--cache FILE] [--timeout SEC] [--require] -- FLAG...\n",
 	        out_format_names());
 	return 2;
 }
@@ -296,6 +308,10 @@ int cmd_cc_flag(int argc, char **argv)
 			outpath = argv[++i];
 		else if (!strcmp(a, "--cache"))
 			cache = argv[++i];
+		else if (!strcmp(a, "--timeout")) {
+			if (timeout_option("asmcap cc-flag", argv[++i]))
+				return 2;
+		}
 		else if (!strcmp(a, "--format")) {
 			if (out_format_parse(argv[++i], &fmt)) {
 				fprintf(stderr, "asmcap cc-flag: unknown format '%s' (%s)\n", argv[i], out_format_names());

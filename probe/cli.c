@@ -1,5 +1,6 @@
 /* asmcap probe | list | explain: options, cache, output, --require. */
 #include "cache.h"
+#include "ccprobe.h"
 #include "cmds.h"
 #include "file.h"
 #include "out.h"
@@ -137,11 +138,8 @@ static int parse(struct cli *c, int argc, char **argv)
 			c->arch = val;
 		}
 		else if (!strcmp(o, "--timeout")) {
-			char *end;
-			double t = strtod(val, &end);
-			if (*end || !(t > 0) || t > 86400)
-				return usage("--timeout takes seconds (> 0), not", val);
-			run_default_timeout = t;
+			if (timeout_option("asmcap", val))
+				return usage(NULL, NULL);
 		} else if (!strcmp(o, "--jobs")) {
 			char *end;
 			long j = strtol(val, &end, 10);
