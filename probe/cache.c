@@ -511,7 +511,8 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 	free(text);
 	for (int i = 0; i < 7; i++)
 		ok &= got[i] == 1;
-	int hit = ok && p->v != NULL;
+	/* the recorded arch is the catalog's */
+	int hit = ok && p->v != NULL && p->cat.n && !strcmp(p->arch, p->cat.f[0].arch);
 	for (size_t i = 0; hit && i < p->cat.n; i++)
 		hit = p->v[i].reason != NULL;
 	if (!hit) {

@@ -374,7 +374,7 @@ int cmd_cc_flag(int argc, char **argv)
 		out_vars(&b, fmt, who, vars, nflags);
 		if (file_replace(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
 			fprintf(stderr, "asmcap cc-flag: %s\n", err);
-			rc = 3;
+			rc = 2;     /* a bad -o, not a bad toolchain */
 		}
 		buf_free(&b);
 		if (!rc && require && missing) {

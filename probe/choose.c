@@ -527,7 +527,7 @@ int cmd_choose(int argc, char **argv)
 		out_vars(&b, fmt, "asmcap choose", &var, 1);
 		if (file_replace(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
-			rc = 3;
+			rc = 2;     /* a bad -o, not a bad toolchain */
 		}
 		buf_free(&b);
 	}

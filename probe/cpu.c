@@ -134,7 +134,7 @@ int cmd_cpu(int argc, char **argv)
 	int r = 0;
 	if (file_replace(output, out.s ? out.s : "", out.n, err, sizeof err)) {
 		fprintf(stderr, "asmcap: %s\n", err);
-		r = 3;
+		r = 2;     /* a bad -o, not a bad toolchain */
 	}
 	for (size_t i = 0; i < nown; i++)
 		free(own[i]);

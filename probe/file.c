@@ -45,6 +45,8 @@ uint8_t *file_read(const char *path, size_t *len)
 		return failed(fd, NULL, errno, "%s", strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return failed(fd, NULL, EINVAL, "%s, not a regular file", kind(st.st_mode));
+	if ((uint64_t)st.st_size > FILE_READ_MAX)
+		return failed(fd, NULL, EFBIG, "larger than the %s limit", "256 MiB");
 	/* st_size is a hint only (/proc files say 0, a file may grow): the
 	 * limit holds on what is actually read. */
 	size_t cap = st.st_size > 0 && (uint64_t)st.st_size <= FILE_READ_MAX ? (size_t)st.st_size + 1 : 1 << 16;
