@@ -67,10 +67,13 @@ def test_o_dev_stdout_as_non_root(shared_dir):
     assert "ASMCAP_CPU_" in r.stdout
 
 
-def test_o_dev_stdout_redirected_to_a_file(tmp_path):
-    out = tmp_path / "out.sh"
+def test_o_stdout_by_name_redirected_to_a_file(tmp_path):
+    # A private link like /dev/stdout: a build that replaces what the link
+    # resolves to must not be able to replace the machine's /dev/stdout.
+    out, link = tmp_path / "out.sh", tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
     with open(out, "w") as f:
-        r = subprocess.run([str(ASMCAP), "cpu", "--format", "sh", "-o", "/dev/stdout"], stdout=f,
+        r = subprocess.run([str(ASMCAP), "cpu", "--format", "sh", "-o", link], stdout=f,
                            stderr=subprocess.PIPE, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "ASMCAP_CPU_" in out.read_text(), "the file the shell opened lost the output"
