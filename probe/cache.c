@@ -111,7 +111,12 @@ void deps_add_program(struct strv *deps, const char *path)
 	if (!realpath(path, real))
 		return;
 	add_dep(deps, path);
-	int fd = open(real, O_RDONLY);
+	int fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);   /* a FIFO must not block */
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		return;
+	}
 	if (fd < 0)
 		return;
 	uint8_t eh[64];

@@ -219,9 +219,13 @@ static int check_require(const struct probe *p, const char *list)
 		if (missing)
 			fprintf(stderr, "asmcap: required feature %s is yes, but it requires %s, which is %s\n",
 			        p->cat.f[i].name, missing, status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
-		else
+		else {
+			struct buf why = {0};
+			buf_text(&why, v->reason);
 			fprintf(stderr, "asmcap: required feature %s is %s%s%s\n", p->cat.f[i].name,
-			        status_name(v->st), *v->reason ? ": " : "", v->reason);
+			        status_name(v->st), *v->reason ? ": " : "", why.s ? why.s : "");
+			buf_free(&why);
+		}
 		r = 1;
 	}
 	free(want);

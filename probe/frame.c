@@ -334,10 +334,14 @@ int cmd_frame(int argc, char **argv)
 				buf_puts(&b, ", \"status\": \"unavailable\", \"reason\": "), buf_json_str(&b, fr.why),
 				buf_puts(&b, "}");
 		} else {
+			struct buf shown = { 0 };
+			buf_puts(&shown, "");
+			buf_text(&shown, name);
 			if (fr.available)
-				buf_printf(&b, "%-14s %8ld %8ld  %-12s ", name, fr.frame, fr.code, fr.frame_from);
+				buf_printf(&b, "%-14s %8ld %8ld  %-12s ", shown.s, fr.frame, fr.code, fr.frame_from);
 			else
-				buf_printf(&b, "%-14s %8s %8s  %-12s ", name, "-", "-", "unavailable");
+				buf_printf(&b, "%-14s %8s %8s  %-12s ", shown.s, "-", "-", "unavailable");
+			buf_free(&shown);
 			buf_text(&b, eq + 1);
 			if (!fr.available) {
 				buf_puts(&b, "  (");
