@@ -16,7 +16,9 @@ import time
 
 import pytest
 
-from conftest import ASMCAP, ROOT, asmcap
+from conftest import ASMCAP, ROOT
+
+BIN = str(ASMCAP.resolve())     # tests change directory and user
 
 ROOT_USER = os.geteuid() == 0
 NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
@@ -32,9 +34,16 @@ def shared_dir():
     shutil.rmtree(d, ignore_errors=True)
 
 
+def asmcap(*args, env=None, timeout=120, **kw):
+    e = dict(os.environ)
+    e.pop("ASMCAP_DISABLE", None)
+    e.update(env or {})
+    return subprocess.run([BIN, *map(str, args)], capture_output=True, text=True, env=e, timeout=timeout, **kw)
+
+
 def as_nobody(*args, **kw):
     """asmcap as an unprivileged user (directly when not root already)."""
-    cmd = ([*NOBODY] if ROOT_USER else []) + [str(ASMCAP), *map(str, args)]
+    cmd = ([*NOBODY] if ROOT_USER else []) + [BIN, *map(str, args)]
     env = dict(os.environ)
     env.pop("ASMCAP_DISABLE", None)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env, **kw)
@@ -73,7 +82,7 @@ def test_o_stdout_by_name_redirected_to_a_file(tmp_path):
     out, link = tmp_path / "out.sh", tmp_path / "stdout"
     link.symlink_to("/proc/self/fd/1")
     with open(out, "w") as f:
-        r = subprocess.run([str(ASMCAP), "cpu", "--format", "sh", "-o", link], stdout=f,
+        r = subprocess.run([BIN, "cpu", "--format", "sh", "-o", link], stdout=f,
                            stderr=subprocess.PIPE, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "ASMCAP_CPU_" in out.read_text(), "the file the shell opened lost the output"
@@ -100,7 +109,7 @@ def test_planted_symlink_at_the_old_temp_name_is_not_followed(shared_dir, who):
         f.write("precious\n")
     os.chmod(victim, 0o666)
     script = (f'cd {shared_dir} && ln -s victim caps.mk.tmp.$$ && ln -s victim .caps.mk.tmp.$$ && '
-              f'exec {ASMCAP} cpu --format make -o caps.mk')
+              f'exec {BIN} cpu --format make -o caps.mk')
     cmd = ([*NOBODY] if who == "nobody" else []) + ["sh", "-c", script]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
@@ -312,7 +321,7 @@ def test_audit_of_a_huge_sparse_file_is_refused_in_bounded_memory(tmp_path):
     big = tmp_path / "big.o"
     with open(big, "wb") as f:
         f.truncate(1 << 30)
-    p = subprocess.Popen([str(ASMCAP), "audit", str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen([BIN, "audit", str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, _, usage = os.wait4(p.pid, 0)
     err = p.stderr.read().decode()
     p.stdout.close(), p.stderr.close()
