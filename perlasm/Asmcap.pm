@@ -5,9 +5,9 @@ package Asmcap;
 #
 #   my $caps = Asmcap->load('build/caps.json');   # dies with the fix on error
 #   $caps->has('adx')        # 1 only if adx is "yes" and everything it
-#                            # requires (recursively) is "yes"; else 0.
-#                            # asmcap writes the same answer as "usable";
-#                            # a file where the two disagree dies
+#                            # requires (recursively) is "yes"; else 0:
+#                            # asmcap's own "usable", recomputed here so a
+#                            # status edited by hand (tests) is followed
 #   $caps->status('adx')     # yes|no|broken|skipped|disabled
 #   $caps->known('adx')      # is the feature in the file at all
 #   $caps->build('cet_ibt')  # the build section: cet_ibt cet_shstk pic ilp32 apple win64
@@ -101,10 +101,6 @@ sub has {
 	};
 	my $r = $ok->($name) ? 1 : 0;
 	undef $ok;	# break the closure's reference to itself
-	my $u = $self->_feature($name)->{usable};
-	_bad($self->{file}, "feature \"$name\" says usable " . ($u ? 'true' : 'false')
-		. " but its status and requires say " . ($r ? 'true' : 'false'))
-		if defined $u && ($u ? 1 : 0) != $r;
 	return $r;
 }
 

@@ -163,9 +163,13 @@ def test_o_fifo_without_reader_is_an_error_not_a_hang(tmp_path, args):
 def test_o_fifo_with_a_reader_is_written_in_place(tmp_path):
     f = fifo(tmp_path)
     reader = subprocess.Popen(["cat", str(f)], stdout=subprocess.PIPE, text=True)
-    time.sleep(0.2)  # cat opens the FIFO
-    r = asmcap("cpu", "--format", "sh", "-o", f, timeout=30)
-    out, _ = reader.communicate(timeout=30)
+    try:
+        time.sleep(0.2)  # cat opens the FIFO
+        r = asmcap("cpu", "--format", "sh", "-o", f, timeout=30)
+        out, _ = reader.communicate(timeout=30)
+    finally:
+        reader.kill()    # a writer that never came must not leave cat behind
+        reader.wait()
     assert r.returncode == 0, r.stderr
     assert "ASMCAP_CPU_" in out and stat.S_ISFIFO(os.stat(f).st_mode)
 
