@@ -198,9 +198,9 @@ int file_replace(const char *path, const char *data, size_t len, char *err, size
 	free(dcopy);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		int r = fail(err, errlen, "cannot create a temporary file beside", path);
+		snprintf(err, errlen, "cannot write %s (a temporary file in its directory): %s", path, strerror(errno));
 		free(tmp);
-		return r;
+		return -1;
 	}
 	mode_t mask = umask(0);
 	umask(mask);
