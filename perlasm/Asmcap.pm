@@ -5,7 +5,9 @@ package Asmcap;
 #
 #   my $caps = Asmcap->load('build/caps.json');   # dies with the fix on error
 #   $caps->has('adx')        # 1 only if adx is "yes" and everything it
-#                            # requires (recursively) is "yes"; else 0
+#                            # requires (recursively) is "yes"; else 0:
+#                            # asmcap's own "usable", recomputed here so a
+#                            # status edited by hand (tests) is followed
 #   $caps->status('adx')     # yes|no|broken|skipped|disabled
 #   $caps->known('adx')      # is the feature in the file at all
 #   $caps->build('cet_ibt')  # the build section: cet_ibt cet_shstk pic ilp32 apple win64
@@ -55,6 +57,8 @@ sub load {
 		_bad($file, "feature \"$name\" has status " . (defined $st ? "\"$st\"" : '(none)')
 			. ' (expected yes|no|broken|skipped|disabled)')
 			unless defined $st && !ref $st && $STATUS{$st};
+		_bad($file, "feature \"$name\": \"usable\" is not true or false")
+			if exists $f->{usable} && !JSON::PP::is_bool($f->{usable});
 		my $req = $f->{requires} // [];
 		_bad($file, "feature \"$name\": \"requires\" is not a list") unless ref $req eq 'ARRAY';
 		for my $r (@$req) {
@@ -95,9 +99,9 @@ sub has {
 		$seen{$n}--;
 		return $r;
 	};
-	my $r = $ok->($name);
+	my $r = $ok->($name) ? 1 : 0;
 	undef $ok;	# break the closure's reference to itself
-	return $r ? 1 : 0;
+	return $r;
 }
 
 sub build {

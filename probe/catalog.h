@@ -22,6 +22,7 @@ struct feature {
 	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it */
 	char *section;                  /* "# section:" names, comma-separated, or NULL */
 	char **requires; size_t nrequires;
+	unsigned requires_line;         /* its header line (errors name it) */
 	struct cat_cpuid cpuid[CAT_MAX_ALT]; size_t ncpuid;   /* all must be set */
 	uint64_t xcr0;                  /* OS state the feature needs (0: none) */
 	struct cat_bytes expect[CAT_MAX_ALT]; size_t nexpect; /* any one matches */
