@@ -473,24 +473,29 @@ static void report(struct audit *a, const char *file, const char *member, const 
 		sep = "";
 		for (size_t i = 0; i < rs->nfeat; i++)
 			if (r->hits[i]) {
-				buf_printf(&a->json, "%s\"%s\": %u", sep, c->cat.f[i].name, r->hits[i]);
+				buf_puts(&a->json, sep);
+				buf_json_str(&a->json, c->cat.f[i].name);
+				buf_printf(&a->json, ": %u", r->hits[i]);
 				sep = ", ";
 			}
 		buf_puts(&a->json, "}}");
 	}
 	if (a->format == OUT_JSON)
 		buf_puts(&a->json, "], \"sections\": [");
+	/* Text separates names by a blank, JSON by a comma. */
 	sep = "";
 	for (size_t i = 0; i < c->cat.n; i++) {
 		const struct feature *f = &c->cat.f[i];
 		if (!f->section || !has_section(o, f->section))
 			continue;
 		note_found(a, f->name);
-		if (a->format == OUT_TEXT)
+		if (a->format == OUT_TEXT) {
 			printf("%s%s", *sep ? " " : "  sections: ", f->name);
-		else
-			buf_printf(&a->json, "%s\"%s\"", sep, f->name);
-		sep = " ";
+		} else {
+			buf_puts(&a->json, sep);
+			buf_json_str(&a->json, f->name);
+		}
+		sep = ", ";
 	}
 	if (a->format == OUT_TEXT && *sep)
 		printf(" (%s)\n", "directive features whose sections are present");
