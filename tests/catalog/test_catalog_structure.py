@@ -17,7 +17,7 @@ KNOWN = {"feature", "summary", "requires", "cpuid", "xcr0", "expect", "since",
 # Features expected in each arch directory (the brief's list).
 X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "avx512vl avx512dq avx512ifma avx512vbmi vaes vpclmulqdq gfni avxvnni "
-          "avxifma sha512 sm3 sm4 rdrand rdseed cet cfi seh gnu-property").split()
+          "avxifma sha512 sm3 sm4 rdrand rdseed cet cfi seh gnu-property xop").split()
 I386 = [f for f in X86_64 if f != "seh"]     # Win64 unwind has no 32-bit form
 DIRECTIVES = {"cfi", "seh", "gnu-property"}
 VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4"}
@@ -101,14 +101,15 @@ def test_vex_only_features_expect_vex(arch, name):
 
 
 AVX_STATE = {"avx", "avx2", "fma", "vaes", "vpclmulqdq", "avxvnni", "avxifma",
-             "sha512", "sm3", "sm4"}
+             "sha512", "sm3", "sm4", "xop"}
 
 
 @pytest.mark.parametrize("arch,name", ALL)
 def test_cpuid_and_xcr0(arch, name):
     t = tmpl(arch, name)
     for line in t["cpuid"]:
-        m = re.fullmatch(r"leaf=(\d+) subleaf=(\d+) reg=(eax|ebx|ecx|edx) bit=(\d+)", line)
+        m = re.fullmatch(r"leaf=(\d+|0x8000000[0-9a-f]) subleaf=(\d+) reg=(eax|ebx|ecx|edx) "
+                         r"bit=(\d+)", line)
         assert m, line
         assert int(m[4]) < 32
     want = 0xe6 if name.startswith("avx512") else 0x6 if name in AVX_STATE else None
@@ -124,9 +125,10 @@ def cpuid_h_bits():
     for hdr in sorted(glob.glob("/usr/lib/llvm-*/lib/clang/*/include/cpuid.h"), key=version):
         where = None
         for line in open(hdr):
-            m = re.search(r"Features in %(e[abcd]x) for leaf (\d+)(?: sub-leaf (\d+))?", line)
+            m = re.search(r"Features in %(e[abcd]x) for leaf (0x[0-9a-fA-F]+|\d+)(?: sub-leaf (\d+))?",
+                          line)
             if m:
-                where = (int(m[2]), int(m[3] or 0), m[1])
+                where = (int(m[2], 0), int(m[3] or 0), m[1])
                 continue
             m = re.match(r"#define (bit_\w+)\s+(0x[0-9a-fA-F]+)", line)
             if m and where:
@@ -143,7 +145,7 @@ CPUID_NAMES = {"bmi1": "bit_BMI", "bmi2": "bit_BMI2", "adx": "bit_ADX",
                "vaes": "bit_VAES", "vpclmulqdq": "bit_VPCLMULQDQ", "gfni": "bit_GFNI",
                "avxvnni": "bit_AVXVNNI", "avxifma": "bit_AVXIFMA", "sha512": "bit_SHA512",
                "sm3": "bit_SM3", "sm4": "bit_SM4", "rdrand": "bit_RDRND",
-               "rdseed": "bit_RDSEED", "cet": "bit_IBT"}
+               "rdseed": "bit_RDSEED", "cet": "bit_IBT", "xop": "bit_XOP"}
 
 
 @pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])
@@ -152,13 +154,15 @@ def test_cpuid_matches_compiler_header(arch, name):
     assert CPUID_NAMES[name] in bits, \
         f"no installed clang cpuid.h defines {CPUID_NAMES[name]} (clang-19 in ci/deps does)"
     leaf, sub, reg, bit = bits[CPUID_NAMES[name]]
+    leaf = f"{leaf:#x}" if leaf >= 0x80000000 else leaf      # extended leaves in hex
     assert tmpl(arch, name)["cpuid"] == [f"leaf={leaf} subleaf={sub} reg={reg} bit={bit}"]
 
 
 AUDIT_ONE = re.compile(
     r"(?:(?:[0-9a-f]{2}|REX\?) )*[0-9a-f]{2}( /[r0-7])?( i[bwd])?"
     r"|(E?VEX)(\.(128|256|512))?\.(NP|66|F3|F2)\.(0F|0F38|0F3A)\.(W0|W1|WIG) [0-9a-f]{2}"
-    r"( /[r0-7])?( i[bwd])?")
+    r"( /[r0-7])?( i[bwd])?"
+    r"|XOP\.(08|09|0A)\.(W0|W1|WIG) [0-9a-f]{2} /r( ib)?")
 
 
 @pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])

@@ -455,3 +455,43 @@ def test_json_of_every_object_the_suite_builds(tmp_path, asmcap_bin):
     last = data["objects"][-1]
     assert last["file"].endswith("directives-elf64.o")
     assert sorted(last["sections"]) == ["cfi", "gnu-property"], last
+
+
+@pytest.mark.parametrize("kind", ["elf64", "clang19-elf64", "elf32"])
+def test_vex128_aes_pclmul_count_as_avx_and_xop_is_recognised(tmp_path, asmcap_bin, kind):
+    """VEX.128 AES/PCLMUL need AVX as well as AES-NI/PCLMUL; VEX-encoded
+    BMI2 does not; legacy AES-NI does not; AMD XOP (8f e8/e9) is xop."""
+    src = ("\t.text\n"
+           "\t.type vaes128,@function\nvaes128:\tvaesenc %xmm2,%xmm1,%xmm0\n"
+           "\tvaesenclast %xmm2,%xmm1,%xmm0\n\tvaesimc %xmm1,%xmm0\n\tret\n"
+           "\t.type vclmul128,@function\nvclmul128:\tvpclmulqdq $0x11,%xmm2,%xmm1,%xmm0\n\tret\n"
+           "\t.type legacy,@function\nlegacy:\taesenc %xmm1,%xmm0\n"
+           "\tpclmulqdq $0,%xmm1,%xmm0\n\tret\n"
+           "\t.type bmi,@function\nbmi:\tmulx %edx,%eax,%ecx\n\tret\n"
+           "\t.type xop,@function\nxop:\tvprotq $3,%xmm1,%xmm0\n\tvpperm %xmm3,%xmm2,%xmm1,%xmm0\n"
+           "\tvpshad %xmm2,%xmm1,%xmm0\n\tvpcomuq $1,%xmm2,%xmm1,%xmm0\n\tret\n")
+    rc, data, err = audit(assemble(tmp_path, kind, src))
+    assert rc == 0, err
+    f = functions(data)
+    assert f["vaes128"] == {"aesni": 3, "avx": 3}
+    assert f["vclmul128"] == {"pclmul": 1, "avx": 1}
+    assert f["legacy"] == {"aesni": 1, "pclmul": 1}
+    assert f["bmi"] == {"bmi2": 1}
+    assert f["xop"] == {"xop": 4}
+    assert all(r["undecoded"] == 0 for o in data["objects"] for r in o["functions"])
+
+
+def test_xop_pattern_grammar(tmp_path, asmcap_bin):
+    """XOP patterns name map 08/09/0A; a 0F map or an unknown map is refused."""
+    tpl = tmp_path / "tpl" / "x86_64"
+    tpl.mkdir(parents=True)
+    (tpl / "rot.s").write_text("# feature: rot\n# summary: x\n# expect: 90\n"
+                               "# audit: XOP.09.WIG 90 /r ; XOP.08.W0 c0 /r ib\n\tnop\n")
+    obj = assemble(tmp_path, "elf64", "\t.text\n\t.type f,@function\nf:\tvprotb %xmm2,%xmm1,%xmm0\n"
+                   "\tvprotb $1,%xmm1,%xmm0\n\tvprotd $1,%xmm1,%xmm0\n\tret\n")
+    rc, data, err = audit("--templates", tmp_path / "tpl", obj)
+    assert rc == 0 and functions(data) == {"f": {"rot": 2}}, (err, data)
+    for bad in ("XOP.0F38.W0 90 /r", "XOP.0B.W0 90 /r"):
+        (tpl / "rot.s").write_text(f"# feature: rot\n# summary: x\n# expect: 90\n# audit: {bad}\n\tnop\n")
+        r = asmcap("audit", "--templates", tmp_path / "tpl", obj)
+        assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, r.stderr
