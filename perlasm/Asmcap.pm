@@ -6,7 +6,7 @@ package Asmcap;
 #   my $caps = Asmcap->load('build/caps.json');   # dies with the fix on error
 #   $caps->has('adx')        # 1 only if adx is "yes" and everything it
 #                            # requires (recursively) is "yes"; else 0
-#   $caps->status('adx')     # yes|no|broken|skipped|disabled
+#   $caps->status('adx')     # yes|no|broken|skipped|disabled|unprobed
 #   $caps->known('adx')      # is the feature in the file at all
 #   $caps->build('cet_ibt')  # the build section: cet_ibt cet_shstk pic ilp32 apple win64
 #   $caps->arch              # x86_64|i386
@@ -20,7 +20,7 @@ use strict;
 use warnings;
 use JSON::PP ();
 
-my %STATUS = map { $_ => 1 } qw(yes no broken skipped disabled);
+my %STATUS = map { $_ => 1 } qw(yes no broken skipped disabled unprobed);
 my $FIX = 'regenerate it with `make caps` (or `build/asmcap --format json -o FILE`)';
 
 sub _bad {
@@ -53,7 +53,7 @@ sub load {
 		_bad($file, "feature \"$name\" is not an object") unless ref $f eq 'HASH';
 		my $st = $f->{status};
 		_bad($file, "feature \"$name\" has status " . (defined $st ? "\"$st\"" : '(none)')
-			. ' (expected yes|no|broken|skipped|disabled)')
+			. ' (expected yes|no|broken|skipped|disabled|unprobed)')
 			unless defined $st && !ref $st && $STATUS{$st};
 		my $req = $f->{requires} // [];
 		_bad($file, "feature \"$name\": \"requires\" is not a list") unless ref $req eq 'ARRAY';

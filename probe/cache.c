@@ -371,7 +371,7 @@ size_t cache_fields(char *line, char **f, size_t max)
 
 static enum status parse_status(const char *s)
 {
-	for (int i = ST_YES; i <= ST_DISABLED; i++)
+	for (int i = ST_YES; i <= ST_UNPROBED; i++)
 		if (!strcmp(s, status_name((enum status)i)))
 			return (enum status)i;
 	return ST_NO;

@@ -18,7 +18,7 @@
 
 const char *status_name(enum status s)
 {
-	static const char *const n[] = {"yes", "no", "broken", "skipped", "disabled"};
+	static const char *const n[] = {"yes", "no", "broken", "skipped", "disabled", "unprobed"};
 	return n[s];
 }
 
@@ -199,7 +199,7 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 		const struct feature *f = &p->cat.f[i];
 		struct verdict *v = &p->v[i];
 		if (!want[i])
-			set_verdict(v, ST_SKIPPED, xstrdup("not in --features"), 0);
+			set_verdict(v, ST_UNPROBED, xstrdup("not in --features"), 0);
 		else if (off[i] || envoff[i])
 			set_verdict(v, ST_DISABLED, xprintf("disabled by %s", off[i] ? "--disable" : "ASMCAP_DISABLE"), 0);
 		else if (!(f->formats & (1u << fmt)))

@@ -9,7 +9,7 @@
 #include "catalog.h"
 #include "run.h"
 
-enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED };
+enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED, ST_UNPROBED };
 const char *status_name(enum status s);
 
 struct verdict {

@@ -127,7 +127,7 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 		}
 		own[nown++] = name;
 		own[nown++] = c;
-		v[k++] = (struct out_var){name, yes ? "yes" : "no", c};
+		v[k++] = (struct out_var){name, p->v[i].st == ST_UNPROBED ? NULL : yes ? "yes" : "no", c};
 	}
 	out_vars(b, fmt, who, v, k);
 	for (size_t i = 0; i < nown; i++)
@@ -138,7 +138,8 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 
 void report_text(struct buf *b, const struct probe *p, int colour)
 {
-	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m"};
+	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m",
+	                                  "\033[2m"};
 	buf_printf(b, "toolchain: %s (%s)\n", p->identity && *p->identity ? p->identity : "?", p->path ? p->path : "?");
 	if (p->assembler && *p->assembler)
 		buf_printf(b, "assembler: %s\n", p->assembler);
