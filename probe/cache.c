@@ -417,6 +417,10 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 					free(p->v[i].reason);
 					p->v[i].reason = strdup(f[4]);
 				}
+		} else if (!strcmp(f[0], "flags-blamed") && n == 2 && p->v) {
+			for (size_t i = 0; i < p->cat.n; i++)
+				if (!strcmp(p->cat.f[i].name, f[1]))
+					p->v[i].flags_blamed = 1;
 		} else if (!strcmp(f[0], "catalog") && n == 2 && !p->v) {
 			char err[256];
 			ok = !catalog_load(&p->cat, o->templates, f[1], err, sizeof err);
@@ -461,6 +465,8 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 		buf_printf(&b, "feature\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->v[i].st), p->v[i].ms);
 		cache_field(&b, p->v[i].reason);
 		buf_puts(&b, "\n");
+		if (p->v[i].flags_blamed)
+			buf_printf(&b, "flags-blamed\t%s\n", p->cat.f[i].name);
 	}
 	cache_store(file, key, &p->argv, &p->deps, b.s);
 	buf_free(&b);

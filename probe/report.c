@@ -187,10 +187,21 @@ void report_advice(struct buf *b, const struct probe *p)
 			continue;
 		if (!head++)
 			buf_puts(b, "\nadvice:\n");
-		buf_printf(b, "  %s: %s. Fix: %s", f->name, v->reason,
-		           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "");
-		buf_printf(b, "an assembler that knows %s%s%s%s.", f->name, f->since ? " (" : "",
-		           f->since ? f->since : "", f->since ? " or later)" : "");
+		buf_printf(b, "  %s: %s. Fix: ", f->name, v->reason);
+		if (v->flags_blamed) {
+			/* the assembler knows it: the build's flags turn it away */
+			buf_puts(b, "the build's flags reject it (");
+			if (p->cflags && *p->cflags)
+				buf_printf(b, "--cflags '%s'%s", p->cflags, p->asflags && *p->asflags ? ", " : "");
+			if (p->asflags && *p->asflags)
+				buf_printf(b, "--asflags '%s'", p->asflags);
+			buf_puts(b, "); the same toolchain assembles it without them: change or drop them.");
+		} else {
+			buf_printf(b, "%san assembler that knows %s%s%s%s.",
+			           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "",
+			           f->name, f->since ? " (" : "", f->since ? f->since : "",
+			           f->since ? " or later)" : "");
+		}
 		struct buf why = {0};
 		if (f->ncpuid && cpu_runs(f, &why) == 1)
 			buf_printf(b, " This CPU has %s%s%s.", f->name, f->cost ? ": " : "", f->cost ? f->cost : "");
