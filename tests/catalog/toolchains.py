@@ -62,7 +62,7 @@ EXCEPT = {
     "gcc-m32": NEW3,
     "gcc-wig": {**NEW3, **NOT_COFF},
     "gcc-sse2avx": {**NEW3, **NOT_COFF, "aesni": "broken", "pclmul": "broken",
-                    "gfni": "broken"},
+                    "gfni": "broken", "ssse3": "broken", "sse4.1": "broken", "sse4.2": "broken"},
     "clang-13": {**OLD_LLVM, **NOT_COFF},
     "clang-14": {**OLD_LLVM, **NOT_COFF},
     "clang-15": {**OLD_LLVM, **NOT_COFF},
