@@ -18,7 +18,7 @@ KNOWN = {"feature", "summary", "requires", "cpuid", "xcr0", "expect", "since",
 X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "avx512vl avx512dq avx512ifma avx512vbmi vaes vpclmulqdq gfni avxvnni "
           "avxifma sha512 sm3 sm4 rdrand rdseed cet cfi seh gnu-property xop ssse3 sse4.1 "
-          "sse4.2 shstk vaes512 vpclmulqdq512 avx-aes avx-pclmul").split()
+          "sse4.2 shstk vaes512 vpclmulqdq512 avx-aes avx-pclmul waitpkg").split()
 I386 = [f for f in X86_64 if f != "seh"]     # Win64 unwind has no 32-bit form
 DIRECTIVES = {"cfi", "seh", "gnu-property"}
 VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4"}
@@ -151,7 +151,7 @@ CPUID_NAMES = {"bmi1": "bit_BMI", "bmi2": "bit_BMI2", "adx": "bit_ADX",
                "rdseed": "bit_RDSEED", "cet": "bit_IBT", "xop": "bit_XOP", "ssse3": "bit_SSSE3",
                "sse4.1": "bit_SSE41", "sse4.2": "bit_SSE42", "shstk": "bit_SHSTK",
                "vaes512": "bit_VAES", "vpclmulqdq512": "bit_VPCLMULQDQ", "avx-aes": "bit_AESNI",
-               "avx-pclmul": "bit_PCLMULQDQ"}
+               "avx-pclmul": "bit_PCLMULQDQ", "waitpkg": "bit_WAITPKG"}
 
 
 @pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])

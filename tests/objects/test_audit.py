@@ -495,3 +495,13 @@ def test_xop_pattern_grammar(tmp_path, asmcap_bin):
         (tpl / "rot.s").write_text(f"# feature: rot\n# summary: x\n# expect: 90\n# audit: {bad}\n\tnop\n")
         r = asmcap("audit", "--templates", tmp_path / "tpl", obj)
         assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, r.stderr
+
+
+def test_waitpkg_is_the_register_form_only(tmp_path, asmcap_bin):
+    """TPAUSE/UMWAIT/UMONITOR share 0F AE /6 with CLWB, XSAVEOPT and
+    CLRSSBSY-like memory forms: only ModRM mod=11 is WAITPKG."""
+    src = ("\t.text\n\t.type w,@function\nw:\ttpause %ecx\n\tumwait %r9d\n\tumonitor %rax\n\tret\n"
+           "\t.type m,@function\nm:\tclwb (%rax)\n\txsaveopt (%rbx)\n\tret\n")
+    rc, data, err = audit(assemble(tmp_path, "elf64", src))
+    assert rc == 0, err
+    assert functions(data) == {"w": {"waitpkg": 3}, "m": {}}
