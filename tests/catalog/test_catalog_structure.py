@@ -18,11 +18,14 @@ KNOWN = {"feature", "summary", "requires", "cpuid", "xcr0", "expect", "since",
 X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "avx512vl avx512dq avx512ifma avx512vbmi vaes vpclmulqdq gfni avxvnni "
           "avxifma sha512 sm3 sm4 rdrand rdseed cet cfi seh gnu-property xop ssse3 sse4.1 "
-          "sse4.2 shstk vaes512 vpclmulqdq512 avx-aes avx-pclmul waitpkg").split()
+          "sse4.2 shstk vaes512 vpclmulqdq512 avx-aes avx-pclmul waitpkg intel-syntax "
+          "elf-directives").split()
 I386 = [f for f in X86_64 if f != "seh"]     # Win64 unwind has no 32-bit form
 DIRECTIVES = {"cfi", "seh", "gnu-property"}
+# assembler syntax, checked by the bytes in .text; no CPU feature, no audit
+SYNTAX = {"intel-syntax", "elf-directives"}
 VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4"}
-NO_NASM = {"avxvnni", "cfi", "seh"}
+NO_NASM = {"avxvnni", "cfi", "seh", "intel-syntax", "elf-directives"}
 
 ALL = [(arch, name) for arch in cf.ARCHES for name in cf.load(arch)]
 
@@ -57,6 +60,8 @@ def test_header(arch, name):
     if name in DIRECTIVES:
         assert t.get("section"), f"{name}: a directive is checked through its section"
         assert not t["cpuid"] and "audit" not in t
+    elif name in SYNTAX:
+        assert not t["cpuid"] and "audit" not in t and "section" not in t
     else:
         assert "section" not in t
         assert t["cpuid"] and t.get("audit"), f"{name}: needs cpuid and audit"
@@ -71,7 +76,7 @@ def test_expect_bytes(arch, name):
     assert len(t["expect"]) <= 4
     seqs = [cf.hexbytes(e) for e in t["expect"]]
     assert len(set(seqs)) == len(seqs), "duplicate expect lines"
-    if arch == "i386" and name not in DIRECTIVES:
+    if arch == "i386" and name not in DIRECTIVES | SYNTAX:
         # no REX prefixes (40-4f) in 32-bit mode at an instruction start:
         # every first instruction byte is a legacy prefix, 0f, c4/c5 or 62
         assert all(s[0] not in range(0x40, 0x50) for s in seqs)
@@ -154,7 +159,7 @@ CPUID_NAMES = {"bmi1": "bit_BMI", "bmi2": "bit_BMI2", "adx": "bit_ADX",
                "avx-pclmul": "bit_PCLMULQDQ", "waitpkg": "bit_WAITPKG"}
 
 
-@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])
+@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES | SYNTAX])
 def test_cpuid_matches_compiler_header(arch, name):
     bits = cpuid_h_bits()
     assert CPUID_NAMES[name] in bits, \
@@ -171,7 +176,7 @@ AUDIT_ONE = re.compile(
     r"|XOP\.(08|09|0A)\.(W0|W1|WIG) [0-9a-f]{2} /r( ib)?")
 
 
-@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])
+@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES | SYNTAX])
 def test_audit_grammar(arch, name):
     t = tmpl(arch, name)
     for alt in t["audit"].split(" ; "):
@@ -253,7 +258,7 @@ def snippet_instructions(arch, name):
     return [x for e in t["expect"] for x in ap.decode(cf.hexbytes(e), bits)]
 
 
-INSN = [a for a in ALL if a[1] not in DIRECTIVES]
+INSN = [a for a in ALL if a[1] not in DIRECTIVES | SYNTAX]
 
 
 @pytest.mark.parametrize("arch,name", INSN)
