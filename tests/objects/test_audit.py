@@ -473,8 +473,8 @@ def test_vex128_aes_pclmul_count_as_avx_and_xop_is_recognised(tmp_path, asmcap_b
     rc, data, err = audit(assemble(tmp_path, kind, src))
     assert rc == 0, err
     f = functions(data)
-    assert f["vaes128"] == {"aesni": 3, "avx": 3}
-    assert f["vclmul128"] == {"pclmul": 1, "avx": 1}
+    assert f["vaes128"] == {"aesni": 3, "avx": 3, "avx-aes": 3}
+    assert f["vclmul128"] == {"pclmul": 1, "avx": 1, "avx-pclmul": 1}
     assert f["legacy"] == {"aesni": 1, "pclmul": 1}
     assert f["bmi"] == {"bmi2": 1}
     assert f["xop"] == {"xop": 4}
