@@ -8,7 +8,7 @@ package Asmcap;
 #                            # requires (recursively) is "yes"; else 0:
 #                            # asmcap's own "usable", recomputed here so a
 #                            # status edited by hand (tests) is followed
-#   $caps->status('adx')     # yes|no|broken|skipped|disabled
+#   $caps->status('adx')     # yes|no|broken|skipped|disabled|unprobed
 #   $caps->known('adx')      # is the feature in the file at all
 #   $caps->build('cet_ibt')  # the build section: cet_ibt cet_shstk pic ilp32 apple win64
 #   $caps->arch              # x86_64|i386
@@ -22,7 +22,7 @@ use strict;
 use warnings;
 use JSON::PP ();
 
-my %STATUS = map { $_ => 1 } qw(yes no broken skipped disabled);
+my %STATUS = map { $_ => 1 } qw(yes no broken skipped disabled unprobed);
 my $FIX = 'regenerate it with `make caps` (or `build/asmcap --format json -o FILE`)';
 
 sub _bad {
@@ -55,7 +55,7 @@ sub load {
 		_bad($file, "feature \"$name\" is not an object") unless ref $f eq 'HASH';
 		my $st = $f->{status};
 		_bad($file, "feature \"$name\" has status " . (defined $st ? "\"$st\"" : '(none)')
-			. ' (expected yes|no|broken|skipped|disabled)')
+			. ' (expected yes|no|broken|skipped|disabled|unprobed)')
 			unless defined $st && !ref $st && $STATUS{$st};
 		_bad($file, "feature \"$name\": \"usable\" is not true or false")
 			if exists $f->{usable} && !JSON::PP::is_bool($f->{usable});

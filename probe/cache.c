@@ -419,7 +419,7 @@ size_t cache_fields(char *line, char **f, size_t max)
 /* -1 for a status this version does not know. */
 static int parse_status(const char *s)
 {
-	for (int i = ST_YES; i <= ST_DISABLED; i++)
+	for (int i = ST_YES; i <= ST_UNPROBED; i++)
 		if (!strcmp(s, status_name((enum status)i)))
 			return i;
 	return -1;
@@ -492,6 +492,13 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 		p->v[i].reason = strdup(f[4]);
 		return 0;
 	}
+	if (!strcmp(f[0], "flags-blamed") && n == 2 && p->v) {
+		const struct feature *ft = catalog_find(&p->cat, f[1]);
+		if (!ft || p->v[ft - p->cat.f].flags_blamed)
+			return -1;
+		p->v[ft - p->cat.f].flags_blamed = 1;
+		return 0;
+	}
 	return -1;
 }
 
@@ -552,6 +559,8 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 		buf_printf(&b, "feature\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->v[i].st), p->v[i].ms);
 		cache_field(&b, p->v[i].reason);
 		buf_puts(&b, "\n");
+		if (p->v[i].flags_blamed)
+			buf_printf(&b, "flags-blamed\t%s\n", p->cat.f[i].name);
 	}
 	cache_store(file, key, &p->argv, &p->deps, b.s);
 	buf_free(&b);

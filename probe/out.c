@@ -307,8 +307,12 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 	if (f == OUT_PERL)
 		buf_puts(b, "our %asmcap = (\n");
 	for (size_t i = 0; i < n; i++) {
-		const char *name = v[i].name, *val = v[i].value, *c = v[i].comment;
-		int boolean = is_bool(val);
+		/* No value: a feature nobody asked to probe.  Never "no": the word
+		 * "unprobed", and false where the format tests truth (h: no
+		 * #define; cmake: a -NOTFOUND string, false to if(); json: null). */
+		const char *name = v[i].name, *val = v[i].value ? v[i].value : "unprobed";
+		const char *c = v[i].comment;
+		int boolean = is_bool(val), none = !v[i].value;
 		switch (f) {
 		case OUT_TEXT:
 			buf_printf(b, "%-*s  ", (int)w, name);
@@ -334,7 +338,9 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 		case OUT_H:
 			if (c && *c)
 				comment(b, "/* ", c, " */\n");
-			if (boolean)
+			if (none)
+				buf_printf(b, "/* %s unprobed */\n", name);
+			else if (boolean)
 				buf_printf(b, !strcmp(val, "yes") ? "#define %s 1\n" : "/* #undef %s */\n", name);
 			else if (is_int(val))
 				buf_printf(b, "#define %s %s\n", name, val);
@@ -354,7 +360,9 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 		case OUT_CMAKE:
 			if (c && *c)
 				comment(b, "# ", c, "\n");
-			if (boolean)
+			if (none)
+				buf_printf(b, "set(%s \"unprobed-NOTFOUND\")\n", name);
+			else if (boolean)
 				buf_printf(b, "set(%s %s)\n", name, !strcmp(val, "yes") ? "ON" : "OFF");
 			else {
 				buf_printf(b, "set(%s ", name);
@@ -369,7 +377,7 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 			if (is_int(val))
 				buf_puts(b, val);
 			else
-				buf_json_str(b, val);
+				buf_json_str(b, none ? NULL : val);
 			break;
 		}
 	}

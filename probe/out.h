@@ -25,7 +25,9 @@ const char *out_format_names(void);   /* "text|json|sh|make|h|perl|cmake" */
 
 /* One build variable.  value "yes"/"no" is a boolean (h: #define 1 /
  * #undef; cmake: ON/OFF; sh/make/perl/json: the word); anything else is a
- * string (a decimal integer stays bare in h and json).  comment may be
+ * string (a decimal integer stays bare in h and json); NULL is "unprobed"
+ * (never false-as-no: h has no #define, cmake "unprobed-NOTFOUND", json
+ * null, the others the word unprobed).  comment may be
  * NULL; it is written next to the variable where the format has comments. */
 struct out_var { const char *name, *value, *comment; };
 

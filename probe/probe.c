@@ -18,7 +18,7 @@
 
 const char *status_name(enum status s)
 {
-	static const char *const n[] = {"yes", "no", "broken", "skipped", "disabled"};
+	static const char *const n[] = {"yes", "no", "broken", "skipped", "disabled", "unprobed"};
 	return n[s];
 }
 
@@ -199,7 +199,7 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 		const struct feature *f = &p->cat.f[i];
 		struct verdict *v = &p->v[i];
 		if (!want[i])
-			set_verdict(v, ST_SKIPPED, xstrdup("not in --features"), 0);
+			set_verdict(v, ST_UNPROBED, xstrdup("not in --features"), 0);
 		else if (off[i] || envoff[i])
 			set_verdict(v, ST_DISABLED, xprintf("disabled by %s", off[i] ? "--disable" : "ASMCAP_DISABLE"), 0);
 		else if (!(f->formats & (1u << fmt)))
@@ -637,6 +637,55 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 	return r;
 }
 
+/* Features the build's flags made the toolchain reject: one more run of
+ * just those without --cflags/--asflags.  Where that run says yes for the
+ * same target, the advice blames the flags, not the assembler.  The
+ * verdicts stay those of the build's command. */
+static int blame_flags(struct ctx *x, char *err, size_t errlen)
+{
+	struct probe *p = x->p;
+	size_t n = 0, left;
+	if (!x->cflags.n && !x->asflags.n)
+		return 0;
+	size_t *idx = calloc(p->cat.n + 1, sizeof *idx), *run = calloc(p->cat.n + 1, sizeof *run);
+	for (size_t i = 0; i < p->cat.n; i++)
+		if (p->v[i].st == ST_NO)
+			idx[n++] = i;
+	struct verdict *saved = calloc(n + 1, sizeof *saved);
+	struct strv cf = x->cflags, af = x->asflags;
+	struct build_info build = p->build;
+	char arch[sizeof p->arch], format[sizeof p->format], flavour[sizeof p->flavour];
+	memcpy(arch, p->arch, sizeof arch);
+	memcpy(format, p->format, sizeof format);
+	memcpy(flavour, p->flavour, sizeof flavour);
+	for (size_t k = 0; k < n; k++) {
+		saved[k] = p->v[idx[k]];
+		memset(&p->v[idx[k]], 0, sizeof p->v[idx[k]]);
+		run[k] = idx[k];
+	}
+	x->cflags = x->asflags = (struct strv){0};
+	enum outcome out = U_OK;
+	int r = n ? run_batch(x, run, n, &left, NULL, &out, 0, err, errlen) : 0;
+	x->cflags = cf;
+	x->asflags = af;
+	int same = !strcmp(arch, p->arch) && !strcmp(format, p->format);
+	for (size_t k = 0; k < n; k++) {
+		struct verdict *v = &p->v[idx[k]];
+		int yes = same && v->reason && v->st == ST_YES;
+		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->source); free(v->got);
+		*v = saved[k];
+		v->flags_blamed = yes;
+	}
+	p->build = build;
+	memcpy(p->arch, arch, sizeof arch);
+	memcpy(p->format, format, sizeof format);
+	memcpy(p->flavour, flavour, sizeof flavour);
+	free(saved);
+	free(run);
+	free(idx);
+	return r;
+}
+
 int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t errlen)
 {
 	struct ctx x;
@@ -681,6 +730,8 @@ int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t err
 	}
 	x.dir = tmpdir_path();
 	int r = x.dir ? probe_catalog(&x, err, errlen) : (snprintf(err, errlen, "no temp dir"), 3);
+	if (!r && !o->exact)
+		r = blame_flags(&x, err, errlen);
 	strv_free(&x.cflags);
 	strv_free(&x.asflags);
 	if (!r && !p->identity)

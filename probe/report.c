@@ -130,7 +130,7 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 		}
 		own[nown++] = name;
 		own[nown++] = c;
-		v[k++] = (struct out_var){name, yes ? "yes" : "no", c};
+		v[k++] = (struct out_var){name, p->v[i].st == ST_UNPROBED ? NULL : yes ? "yes" : "no", c};
 	}
 	out_vars(b, fmt, who, v, k);
 	for (size_t i = 0; i < nown; i++)
@@ -141,7 +141,8 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 
 void report_text(struct buf *b, const struct probe *p, int colour)
 {
-	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m"};
+	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m",
+	                                  "\033[2m"};
 	buf_puts(b, "toolchain: ");
 	buf_text(b, p->identity && *p->identity ? p->identity : "?");
 	buf_puts(b, " (");
@@ -205,9 +206,27 @@ void report_advice(struct buf *b, const struct probe *p)
 		}
 		buf_printf(b, "  %s: ", f->name);
 		buf_text(b, v->reason);
-		buf_printf(b, ". Fix: %s", v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "");
-		buf_printf(b, "an assembler that knows %s%s%s%s.", f->name, f->since ? " (" : "",
-		           f->since ? f->since : "", f->since ? " or later)" : "");
+		buf_puts(b, ". Fix: ");
+		if (v->flags_blamed) {
+			/* the assembler knows it: the build's flags turn it away */
+			buf_puts(b, "the build's flags reject it (");
+			if (p->cflags && *p->cflags) {
+				buf_puts(b, "--cflags '");
+				buf_text(b, p->cflags);
+				buf_puts(b, p->asflags && *p->asflags ? "', " : "'");
+			}
+			if (p->asflags && *p->asflags) {
+				buf_puts(b, "--asflags '");
+				buf_text(b, p->asflags);
+				buf_puts(b, "'");
+			}
+			buf_puts(b, "); the same toolchain assembles it without them: change or drop them.");
+		} else {
+			buf_printf(b, "%san assembler that knows %s%s%s%s.",
+			           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "",
+			           f->name, f->since ? " (" : "", f->since ? f->since : "",
+			           f->since ? " or later)" : "");
+		}
 		struct buf why = {0};
 		if (f->ncpuid && cpu_runs(f, &why) == 1)
 			buf_printf(b, " This CPU has %s%s%s.", f->name, f->cost ? ": " : "", f->cost ? f->cost : "");

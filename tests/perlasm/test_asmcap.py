@@ -45,7 +45,7 @@ def test_has_needs_status_yes_and_requirements(tmp_path):
     assert r.stdout == "1 1"
 
 
-@pytest.mark.parametrize("bmi2", ["no", "broken", "skipped", "disabled"])
+@pytest.mark.parametrize("bmi2", ["no", "broken", "skipped", "disabled", "unprobed"])
 def test_has_false_when_a_requirement_is_not_yes(tmp_path, bmi2):
     doc = caps_doc(features={"bmi2": {"status": bmi2},
                              "adx": {"status": "yes", "requires": ["bmi2"]}})
