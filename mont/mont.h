@@ -7,7 +7,7 @@
  *
  * The code that runs is chosen once, at first use: the fastest backend the
  * library was built with (see `make`: the asm kernels exist only when the
- * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|mulq|adx
+ * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|mulq|adx|ifma
  * in the environment asks for one; when it cannot be honoured one line goes
  * to stderr and the best available backend runs. Sizes below the kernels'
  * minimum (num < 4) always use the C code.
@@ -66,10 +66,26 @@ MONT_API void mont_sqr(uint64_t *r, const uint64_t *a,
 MONT_API int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
                          size_t exp_limbs, const uint64_t *n, size_t num);
 
-/* Name of the backend mont_mul/mont_sqr use for num >= 4: "adx", "mulq" or "c". */
+/* Two independent exponentiations of the same size at once, as RSA-CRT
+ * needs: r1 = b1^e1 mod n1 and r2 = b2^e2 mod n2, each with the
+ * conditions, constant-time promise and error codes of mont_modexp (the
+ * first set's error first; on any error neither r is touched). The
+ * exponents may differ in length. r1 and r2 may alias any input but not
+ * each other. The ifma backend interleaves the two so that one's latency
+ * hides behind the other's work; the other backends run one after the
+ * other. Stack: as mont_modexp plus 2 KiB. */
+MONT_API int mont_modexp2(uint64_t *r1, const uint64_t *b1, const uint64_t *e1,
+                          size_t e1_limbs, const uint64_t *n1,
+                          uint64_t *r2, const uint64_t *b2, const uint64_t *e2,
+                          size_t e2_limbs, const uint64_t *n2, size_t num);
+
+/* Name of the backend for num >= 4: "ifma", "adx", "mulq" or "c". With
+ * "ifma", mont_modexp and mont_modexp2 run the AVX-512 IFMA kernels (radix
+ * 2^52) at the sizes where they are measured faster, and mont_mul/mont_sqr
+ * the adx kernels (mulq without ADX). */
 MONT_API const char *mont_backend(void);
 
-/* Switch every thread to a backend ("c", "mulq", "adx"). Returns 0 on
+/* Switch every thread to a backend ("c", "mulq", "adx", "ifma"). Returns 0 on
  * success, -1 unknown name (or NULL), -2 not built into this library,
  * -3 this CPU cannot run it; the current backend is kept on error. */
 MONT_API int mont_select(const char *backend);

@@ -12,6 +12,13 @@
  *   modexp-null WHAT                  -> RC with WHAT (r|base|exp|n) NULL;
  *                                        "exp0": exp NULL with 0 limbs -> RC R
  *   modexp-bad NUM N BASE             -> RC (num may be 0 or too large)
+ *   modexp2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   -> "RC R1 R2" (mont_modexp2)
+ *   modexp2-alias W1 W2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   the same with r1
+ *                                        in buffer W1 and r2 in W2 (b1 e1
+ *                                        n1 b2 e2 n2, or r: its own)
+ *   time2 NUM REPS                    -> "NS1 NS2": best mont_modexp and
+ *                                        mont_modexp2 (two modexps) with
+ *                                        full-size exponents
  *   window W NUM N BASE ELIMBS EXP    -> result with window width W
  *   ct NUM N BASE ELIMBS EXP          -> result; base and exp marked
  *                                        undefined for valgrind first
@@ -82,7 +89,7 @@ static void parse_hex(uint64_t *x, size_t num, const char *s)
 	}
 }
 
-static void print_hex(const uint64_t *x, size_t num)
+static void put_hex(const uint64_t *x, size_t num)
 {
 	size_t i = num;
 
@@ -91,6 +98,11 @@ static void print_hex(const uint64_t *x, size_t num)
 	printf("%llx", i ? (unsigned long long)x[i - 1] : 0ULL);
 	while (i-- > 1)
 		printf("%016llx", (unsigned long long)x[i - 1]);
+}
+
+static void print_hex(const uint64_t *x, size_t num)
+{
+	put_hex(x, num);
 	putchar('\n');
 }
 
@@ -129,6 +141,7 @@ static double now_ns(void)
 }
 
 static uint64_t nbuf[MAXL], abuf[MAXL], bbuf[MAXL], rbuf[MAXL], ebuf[MAXL];
+static uint64_t n2buf[MAXL], a2buf[MAXL], r2buf[MAXL], e2buf[MAXL];
 
 struct job {
 	size_t iter, num, elimbs, wrong;
@@ -175,18 +188,54 @@ static size_t run_threads(size_t threads, size_t iter, size_t num, size_t elimbs
 }
 
 
+/* N BASE ELIMBS EXP of num limbs from the rest of the line */
+static void parse_set(uint64_t *n, uint64_t *a, uint64_t *e, size_t num,
+                      size_t *elimbs)
+{
+	parse_hex(n, num, strtok(NULL, " \n"));
+	parse_hex(a, num, strtok(NULL, " \n"));
+	*elimbs = parse_size(strtok(NULL, " \n"));
+	if (*elimbs > MAXL)
+		fail("exponent too long", "modexp");
+	parse_hex(e, *elimbs, strtok(NULL, " \n"));
+}
+
 /* NUM N BASE ELIMBS EXP from the rest of the line */
 static void parse_modexp_args(size_t *num, size_t *elimbs)
 {
 	*num = parse_size(strtok(NULL, " \n"));
 	if (*num == 0 || *num > MONT_MAX_NUM)
 		fail("num out of range", "modexp");
-	parse_hex(nbuf, *num, strtok(NULL, " \n"));
-	parse_hex(abuf, *num, strtok(NULL, " \n"));
-	*elimbs = parse_size(strtok(NULL, " \n"));
-	if (*elimbs > MAXL)
-		fail("exponent too long", "modexp");
-	parse_hex(ebuf, *elimbs, strtok(NULL, " \n"));
+	parse_set(nbuf, abuf, ebuf, *num, elimbs);
+}
+
+/* Deterministic full-size operands for the time commands. */
+static void time_operands(size_t num)
+{
+	for (size_t i = 0; i < num; i++) {
+		nbuf[i] = 0x9e3779b97f4a7c15u * (i + 1) | 1 | (uint64_t)1 << 63;
+		abuf[i] = nbuf[i] >> 1;
+		ebuf[i] = 0xd1b54a32d192ed03u * (i + 7) | (uint64_t)1 << 63;
+		n2buf[i] = nbuf[i] ^ 0x5a5a5a5a5a5a5a5au;
+		a2buf[i] = n2buf[i] >> 2;
+		e2buf[i] = ebuf[i] ^ 0x0123456789abcdefu;
+	}
+}
+
+/* The buffer a modexp2-alias name stands for (r: the result's own). */
+static uint64_t *alias_buf(const char *w, uint64_t *own)
+{
+	static const struct { const char *name; uint64_t *buf; } bufs[] = {
+		{"b1", abuf}, {"e1", ebuf}, {"n1", nbuf},
+		{"b2", a2buf}, {"e2", e2buf}, {"n2", n2buf},
+	};
+	if (w && !strcmp(w, "r"))
+		return own;
+	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+		if (w && !strcmp(w, bufs[i].name))
+			return bufs[i].buf;
+	fail("modexp2-alias: not r|b1|e1|n1|b2|e2|n2", w);
+	return NULL;
 }
 
 static void print_rc(int rc, const uint64_t *r, size_t num)
@@ -237,6 +286,44 @@ static void run(char *line)
 	} else if (!strcmp(cmd, "modexp")) {
 		parse_modexp_args(&num, &elimbs);
 		print_rc(mont_modexp(rbuf, abuf, ebuf, elimbs, nbuf, num), rbuf, num);
+	} else if (!strcmp(cmd, "modexp2") || !strcmp(cmd, "modexp2-alias")) {
+		uint64_t *r1 = rbuf, *r2 = r2buf;
+		size_t el2;
+		if (!strcmp(cmd, "modexp2-alias")) {
+			r1 = alias_buf(strtok(NULL, " \n"), rbuf);
+			r2 = alias_buf(strtok(NULL, " \n"), r2buf);
+		}
+		parse_modexp_args(&num, &elimbs);
+		parse_set(n2buf, a2buf, e2buf, num, &el2);
+		int rc = mont_modexp2(r1, abuf, ebuf, elimbs, nbuf,
+		                      r2, a2buf, e2buf, el2, n2buf, num);
+		printf("%d ", rc);
+		if (rc) {
+			puts("- -");
+		} else {
+			put_hex(r1, num);
+			putchar(' ');
+			print_hex(r2, num);
+		}
+	} else if (!strcmp(cmd, "time2")) {
+		num = parse_size(strtok(NULL, " \n"));
+		size_t reps = parse_size(strtok(NULL, " \n"));
+		if (num == 0 || num > MONT_MAX_NUM || reps == 0)
+			fail("time2: num or reps out of range", cmd);
+		time_operands(num);
+		double best[2] = {0, 0};
+		for (size_t i = 0; i < 2 * reps; i++) {
+			double t0 = now_ns();
+			if (i % 2)
+				mont_modexp2(rbuf, abuf, ebuf, num, nbuf,
+				             r2buf, a2buf, e2buf, num, n2buf, num);
+			else
+				mont_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+			double t = now_ns() - t0;
+			if (i < 2 || t < best[i % 2])
+				best[i % 2] = t;
+		}
+		printf("%.0f %.0f\n", best[0], best[1]);
 	} else if (!strcmp(cmd, "modexp-alias")) {
 		char *what = strtok(NULL, " \n");
 		parse_modexp_args(&num, &elimbs);
@@ -297,11 +384,7 @@ static void run(char *line)
 		size_t reps = parse_size(strtok(NULL, " \n"));
 		if (num == 0 || num > MONT_MAX_NUM || w < 1 || w > MONT_WINDOW_MAX)
 			fail("time: num or window out of range", cmd);
-		for (size_t i = 0; i < num; i++) {
-			nbuf[i] = 0x9e3779b97f4a7c15u * (i + 1) | 1 | (uint64_t)1 << 63;
-			abuf[i] = nbuf[i] >> 1;
-			ebuf[i] = 0xd1b54a32d192ed03u * (i + 7) | (uint64_t)1 << 63;
-		}
+		time_operands(num);
 		double best = 0;
 		for (size_t i = 0; i < reps; i++) {
 			double t0 = now_ns();
