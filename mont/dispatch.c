@@ -171,12 +171,7 @@ void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
 	mont_backend_for(num)->sqr(r, a, n, n0, num);
 }
 
-/* Where the IFMA exponentiation beats adx's, in 64-bit limbs (num): see
- * IFMA_CROSSOVER below for the measurement. */
-#define IFMA_MIN_NUM 4
-#define IFMA2_MIN_NUM 4
-
-int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
+int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 {
 #ifdef MONT_HAVE_IFMA
 	static mont_amm_fn *const one[] = MONTK_IFMA_X1;
@@ -186,16 +181,12 @@ int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
 	const size_t k1 = (L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
 	const size_t k2 = (L + MONTK_IFMA_X2_LANES - 1) / MONTK_IFMA_X2_LANES;
 
-	pthread_once(&once, init);
-	if (!atomic_load_explicit(&active, memory_order_relaxed)->ifma ||
-	    num < (ways == 2 ? IFMA2_MIN_NUM : IFMA_MIN_NUM) ||
-	    num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
+	if (num == 0 || num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
 		return 0;
-	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX) {
+	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
 		*out = (struct mont_ifma){one[0], two[k2 - 1], k2 * MONTK_IFMA_X2_LANES};
-		return 1;
-	}
-	*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES};
+	else
+		*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES};
 	return 1;
 #else
 	(void)num;
@@ -203,6 +194,25 @@ int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
 	(void)out;
 	return 0;
 #endif
+}
+
+/* The IFMA exponentiation wins from these sizes (num, 64-bit limbs) up to
+ * MONTK_IFMA_MAX_NUM, measured against adx on this machine kind (AMD Zen 4
+ * KVM guest, 2 vCPUs), best of 5, us per full-size exponentiation, with
+ *   echo "time2 NUM 5" | MONT_BACKEND=adx|ifma taskset -c 1 build/mont-harness
+ * (mont_modexp, then mont_modexp2 of two):
+ *   IFMA_CROSSOVER_TABLE
+ */
+#define IFMA_MIN_NUM 4
+#define IFMA2_MIN_NUM 4
+
+int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
+{
+	pthread_once(&once, init);
+	if (!atomic_load_explicit(&active, memory_order_relaxed)->ifma ||
+	    num < (ways == 2 ? IFMA2_MIN_NUM : IFMA_MIN_NUM))
+		return 0;
+	return mont_ifma_kernel(num, ways, out);
 }
 
 int mont_cpu_avx2(void)

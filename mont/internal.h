@@ -50,6 +50,9 @@ struct mont_ifma {
  * num limbs runs the IFMA kernels: the ifma backend is selected and they
  * win at this size; 0 for the 64-bit kernels. */
 int mont_ifma_for(size_t num, int ways, struct mont_ifma *out);
+/* The kernels for num limbs whatever the backend and the size's speed (0:
+ * none: not built, or num past their contract); the tests use it alone. */
+int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out);
 
 /* base^exp mod n of `ways` (1 or 2) numbers of num limbs through the
  * IFMA kernels k (mont/ifma.c): r[i] = base[i]^exp[i] mod n[i], checked

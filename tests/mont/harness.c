@@ -16,6 +16,11 @@
  *   modexp2-alias W1 W2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   the same with r1
  *                                        in buffer W1 and r2 in W2 (b1 e1
  *                                        n1 b2 e2 n2, or r: its own)
+ *   ifma NUM N BASE ELIMBS EXP        -> the IFMA exponentiation whatever
+ *                                        the backend and size: "RESULT", or
+ *                                        "none" without a kernel for num
+ *   ifma2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   -> "R1 R2" (or "none"), the two
+ *                                        at once
  *   time2 NUM REPS                    -> "NS1 NS2": best mont_modexp and
  *                                        mont_modexp2 (two modexps) with
  *                                        full-size exponents
@@ -304,6 +309,28 @@ static void run(char *line)
 			put_hex(r1, num);
 			putchar(' ');
 			print_hex(r2, num);
+		}
+	} else if (!strcmp(cmd, "ifma") || !strcmp(cmd, "ifma2")) {
+		int ways = !strcmp(cmd, "ifma2") ? 2 : 1;
+		struct mont_ifma k;
+		size_t el[2];
+		parse_modexp_args(&num, &el[0]);
+		if (ways == 2)
+			parse_set(n2buf, a2buf, e2buf, num, &el[1]);
+		if (!mont_ifma_kernel(num, ways, &k)) {
+			puts("none");
+		} else {
+			uint64_t *const r[2] = {rbuf, r2buf};
+			const uint64_t *const b[2] = {abuf, a2buf};
+			const uint64_t *const e[2] = {ebuf, e2buf};
+			const uint64_t *const n[2] = {nbuf, n2buf};
+			mont_ifma_modexp(ways, r, b, e, el, n, num, &k);
+			put_hex(rbuf, num);
+			if (ways == 2) {
+				putchar(' ');
+				put_hex(r2buf, num);
+			}
+			putchar('\n');
 		}
 	} else if (!strcmp(cmd, "time2")) {
 		num = parse_size(strtok(NULL, " \n"));

@@ -23,6 +23,9 @@ def test_backends_built_and_runnable(harness):
         want.append("mulq")
         if "#define MONT_HAVE_ADX" in header and {"adx", "bmi2"} <= cpu_flags():
             want.append("adx")
+            if "#define MONT_HAVE_IFMA" in header and \
+                    {"avx512f", "avx512ifma", "avx512vl"} <= cpu_flags():
+                want.append("ifma")
     assert harness.runnable() == want
     # the default is the best of them
     assert harness.lines(["backend"]) == [want[-1]]
