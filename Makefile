@@ -100,7 +100,7 @@ $(BUILD)/libmont.so: $(MONT_OBJ) mont/libmont.map
 # The tests' driver (tests/mont/): hex vectors on stdin, results on stdout.
 $(BUILD)/mont-harness: tests/mont/harness.c $(BUILD)/libmont.a
 	$(CC) $(CFLAGS) $(MONT_CFLAGS) -g -D_POSIX_C_SOURCE=200809L -o $@ $< \
-		$(BUILD)/libmont.a -lpthread
+		$(BUILD)/libmont.a -lpthread -lm
 
 # Another toolchain: make regen CC=clang-19 (re-probes, regenerates, rebuilds).
 .PHONY: regen

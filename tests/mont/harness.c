@@ -21,6 +21,11 @@
  *                                        "none" without a kernel for num
  *   ifma2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   -> "R1 R2" (or "none"), the two
  *                                        at once
+ *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
+ *                                        t-test between fixed and random
+ *                                        secret inputs (see dudect() below);
+ *                                        WHAT: modexp, modexp2, ifma, ifma2,
+ *                                        leaky (the control)
  *   time2 NUM REPS                    -> "NS1 NS2": best mont_modexp and
  *                                        mont_modexp2 (two modexps) with
  *                                        full-size exponents
@@ -42,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 #ifdef _WIN32
 /* valgrind runs no Windows programs: the ct markings are no-ops there. */
 #define VALGRIND_MAKE_MEM_UNDEFINED(p, n) ((void)(p), (void)(n))
@@ -205,6 +211,142 @@ static void parse_set(uint64_t *n, uint64_t *a, uint64_t *e, size_t num,
 	parse_hex(e, *elimbs, strtok(NULL, " \n"));
 }
 
+/* Cycle counter: TSC after the earlier instructions complete. */
+static uint64_t ticks(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+#else
+	return (uint64_t)now_ns();
+#endif
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+struct welch { double n[2], mean[2], m2[2]; };
+
+static void welch_add(struct welch *w, int cls, double x)
+{
+	double d = x - w->mean[cls];
+	w->n[cls]++;
+	w->mean[cls] += d / w->n[cls];
+	w->m2[cls] += d * (x - w->mean[cls]);
+}
+
+static double welch_t(const struct welch *w)
+{
+	if (w->n[0] < 2 || w->n[1] < 2)
+		return 0;
+	double v0 = w->m2[0] / (w->n[0] - 1), v1 = w->m2[1] / (w->n[1] - 1);
+	double se = sqrt(v0 / w->n[0] + v1 / w->n[1]);
+	return se > 0 ? (w->mean[0] - w->mean[1]) / se : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* dudect (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant
+ * time?", 2017): secret inputs of two classes, interleaved at random --
+ * class 0 fixed (base 1, exponent 2^(64 num - 1) + 1: two bits set),
+ * class 1 fresh random base and exponent each time -- the modulus public
+ * and fixed. Each call is timed in cycles; Welch's t-test compares the
+ * classes over all samples and over those below several percentiles
+ * (cropping the long tail that interrupts and the other tenants of a
+ * shared machine add), taken from the first tenth, which is not tested.
+ * Returns the largest |t|; constant-time code stays near 0, a leak grows
+ * with the samples (|t| > 4.5 is the usual verdict). Both classes copy
+ * their inputs into the same buffers before the call, so the code under
+ * test sees the same memory either way. */
+static double dudect(const char *what, size_t num, size_t samples, uint64_t seed,
+                     size_t *tested)
+{
+	static const double pct[] = {0.5, 0.75, 0.9, 0.95, 0.99};
+	enum { NT = sizeof pct / sizeof pct[0] + 1 };
+	struct welch w[NT];
+	uint64_t fixed_b[MONT_MAX_NUM] = {1}, fixed_e[MONT_MAX_NUM] = {1};
+	uint64_t cut[NT - 1], *warm;
+	size_t nwarm = samples / 10;
+	uint64_t s = seed | 1;
+	struct mont_ifma k;
+	int ways = !strcmp(what, "modexp2") || !strcmp(what, "ifma2") ? 2 : 1;
+
+	if ((!strcmp(what, "ifma") || !strcmp(what, "ifma2")) && !mont_ifma_kernel(num, ways, &k))
+		fail("dudect: no IFMA kernel for this num", what);
+	if (strcmp(what, "modexp") && strcmp(what, "modexp2") && strcmp(what, "ifma") &&
+	    strcmp(what, "ifma2") && strcmp(what, "leaky"))
+		fail("dudect: not modexp|modexp2|ifma|ifma2|leaky", what);
+	memset(w, 0, sizeof w);
+	fixed_e[num - 1] = (uint64_t)1 << 63 | (num == 1);
+	for (size_t i = 0; i < num; i++) {	/* public modulus, two of them */
+		nbuf[i] = xorshift(&s) | (i == 0) | (i + 1 == num ? (uint64_t)1 << 63 : 0);
+		n2buf[i] = xorshift(&s) | (i == 0) | (i + 1 == num ? (uint64_t)1 << 63 : 0);
+	}
+	warm = malloc(nwarm * sizeof *warm + 1);
+	if (!warm)
+		fail("dudect: out of memory", what);
+	for (size_t j = 0; j < samples; j++) {
+		int cls = xorshift(&s) & 1;
+		for (size_t i = 0; i < num; i++) {	/* base < n: top limb halved */
+			abuf[i] = cls ? xorshift(&s) : fixed_b[i];
+			ebuf[i] = cls ? xorshift(&s) : fixed_e[i];
+			a2buf[i] = cls ? xorshift(&s) : fixed_b[i];
+			e2buf[i] = cls ? xorshift(&s) : fixed_e[i];
+		}
+		if (cls) {
+			abuf[num - 1] >>= 2;
+			a2buf[num - 1] >>= 2;
+			ebuf[num - 1] |= (uint64_t)1 << 63;
+			e2buf[num - 1] |= (uint64_t)1 << 63;
+		}
+		uint64_t t0 = ticks();
+		if (!strcmp(what, "leaky")) {
+			leaky_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+		} else if (!strcmp(what, "modexp")) {
+			mont_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+		} else if (!strcmp(what, "modexp2")) {
+			mont_modexp2(rbuf, abuf, ebuf, num, nbuf, r2buf, a2buf, e2buf, num, n2buf, num);
+		} else {
+			uint64_t *const r[2] = {rbuf, r2buf};
+			const uint64_t *const b[2] = {abuf, a2buf}, *const e[2] = {ebuf, e2buf};
+			const uint64_t *const n[2] = {nbuf, n2buf};
+			const size_t el[2] = {num, num};
+			mont_ifma_modexp(ways, r, b, e, el, n, num, &k);
+		}
+		uint64_t dt = ticks() - t0;
+		if (j < nwarm) {
+			warm[j] = dt;
+			if (j + 1 == nwarm) {
+				qsort(warm, nwarm, sizeof *warm, cmp_u64);
+				for (size_t c = 0; c < NT - 1; c++)
+					cut[c] = warm[(size_t)(pct[c] * (nwarm - 1))];
+			}
+			continue;
+		}
+		welch_add(&w[NT - 1], cls, (double)dt);
+		for (size_t c = 0; c < NT - 1; c++)
+			if (dt <= cut[c])
+				welch_add(&w[c], cls, (double)dt);
+	}
+	free(warm);
+	double worst = 0;
+	for (size_t c = 0; c < NT; c++)
+		if (fabs(welch_t(&w[c])) > worst)
+			worst = fabs(welch_t(&w[c]));
+	*tested = samples - nwarm;
+	return worst;
+}
+
 /* NUM N BASE ELIMBS EXP from the rest of the line */
 static void parse_modexp_args(size_t *num, size_t *elimbs)
 {
@@ -332,6 +474,15 @@ static void run(char *line)
 			}
 			putchar('\n');
 		}
+	} else if (!strcmp(cmd, "dudect")) {
+		const char *what = strtok(NULL, " \n");
+		num = parse_size(strtok(NULL, " \n"));
+		size_t samples = parse_size(strtok(NULL, " \n")), tested;
+		uint64_t seed = parse_size(strtok(NULL, " \n"));
+		if (!what || num == 0 || num > MONT_MAX_NUM || samples < 100)
+			fail("dudect: WHAT NUM SAMPLES(>=100) SEED", cmd);
+		double t = dudect(what, num, samples, seed, &tested);
+		printf("%.2f %zu\n", t, tested);
 	} else if (!strcmp(cmd, "time2")) {
 		num = parse_size(strtok(NULL, " \n"));
 		size_t reps = parse_size(strtok(NULL, " \n"));
