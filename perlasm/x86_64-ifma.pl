@@ -57,10 +57,22 @@
 # Registers: only the vector registers 0-5 and 16-31 (the EVEX-only upper
 # sixteen), so nothing here is callee-saved on Win64 (xmm6-15 are) and the
 # Win64 flavours need no vector saves in their unwind data. That bounds
-# the register files: K+5 <= 22 for one product, 2K+7 <= 22 for two.
+# the register files: K+6 <= 22 for one product, 2K+9 <= 22 for two.
 #
 # Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
-# as two 256-bit halves), see WIDTH below.
+# as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
+# best of 5 x 2000 calls in a loop, pinned (taskset -c 1), the kernels of
+# this file generated with each width (before the m and T changes below,
+# which took about 15% off all of them):
+#   one product     L=20   L=24   L=40   L=64         two at once  L=20  L=24
+#   256-bit (ymm)    206    242    430    855         ymm           208   -
+#   512-bit (zmm)     -     224    402    694         zmm            -    275
+#   both numbers in the two halves of zmm registers (L=20): 172 against
+#   162 for ymm (same kernel generation): the IFMA units are the limit.
+# So one product uses zmm (half the instructions for the same IFMA work,
+# which tells at L >= 40; only 1024-bit numbers pay for L=24 instead of 20)
+# and two products ymm (1024-bit factors fit L=20 exactly; the two
+# independent chains fill the units that one product's latency leaves).
 use strict;
 use warnings;
 use FindBin;
@@ -77,12 +89,12 @@ my $caps = Asmcap->load($capsfile);
 # (avx512vl), VALIGNQ, VPCMPUQ, KMOVW, VPBROADCASTQ from a GPR (avx512f).
 my $ifma = $caps->has('avx512ifma') && $caps->has('avx512vl') && $caps->has('avx512f');
 
-# WIDTH. One product (x1) and two products (x2), which register width:
-# measured with `build/ifma-width` ... (see the table below).
+# Lanes per register: one product (x1) zmm, two products (x2) ymm (see
+# "Width" above).
 my %WIDTH = (x1 => 8, x2 => 4);
 # Kernels for K = 1..KMAX registers per number.
-my $X1_KMAX = 16;		# K + 5 <= 22
-my $X2_KMAX = 7;		# 2K + 7 <= 22
+my $X1_KMAX = 16;		# K + 6 <= 22
+my $X2_KMAX = 6;		# 2K + 9 <= 22
 
 sub L { my ($copies, $K) = @_; return $K * $WIDTH{ $copies == 2 ? 'x2' : 'x1' } }
 
@@ -140,11 +152,12 @@ sub amm {
 	my $v = $lanes == 8 ? 'zmm' : 'ymm';
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
-	my (@A, @B, @M);
+	my (@A, @B, @M, @K0);
 	for my $c (0 .. $copies - 1) {
 		$A[$c] = [ map { $take->() } 1 .. $K ];
 		$B[$c] = $take->();
 		$M[$c] = $take->();
+		$K0[$c] = $take->();
 	}
 	my ($MASK, $ZERO, $T) = map { $take->() } 1 .. 3;
 	my $y = sub { "%$v$_[0]" };
@@ -157,22 +170,41 @@ sub amm {
 	$s .= "\tmovabsq\t\$0xfffffffffffff,%r10\t# 2^52 - 1\n"
 	    . "\tvpbroadcastq\t%r10," . $y->($MASK) . "\n"
 	    . "\tvpxorq\t" . join(',', ($x->($ZERO)) x 3) . "\n";
+	$s .= "\tvpbroadcastq\t$k0[$_]," . $y->($K0[$_]) . "\n" for 0 .. $copies - 1;
 	for my $c (0 .. $copies - 1) {
 		$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @{ $A[$c] };
 	}
 	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n\tmov\t\$$L,%r9d\n$l:\n";
 	my $off = sub { my ($c, $j) = @_; 8 * $L * $c + $W * $j };
+	# The loop-carried chain runs through acc_0: its lo(a_0*b_i), then m,
+	# lo(n_0*m), the shift, hi(a_0*b_i), hi(n_0*m). A product whose
+	# factors are known early (b_i) or that runs beside lo(n*m) (hi(n*m))
+	# goes into a fresh zero register T and joins acc with one VPADDQ
+	# (latency 1 instead of the 4 of an accumulating VPMADD52), so on the
+	# chain remain the broadcast of X_0, the product with k0, lo(n_0*m),
+	# the shift and three additions. The other registers accumulate
+	# directly but for hi(n*m), which waits for m like lo(n*m) does.
+	my $via = sub {		# acc += PRODUCT(mem, v) through T
+		my ($mn, $mem, $v, $acc) = @_;
+		return "\tvpxorq\t" . join(',', ($x->($T)) x 3) . "\n\t$mn\t$mem,$v," . $y->($T) . "\n"
+		     . "\tvpaddq\t" . $y->($T) . ",$acc,$acc\n";
+	};
+	my $direct = sub { my ($mn, $mem, $v, $acc) = @_; "\t$mn\t$mem,$v,$acc\n" };
 	# acc += lo(a*b_i), all copies first: their m chains then overlap
 	for my $c (0 .. $copies - 1) {
 		$s .= "\t# copy $c: acc += lo(a*b_i)\n\tvpbroadcastq\t" . 8 * $L * $c . "(%rdx)," . $y->($B[$c]) . "\n";
-		$s .= "\tvpmadd52luq\t" . $off->($c, $_) . "(%rsi)," . $y->($B[$c]) . "," . $y->($A[$c][$_]) . "\n"
+		$s .= ($_ ? $direct : $via)->('vpmadd52luq', $off->($c, $_) . "(%rsi)", $y->($B[$c]), $y->($A[$c][$_]))
 			for 0 .. $K - 1;
 	}
 	for my $c (0 .. $copies - 1) {
 		my @a = @{ $A[$c] };
+		# m in every lane, in vectors: lo(X_0 * k0) needs only X_0 mod
+		# 2^52, the 52 bits VPMADD52LUQ reads (a round trip through a
+		# general register, VMOVQ+IMUL+VPBROADCASTQ, was 1.2x slower)
 		$s .= "\t# copy $c: m = X_0*k0 mod 2^52; acc += lo(n*m)\n"
-		    . "\tvmovq\t" . $x->($a[0]) . ",%rax\n\timul\t$k0[$c],%rax\n\tand\t%r10,%rax\n"
-		    . "\tvpbroadcastq\t%rax," . $y->($M[$c]) . "\n";
+		    . "\tvpbroadcastq\t" . $x->($a[0]) . "," . $y->($T) . "\n"
+		    . "\tvpxorq\t" . join(',', ($x->($M[$c])) x 3) . "\n"
+		    . "\tvpmadd52luq\t" . $y->($K0[$c]) . "," . $y->($T) . "," . $y->($M[$c]) . "\n";
 		$s .= "\tvpmadd52luq\t" . $off->($c, $_) . "(%rcx)," . $y->($M[$c]) . "," . $y->($a[$_]) . "\n"
 			for 0 .. $K - 1;
 		$s .= "\t# acc = acc >> 52 bits: limbs down one lane, X_0 >> 52 into lane 0\n"
@@ -183,14 +215,14 @@ sub amm {
 		    . "\tvpaddq\t" . $y->($T) . "," . $y->($a[0]) . "," . $y->($a[0]) . "{%k1}\n"
 		    . "\t# acc += hi(a*b_i) + hi(n*m)\n";
 		for my $j (0 .. $K - 1) {
-			$s .= "\tvpmadd52huq\t" . $off->($c, $j) . "(%rsi)," . $y->($B[$c]) . "," . $y->($a[$j]) . "\n"
-			    . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rcx)," . $y->($M[$c]) . "," . $y->($a[$j]) . "\n";
+			$s .= $via->('vpmadd52huq', $off->($c, $j) . "(%rcx)", $y->($M[$c]), $y->($a[$j]))
+			    . ($j ? $direct : $via)->('vpmadd52huq', $off->($c, $j) . "(%rsi)", $y->($B[$c]), $y->($a[$j]));
 		}
 	}
 	$s .= "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n";
 	# Normalisation, per copy (see the header). Free now: rax, rcx, rdx,
 	# rsi, r8, r9, r10, r11; B, M and T.
-	my @tmp = ((map { ($B[$_], $M[$_]) } 0 .. $copies - 1), $T);
+	my @tmp = ((map { ($B[$_], $M[$_], $K0[$_]) } 0 .. $copies - 1), $T);
 	push @tmp, $take->() while @tmp < 4;
 	my ($C0, $C1, $U, $ONE) = @tmp[0 .. 3];
 	my $words = int(($L + 63) / 64);
