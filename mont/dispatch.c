@@ -197,14 +197,22 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 }
 
 /* The IFMA exponentiation wins from these sizes (num, 64-bit limbs) up to
- * MONTK_IFMA_MAX_NUM, measured against adx on this machine kind (AMD Zen 4
- * KVM guest, 2 vCPUs), best of 5, us per full-size exponentiation, with
- *   echo "time2 NUM 5" | MONT_BACKEND=adx|ifma taskset -c 1 build/mont-harness
- * (mont_modexp, then mont_modexp2 of two):
- *   IFMA_CROSSOVER_TABLE
- */
-#define IFMA_MIN_NUM 4
-#define IFMA2_MIN_NUM 4
+ * MONTK_IFMA_MAX_NUM; below them adx runs. Measured against adx on this
+ * machine kind (AMD Zen 4 KVM guest, 2 vCPUs, shared), us per full-size
+ * exponentiation, best of 15, two runs, with
+ *   echo "time2 NUM 15" | MONT_BACKEND=adx|ifma taskset -c 1 build/mont-harness
+ * (mont_modexp; then mont_modexp2, two of them):
+ *   num         4      5      6      8     10     12     16     32     64
+ *   adx   1   11.8   20.6   30.5   37.7   96.9    143    225   1573  20853
+ *   ifma  1   23.2   28.2   33.3   80.4   97.4    121    220    740   3633
+ *   adx   2   23.7   41.7   61.2   75.6    194    288    454   3324  65939
+ *   ifma  2   24.9   30.2   35.5   67.7    109    136    234   1528  27845
+ * (adx has its 8x8 squaring at 8 limbs; the one-product kernels use
+ * 512-bit registers, so 8 limbs take 16 52-bit limbs where 10 would do.)
+ * From 12 limbs every size measured was faster with IFMA (14: 206 us
+ * against 305; 24: 442 against 680; 103: 33 ms against 193 ms). */
+#define IFMA_MIN_NUM 12
+#define IFMA2_MIN_NUM 5
 
 int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
 {
