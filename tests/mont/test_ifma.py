@@ -3,11 +3,15 @@ integers: every size from 16 to 128 limbs, the edge moduli and operands,
 aliasing, mont_modexp2 on every backend, and the dispatch with the CPU bits
 masked. `ifma`/`ifma2` in the harness run the IFMA exponentiation whatever
 the crossover says, so the kernels are checked at every size they take."""
+import json
 import re
+import shutil
+import subprocess
 
 import pytest
 
-from montlib import BACKENDS, cpu_flags, harness, kernels_header, random_modulus, rng
+from montlib import (BACKENDS, BUILD, Harness, cpu_flags, harness, kernels_header, make,
+                     random_modulus, rng)
 
 assert harness and rng  # fixtures, used by name
 
@@ -177,3 +181,56 @@ def test_dispatch_masked(ifma):
     assert (out, err) == (["ifma"], "")
     # IFMA without ADX (not a real CPU): the tier needs the adx kernels too
     assert ifma.lines(["select ifma", "select adx"], env={"MONT_ASSUME_CPU": "ifma"}) == ["-3", "-3"]
+
+
+# ---- a toolchain without AVX-512: yasm ------------------------------------------------
+
+YASM_BUILD = BUILD / "yasm"
+
+
+@pytest.fixture(scope="module")
+def yasm_build():
+    """libmont from yasm's caps (yasm 1.3 assembles no AVX-512), the kernels
+    as nasm-elf assembled by yasm -- the matrix's yasm-elf64 row."""
+    if not shutil.which("yasm"):
+        pytest.skip("yasm not installed (ci/deps installs it)")
+    make(BUILD / "asmcap")
+    caps = BUILD / "yasm-caps.json"
+    r = subprocess.run([str(BUILD / "asmcap"), "--nasm", "yasm", "--flavour", "elf",
+                        "--format", "json", "-o", str(caps)], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    features = json.loads(caps.read_text())["features"]
+    assert features["avx512ifma"]["status"] != "yes", features["avx512ifma"]
+    make(YASM_BUILD / "libmont.a", YASM_BUILD / "mont-harness", build=YASM_BUILD, CAPS=caps,
+         MONT_FLAVOUR="nasm-elf", MONT_AS="yasm -f elf64")
+    return Harness(YASM_BUILD / "mont-harness")
+
+
+def audit(lib, expect):
+    return subprocess.run([str(BUILD / "asmcap"), "audit", str(lib), "--expect", expect],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_yasm_builds_without_the_tier(yasm_build, rng):
+    assert "#define MONT_HAVE_IFMA" not in (YASM_BUILD / "mont-kernels.h").read_text()
+    code = subprocess.run(["objcopy", "-O", "binary", "--only-section=.text",
+                           str(YASM_BUILD / "mont" / "mont-ifma.o"), "/dev/stdout"],
+                          capture_output=True, timeout=60, check=True).stdout
+    assert code and b"\x62" not in code, "EVEX bytes in a build whose caps say no"
+    r = audit(YASM_BUILD / "libmont.a", "avx512ifma")
+    assert r.returncode == 1 and "expected avx512ifma" in r.stderr, r.stderr
+    assert yasm_build.lines(["select ifma"], env={"MONT_ASSUME_CPU": "adx,bmi2,ifma"}) == ["-2"]
+    cmds, want = [], []
+    for num in (4, 16, 32):
+        args, r1, r2, m1, _ = pair(rng, num, num, 1)
+        cmds += [f"modexp2 {num} {args}", f"modexp {m1}"]
+        want += [f"0 {r1} {r2}", f"0 {r1}"]
+    assert yasm_build.lines(cmds) == want
+
+
+def test_audit_finds_ifma_in_the_default_build(ifma):
+    """The control: the same audit finds the tier where the caps said yes."""
+    make(BUILD / "libmont.a")
+    r = audit(BUILD / "libmont.a", "avx512ifma,avx512vl")
+    assert r.returncode == 0, r.stderr
