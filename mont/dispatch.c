@@ -183,8 +183,14 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 
 	if (num == 0 || num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
 		return 0;
+	static mont_amm_fn *const oney[] = MONTK_IFMA_X1Y;
+	/* 256-bit registers where they need fewer limbs (see the generator) */
+	const size_t ky = (L + 3) / 4;
+
 	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
 		*out = (struct mont_ifma){one[0], two[k2 - 1], k2 * MONTK_IFMA_X2_LANES};
+	else if (4 * ky < k1 * MONTK_IFMA_LANES && ky <= MONTK_IFMA_Y_KMAX && oney[ky - 1])
+		*out = (struct mont_ifma){oney[ky - 1], NULL, 4 * ky};
 	else
 		*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES};
 	return 1;
@@ -204,11 +210,13 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
  * (mont_modexp; then mont_modexp2, two of them):
  *   num         4      5      6      8     10     12     16     32     64
  *   adx   1   11.8   20.6   30.5   37.7   96.9    143    225   1573  20853
- *   ifma  1   23.2   28.2   33.3   80.4   97.4    121    220    740   3633
+ *   ifma  1   23.2   28.2   33.3   80.4   97.4    121    195    740   3633
  *   adx   2   23.7   41.7   61.2   75.6    194    288    454   3324  65939
  *   ifma  2   24.9   30.2   35.5   67.7    109    136    234   1528  27845
  * (adx has its 8x8 squaring at 8 limbs; the one-product kernels use
- * 512-bit registers, so 8 limbs take 16 52-bit limbs where 10 would do.)
+ * 512-bit registers, so 8 limbs take 16 52-bit limbs where 10 would do.
+ * At 16 limbs the 256-bit kernel of 20 limbs runs: 195 us, against 220
+ * with the 512-bit one of 24 limbs, 226-244 for adx.)
  * From 12 limbs every size measured was faster with IFMA (14: 206 us
  * against 305; 24: 442 against 680; 103: 33 ms against 193 ms). */
 #define IFMA_MIN_NUM 12

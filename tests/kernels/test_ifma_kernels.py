@@ -67,6 +67,11 @@ def lib(tmp_path_factory, has_ifma):
         "API void one(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "             const uint64_t *n, uint64_t k0)\n"
         "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1; t[k - 1](r, a, b, n, k0); }\n"
+        "API void oney(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
+        "              const uint64_t *n, uint64_t k0)\n"
+        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1Y; t[k - 1](r, a, b, n, k0); }\n"
+        "API int has_oney(int k)\n"
+        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1Y; return t[k - 1] != NULL; }\n"
         "API void two(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "             const uint64_t *n, const uint64_t *k0)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2; t[k - 1](r, a, b, n, k0); }\n")
@@ -106,8 +111,11 @@ def test_kernels_against_python(lib, alias):
     rng = random.Random(52)
     U64 = ctypes.c_uint64
     for ways, lanes, kmax, fn in ((1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one),
+                                  (1, 4, h["MONTK_IFMA_Y_KMAX"], so.oney),
                                   (2, h["MONTK_IFMA_X2_LANES"], h["MONTK_IFMA_X2_KMAX"], so.two)):
         for k in range(1, kmax + 1):
+            if fn == so.oney and not so.has_oney(k):
+                continue
             L = k * lanes
             for i, _ in enumerate(cases(rng, L)):
                 sets = [cases(rng, L)[i] for _ in range(ways)]
