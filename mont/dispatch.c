@@ -188,7 +188,7 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 	const size_t ky = (L + 3) / 4;
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
-		*out = (struct mont_ifma){one[0], two[k2 - 1], k2 * MONTK_IFMA_X2_LANES};
+		*out = (struct mont_ifma){NULL, two[k2 - 1], k2 * MONTK_IFMA_X2_LANES};
 	else if (4 * ky < k1 * MONTK_IFMA_LANES && ky <= MONTK_IFMA_Y_KMAX && oney[ky - 1])
 		*out = (struct mont_ifma){oney[ky - 1], NULL, 4 * ky};
 	else

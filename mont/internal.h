@@ -41,7 +41,7 @@ typedef void mont_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
 typedef void mont_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                           const uint64_t *n, const uint64_t *k0);
 struct mont_ifma {
-	mont_amm_fn *one;	/* one product of L limbs */
+	mont_amm_fn *one;	/* one product of L limbs (NULL when two is set) */
 	mont_amm2_fn *two;	/* two at once, or NULL: call one twice */
 	size_t L;		/* limbs per number: a multiple of 4 */
 };

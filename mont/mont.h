@@ -58,9 +58,10 @@ MONT_API void mont_sqr(uint64_t *r, const uint64_t *a,
 /* r = base^exp mod n (plain numbers, not Montgomery form), constant time.
  * exp has exp_limbs limbs (any count; exp_limbs == 0 means exponent 0, and
  * exp may then be NULL); base^0 = 1 mod n. r may alias base, exp or n.
- * Uses no heap and at most about 40 KiB of stack (its own 36 KiB frame,
- * mostly the 32 KiB table, per gcc -fstack-usage, plus a 3 KiB kernel
- * frame); the secret temporaries are wiped before return.
+ * Uses no heap and at most about 52 KiB of stack (per gcc -fstack-usage:
+ * a 36 KiB frame, mostly the 32 KiB table, on the 64-bit backends; 46 KiB
+ * on the ifma path, which also keeps its numbers in radix 2^52; plus a
+ * 3 KiB kernel frame); the secret temporaries are wiped before return.
  * Returns MONT_OK, or a MONT_ERR_* code with r untouched. The range check
  * base < n is the only branch that depends on base. */
 MONT_API int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
@@ -73,7 +74,7 @@ MONT_API int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
  * exponents may differ in length. r1 and r2 may alias any input but not
  * each other. The ifma backend interleaves the two so that one's latency
  * hides behind the other's work; the other backends run one after the
- * other. Stack: as mont_modexp plus 2 KiB. */
+ * other. Stack: as mont_modexp plus 2.3 KiB. */
 MONT_API int mont_modexp2(uint64_t *r1, const uint64_t *b1, const uint64_t *e1,
                           size_t e1_limbs, const uint64_t *n1,
                           uint64_t *r2, const uint64_t *b2, const uint64_t *e2,

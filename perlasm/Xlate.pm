@@ -47,6 +47,12 @@ package Xlate;
 #   mulx adcx adox andn bzhi shlx shrx sarx rorx lzcnt tzcnt popcnt jcc/jmp/loop
 #   cmovcc setcc movz/movs*), with an AT&T size suffix where the operands do not
 #   give the size. No call, no prefixes, no indirect jumps.
+#   The AVX-512 instructions of the IFMA kernels (%VEC below: vpmadd52luq/huq,
+#   vpbroadcastq, valignq, vpsrlq, vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq,
+#   vpxorq, kmovw, vzeroupper) take vector registers xmm/ymm/zmm 0-5 and
+#   16-31 (6-15 stay refused: callee-saved on Win64) and mask registers
+#   %k0-%k7; a destination may carry an opmask, %ymm1{%k1} or {%k1}{z}
+#   (nasm: ymm1{k1}{z}). Anything else with a vector register dies.
 #
 # Prologue/epilogue: the only forms that may move %rsp (unwind data is derived
 # from them; anything else touching %rsp dies):
@@ -61,8 +67,8 @@ package Xlate;
 #         pop %reg64 ...                (reverse order of the pushes)
 #         ret
 #   No red zone: memory below %rsp (negative displacement off %rsp) dies, as
-#   does any vector register (xmm6-xmm15 are callee-saved on Win64; the
-#   kernels use general-purpose registers only).
+#   do xmm6-xmm15 (callee-saved on Win64: the unwind data would have to
+#   describe their saves; the kernels use the volatile vector registers).
 #
 # Win64 ABI (mingw64, nasm, elf-win64), inserted at each function entry:
 #     push %rdi; push %rsi            (callee-saved on Win64, not in SysV)
