@@ -84,6 +84,25 @@ $(BUILD)/mont/mont-ifma.o: $(BUILD)/mont-ifma.s | $(BUILD)/mont
 	$(MONT_AS) -o $@ $<
 endif
 
+# AArch64: ARMv8.0 kernels (perlasm/aarch64-mont.pl reads no caps: they use
+# nothing an assembler could lack), in the object format the target's
+# preprocessor names: Mach-O (__APPLE__), COFF (_WIN32) or ELF.
+MONT_AARCH64 := $(shell echo __aarch64__ | $(CC) $(CFLAGS) -E -P - 2>/dev/null)
+ifeq ($(MONT_AARCH64),1)
+MONT_A64_GEN  := perlasm/aarch64-mont.pl
+MONT_A64_FLAV := $(shell printf '__APPLE__ _WIN32\n' | $(CC) $(CFLAGS) -E -P - 2>/dev/null | \
+	awk '{ print $$1 == "1" ? "macosx" : $$2 == "1" ? "coff" : "elf" }')
+MONT_OBJ    += $(BUILD)/mont/mont-aarch64.o
+MONT_CFLAGS += -DMONT_ASM
+MONT_DEPS   += $(BUILD)/mont-kernels.h
+$(BUILD)/mont-aarch64.s: $(MONT_A64_GEN) | $(BUILD)
+	$(PERL) $(MONT_A64_GEN) $(MONT_A64_FLAV) >$@.tmp && mv $@.tmp $@
+$(BUILD)/mont-kernels.h: $(MONT_A64_GEN) | $(BUILD)
+	$(PERL) $(MONT_A64_GEN) --header >$@.tmp && mv $@.tmp $@
+$(BUILD)/mont/mont-aarch64.o: $(BUILD)/mont-aarch64.s | $(BUILD)/mont
+	$(CC) $(CFLAGS) -c -o $@ $<
+endif
+
 $(BUILD)/mont:
 	@mkdir -p $@
 $(BUILD)/mont/%.o: mont/%.c $(MONT_DEPS) | $(BUILD)/mont
@@ -98,8 +117,9 @@ $(BUILD)/libmont.so: $(MONT_OBJ) mont/libmont.map
 		-o $@ $(MONT_OBJ) -lpthread
 	ln -sf libmont.so $@.0
 # The tests' driver (tests/mont/): hex vectors on stdin, results on stdout.
+# LDFLAGS: e.g. -static for a harness qemu-user or Wine runs.
 $(BUILD)/mont-harness: tests/mont/harness.c $(BUILD)/libmont.a
-	$(CC) $(CFLAGS) $(MONT_CFLAGS) -g -D_POSIX_C_SOURCE=200809L -o $@ $< \
+	$(CC) $(CFLAGS) $(MONT_CFLAGS) -g -D_POSIX_C_SOURCE=200809L $(LDFLAGS) -o $@ $< \
 		$(BUILD)/libmont.a -lpthread -lm
 
 # Another toolchain: make regen CC=clang-19 (re-probes, regenerates, rebuilds).
@@ -109,12 +129,25 @@ regen:
 	$(MAKE) all
 
 ## 4. Tests, benchmarks, matrix ###############################################
+# make test: the probe's and libmont's suites under ASan+UBSan too (a report
+# exits with a code of its own: tests/conftest.py), a short run of the audit
+# fuzzer, and the whole suite last, so its skip reasons (-rs) end the output.
+SAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 test:
 	ci/deps
 	$(MAKE) all
-	$(PYTEST) -q tests
-	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q \
+	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q -rs \
 		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py
+	MONT_TEST_BUILD=$(BUILD)/asan-mont MONT_TEST_MAKEFLAGS="CAPS=$(CAPS) CFLAGS='$(SAN_CFLAGS)'" \
+		$(PYTEST) -q -rs tests/mont
+	$(MAKE) fuzz-audit FUZZ_TIME=5
+	$(PYTEST) -q -rs tests
+
+# The long forms of the seeded loops in tests/probe/test_reliability.py (a
+# flaky launcher 100 times, 240 random signals, 500 MB of noise); make test
+# runs their short forms.
+test-slow: $(BUILD)/asmcap
+	ASMCAP_SLOW=1 $(PYTEST) -q tests/probe/test_reliability.py
 
 # matrix: every installed toolchain probed, its code regenerated, built,
 # audited and tested; the table in $(BUILD)/matrix.md and .json.
@@ -202,7 +235,7 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
 			2>$(BUILD)/fuzz/$$t.log || { tail -40 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/$$t.log; done
 # The whole audit command (catalog patterns, decoder, symbol ranges) on
-# mutated objects: ~400 runs/s, so apart: make fuzz-audit [FUZZ_TIME=60]
+# mutated objects: ~400 runs/s; make test runs it 5 s, longer: make fuzz-audit FUZZ_TIME=60
 FUZZ_AUDIT_SRC := $(filter-out probe/main.c,$(PROBE_SRC)) $(BUILD)/catalog.c
 $(BUILD)/fuzz/audit: fuzz/fuzz_audit.c $(FUZZ_AUDIT_SRC) $(PROBE_HDR)
 	@mkdir -p $(@D)
@@ -230,15 +263,14 @@ fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
 .PHONY: fuzz fuzz-audit fuzz-coverage
 
 ## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
-## elf-win64, nasm-elf) of the Montgomery generator, or of the dialect sample
-## while the generator is absent, assembled by its real assembler and checked:
+## elf-win64, nasm-elf) of the Montgomery generator, assembled by its real
+## assembler and checked:
 ## symbols, .pdata/.xdata against the prologues, disassembly against the elf
 ## object. COFF and Mach-O objects cannot run here: the table says "not run";
 ## the SysV and Win64 (ms_abi) ELF builds are run side by side, and the
 ## nasm-elf kernels (nasm and yasm) against the elf ones.
-FLAVOURS_SRC = $(or $(wildcard perlasm/x86_64-mont.pl),tests/perlasm/sample.s)
 flavours: $(CAPS)
-	python3 tests/perlasm/flavours.py --caps $(CAPS) --out $(BUILD)/flavours $(FLAVOURS_SRC)
+	python3 tests/perlasm/flavours.py --caps $(CAPS) --out $(BUILD)/flavours $(MONT_GEN)
 .PHONY: flavours
 
 ## probe checks (owner: engine helper) #######################################
@@ -248,8 +280,7 @@ flavours: $(CAPS)
 BENCH_PROBE_CCS ?= gcc clang-14
 $(BUILD)/asan/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
-		-fno-sanitize-recover=undefined -Iprobe -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
+	$(CC) $(TOOL_CFLAGS) $(SAN_CFLAGS) -Iprobe -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
 asan: $(BUILD)/asan/asmcap
 bench-probe: $(BUILD)/asmcap
 	python3 tests/probe/bench_probe.py --asmcap $(BUILD)/asmcap $(BENCH_PROBE_CCS)
@@ -259,4 +290,4 @@ clean:
 	rm -rf $(BUILD)
 
 FORCE:
-.PHONY: all caps test install uninstall clean FORCE
+.PHONY: all caps test test-slow install uninstall clean FORCE

@@ -16,6 +16,8 @@
 #if defined(MONT_ASM) && defined(__x86_64__)
 #include <cpuid.h>
 #include "mont-kernels.h"      /* generated: the kernels, hidden in the asm */
+#elif defined(MONT_ASM) && defined(__aarch64__)
+#include "mont-kernels.h"      /* generated: ARMv8.0 kernels, every CPU runs them */
 #else
 #undef MONT_ASM
 #endif
@@ -30,7 +32,10 @@ enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1, CPU_AVX2 = 1u << 2,
 /* What this library holds, slowest first. */
 static const struct mont_backend built[] = {
 	{"c", mont_c_mul, mont_c_sqr, 0, 0},
-#ifdef MONT_ASM
+#ifdef MONT_HAVE_A64
+	{"a64", montk_mul_a64, montk_sqr_a64, 0, 0},
+#endif
+#if defined(MONT_ASM) && defined(__x86_64__)
 	{"mulq", montk_mul_mulq, montk_sqr_mulq, 0, 0},
 #ifdef MONT_HAVE_ADX
 	{"adx", montk_mul_adx, montk_sqr_adx, CPU_BMI2 | CPU_ADX, 0},
@@ -45,7 +50,7 @@ static const struct mont_backend built[] = {
 #endif
 };
 #define NBUILT (sizeof built / sizeof built[0])
-static const char *const known[] = {"c", "mulq", "adx", "ifma"};
+static const char *const known[] = {"c", "a64", "mulq", "adx", "ifma"};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static unsigned cpu;				/* CPU_* bits, set once */
@@ -83,7 +88,7 @@ static unsigned read_cpu(void)
 	const char *assume = getenv("MONT_ASSUME_CPU");
 	if (assume)
 		return parse_cpu(assume);
-#ifdef MONT_ASM
+#if defined(MONT_ASM) && defined(__x86_64__)
 	unsigned eax, ebx, ecx, edx, xcr0_lo = 0, xcr0_hi, osxsave;
 	if (__get_cpuid_max(0, NULL) < 7)
 		return 0;
@@ -126,7 +131,7 @@ static int find(const char *name, const struct mont_backend **out)
 static void init(void)
 {
 	static const char *const why[] = {
-		"", "is not a backend (c, mulq, adx, ifma)",
+		"", "is not a backend (c, a64, mulq, adx, ifma)",
 		"was not built into this library", "needs CPU features this CPU lacks",
 	};
 	const struct mont_backend *best = &built[0];

@@ -4,14 +4,52 @@
 #ifndef MONT_INTERNAL_H
 #define MONT_INTERNAL_H
 
+#include <stdint.h>
 #include <string.h>
 #include "mont.h"
 
-#ifndef __SIZEOF_INT128__
-#error "libmont's C backend needs unsigned __int128 (a 64-bit target)"
+/* lo + *hi * 2^64 = a*b + t + c: the C backend's one product step (it
+ * cannot overflow: (2^64-1)^2 + 2(2^64-1) = 2^128-1).  unsigned __int128
+ * where the compiler has it (64-bit targets); otherwise, and with
+ * MONT_PORTABLE_MUL (the tests' check of this path on x86_64), four
+ * 32x32-bit products, which 32-bit targets have in hardware. */
+static inline uint64_t mont_mac(uint64_t a, uint64_t b, uint64_t t, uint64_t c, uint64_t *hi)
+{
+#if defined(__SIZEOF_INT128__) && !defined(MONT_PORTABLE_MUL)
+	unsigned __int128 p = (unsigned __int128)a * b + t + c;
+	*hi = (uint64_t)(p >> 64);
+	return (uint64_t)p;
+#else
+	uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	/* the middle column: below 3 * 2^32, no overflow */
+	uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+	uint64_t lo = mid << 32 | (uint32_t)p00;
+	uint64_t h = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	lo += t;
+	h += lo < t;		/* carries as values, never branches */
+	lo += c;
+	h += lo < c;
+	*hi = h;
+	return lo;
 #endif
+}
 
-typedef unsigned __int128 mont_u128;
+/* x + y + *carry; *carry (0 or 1) becomes the carry out. */
+static inline uint64_t mont_adc(uint64_t x, uint64_t y, uint64_t *carry)
+{
+	uint64_t s = x + y + *carry;
+	*carry = ((x & y) | ((x | y) & ~s)) >> 63;
+	return s;
+}
+
+/* x - y - *borrow; *borrow (0 or 1) becomes the borrow out. */
+static inline uint64_t mont_sbb(uint64_t x, uint64_t y, uint64_t *borrow)
+{
+	uint64_t d = x - y - *borrow;
+	*borrow = ((~x & y) | (~(x ^ y) & d)) >> 63;
+	return d;
+}
 
 /* Portable Montgomery multiply: same contract as mont_mul, any num in
  * 1..MONT_MAX_NUM, constant time. Squaring is a multiply by itself. */

@@ -258,7 +258,7 @@ static int less_than(const uint64_t *a, const uint64_t *b, size_t num)
 {
 	uint64_t borrow = 0;
 	for (size_t j = 0; j < num; j++)
-		borrow = (uint64_t)(((mont_u128)a[j] - b[j] - borrow) >> 64) & 1;
+		(void)mont_sbb(a[j], b[j], &borrow);
 	return (int)borrow;
 }
 

@@ -7,7 +7,7 @@
  *
  * The code that runs is chosen once, at first use: the fastest backend the
  * library was built with (see `make`: the asm kernels exist only when the
- * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|mulq|adx|ifma
+ * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|a64|mulq|adx|ifma
  * in the environment asks for one; when it cannot be honoured one line goes
  * to stderr and the best available backend runs. Sizes below the kernels'
  * minimum (num < 4) always use the C code.
@@ -80,13 +80,14 @@ MONT_API int mont_modexp2(uint64_t *r1, const uint64_t *b1, const uint64_t *e1,
                           uint64_t *r2, const uint64_t *b2, const uint64_t *e2,
                           size_t e2_limbs, const uint64_t *n2, size_t num);
 
-/* Name of the backend for num >= 4: "ifma", "adx", "mulq" or "c". With
+/* Name of the backend for num >= 4: "ifma", "adx", "mulq" (x86_64), "a64"
+ * (AArch64) or "c". With
  * "ifma", mont_modexp and mont_modexp2 run the AVX-512 IFMA kernels (radix
  * 2^52) at the sizes where they are measured faster, and mont_mul/mont_sqr
  * the adx kernels (mulq without ADX). */
 MONT_API const char *mont_backend(void);
 
-/* Switch every thread to a backend ("c", "mulq", "adx", "ifma"). Returns 0 on
+/* Switch every thread to a backend ("c", "a64", "mulq", "adx", "ifma"). Returns 0 on
  * success, -1 unknown name (or NULL), -2 not built into this library,
  * -3 this CPU cannot run it; the current backend is kept on error. */
 MONT_API int mont_select(const char *backend);

@@ -5,8 +5,10 @@ package Asmcap;
 #
 #   my $caps = Asmcap->load('build/caps.json');   # dies with the fix on error
 #   $caps->has('adx')        # 1 only if adx is "yes" and everything it
-#                            # requires (recursively) is "yes"; else 0
-#   $caps->status('adx')     # yes|no|broken|skipped|disabled
+#                            # requires (recursively) is "yes"; else 0:
+#                            # asmcap's own "usable", recomputed here so a
+#                            # status edited by hand (tests) is followed
+#   $caps->status('adx')     # yes|no|broken|skipped|disabled|unprobed
 #   $caps->known('adx')      # is the feature in the file at all
 #   $caps->build('cet_ibt')  # the build section: cet_ibt cet_shstk pic ilp32 apple win64
 #   $caps->arch              # x86_64|i386
@@ -20,7 +22,7 @@ use strict;
 use warnings;
 use JSON::PP ();
 
-my %STATUS = map { $_ => 1 } qw(yes no broken skipped disabled);
+my %STATUS = map { $_ => 1 } qw(yes no broken skipped disabled unprobed);
 my $FIX = 'regenerate it with `make caps` (or `build/asmcap --format json -o FILE`)';
 
 sub _bad {
@@ -53,8 +55,10 @@ sub load {
 		_bad($file, "feature \"$name\" is not an object") unless ref $f eq 'HASH';
 		my $st = $f->{status};
 		_bad($file, "feature \"$name\" has status " . (defined $st ? "\"$st\"" : '(none)')
-			. ' (expected yes|no|broken|skipped|disabled)')
+			. ' (expected yes|no|broken|skipped|disabled|unprobed)')
 			unless defined $st && !ref $st && $STATUS{$st};
+		_bad($file, "feature \"$name\": \"usable\" is not true or false")
+			if exists $f->{usable} && !JSON::PP::is_bool($f->{usable});
 		my $req = $f->{requires} // [];
 		_bad($file, "feature \"$name\": \"requires\" is not a list") unless ref $req eq 'ARRAY';
 		for my $r (@$req) {
@@ -95,9 +99,9 @@ sub has {
 		$seen{$n}--;
 		return $r;
 	};
-	my $r = $ok->($name);
+	my $r = $ok->($name) ? 1 : 0;
 	undef $ok;	# break the closure's reference to itself
-	return $r ? 1 : 0;
+	return $r;
 }
 
 sub build {

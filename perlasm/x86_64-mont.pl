@@ -4,8 +4,8 @@
 #   perl perlasm/x86_64-mont.pl FLAVOUR CAPS.json > build/mont-x86_64.s
 #   perl perlasm/x86_64-mont.pl --header CAPS.json > build/mont-kernels.h
 #
-# Kernels (hidden symbols; the contract is the one in /work/brief.md,
-# "Montgomery kernels"):
+# Kernels (hidden symbols, called by mont/dispatch.c through struct
+# mont_backend in mont/internal.h; this is their contract):
 #   montk_mul_mulq(r, a, b, n, n0, num)  r = a*b*R^-1 mod n      MUL/ADC
 #   montk_sqr_mulq(r, a, n, n0, num)     r = a*a*R^-1 mod n      MUL/ADC
 #   montk_mul_adx, montk_sqr_adx         the same with MULX/ADCX/ADOX,

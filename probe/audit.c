@@ -18,7 +18,7 @@
 #include "out.h"
 #include "x86dec.h"
 
-/* One alternative of an `audit:` pattern (grammar in the brief). */
+/* One alternative of an `audit:` pattern (grammar: templates/README.md). */
 struct pat {
 	enum x86_enc enc;
 	unsigned map;
@@ -68,13 +68,14 @@ static int hexbyte(const char *t, uint8_t *v)
 	return 0;
 }
 
-/* "VEX.256.66.0F38.W1" / "EVEX.66.0F3A.WIG" */
+/* "VEX.256.66.0F38.W1" / "EVEX.66.0F3A.WIG" / "XOP.128.09.W0" (AMD's XOP
+ * maps 08, 09, 0A; its pp is always NP) */
 static int parse_vex_head(char *t, struct pat *p)
 {
 	char *part, *save = NULL;
 	int n = 0;
 
-	p->enc = t[0] == 'E' ? X86_EVEX : X86_VEX;
+	p->enc = t[0] == 'E' ? X86_EVEX : t[0] == 'X' ? X86_XOP : X86_VEX;
 	for (part = strtok_r(t, ".", &save); part; part = strtok_r(NULL, ".", &save), n++) {
 		if (!n)
 			continue;
@@ -90,11 +91,14 @@ static int parse_vex_head(char *t, struct pat *p)
 			p->prefix = 0;
 		else if (!strcmp(part, "66") || !strcmp(part, "F2") || !strcmp(part, "F3"))
 			p->prefix = (uint8_t)strtoul(part, NULL, 16);
-		else if (!strcmp(part, "0F"))
+		else if (p->enc == X86_XOP && (!strcmp(part, "08") || !strcmp(part, "09") ||
+		                               !strcmp(part, "0A")))
+			p->map = (unsigned)strtoul(part, NULL, 16);
+		else if (p->enc != X86_XOP && !strcmp(part, "0F"))
 			p->map = X86_MAP_0F;
-		else if (!strcmp(part, "0F38"))
+		else if (p->enc != X86_XOP && !strcmp(part, "0F38"))
 			p->map = X86_MAP_0F38;
-		else if (!strcmp(part, "0F3A"))
+		else if (p->enc != X86_XOP && !strcmp(part, "0F3A"))
 			p->map = X86_MAP_0F3A;
 		else if (!strcmp(part, "W0") || !strcmp(part, "W1"))
 			p->w = part[1] - '0';
@@ -116,7 +120,7 @@ static int parse_alt(char *text, struct pat *p)
 	p->w = p->l = p->reg = -1;
 	for (tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		uint8_t b;
-		if (!strncmp(tok, "VEX.", 4) || !strncmp(tok, "EVEX.", 5)) {
+		if (!strncmp(tok, "VEX.", 4) || !strncmp(tok, "EVEX.", 5) || !strncmp(tok, "XOP.", 4)) {
 			if (have_op || p->enc != X86_LEGACY || parse_vex_head(tok, p))
 				return -1;
 		} else if (!strcmp(tok, "REX?")) {
@@ -473,24 +477,29 @@ static void report(struct audit *a, const char *file, const char *member, const 
 		sep = "";
 		for (size_t i = 0; i < rs->nfeat; i++)
 			if (r->hits[i]) {
-				buf_printf(&a->json, "%s\"%s\": %u", sep, c->cat.f[i].name, r->hits[i]);
+				buf_puts(&a->json, sep);
+				buf_json_str(&a->json, c->cat.f[i].name);
+				buf_printf(&a->json, ": %u", r->hits[i]);
 				sep = ", ";
 			}
 		buf_puts(&a->json, "}}");
 	}
 	if (a->format == OUT_JSON)
 		buf_puts(&a->json, "], \"sections\": [");
+	/* Text separates names by a blank, JSON by a comma. */
 	sep = "";
 	for (size_t i = 0; i < c->cat.n; i++) {
 		const struct feature *f = &c->cat.f[i];
 		if (!f->section || !has_section(o, f->section))
 			continue;
 		note_found(a, f->name);
-		if (a->format == OUT_TEXT)
+		if (a->format == OUT_TEXT) {
 			printf("%s%s", *sep ? " " : "  sections: ", f->name);
-		else
-			buf_printf(&a->json, "%s\"%s\"", sep, f->name);
-		sep = " ";
+		} else {
+			buf_puts(&a->json, sep);
+			buf_json_str(&a->json, f->name);
+		}
+		sep = ", ";
 	}
 	if (a->format == OUT_TEXT && *sep)
 		printf(" (%s)\n", "directive features whose sections are present");
@@ -555,7 +564,7 @@ static int audit_file(struct audit *a, const char *path)
 	int rc = 0, r, members = 0;
 
 	if (!buf) {
-		fprintf(stderr, "asmcap audit: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "asmcap audit: %s: %s\n", path, file_error());
 		return 2;
 	}
 	if (!ar_is_archive(buf, len)) {

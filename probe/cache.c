@@ -2,11 +2,14 @@
  * on.  Format (tab-separated, fields escaped \\ \t \n):
  *   asmcap-cache 1
  *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME / tool NAME VALUE /
- *   build ... / feature NAME STATUS MS REASON / end                        */
+ *   build ... / feature NAME STATUS MS REASON / sum HASH / end
+ * HASH is a 64-bit FNV-1a over the entry's lines from `entry' to `sum':
+ * an entry that does not match it, or holds anything unknown, is a miss. */
 #include "cache.h"
 #include "file.h"
 #include "out.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -108,7 +111,12 @@ void deps_add_program(struct strv *deps, const char *path)
 	if (!realpath(path, real))
 		return;
 	add_dep(deps, path);
-	int fd = open(real, O_RDONLY);
+	int fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);   /* a FIFO must not block */
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		return;
+	}
 	if (fd < 0)
 		return;
 	uint8_t eh[64];
@@ -254,11 +262,30 @@ static char *resolved_words(const struct strv *w)
 	return b.s;
 }
 
+/* The cache file, or NULL: a missing file quietly (the first run), one
+ * that cannot be read (a FIFO, too big) with a warning. */
 static char *read_text(const char *path)
 {
 	size_t n;
-	return (char *)file_read(path, &n);
+	char *t = (char *)file_read(path, &n);
+	if (!t && errno != ENOENT)
+		fprintf(stderr, "asmcap: warning: cache %s not read: %s\n", path, file_error());
+	if (t && strlen(t) != n) {
+		fprintf(stderr, "asmcap: warning: cache %s not read: it contains a NUL byte\n", path);
+		free(t);
+		t = NULL;
+	}
+	return t;
 }
+
+static uint64_t fnv_line(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ULL;
+	return (h ^ '\n') * 0x100000001b3ULL;
+}
+
+#define FNV_INIT 0xcbf29ce484222325ULL
 
 char *cache_lookup(const char *file, const char *key, const struct strv *words)
 {
@@ -268,7 +295,8 @@ char *cache_lookup(const char *file, const char *key, const struct strv *words)
 	struct buf kb = {0}, body = {0};
 	esc(&kb, key);
 	char *want = resolved_words(words);
-	int in = 0, valid = 0, hit = 0;
+	int in = 0, valid = 0, hit = 0, summed = 0;
+	uint64_t h = FNV_INIT;
 	for (char *l = text; *l && !hit;) {
 		char *nl = strchr(l, '\n');
 		if (nl)
@@ -276,23 +304,35 @@ char *cache_lookup(const char *file, const char *key, const struct strv *words)
 		char *next = nl ? nl + 1 : l + strlen(l);
 		if (!strncmp(l, "entry\t", 6)) {
 			in = valid = !strcmp(l + 6, kb.s);
+			summed = 0;
+			h = fnv_line(FNV_INIT, l, strlen(l));
 			buf_free(&body);
-		} else if (in && valid && !strncmp(l, "word\t", 5)) {
-			valid = !strcmp(l + 5, want);
-		} else if (in && valid && !strncmp(l, "dep\t", 4)) {
-			char *f[4], now[96], was[96];
-			struct stat st;
-			valid = fields(l, f, 4) == 4 && !stat(f[1], &st);
-			if (valid) {
-				stamp(&st, now, sizeof now);
-				snprintf(was, sizeof was, "%s\t%s", f[2], f[3]);
-				valid = !strcmp(now, was);
+		} else if (!in || !valid) {
+			/* another key's entry, or this one already failed */
+		} else if (summed) {
+			valid = 0;
+			hit = !strcmp(l, "end");
+		} else if (!strncmp(l, "sum\t", 4)) {
+			char want_sum[32];
+			snprintf(want_sum, sizeof want_sum, "%016llx", (unsigned long long)h);
+			valid = summed = !strcmp(l + 4, want_sum);
+		} else {
+			h = fnv_line(h, l, strlen(l));
+			if (!strncmp(l, "word\t", 5)) {
+				valid = !strcmp(l + 5, want);
+			} else if (!strncmp(l, "dep\t", 4)) {
+				char *f[4], now[96], was[96];
+				struct stat st;
+				valid = fields(l, f, 4) == 4 && !stat(f[1], &st);
+				if (valid) {
+					stamp(&st, now, sizeof now);
+					snprintf(was, sizeof was, "%s\t%s", f[2], f[3]);
+					valid = !strcmp(now, was);
+				}
+			} else {
+				buf_puts(&body, l);
+				buf_puts(&body, "\n");
 			}
-		} else if (in && valid && !strcmp(l, "end")) {
-			hit = 1;
-		} else if (in && valid) {
-			buf_puts(&body, l);
-			buf_puts(&body, "\n");
 		}
 		l = next;
 	}
@@ -314,7 +354,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	char *old = read_text(file);
 	struct buf b = {0}, kb = {0};
 	esc(&kb, key);
-	buf_puts(&b, "asmcap-cache 1\n");
+	buf_puts(&b, "asmcap-cache 2\n");
 	/* keep the other keys' entries, the newest 31 of them */
 	size_t total = 0;
 	for (int pass = 0; pass < 2 && old; pass++) {
@@ -335,6 +375,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 		}
 		total = idx;
 	}
+	size_t start = b.n;
 	char *w = resolved_words(words);
 	buf_printf(&b, "entry\t%s\nword\t%s\n", kb.s, w);
 	free(w);
@@ -349,9 +390,15 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 		buf_printf(&b, "\t%s\n", st_text);
 	}
 	buf_puts(&b, payload);
-	buf_puts(&b, "end\n");
+	uint64_t h = FNV_INIT;
+	for (size_t at = start; at < b.n;) {
+		size_t len = strcspn(b.s + at, "\n");
+		h = fnv_line(h, b.s + at, len);
+		at += len + 1;
+	}
+	buf_printf(&b, "sum\t%016llx\nend\n", (unsigned long long)h);
 	char err[256];
-	if (out_file(file, b.s, b.n, err, sizeof err))
+	if (file_replace(file, b.s, b.n, err, sizeof err))
 		fprintf(stderr, "asmcap: warning: cache not written: %s\n", err);
 	free(old);
 	buf_free(&b);
@@ -369,12 +416,90 @@ size_t cache_fields(char *line, char **f, size_t max)
 	return fields(line, f, max);
 }
 
-static enum status parse_status(const char *s)
+/* -1 for a status this version does not know. */
+static int parse_status(const char *s)
 {
-	for (int i = ST_YES; i <= ST_DISABLED; i++)
+	for (int i = ST_YES; i <= ST_UNPROBED; i++)
 		if (!strcmp(s, status_name((enum status)i)))
-			return (enum status)i;
-	return ST_NO;
+			return i;
+	return -1;
+}
+
+/* A flag field: "0" or "1" (max 1), or a small count up to max. */
+static int parse_small(const char *s, int max, int *out)
+{
+	if (s[0] < '0' || s[0] > '0' + max || s[1])
+		return -1;
+	*out = s[0] - '0';
+	return 0;
+}
+
+static int parse_ms(const char *s, double *out)
+{
+	char *end;
+	if (!*s || strspn(s, "0123456789.") != strlen(s))
+		return -1;
+	*out = strtod(s, &end);
+	return *end ? -1 : 0;
+}
+
+/* One payload line into p; 0, or -1 for anything unknown or malformed
+ * (the entry is then a miss, never a guess). */
+static int payload_line(char *l, const struct probe_opts *o, struct probe *p, unsigned char *got)
+{
+	char *f[9];
+	size_t n = fields(l, f, 9);
+	if (!strcmp(f[0], "catalog") && n == 2 && !p->v) {
+		char err[256];
+		if ((strcmp(f[1], "x86_64") && strcmp(f[1], "i386")) || catalog_load(&p->cat, o->templates, f[1], err, sizeof err))
+			return -1;
+		p->v = calloc(p->cat.n + 1, sizeof *p->v);
+		return 0;
+	}
+	if (!strcmp(f[0], "tool") && n == 3) {
+		static const char *const names[] = {"path", "identity", "assembler", "arch", "format", "flavour"};
+		char **str[] = {&p->path, &p->identity, &p->assembler};
+		char *fixed[] = {p->arch, p->format, p->flavour};
+		for (int i = 0; i < 6; i++)
+			if (!strcmp(f[1], names[i])) {
+				if (got[i]++)
+					return -1;
+				if (i < 3)
+					*str[i] = strdup(f[2]);
+				else if (strlen(f[2]) >= sizeof p->arch || !*f[2])
+					return -1;
+				else
+					strcpy(fixed[i - 3], f[2]);
+				return 0;
+			}
+		return -1;
+	}
+	if (!strcmp(f[0], "build") && n == 8 && !got[6]++) {
+		struct build_info *b = &p->build;
+		int *dst[] = {&b->known, &b->cet_ibt, &b->cet_shstk, &b->pic, &b->ilp32, &b->apple, &b->win64};
+		for (int i = 0; i < 7; i++)
+			if (parse_small(f[i + 1], i == 3 ? 2 : 1, dst[i]))
+				return -1;
+		return 0;
+	}
+	if (!strcmp(f[0], "feature") && n == 5 && p->v) {
+		const struct feature *ft = catalog_find(&p->cat, f[1]);
+		int st = parse_status(f[2]);
+		size_t i = ft ? (size_t)(ft - p->cat.f) : 0;
+		if (!ft || st < 0 || p->v[i].reason || parse_ms(f[3], &p->v[i].ms))
+			return -1;
+		p->v[i].st = (enum status)st;
+		p->v[i].reason = strdup(f[4]);
+		return 0;
+	}
+	if (!strcmp(f[0], "flags-blamed") && n == 2 && p->v) {
+		const struct feature *ft = catalog_find(&p->cat, f[1]);
+		if (!ft || p->v[ft - p->cat.f].flags_blamed)
+			return -1;
+		p->v[ft - p->cat.f].flags_blamed = 1;
+		return 0;
+	}
+	return -1;
 }
 
 int cache_get(const char *file, const char *key, const struct probe_opts *o, struct probe *p)
@@ -387,46 +512,19 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 	if (!text)
 		return 0;
 	memset(p, 0, sizeof *p);
+	unsigned char got[7] = {0};     /* tool lines 0..5, build 6 */
 	int ok = 1;
 	for (char *l = text; *l && ok;) {
 		char *nl = strchr(l, '\n');
 		*nl = 0;
-		char *f[8];
-		size_t n = fields(l, f, 8);
-		if (!strcmp(f[0], "tool") && n == 3) {
-			char **dst = !strcmp(f[1], "path") ? &p->path : !strcmp(f[1], "identity") ? &p->identity :
-			             !strcmp(f[1], "assembler") ? &p->assembler : NULL;
-			if (dst) {
-				free(*dst);
-				*dst = strdup(f[2]);
-			} else if (!strcmp(f[1], "arch"))
-				snprintf(p->arch, sizeof p->arch, "%s", f[2]);
-			else if (!strcmp(f[1], "format"))
-				snprintf(p->format, sizeof p->format, "%s", f[2]);
-			else if (!strcmp(f[1], "flavour"))
-				snprintf(p->flavour, sizeof p->flavour, "%s", f[2]);
-		} else if (!strcmp(f[0], "build") && n == 8) {
-			struct build_info *b = &p->build;
-			b->known = atoi(f[1]); b->cet_ibt = atoi(f[2]); b->cet_shstk = atoi(f[3]);
-			b->pic = atoi(f[4]); b->ilp32 = atoi(f[5]); b->apple = atoi(f[6]); b->win64 = atoi(f[7]);
-		} else if (!strcmp(f[0], "feature") && n == 5 && p->v) {
-			for (size_t i = 0; i < p->cat.n; i++)
-				if (!strcmp(p->cat.f[i].name, f[1])) {
-					p->v[i].st = parse_status(f[2]);
-					p->v[i].ms = atof(f[3]);
-					free(p->v[i].reason);
-					p->v[i].reason = strdup(f[4]);
-				}
-		} else if (!strcmp(f[0], "catalog") && n == 2 && !p->v) {
-			char err[256];
-			ok = !catalog_load(&p->cat, o->templates, f[1], err, sizeof err);
-			if (ok)
-				p->v = calloc(p->cat.n + 1, sizeof *p->v);
-		}
+		ok = !payload_line(l, o, p, got);
 		l = nl + 1;
 	}
 	free(text);
-	int hit = ok && p->v != NULL;
+	for (int i = 0; i < 7; i++)
+		ok &= got[i] == 1;
+	/* the recorded arch is the catalog's */
+	int hit = ok && p->v != NULL && p->cat.n && !strcmp(p->arch, p->cat.f[0].arch);
 	for (size_t i = 0; hit && i < p->cat.n; i++)
 		hit = p->v[i].reason != NULL;
 	if (!hit) {
@@ -461,6 +559,8 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 		buf_printf(&b, "feature\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->v[i].st), p->v[i].ms);
 		cache_field(&b, p->v[i].reason);
 		buf_puts(&b, "\n");
+		if (p->v[i].flags_blamed)
+			buf_printf(&b, "flags-blamed\t%s\n", p->cat.f[i].name);
 	}
 	cache_store(file, key, &p->argv, &p->deps, b.s);
 	buf_free(&b);

@@ -3,9 +3,12 @@
 #include "catalog.h"
 #include "file.h"
 #include "obj.h"
+#include "out.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,16 @@ static char *dup_n(const char *s, size_t n)
 	return d;
 }
 
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fputs("asmcap: out of memory\n", stderr);
+		exit(3);
+	}
+	return q;
+}
+
 static char *trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -54,14 +67,15 @@ static int parse_hex_bytes(const char *v, struct cat_bytes *out)
 			p++;
 		if (!*p)
 			break;
-		char *end;
-		unsigned long x = strtoul(p, &end, 16);
-		if (end - p != 2 || x > 0xff || (*end && *end != ' ' && *end != '\t')) {
+		/* exactly two hex digits: strtoul would take "+f" or "0x" */
+		if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]) ||
+		    (p[2] && p[2] != ' ' && p[2] != '\t')) {
 			free(b);
 			return -1;
 		}
-		b[n++] = (uint8_t)x;
-		p = end;
+		char two[3] = {p[0], p[1], 0};
+		b[n++] = (uint8_t)strtoul(two, NULL, 16);
+		p += 2;
 	}
 	if (!n) {
 		free(b);
@@ -69,6 +83,20 @@ static int parse_hex_bytes(const char *v, struct cat_bytes *out)
 	}
 	out->b = b;
 	out->n = n;
+	return 0;
+}
+
+/* A number that fits in max: decimal, 0x hex or 0 octal, no sign, no overflow. */
+static int parse_number(const char *v, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	if (!isdigit((unsigned char)*v))
+		return -1;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 0);
+	if (*end || errno == ERANGE || x > max)
+		return -1;
+	*out = x;
 	return 0;
 }
 
@@ -82,37 +110,123 @@ static int parse_cpuid(char *v, struct cat_cpuid *c)
 		if (!eq)
 			return -1;
 		*eq++ = 0;
-		char *end;
 		if (!strcmp(tok, "reg")) {
 			size_t i;
 			for (i = 0; i < 4 && strcmp(eq, regs[i]); i++)
 				;
-			if (i == 4)
+			if (i == 4 || (have & 4))
 				return -1;
 			c->reg = i;
 			have |= 4;
 			continue;
 		}
-		unsigned long x = strtoul(eq, &end, 0);
-		if (*end || !*eq)
+		unsigned long long x;
+		if (parse_number(eq, UINT_MAX, &x))
 			return -1;
-		if (!strcmp(tok, "leaf"))
-			c->leaf = x, have |= 1;
-		else if (!strcmp(tok, "subleaf"))
-			c->subleaf = x, have |= 2;
-		else if (!strcmp(tok, "bit") && x < 32)
-			c->bit = x, have |= 8;
-		else
-			return -1;
+		int bit = !strcmp(tok, "leaf") ? 1 : !strcmp(tok, "subleaf") ? 2 : !strcmp(tok, "bit") && x < 32 ? 8 : 0;
+		if (!bit || (have & bit))
+			return -1;      /* unknown, out of range or given twice */
+		*(bit == 1 ? &c->leaf : bit == 2 ? &c->subleaf : &c->bit) = (unsigned)x;
+		have |= bit;
 	}
 	return (have & 13) == 13 ? 0 : -1;
+}
+
+/* "AT_HWCAP bit=N" (want = "AT_HWCAP") or "AT_HWCAP2 bit=N". */
+static int parse_hwcap(const char *v, const char *want, unsigned char reg, struct cat_hwcap *h)
+{
+	size_t n = strlen(want);
+	if (strncmp(v, want, n) || (v[n] != ' ' && v[n] != '\t'))
+		return -1;
+	v += n;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (strncmp(v, "bit=", 4) || v[4] < '0' || v[4] > '9')
+		return -1;
+	char *end;
+	unsigned long bit = strtoul(v + 4, &end, 10);
+	if (*end || bit > 63)
+		return -1;
+	h->reg = reg;
+	h->bit = (unsigned char)bit;
+	return 0;
+}
+
+/* "key=K bit=N": the riscv_hwprobe(2) key and a bit of its 64-bit value. */
+static int parse_hwprobe(const char *v, struct cat_hwprobe *h)
+{
+	char *end;
+	if (strncmp(v, "key=", 4) || v[4] < '0' || v[4] > '9')
+		return -1;
+	unsigned long key = strtoul(v + 4, &end, 10);
+	if (key > 0x7fffffff || (*end != ' ' && *end != '\t'))
+		return -1;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (strncmp(end, "bit=", 4) || end[4] < '0' || end[4] > '9')
+		return -1;
+	unsigned long bit = strtoul(end + 4, &end, 10);
+	if (*end || bit > 63)
+		return -1;
+	h->key = (int)key;
+	h->bit = (unsigned)bit;
+	return 0;
+}
+
+/* One hex word of exactly 4 or 8 digits; its digit count, or 0. */
+static unsigned hex_word(const char *s, uint32_t *out)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	if (s[n] || (n != 4 && n != 8))
+		return 0;
+	*out = (uint32_t)strtoul(s, NULL, 16);
+	return (unsigned)n;
+}
+
+/* "MASK VALUE ; MASK VALUE ..." hex; width from the digit count (4 or 8).
+ * Appends to *out (the key may repeat); an empty list is an error. */
+static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
+{
+	char *copy = dup_n(v, strlen(v)), *pats, *toks;
+	size_t before = *n;
+	int r = 0;
+	for (char *pat = strtok_r(copy, ";", &pats); pat && !r; pat = strtok_r(NULL, ";", &pats)) {
+		char *a = strtok_r(pat, " \t", &toks), *b = a ? strtok_r(NULL, " \t", &toks) : NULL;
+		uint32_t mask = 0, value = 0;
+		unsigned dm = a ? hex_word(a, &mask) : 0, dv = b ? hex_word(b, &value) : 0;
+		if (!dm || dm != dv || strtok_r(NULL, " \t", &toks) || !mask || (value & ~mask)) {
+			r = -1;
+			break;
+		}
+		*out = xrealloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = (struct cat_word){mask, value, (unsigned char)(dm / 2)};
+	}
+	free(copy);
+	return r || *n == before ? -1 : 0;
+}
+
+int catalog_arch_is_x86(const char *arch)
+{
+	return !strcmp(arch, "x86_64") || !strcmp(arch, "i386");
+}
+
+/* CPU keys belong to one family: a cpuid: line in an aarch64 file would
+ * be silently ignored by the CPU reader. */
+static int key_applies(const char *key, int x86)
+{
+	static const char *const x86_only[] = {"cpuid", "xcr0", "nasm", NULL};
+	static const char *const word_only[] = {"hwcap", "hwcap2", "hwprobe", "isa", "audit-thumb", NULL};
+	for (const char *const *k = x86 ? word_only : x86_only; *k; k++)
+		if (!strcmp(key, *k))
+			return 0;
+	return 1;
 }
 
 static void split_list(const char *v, const char *seps, char ***out, size_t *n)
 {
 	char *copy = dup_n(v, strlen(v));
 	for (char *tok = strtok(copy, seps); tok; tok = strtok(NULL, seps)) {
-		*out = realloc(*out, (*n + 1) * sizeof **out);
+		*out = xrealloc(*out, (*n + 1) * sizeof **out);
 		(*out)[(*n)++] = dup_n(tok, strlen(tok));
 	}
 	free(copy);
@@ -127,6 +241,9 @@ static void feature_free(struct feature *f)
 	free(f->requires);
 	for (size_t i = 0; i < f->nexpect; i++)
 		free(f->expect[i].b);
+	for (size_t i = 0; i < f->nenable; i++)
+		free(f->enable[i]);
+	free(f->enable); free(f->isa); free(f->audit_words); free(f->audit_thumb_words);
 	memset(f, 0, sizeof *f);
 }
 
@@ -136,10 +253,14 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 {
 	memset(f, 0, sizeof *f);
 	f->arch = dup_n(arch, strlen(arch));
+	f->hwprobe.key = -1;
+	const int x86 = catalog_arch_is_x86(arch);
 	const char *p = text;
 	unsigned line = 0;
 	int have_formats = 0;
-	while (*p == '#') {
+	struct { char **v; size_t n; } seen = {0};   /* header keys met so far */
+	int bad = 0;
+	while (!bad && *p == '#') {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *l = dup_n(p + 1, len - 1), *colon = strchr(l, ':');
@@ -153,8 +274,23 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 		*colon = 0;
 		key = trim(key);
 		char *v = trim(colon + 1);
-		int bad = 0;
-		if (!strcmp(key, "feature")) {
+		/* keys that may repeat list alternatives (or, in the fixed-width
+		 * catalogs, add audit words and directives); any other given twice
+		 * is an error, not a silent override */
+		int repeat = 0;
+		for (size_t i = 0; i < seen.n; i++)
+			repeat |= !strcmp(seen.v[i], key);
+		if (!repeat) {
+			seen.v = xrealloc(seen.v, (seen.n + 1) * sizeof *seen.v);
+			seen.v[seen.n++] = dup_n(key, strlen(key));
+		}
+		int may_repeat = !strcmp(key, "cpuid") || !strcmp(key, "expect") || !strcmp(key, "enable") ||
+		                 (!x86 && (!strcmp(key, "audit") || !strcmp(key, "audit-thumb")));
+		if (repeat && !may_repeat)
+			bad = fail(err, errlen, "%s:%u: `%s:' given twice", path, line, key);
+		else if (!key_applies(key, x86))
+			bad = fail(err, errlen, "%s:%u: `%s:' does not apply to %s", path, line, key, arch);
+		else if (!strcmp(key, "feature")) {
 			if (strcmp(v, name))
 				bad = fail(err, errlen, "%s:%u: feature `%s' does not match the file name `%s'",
 				           path, line, v, name);
@@ -166,12 +302,40 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 			f->since = dup_n(v, strlen(v));
 		else if (!strcmp(key, "cost"))
 			f->cost = dup_n(v, strlen(v));
-		else if (!strcmp(key, "audit"))
+		else if (!strcmp(key, "audit") && x86)
 			f->audit = dup_n(v, strlen(v));
-		else if (!strcmp(key, "section"))
+		else if (!strcmp(key, "audit") || !strcmp(key, "audit-thumb")) {
+			int t = key[5] == '-';   /* arm: T32 words apart from A32 ones */
+			if (parse_audit_words(v, t ? &f->audit_thumb_words : &f->audit_words,
+			                      t ? &f->naudit_thumb_words : &f->naudit_words))
+				bad = fail(err, errlen, "%s:%u: bad %s `%s' (want `MASK VALUE ; ...' in hex, 4 or 8 digits each, VALUE inside MASK)",
+				           path, line, key, v);
+		} else if (!strcmp(key, "enable")) {
+			if (!*v)
+				bad = fail(err, errlen, "%s:%u: empty `enable:' (want one directive)", path, line);
+			f->enable = xrealloc(f->enable, (f->nenable + 1) * sizeof *f->enable);
+			f->enable[f->nenable++] = dup_n(v, strlen(v));
+		} else if (!strcmp(key, "hwcap") || !strcmp(key, "hwcap2")) {
+			int two = key[5] == '2';
+			if (f->hwcap.reg)
+				bad = fail(err, errlen, "%s:%u: a second hwcap line (one bit per feature)", path, line);
+			else if (parse_hwcap(v, two ? "AT_HWCAP2" : "AT_HWCAP", two ? 2 : 1, &f->hwcap))
+				bad = fail(err, errlen, "%s:%u: bad %s `%s' (want `%s bit=N', N < 64)", path, line,
+				           key, v, two ? "AT_HWCAP2" : "AT_HWCAP");
+		} else if (!strcmp(key, "hwprobe")) {
+			if (f->hwprobe.key >= 0 || parse_hwprobe(v, &f->hwprobe))
+				bad = fail(err, errlen, "%s:%u: bad hwprobe `%s' (want one `key=K bit=N', N < 64)", path, line, v);
+		} else if (!strcmp(key, "isa")) {
+			if (f->isa || (strcmp(v, "thumb") && strcmp(v, "arm")))
+				bad = fail(err, errlen, "%s:%u: bad isa `%s' (want one `thumb' or `arm')", path, line, v);
+			else
+				f->isa = dup_n(v, strlen(v));
+		} else if (!strcmp(key, "section"))
 			f->section = dup_n(v, strlen(v));
-		else if (!strcmp(key, "requires"))
+		else if (!strcmp(key, "requires")) {
 			split_list(v, " \t,", &f->requires, &f->nrequires);
+			f->requires_line = line;
+		}
 		else if (!strcmp(key, "nasm")) {
 			if (strcmp(v, "none"))
 				bad = fail(err, errlen, "%s:%u: `nasm:' takes only `none'", path, line);
@@ -182,10 +346,10 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 				           path, line, CAT_MAX_ALT);
 			f->ncpuid++;
 		} else if (!strcmp(key, "xcr0")) {
-			char *end;
-			f->xcr0 = strtoull(v, &end, 0);
-			if (*end || !*v)
-				bad = fail(err, errlen, "%s:%u: bad xcr0 `%s' (want a number such as 0xe6)", path, line, v);
+			unsigned long long x = 0;
+			if (parse_number(v, UINT64_MAX, &x))
+				bad = fail(err, errlen, "%s:%u: bad xcr0 `%s' (want a 64-bit number such as 0xe6)", path, line, v);
+			f->xcr0 = x;
 		} else if (!strcmp(key, "expect")) {
 			if (!strcmp(v, "nonempty"))
 				f->expect_nonempty = 1;
@@ -214,10 +378,13 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 		} else
 			bad = fail(err, errlen, "%s:%u: unknown header key `%s'", path, line, key);
 		free(l);
-		if (bad) {
-			feature_free(f);
-			return -1;
-		}
+	}
+	for (size_t i = 0; i < seen.n; i++)
+		free(seen.v[i]);
+	free(seen.v);
+	if (bad) {
+		feature_free(f);
+		return -1;
 	}
 	if (!have_formats)
 		f->formats = ~0u;
@@ -225,12 +392,13 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 	f->body = dup_n(p, strlen(p));
 	const char *miss = !f->name ? "feature" : !f->nexpect && !f->expect_nonempty ? "expect" : NULL;
 	if (!miss && f->expect_nonempty && !f->section)
-		return feature_free(f), fail(err, errlen, "%s: `expect: nonempty' needs a `section:' line", path);
+		return feature_free(f), fail(err, errlen, "%s:%u: `expect: nonempty' needs a `section:' line", path, line);
 	if (!miss && !*trim(f->body))
 		miss = "snippet body";
 	if (miss) {
+		unsigned at = f->body_line;
 		feature_free(f);
-		return fail(err, errlen, "%s: no `%s'%s", path, miss, strcmp(miss, "snippet body") ? " line" : "");
+		return fail(err, errlen, "%s:%u: no `%s'%s", path, at, miss, strcmp(miss, "snippet body") ? " line" : "");
 	}
 	return 0;
 }
@@ -252,6 +420,74 @@ static int by_path(const void *a, const void *b)
 	return strcmp(((const struct src *)a)->path, ((const struct src *)b)->path);
 }
 
+/* Two features must not share a variable: adx.s and ADX.s, or a-b and
+ * a_b, would both be ASMCAP_ADX / ASMCAP_A_B. */
+static int check_names(const struct catalog *c, const char *root, char *err, size_t errlen)
+{
+	int r = 0;
+	char **var = calloc(c->n + 1, sizeof *var);
+	for (size_t i = 0; i < c->n && !r; i++) {
+		var[i] = out_var_name("ASMCAP_", c->f[i].name);
+		for (size_t k = 0; k < i && !r; k++)
+			if (!strcmp(var[i], var[k]))
+				r = fail(err, errlen, "%s/%s/%s.s:1: feature `%s' and %s/%s/%s.s both become %s: rename one",
+				         root, c->f[i].arch, c->f[i].name, c->f[i].name, root, c->f[k].arch, c->f[k].name, var[i]);
+	}
+	for (size_t i = 0; i < c->n; i++)
+		free(var[i]);
+	free(var);
+	return r;
+}
+
+/* Depth-first over requires: state 0 unvisited, 1 on the path, 2 done.
+ * A feature met again while on the path closes a cycle. */
+static int visit(const struct catalog *c, size_t i, unsigned char *state, size_t *path, size_t depth,
+                 const char *root, char *err, size_t errlen)
+{
+	const struct feature *f = &c->f[i];
+	if (state[i] == 2)
+		return 0;
+	path[depth] = i;
+	if (state[i] == 1) {
+		size_t from = 0;
+		while (path[from] != i)
+			from++;
+		struct buf b = {0};
+		for (size_t k = from; k <= depth; k++)
+			buf_printf(&b, "%s%s", k > from ? " -> " : "", c->f[path[k]].name);
+		const struct feature *g = &c->f[path[depth - 1]];
+		fail(err, errlen, "%s/%s/%s.s:%u: `requires' makes a cycle: %s", root, g->arch, g->name,
+		     g->requires_line, b.s);
+		buf_free(&b);
+		return -1;
+	}
+	state[i] = 1;
+	for (size_t k = 0; k < f->nrequires; k++) {
+		const struct feature *r = catalog_find(c, f->requires[k]);
+		if (!r)
+			return fail(err, errlen, "%s/%s/%s.s:%u: requires unknown feature `%s'", root, f->arch, f->name,
+			            f->requires_line, f->requires[k]);
+		if (visit(c, (size_t)(r - c->f), state, path, depth + 1, root, err, errlen))
+			return -1;
+	}
+	state[i] = 2;
+	return 0;
+}
+
+/* Every required feature exists and requires never loops (a feature
+ * requiring itself included): "usable" is computed by following them. */
+static int check_requires(const struct catalog *c, const char *root, char *err, size_t errlen)
+{
+	unsigned char *state = calloc(c->n + 1, 1);
+	size_t *path = calloc(c->n + 2, sizeof *path);
+	int r = 0;
+	for (size_t i = 0; i < c->n && !r; i++)
+		r = visit(c, i, state, path, 0, root, err, errlen);
+	free(state);
+	free(path);
+	return r;
+}
+
 /* srcs: every file of this arch ("x86_64/adx.s", "x86_64/adx.nasm"). */
 static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch,
                  const char *root, char *err, size_t errlen)
@@ -268,7 +504,7 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 		const char *base = srcs[i].path + strlen(arch) + 1;
 		char *name = dup_n(base, strlen(base) - 2), full[4096];
 		snprintf(full, sizeof full, "%s/%s", root, srcs[i].path);
-		c->f = realloc(c->f, (c->n + 1) * sizeof *c->f);
+		c->f = xrealloc(c->f, (c->n + 1) * sizeof *c->f);
 		int r = parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
 		if (!r) {
 			struct feature *f = &c->f[c->n++];
@@ -286,14 +522,10 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 	}
 	if (c->n)
 		qsort(c->f, c->n, sizeof *c->f, by_name);
-	for (size_t i = 0; i < c->n; i++)
-		for (size_t k = 0; k < c->f[i].nrequires; k++)
-			if (!catalog_find(c, c->f[i].requires[k])) {
-				fail(err, errlen, "%s/%s/%s.s: requires unknown feature `%s'", root, arch,
-				     c->f[i].name, c->f[i].requires[k]);
-				catalog_free(c);
-				return -1;
-			}
+	if (check_names(c, root, err, errlen) || check_requires(c, root, err, errlen)) {
+		catalog_free(c);
+		return -1;
+	}
 	snprintf(c->hash, sizeof c->hash, "%016llx", (unsigned long long)h);
 	return 0;
 }
@@ -325,12 +557,15 @@ static char *slurp(const char *path, char *err, size_t errlen)
 	size_t n;
 	char *b = (char *)file_read(path, &n);
 	if (!b) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		fail(err, errlen, "%s: %s", path, file_error());
 		return NULL;
 	}
 	if (strlen(b) != n) {
+		unsigned line = 1;
+		for (const char *q = b; *q; q++)
+			line += *q == '\n';
 		free(b);
-		fail(err, errlen, "%s: contains a NUL byte", path);
+		fail(err, errlen, "%s:%u: contains a NUL byte", path, line);
 		return NULL;
 	}
 	return b;
@@ -358,7 +593,7 @@ int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char 
 			r = -1;
 			break;
 		}
-		s = realloc(s, (n + 1) * sizeof *s);
+		s = xrealloc(s, (n + 1) * sizeof *s);
 		s[n].path = dup_n(rel, strlen(rel));
 		s[n++].text = text;
 	}

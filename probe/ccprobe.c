@@ -192,9 +192,21 @@ int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, siz
 	return ok;
 }
 
+int timeout_option(const char *who, const char *val)
+{
+	char *end;
+	double t = strtod(val, &end);
+	if (*end || !(t > 0) || t > 86400) {
+		fprintf(stderr, "%s: --timeout takes seconds (> 0, at most 86400), not `%s'\n", who, val);
+		return -1;
+	}
+	run_default_timeout = t;
+	return 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format %s] [-o FILE] [--cache FILE] [--require] -- FLAG...\n",
+	fprintf(stderr, "usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format %s] [-o FILE] [--cache FILE] [--timeout SEC] [--require] -- FLAG...\n",
 	        out_format_names());
 	return 2;
 }
@@ -225,23 +237,27 @@ static char *flags_key(const struct cc_ctx *c, char **flags, size_t n)
 	return b.s;
 }
 
-/* Fill ok[]/why[] from a cached entry; 1 when every flag was there. */
+/* Fill ok[]/why[] from a cached entry; 1 when every flag was there and
+ * nothing in it was unknown (else a miss: the flags are probed again). */
 static int from_cache(char *payload, char **flags, size_t n, int *ok, char (*why)[512])
 {
 	size_t found = 0;
-	for (char *l = payload; *l;) {
-		char *nl = strchr(l, '\n'), *f[4];
+	int sound = 1;
+	for (char *l = payload; *l && sound;) {
+		char *nl = strchr(l, '\n'), *f[5];
 		*nl = 0;
-		if (cache_fields(l, f, 4) == 4 && !strcmp(f[0], "flag"))
-			for (size_t k = 0; k < n; k++)
-				if (!strcmp(flags[k], f[1]) && ok[k] < 0) {
-					ok[k] = !strcmp(f[2], "yes");
-					snprintf(why[k], sizeof why[k], "%s", f[3]);
-					found++;
-				}
+		sound = cache_fields(l, f, 5) == 4 && !strcmp(f[0], "flag") &&
+		        (!strcmp(f[2], "yes") || !strcmp(f[2], "no"));
+		for (size_t k = 0; k < n && sound; k++)
+			if (!strcmp(flags[k], f[1])) {
+				sound = ok[k] < 0;      /* a flag twice: not an entry we wrote */
+				ok[k] = !strcmp(f[2], "yes");
+				snprintf(why[k], sizeof why[k], "%s", f[3]);
+				found++;
+			}
 		l = nl + 1;
 	}
-	return found == n;
+	return sound && found == n;
 }
 
 static void to_cache(const char *file, const char *key, const struct cc_ctx *c, char **flags, size_t n,
@@ -292,6 +308,10 @@ int cmd_cc_flag(int argc, char **argv)
 			outpath = argv[++i];
 		else if (!strcmp(a, "--cache"))
 			cache = argv[++i];
+		else if (!strcmp(a, "--timeout")) {
+			if (timeout_option("asmcap cc-flag", argv[++i]))
+				return 2;
+		}
 		else if (!strcmp(a, "--format")) {
 			if (out_format_parse(argv[++i], &fmt)) {
 				fprintf(stderr, "asmcap cc-flag: unknown format '%s' (%s)\n", argv[i], out_format_names());
@@ -352,9 +372,9 @@ int cmd_cc_flag(int argc, char **argv)
 		char who[512];
 		snprintf(who, sizeof who, "asmcap cc-flag --cc %s", cc ? cc : c.cc.v[0]);
 		out_vars(&b, fmt, who, vars, nflags);
-		if (out_file(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
+		if (file_replace(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
 			fprintf(stderr, "asmcap cc-flag: %s\n", err);
-			rc = 3;
+			rc = 2;     /* a bad -o, not a bad toolchain */
 		}
 		buf_free(&b);
 		if (!rc && require && missing) {

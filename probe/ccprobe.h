@@ -28,6 +28,10 @@ int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *src, cons
 int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, size_t whylen,
                       char *err, size_t errlen);
 
+/* --timeout SEC for every subcommand that runs the toolchain: sets
+ * run_default_timeout; 0, or -1 with a message on stderr naming `who'. */
+int timeout_option(const char *who, const char *val);
+
 /* The line of a compiler's stderr worth quoting: the first that says
  * "error", else the first.  Sets *len; never NULL. */
 const char *cc_error_line(const char *text, size_t *len);

@@ -81,19 +81,28 @@ static int ident(const char *s)
 	return 1;
 }
 
+/* The spec, read whole (bounded, regular files only) and taken a line at a
+ * time: no line is cut at a buffer's length, and a NUL is an error. */
 static int spec_load(struct spec *sp, const char *file)
 {
-	FILE *f = fopen(file, "r");
-	if (!f) {
-		fprintf(stderr, "asmcap choose: cannot read spec %s\n", file);
+	size_t len;
+	char *text = (char *)file_read(file, &len);
+	if (!text) {
+		fprintf(stderr, "asmcap choose: cannot read spec %s: %s\n", file, file_error());
 		return -1;
 	}
 	const char *slash = strrchr(file, '/');
 	sp->dir = slash ? dupstr(file, (size_t)(slash - file)) : dupstr(".", 1);
-	char line[4096];
 	int ln = 0, rc = 0;
-	while (!rc && fgets(line, sizeof line, f)) {
+	for (char *line = text, *next; !rc && line < text + len; line = next) {
 		ln++;
+		size_t n = strcspn(line, "\n");
+		next = line + n + (line[n] == '\n');
+		if (!line[n] && line + n < text + len) {
+			rc = spec_error(file, ln, "contains a NUL byte");
+			break;
+		}
+		line[n] = 0;
 		char *s = trim(line);
 		if (!*s || *s == '#')
 			continue;
@@ -139,7 +148,7 @@ static int spec_load(struct spec *sp, const char *file)
 			rc = spec_error(file, ln, "unknown key (name source function check bench metric default variant)");
 		}
 	}
-	fclose(f);
+	free(text);
 	if (rc)
 		return -1;
 	const char *missing = !sp->name ? "name" : !sp->source ? "source" : !sp->function ? "function" :
@@ -205,7 +214,8 @@ static const char bench_body_fmt[] =
 	"  printf(\"%%.6f\\n\", ns * cpn / (double)bytes);\n  return 0;\n";
 
 /* Build the driver object once, then link one executable per variant.
- * Returns 1 runnable, 0 not (why set), -1 toolchain error, -2 spec error. */
+ * Returns 1 runnable, 0 not (why set), -1 toolchain error, -2 spec error,
+ * -3 the variant's check crashed, timed out or failed (err set). */
 static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, const char *src,
                         char *why, size_t whylen, char *err, size_t errlen)
 {
@@ -287,10 +297,20 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 	if (run_cmd(run, NULL, 0, &r, err, errlen))
 		return -1;
 	ok = r.exited && r.status == 0 && sscanf(r.out, "%llx", &v->digest) == 1;
-	if (!ok)
-		snprintf(why, whylen, "cannot run here: %s", r.not_found ? "exec failed" : "the check did not complete");
+	/* Only a binary this machine cannot execute (another architecture:
+	 * exec fails, or the shell's fallback says 126/127) means "cannot run
+	 * here"; a check that crashes, hangs or fails is the variant's fault. */
+	int foreign = r.not_found || (r.exited && (r.status == 126 || r.status == 127));
+	if (!ok && foreign)
+		snprintf(why, whylen, "cannot run here: exec failed");
+	else if (!ok) {
+		char what[512];
+		run_describe(run, &r, what, sizeof what);
+		snprintf(err, errlen, "variant %s fails its check: %s%s", v->name, what,
+		         r.exited && r.status == 0 ? " (no digest printed)" : "");
+	}
 	run_result_free(&r);
-	return ok;
+	return ok ? 1 : foreign ? 0 : -3;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -306,8 +326,11 @@ static int bench_round(struct variant *v, double *out, char *err, size_t errlen)
 	if (run_cmd(run, NULL, 0, &r, err, errlen))
 		return -1;
 	int ok = r.exited && r.status == 0 && sscanf(r.out, "%lf", out) == 1 && *out > 0;
-	if (!ok)
-		snprintf(err, errlen, "variant %s: the benchmark failed", v->name);
+	if (!ok) {
+		char what[512];
+		run_describe(run, &r, what, sizeof what);
+		snprintf(err, errlen, "variant %s fails its benchmark: %s", v->name, what);
+	}
 	run_result_free(&r);
 	return ok ? 0 : -1;
 }
@@ -320,7 +343,7 @@ static double metric_of(const struct variant *v, const char *metric)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--rounds N] "
+	fprintf(stderr, "usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--rounds N] [--timeout SEC] "
 	        "[--format %s] [-o FILE]\n", out_format_names());
 	return 2;
 }
@@ -341,7 +364,10 @@ int cmd_choose(int argc, char **argv)
 			cflags = argv[++i];
 		else if (!strcmp(a, "-o") && has)
 			outpath = argv[++i];
-		else if (!strcmp(a, "--rounds") && has) {
+		else if (!strcmp(a, "--timeout") && has) {
+			if (timeout_option("asmcap choose", argv[++i]))
+				return 2;
+		} else if (!strcmp(a, "--rounds") && has) {
 			char *end;
 			long n = strtol(argv[++i], &end, 10);
 			if (*end || n < 3 || n > 101) {
@@ -394,7 +420,7 @@ int cmd_choose(int argc, char **argv)
 		int ok = link_variant(&c, &sp, v, src, why, sizeof why, err, sizeof err);
 		if (ok < 0) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
-			rc = ok == -1 ? 3 : 2;
+			rc = ok == -1 ? 3 : ok == -2 ? 2 : 1;
 		}
 		v->runnable = ok == 1;
 		runnable &= v->runnable;
@@ -423,7 +449,7 @@ int cmd_choose(int argc, char **argv)
 			for (size_t k = 0; k < sp.nv && !rc; k++)
 				if (sp.v[k].fr.available && bench_round(&sp.v[k], &sp.v[k].cpb[r], err, sizeof err)) {
 					fprintf(stderr, "asmcap choose: %s\n", err);
-					rc = 3;
+					rc = 1;
 				}
 		for (size_t k = 0; k < sp.nv && !rc; k++) {
 			struct variant *v = &sp.v[k];
@@ -499,9 +525,9 @@ int cmd_choose(int argc, char **argv)
 		struct out_var var = { envname, win->name, reason };
 		struct buf b = { 0 };
 		out_vars(&b, fmt, "asmcap choose", &var, 1);
-		if (out_file(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
+		if (file_replace(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
-			rc = 3;
+			rc = 2;     /* a bad -o, not a bad toolchain */
 		}
 		buf_free(&b);
 	}

@@ -1,6 +1,8 @@
 /* asmcap probe | list | explain: options, cache, output, --require. */
 #include "cache.h"
+#include "ccprobe.h"
 #include "cmds.h"
+#include "file.h"
 #include "out.h"
 #include "probe.h"
 #include "report.h"
@@ -136,11 +138,8 @@ static int parse(struct cli *c, int argc, char **argv)
 			c->arch = val;
 		}
 		else if (!strcmp(o, "--timeout")) {
-			char *end;
-			double t = strtod(val, &end);
-			if (*end || !(t > 0) || t > 86400)
-				return usage("--timeout takes seconds (> 0), not", val);
-			run_default_timeout = t;
+			if (timeout_option("asmcap", val))
+				return usage(NULL, NULL);
 		} else if (!strcmp(o, "--jobs")) {
 			char *end;
 			long j = strtol(val, &end, 10);
@@ -220,9 +219,13 @@ static int check_require(const struct probe *p, const char *list)
 		if (missing)
 			fprintf(stderr, "asmcap: required feature %s is yes, but it requires %s, which is %s\n",
 			        p->cat.f[i].name, missing, status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
-		else
+		else {
+			struct buf why = {0};
+			buf_text(&why, v->reason);
 			fprintf(stderr, "asmcap: required feature %s is %s%s%s\n", p->cat.f[i].name,
-			        status_name(v->st), *v->reason ? ": " : "", v->reason);
+			        status_name(v->st), *v->reason ? ": " : "", why.s ? why.s : "");
+			buf_free(&why);
+		}
 		r = 1;
 	}
 	free(want);
@@ -292,7 +295,7 @@ int cmd_probe(int argc, char **argv)
 		free(cmd);
 		buf_free(&who);
 	}
-	if (out_file(c.output, b.s ? b.s : "", b.n, err, sizeof err)) {
+	if (file_replace(c.output, b.s ? b.s : "", b.n, err, sizeof err)) {
 		fprintf(stderr, "asmcap: %s\n", err);
 		r = 2;          /* a bad -o, not a bad toolchain */
 	}

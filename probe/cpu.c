@@ -2,6 +2,7 @@
  * and XCR0 (XGETBV, only when the OS has set CR4.OSXSAVE). */
 #include "cpu.h"
 #include "cmds.h"
+#include "file.h"
 #include "out.h"
 
 #include <ctype.h>
@@ -131,9 +132,9 @@ int cmd_cpu(int argc, char **argv)
 	else
 		out_vars(&out, fmt, "asmcap cpu", v, k);
 	int r = 0;
-	if (out_file(output, out.s ? out.s : "", out.n, err, sizeof err)) {
+	if (file_replace(output, out.s ? out.s : "", out.n, err, sizeof err)) {
 		fprintf(stderr, "asmcap: %s\n", err);
-		r = 3;
+		r = 2;     /* a bad -o, not a bad toolchain */
 	}
 	for (size_t i = 0; i < nown; i++)
 		free(own[i]);

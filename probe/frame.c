@@ -239,7 +239,7 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 static int usage(void)
 {
 	fprintf(stderr, "usage: asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]... "
-	        "[--cc CMD] [--cflags FLAGS] [--format text|json]\n");
+	        "[--cc CMD] [--cflags FLAGS] [--timeout SEC] [--format text|json]\n");
 	return 2;
 }
 
@@ -262,7 +262,12 @@ int cmd_frame(int argc, char **argv)
 			cc = argv[++i];
 		else if (!strcmp(a, "--cflags") && has)
 			cflags = argv[++i];
-		else if (!strcmp(a, "--format") && has) {
+		else if (!strcmp(a, "--timeout") && has) {
+			if (timeout_option("asmcap frame", argv[++i])) {
+				free(vars);
+				return 2;
+			}
+		} else if (!strcmp(a, "--format") && has) {
 			if (out_format_parse(argv[++i], &fmt) || (fmt != OUT_TEXT && fmt != OUT_JSON)) {
 				fprintf(stderr, "asmcap frame: --format takes text or json\n");
 				free(vars);
@@ -328,10 +333,22 @@ int cmd_frame(int argc, char **argv)
 			else
 				buf_puts(&b, ", \"status\": \"unavailable\", \"reason\": "), buf_json_str(&b, fr.why),
 				buf_puts(&b, "}");
-		} else if (fr.available) {
-			buf_printf(&b, "%-14s %8ld %8ld  %-12s %s\n", name, fr.frame, fr.code, fr.frame_from, eq + 1);
 		} else {
-			buf_printf(&b, "%-14s %8s %8s  %-12s %s  (%s)\n", name, "-", "-", "unavailable", eq + 1, fr.why);
+			struct buf shown = { 0 };
+			buf_puts(&shown, "");
+			buf_text(&shown, name);
+			if (fr.available)
+				buf_printf(&b, "%-14s %8ld %8ld  %-12s ", shown.s, fr.frame, fr.code, fr.frame_from);
+			else
+				buf_printf(&b, "%-14s %8s %8s  %-12s ", shown.s, "-", "-", "unavailable");
+			buf_free(&shown);
+			buf_text(&b, eq + 1);
+			if (!fr.available) {
+				buf_puts(&b, "  (");
+				buf_text(&b, fr.why);
+				buf_puts(&b, ")");
+			}
+			buf_puts(&b, "\n");
 		}
 		found += m == 0 && fr.available;
 		compiled += m == 0 && fr.compiled;

@@ -2,12 +2,9 @@
 #include "out.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 void buf_add(struct buf *b, const char *s, size_t n)
@@ -153,41 +150,35 @@ static int is_bool(const char *v)
 	return !strcmp(v, "yes") || !strcmp(v, "no");
 }
 
-/* Comments are one line; the comment closers of every format are defused. */
-static void comment(struct buf *b, const char *open, const char *text, const char *close)
+void buf_text(struct buf *b, const char *s)
 {
-	buf_puts(b, open);
-	for (const char *p = text; *p; p++) {
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			buf_puts(b, " ");
-		else if (*p == '*' && p[1] == '/')
-			buf_puts(b, "* ");      /* C: no "*" "/" */
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+		if (c == '\n')
+			buf_puts(b, "\\n");
+		else if (c == '\t')
+			buf_puts(b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			buf_printf(b, "\\x%02x", c);
 		else
-			buf_add(b, p, 1);
+			buf_add(b, s, 1);
 	}
-	if (*text && text[strlen(text) - 1] == '\\')
-		buf_puts(b, " ");               /* make: a comment ending in \ continues */
-	buf_puts(b, close);
 }
 
-static void quoted(struct buf *b, const char *v, char q, const char *escape)
+/* A comment in any format: one line (buf_text), no C comment closer, and
+ * no trailing backslash (make would continue the comment onto the next
+ * line).  Every format's comments come through here. */
+static void comment(struct buf *b, const char *open, const char *text, const char *close)
 {
-	buf_add(b, &q, 1);
-	for (; *v; v++) {
-		if (*v == '\n') {
-			buf_puts(b, q == '\'' ? "\n" : "\\n");
-			continue;
-		}
-		if (strchr(escape, *v)) {
-			if (q == '\'' && *v == '\'' && !strcmp(escape, "'")) {
-				buf_puts(b, "'\\''");     /* sh */
-				continue;
-			}
-			buf_puts(b, "\\");
-		}
-		buf_add(b, v, 1);
-	}
-	buf_add(b, &q, 1);
+	struct buf t = {0};
+	buf_text(&t, text);
+	buf_puts(b, open);
+	for (size_t i = 0; i < t.n; i++)
+		buf_puts(b, t.s[i] == '*' && t.s[i + 1] == '/' ? "* " : (char[2]){t.s[i], 0});
+	if (t.n && t.s[t.n - 1] == '\\')
+		buf_puts(b, " ");
+	buf_puts(b, close);
+	buf_free(&t);
 }
 
 static int sh_plain(const char *v)
@@ -200,6 +191,96 @@ static int sh_plain(const char *v)
 	return 1;
 }
 
+/* sh: bare when plainly safe, else single quotes ('\'' for a quote);
+ * nothing inside single quotes is expanded. */
+static void value_sh(struct buf *b, const char *v)
+{
+	if (sh_plain(v)) {
+		buf_puts(b, v);
+		return;
+	}
+	buf_puts(b, "'");
+	for (; *v; v++)
+		buf_puts(b, *v == '\'' ? "'\\''" : (char[2]){*v, 0});
+	buf_puts(b, "'");
+}
+
+/* make has no quoting: $ doubled, # escaped, a line break or control
+ * character becomes a space, and $() (an empty expansion) guards leading
+ * blanks and a trailing backslash, which make would strip or splice. */
+static void value_make(struct buf *b, const char *v)
+{
+	if (*v == ' ' || *v == '\t')
+		buf_puts(b, "$()");
+	for (const char *p = v; *p; p++) {
+		unsigned char c = *p;
+		if (c == '$')
+			buf_puts(b, "$$");
+		else if (c == '#') {
+			/* make reads \# as #, and backslashes before it as escapes too */
+			size_t bs = 0;
+			for (const char *q = p; q > v && q[-1] == '\\'; q--)
+				bs++;
+			for (size_t k = 0; k < bs; k++)
+				buf_puts(b, "\\");
+			buf_puts(b, "\\#");
+		} else if (c < 0x20 || c == 0x7f)
+			buf_puts(b, " ");
+		else
+			buf_add(b, p, 1);
+	}
+	if (*v && v[strlen(v) - 1] == '\\')
+		buf_puts(b, "$()");
+}
+
+/* C string literal: every control character and the trigraph '?' escaped. */
+static void value_h(struct buf *b, const char *v)
+{
+	buf_puts(b, "\"");
+	for (; *v; v++) {
+		unsigned char c = *v;
+		if (c == '"' || c == '\\' || c == '?')
+			buf_printf(b, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			buf_printf(b, "\\%03o", c);
+		else
+			buf_add(b, v, 1);
+	}
+	buf_puts(b, "\"");
+}
+
+/* Perl single quotes: only ' and \ are special. */
+static void value_perl(struct buf *b, const char *v)
+{
+	buf_puts(b, "'");
+	for (; *v; v++) {
+		if (*v == '\'' || *v == '\\')
+			buf_puts(b, "\\");
+		buf_add(b, v, 1);
+	}
+	buf_puts(b, "'");
+}
+
+/* CMake quoted argument: \ " $ ; escaped (no ${} expansion, no list
+ * split), line breaks as \n. */
+static void value_cmake(struct buf *b, const char *v)
+{
+	buf_puts(b, "\"");
+	for (; *v; v++) {
+		if (strchr("\\\"$;", *v))
+			buf_printf(b, "\\%c", *v);
+		else if (*v == '\n')
+			buf_puts(b, "\\n");
+		else if (*v == '\r')
+			buf_puts(b, "\\r");
+		else if (*v == '\t')
+			buf_puts(b, "\\t");
+		else
+			buf_add(b, v, 1);
+	}
+	buf_puts(b, "\"");
+}
+
 void out_vars(struct buf *b, enum out_format f, const char *who,
               const struct out_var *v, size_t n)
 {
@@ -207,12 +288,14 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 	for (size_t i = 0; i < n; i++)
 		if (strlen(v[i].name) > w)
 			w = strlen(v[i].name);
+	struct buf head = {0};
+	buf_printf(&head, "generated by %s: do not edit", who);
 	switch (f) {
 	case OUT_SH: case OUT_MAKE: case OUT_PERL: case OUT_CMAKE:
-		buf_printf(b, "# generated by %s: do not edit\n", who);
+		comment(b, "# ", head.s, "\n");
 		break;
 	case OUT_H:
-		buf_printf(b, "/* generated by %s: do not edit */\n", who);
+		comment(b, "/* ", head.s, " */\n");
 		break;
 	case OUT_JSON:
 		buf_puts(b, "{");
@@ -220,14 +303,20 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 	case OUT_TEXT:
 		break;
 	}
+	buf_free(&head);
 	if (f == OUT_PERL)
 		buf_puts(b, "our %asmcap = (\n");
 	for (size_t i = 0; i < n; i++) {
-		const char *name = v[i].name, *val = v[i].value, *c = v[i].comment;
-		int boolean = is_bool(val);
+		/* No value: a feature nobody asked to probe.  Never "no": the word
+		 * "unprobed", and false where the format tests truth (h: no
+		 * #define; cmake: a -NOTFOUND string, false to if(); json: null). */
+		const char *name = v[i].name, *val = v[i].value ? v[i].value : "unprobed";
+		const char *c = v[i].comment;
+		int boolean = is_bool(val), none = !v[i].value;
 		switch (f) {
 		case OUT_TEXT:
-			buf_printf(b, "%-*s  %s", (int)w, name, val);
+			buf_printf(b, "%-*s  ", (int)w, name);
+			buf_text(b, val);
 			if (c && *c)
 				comment(b, "  (", c, ")");
 			buf_puts(b, "\n");
@@ -236,30 +325,28 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 			if (c && *c)
 				comment(b, "# ", c, "\n");
 			buf_printf(b, "%s=", name);
-			if (sh_plain(val))
-				buf_puts(b, val);
-			else
-				quoted(b, val, '\'', "'");
+			value_sh(b, val);
 			buf_puts(b, "\n");
 			break;
 		case OUT_MAKE:
 			if (c && *c)
 				comment(b, "# ", c, "\n");
 			buf_printf(b, "%s := ", name);
-			for (const char *p = val; *p; p++)     /* make has no quoting: defuse $ and # */
-				buf_puts(b, *p == '$' ? "$$" : *p == '#' ? "\\#" : *p == '\n' ? " " : (char[2]){*p, 0});
+			value_make(b, val);
 			buf_puts(b, "\n");
 			break;
 		case OUT_H:
 			if (c && *c)
 				comment(b, "/* ", c, " */\n");
-			if (boolean)
+			if (none)
+				buf_printf(b, "/* %s unprobed */\n", name);
+			else if (boolean)
 				buf_printf(b, !strcmp(val, "yes") ? "#define %s 1\n" : "/* #undef %s */\n", name);
 			else if (is_int(val))
 				buf_printf(b, "#define %s %s\n", name, val);
 			else {
 				buf_printf(b, "#define %s ", name);
-				quoted(b, val, '"', "\"\\");
+				value_h(b, val);
 				buf_puts(b, "\n");
 			}
 			break;
@@ -267,17 +354,19 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 			if (c && *c)
 				comment(b, "    # ", c, "\n");
 			buf_printf(b, "    %s => ", name);
-			quoted(b, val, '\'', "'\\");
+			value_perl(b, val);
 			buf_puts(b, ",\n");
 			break;
 		case OUT_CMAKE:
 			if (c && *c)
 				comment(b, "# ", c, "\n");
-			if (boolean)
+			if (none)
+				buf_printf(b, "set(%s \"unprobed-NOTFOUND\")\n", name);
+			else if (boolean)
 				buf_printf(b, "set(%s %s)\n", name, !strcmp(val, "yes") ? "ON" : "OFF");
 			else {
 				buf_printf(b, "set(%s ", name);
-				quoted(b, val, '"', "\"\\$;");
+				value_cmake(b, val);
 				buf_puts(b, ")\n");
 			}
 			break;
@@ -288,7 +377,7 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 			if (is_int(val))
 				buf_puts(b, val);
 			else
-				buf_json_str(b, val);
+				buf_json_str(b, none ? NULL : val);
 			break;
 		}
 	}
@@ -296,59 +385,6 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 		buf_puts(b, ");\n1;\n");
 	if (f == OUT_JSON)
 		buf_puts(b, "\n}\n");
-}
-
-int out_file(const char *path, const char *data, size_t len, char *err, size_t errlen)
-{
-	if (!path || !strcmp(path, "-")) {
-		if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
-			snprintf(err, errlen, "writing stdout: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	FILE *old = fopen(path, "rb");
-	if (old) {
-		int same = 1;
-		char chunk[8192];
-		size_t off = 0, got;
-		while (same && (got = fread(chunk, 1, sizeof chunk, old)) > 0) {
-			same = off + got <= len && !memcmp(chunk, data + off, got);
-			off += got;
-		}
-		fclose(old);
-		if (same && off == len)
-			return 0;
-	}
-	size_t pl = strlen(path);
-	char *tmp = malloc(pl + 32);
-	snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	size_t done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, data + done, len - done);
-		if (w <= 0) {
-			snprintf(err, errlen, "writing %s: %s", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			free(tmp);
-			return -1;
-		}
-		done += w;
-	}
-	if (close(fd) || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot replace %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
 }
 
 int out_use_colour(int fd)

@@ -1,8 +1,7 @@
 /* Output writers.  Every subcommand that emits variables for a build
  * (probe: ASMCAP_ADX, cc-flag: ASMCAP_CFLAG_*, choose: ASMCAP_CHOICE_*)
  * builds a list of out_var and hands it to out_vars(): one writer for
- * sh, make, h, perl, cmake and json.  out_file() writes the result
- * atomically and only when the content changed. */
+ * sh, make, h, perl, cmake and json; file_replace() (file.h) writes it. */
 #ifndef ASMCAP_OUT_H
 #define ASMCAP_OUT_H
 
@@ -15,6 +14,8 @@ void buf_add(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_json_str(struct buf *b, const char *s);   /* "..." with JSON escapes; NULL -> null */
+/* Text for people, one line: control characters shown as \n, \t, \xNN. */
+void buf_text(struct buf *b, const char *s);
 void buf_free(struct buf *b);
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_SH, OUT_MAKE, OUT_H, OUT_PERL, OUT_CMAKE };
@@ -24,7 +25,9 @@ const char *out_format_names(void);   /* "text|json|sh|make|h|perl|cmake" */
 
 /* One build variable.  value "yes"/"no" is a boolean (h: #define 1 /
  * #undef; cmake: ON/OFF; sh/make/perl/json: the word); anything else is a
- * string (a decimal integer stays bare in h and json).  comment may be
+ * string (a decimal integer stays bare in h and json); NULL is "unprobed"
+ * (never false-as-no: h has no #define, cmake "unprobed-NOTFOUND", json
+ * null, the others the word unprobed).  comment may be
  * NULL; it is written next to the variable where the format has comments. */
 struct out_var { const char *name, *value, *comment; };
 
@@ -37,11 +40,6 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 /* Variable name from a prefix and a feature/flag: "ASMCAP_" + "avx512-ifma"
  * -> "ASMCAP_AVX512_IFMA" (upper case, non-alphanumerics become '_'). */
 char *out_var_name(const char *prefix, const char *word);
-
-/* Write data to path ("-" or NULL: stdout) atomically (temp file in the
- * same dir + rename), leaving the file untouched when it already holds
- * exactly this content.  0, or -1 with err. */
-int out_file(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
 /* Whether to colour text on this stream: a TTY and NO_COLOR unset/empty. */
 int out_use_colour(int fd);

@@ -18,7 +18,7 @@
 
 const char *status_name(enum status s)
 {
-	static const char *const n[] = {"yes", "no", "broken", "skipped", "disabled"};
+	static const char *const n[] = {"yes", "no", "broken", "skipped", "disabled", "unprobed"};
 	return n[s];
 }
 
@@ -199,7 +199,7 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 		const struct feature *f = &p->cat.f[i];
 		struct verdict *v = &p->v[i];
 		if (!want[i])
-			set_verdict(v, ST_SKIPPED, xstrdup("not in --features"), 0);
+			set_verdict(v, ST_UNPROBED, xstrdup("not in --features"), 0);
 		else if (off[i] || envoff[i])
 			set_verdict(v, ST_DISABLED, xprintf("disabled by %s", off[i] ? "--disable" : "ASMCAP_DISABLE"), 0);
 		else if (!(f->formats & (1u << fmt)))
@@ -278,24 +278,58 @@ static int unused_flag(const char *err, char *flag, size_t len)
 	return 1;
 }
 
-/* An empty source: can the toolchain assemble anything at all?  Also what
- * the target is when the catalog run failed.  0, or 3 with err. */
-static int empty_run(struct ctx *x, char *err, size_t errlen)
+/* Runs of one input before a failure that names nothing is final. */
+enum { TRIES = 3 };
+
+static int attributed(enum outcome out)
+{
+	return out == U_OK || out == U_FAILED;
+}
+
+/* The driver's -v output, read only from a run the driver really made (a
+ * launcher that failed before it printed nothing true); otherwise the next
+ * run asks again. */
+static void driver_output(struct ctx *x, const struct unit *u, int ran)
+{
+	if (u->verbose && ran) {
+		free(x->as_prog);
+		x->as_prog = parse_driver(x->p, u->job.r.err, &x->integrated);
+	} else if (u->verbose)
+		x->verbose = 1;
+}
+
+static enum outcome eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
+                         char *err, size_t errlen)
+{
+	enum outcome out = unit_eval(x, u, o, objbuf, err, errlen);
+	driver_output(x, u, attributed(out));
+	return out;
+}
+
+/* One empty-source run: can the toolchain assemble anything at all?  Also
+ * what the target is when the catalog run failed.  0, or 3 with err;
+ * *fatal when another run cannot help. */
+static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 {
 	struct unit u;
 	int r = prepare(x, &u, NULL, 0, err, errlen);
+	*fatal = r != 0;
 	if (!r) {
 		run_jobs(&u.job, 1, 1);
+		x->p->nruns++;
 		const struct run_result *rr = &u.job.r;
-		if (hopeless(&u, err, errlen))
+		enum outcome end = run_end(&u, err, errlen);
+		if (end != U_OK) {
+			*fatal = end == U_UNUSABLE;
 			r = 3;
-		else if (rr->status) {
-			char *cmd = argv_join(u.argv.v), *msg = first_line(rr->err[0] ? rr->err : rr->out);
+		} else if (rr->status) {
+			char *cmd = argv_brief(u.argv.v), *msg = complaint(&u);
 			char flag[256];
 			if (unused_flag(rr->err, flag, sizeof flag)) {
 				snprintf(err, errlen, "`%s' cannot assemble an empty file: the compiler calls the flag %s unused here%s",
 				         cmd, flag, want_cpp(x) ? "; pass assembler flags with --asflags and leave out the rest"
 				         : " (in --mode s no preprocessor runs); pass assembler flags with --asflags, or use --mode S");
+				*fatal = 1;
 			} else
 				snprintf(err, errlen, "`%s' cannot assemble an empty file (exit %d): %s", cmd, rr->status, msg);
 			free(cmd);
@@ -308,55 +342,122 @@ static int empty_run(struct ctx *x, char *err, size_t errlen)
 				r = 3;
 			else {
 				if (learn_target(x, &o, &u, err, errlen))
-					r = 3;
+					r = *fatal = 3;
 				obj_free(&o);
 				free(buf);
 			}
 		}
+		driver_output(x, &u, !r);
 	}
 	unit_free(&u);
 	return r;
 }
 
-/* One run per feature, --jobs at a time. */
+/* The control: the empty source, up to TRIES runs until one passes.  A
+ * control that passed once and fails later (or the other way round) shows
+ * an intermittent toolchain.  0, or 3 with err. */
+static int control(struct ctx *x, char *err, size_t errlen)
+{
+	int r = 3, fatal = 0;
+	for (int t = 0; t < TRIES && r && !fatal; t++) {
+		r = empty_run(x, &fatal, err, errlen);
+		if (r && !fatal && x->control_ok)
+			x->flaky = 1;
+		x->control_failed |= r && !fatal;
+	}
+	if (!r) {
+		x->flaky |= x->control_failed;
+		x->control_ok = 1;
+	}
+	return r;
+}
+
+/* One run per feature, --jobs at a time.  A run that fails naming its
+ * snippet decides `no'.  One that fails naming nothing runs again after a
+ * control run, TRIES runs in all: it decides `no' only when every run
+ * failed with the same complaint, every control between passed, and no
+ * input of this toolchain has given two different answers; else the
+ * toolchain is unusable.  0, or 3 with err. */
 static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_t errlen)
 {
-	struct unit *u = calloc(n + 1, sizeof *u);
-	struct run_job *jobs = calloc(n + 1, sizeof *jobs);
+	size_t ncat = x->p->cat.n, *todo = calloc(n + 1, sizeof *todo);
+	unsigned *fails = calloc(ncat + 1, sizeof *fails);
+	char **said = calloc(ncat + 1, sizeof *said);          /* the last complaint */
+	char **why = calloc(ncat + 1, sizeof *why);            /* the last failure, for exit 3 */
 	int r = 0;
-	for (size_t i = 0; i < n && !r; i++)
-		r = prepare(x, &u[i], &f[i], 1, err, errlen);
-	if (!r) {
-		for (size_t i = 0; i < n; i++)
-			jobs[i] = u[i].job;
-		run_jobs(jobs, n, x->o->jobs);
-		x->p->nruns += n;
-		for (size_t i = 0; i < n; i++)
-			u[i].job = jobs[i];
-	}
-	for (size_t i = 0; i < n && !r; i++) {
-		struct obj o;
-		uint8_t *buf = NULL;
-		enum outcome out = unit_eval(x, &u[i], &o, &buf, err, errlen);
-		if (out == U_UNUSABLE)
-			r = 3;
-		else if (out == U_OK) {
-			obj_free(&o);
-			free(buf);
-		} else if (out == U_NOLINES) {
-			char *msg = error_line(u[i].job.r.err[0] ? u[i].job.r.err : u[i].job.r.out);
-			if (!*msg) {
-				free(msg);
-				msg = xprintf("exit status %d", u[i].job.r.status);
-			}
-			record_failure(x, f[i], &u[i], msg);
-			free(msg);
+	memcpy(todo, f, n * sizeof *f);
+	for (int round = 0; !r && n; round++) {
+		if (round && (r = control(x, err, errlen)))
+			break;
+		struct unit *u = calloc(n + 1, sizeof *u);
+		struct run_job *jobs = calloc(n + 1, sizeof *jobs);
+		size_t prepared = 0;
+		for (; prepared < n && !r; prepared++)
+			r = prepare(x, &u[prepared], &todo[prepared], 1, err, errlen);
+		if (!r) {
+			for (size_t i = 0; i < n; i++)
+				jobs[i] = u[i].job;
+			run_jobs(jobs, n, x->o->jobs);
+			x->p->nruns += n;
+			for (size_t i = 0; i < n; i++)
+				u[i].job = jobs[i];
 		}
+		size_t left = 0;
+		int settled = 1;        /* every failure reproduced, nameless */
+		for (size_t i = 0; i < n && !r; i++) {
+			size_t fi = todo[i];
+			struct obj o;
+			uint8_t *buf = NULL;
+			char e[1024];
+			enum outcome out = eval(x, &u[i], &o, &buf, e, sizeof e);
+			if (out == U_UNUSABLE) {
+				snprintf(err, errlen, "%s", e);
+				r = 3;
+				break;
+			}
+			if (out == U_OK) {
+				obj_free(&o);
+				free(buf);
+			}
+			if (attributed(out)) {
+				x->flaky |= fails[fi] > 0;     /* failed before, not now */
+				continue;
+			}
+			char *msg = out == U_NOLINES ? complaint(&u[i]) : xstrdup("");
+			if (fails[fi] && strcmp(said[fi], msg))
+				x->flaky = 1;
+			settled &= out == U_NOLINES && fails[fi] > 0 && !strcmp(said[fi], msg);
+			free(said[fi]);
+			free(why[fi]);
+			said[fi] = msg;
+			why[fi] = xstrdup(e);
+			fails[fi]++;
+			todo[left++] = fi;
+		}
+		if (!r && left && round + 1 >= TRIES && settled && !x->flaky) {
+			/* reproduced around passing controls: rejections */
+			for (size_t i = 0, k = 0; i < n; i++)
+				if (k < left && u[i].f[0] == todo[k])
+					record_failure(x, todo[k++], &u[i], said[u[i].f[0]]);
+			left = 0;
+		}
+		if (!r && left && round + 1 >= TRIES) {
+			snprintf(err, errlen, "%.*s (tried %d times%s)", (int)(errlen > 100 ? errlen - 100 : 0),
+			         why[todo[0]], TRIES, x->flaky ? "; this toolchain fails intermittently" : "");
+			r = 3;
+		}
+		for (size_t i = 0; i < prepared; i++)
+			unit_free(&u[i]);
+		free(u);
+		free(jobs);
+		n = left;
 	}
-	for (size_t i = 0; i < n; i++)
-		unit_free(&u[i]);
-	free(u);
-	free(jobs);
+	for (size_t i = 0; i < ncat; i++)
+		free(said[i]), free(why[i]);
+	free(said);
+	free(why);
+	free(fails);
+	free(todo);
 	return r;
 }
 
@@ -364,7 +465,7 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
  * result of it: with --cc the run itself has -v (identity, the programs the
  * driver runs, `as -v'), and in --mode s, where no preprocessor sees the
  * source, `-dM -E' runs beside it; --as and --nasm get `--version'. */
-static void run_first(struct ctx *x, struct unit *u, char **as_prog, int *integrated)
+static void run_first(struct ctx *x, struct unit *u)
 {
 	struct probe *p = x->p;
 	struct strv aux = {0};
@@ -386,11 +487,10 @@ static void run_first(struct ctx *x, struct unit *u, char **as_prog, int *integr
 	u->job = jobs[0];
 	int ok = naux && jobs[1].r.exited && jobs[1].r.status == 0;
 	if (cc) {
-		*as_prog = parse_driver(p, u->job.r.err, integrated);
 		if (ok)
 			parse_defines(&p->build, jobs[1].r.out);
-		else if (naux && !hopeless(u, e, sizeof e)) {
-			char *cmd = argv_join(aux.v), *msg = first_line(jobs[1].r.err);
+		else if (naux && run_end(u, e, sizeof e) == U_OK) {
+			char *cmd = argv_brief(aux.v), *msg = first_line(jobs[1].r.err);
 			fprintf(stderr, "asmcap: warning: `%s' failed (%s): the build section stays unknown\n", cmd, msg);
 			free(cmd);
 			free(msg);
@@ -426,10 +526,11 @@ static size_t undecided(const struct probe *p, size_t *run, size_t n)
 }
 
 /* run[0..n) in one run; while the assembler rejects snippets by line, once
- * more without them (a few times at most).  *out: how the last run went;
- * *left: the features of run[] it had.  0, or 3 with err. */
-static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum outcome *out,
-                     char **as_prog, int *integrated, char *err, size_t errlen)
+ * more without them (a few times at most).  *out: how the last run went,
+ * *first_out (unless NULL) the first; *left: the features of run[] the
+ * last had.  0, or 3 with err. */
+static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum outcome *first_out,
+                     enum outcome *out, int first, char *err, size_t errlen)
 {
 	struct unit u;
 	struct obj o;
@@ -438,12 +539,14 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 	*left = n;
 	if (r)
 		return r;
-	if (as_prog)
-		run_first(x, &u, as_prog, integrated);
+	if (first)
+		run_first(x, &u);
 	else
 		run_jobs(&u.job, 1, 1);
 	x->p->nruns++;
-	*out = unit_eval(x, &u, &o, &buf, err, errlen);
+	*out = eval(x, &u, &o, &buf, err, errlen);
+	if (first_out)
+		*first_out = *out;
 	for (int again = 0; *out == U_FAILED && again < 4; again++) {
 		*left = drop_rejected(x->p, run, *left);
 		unit_free(&u);
@@ -451,7 +554,7 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 			return r;
 		run_jobs(&u.job, 1, 1);
 		x->p->nruns++;
-		*out = unit_eval(x, &u, &o, &buf, err, errlen);
+		*out = eval(x, &u, &o, &buf, err, errlen);
 	}
 	if (*out == U_OK) {
 		obj_free(&o);
@@ -466,8 +569,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 	struct probe *p = x->p;
 	const char *guess = "x86_64", *loaded = NULL;
 	enum obj_format fmt = format_guess(x);
-	int r = 0, integrated = 0, first = 1;
-	char *as_prog = NULL;
+	int r = 0, first = 1;
 	x->verbose = !x->o->exact;
 
 	for (int attempt = 0; attempt < 3 && !r; attempt++) {
@@ -484,14 +586,12 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			nrun = undecided(p, run, nrun);
 			nalone = split_shared_sections(p, run, &nrun, alone);
 			if (nrun || first)
-				r = run_batch(x, run, nrun, &left, &out, first ? &as_prog : NULL, &integrated, err, errlen);
+				r = run_batch(x, run, nrun, &left, NULL, &out, first, err, errlen);
 			first = 0;
 		}
-		if (!r && out != U_OK) {
-			/* Nothing to blame by line: is the toolchain usable at all? */
-			r = empty_run(x, err, errlen);
-			p->nruns++;
-		}
+		/* Nothing to blame by line: is the toolchain usable at all? */
+		if (!r && out != U_OK)
+			r = control(x, err, errlen);
 		if (!r && (strcmp(p->arch, guess) || format_of(p->format) != fmt)) {
 			/* The object says another target than the plan assumed. */
 			guess = p->arch[0] == 'i' ? "i386" : "x86_64";
@@ -500,27 +600,89 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			free(alone);
 			continue;
 		}
-		if (!r && out != U_OK)
-			r = run_singly(x, run, drop_rejected(p, run, left), err, errlen);
+		if (!r && !attributed(out)) {
+			/* The same snippets once more before one run each: a
+			 * failure that names nothing may not happen again. */
+			left = drop_rejected(p, run, left);
+			enum outcome again;
+			r = run_batch(x, run, left, &left, &again, &out, 0, err, errlen);
+			x->flaky |= attributed(again);
+		}
+		if (!r && out != U_OK) {
+			/* what the batch left, and what needs a run alone */
+			left = drop_rejected(p, run, left);
+			memcpy(run + left, alone, nalone * sizeof *alone);
+			nalone += left;
+			memcpy(alone, run, nalone * sizeof *alone);
+		}
 		if (!r && nalone)
 			r = run_singly(x, alone, nalone, err, errlen);
 		free(run);
 		free(alone);
 		break;
 	}
-	if (!r && as_prog && !integrated && !p->assembler) {
+	if (!r && x->as_prog && !x->integrated && !p->assembler) {
 		struct strv av = {0};
 		struct run_result rr;
 		char e[256];
-		strv_push(&av, as_prog);
+		strv_push(&av, x->as_prog);
 		strv_push(&av, "--version");
 		if (!run_cmd(av.v, NULL, 0, &rr, e, sizeof e) && rr.exited && rr.status == 0)
 			p->assembler = first_line(rr.out);
 		run_result_free(&rr);
 		strv_free(&av);
-	} else if (!r && integrated && p->identity)
+	} else if (!r && x->integrated && p->identity)
 		p->assembler = xprintf("integrated assembler of %s", p->identity);
-	free(as_prog);
+	free(x->as_prog);
+	return r;
+}
+
+/* Features the build's flags made the toolchain reject: one more run of
+ * just those without --cflags/--asflags.  Where that run says yes for the
+ * same target, the advice blames the flags, not the assembler.  The
+ * verdicts stay those of the build's command. */
+static int blame_flags(struct ctx *x, char *err, size_t errlen)
+{
+	struct probe *p = x->p;
+	size_t n = 0, left;
+	if (!x->cflags.n && !x->asflags.n)
+		return 0;
+	size_t *idx = calloc(p->cat.n + 1, sizeof *idx), *run = calloc(p->cat.n + 1, sizeof *run);
+	for (size_t i = 0; i < p->cat.n; i++)
+		if (p->v[i].st == ST_NO)
+			idx[n++] = i;
+	struct verdict *saved = calloc(n + 1, sizeof *saved);
+	struct strv cf = x->cflags, af = x->asflags;
+	struct build_info build = p->build;
+	char arch[sizeof p->arch], format[sizeof p->format], flavour[sizeof p->flavour];
+	memcpy(arch, p->arch, sizeof arch);
+	memcpy(format, p->format, sizeof format);
+	memcpy(flavour, p->flavour, sizeof flavour);
+	for (size_t k = 0; k < n; k++) {
+		saved[k] = p->v[idx[k]];
+		memset(&p->v[idx[k]], 0, sizeof p->v[idx[k]]);
+		run[k] = idx[k];
+	}
+	x->cflags = x->asflags = (struct strv){0};
+	enum outcome out = U_OK;
+	int r = n ? run_batch(x, run, n, &left, NULL, &out, 0, err, errlen) : 0;
+	x->cflags = cf;
+	x->asflags = af;
+	int same = !strcmp(arch, p->arch) && !strcmp(format, p->format);
+	for (size_t k = 0; k < n; k++) {
+		struct verdict *v = &p->v[idx[k]];
+		int yes = same && v->reason && v->st == ST_YES;
+		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->source); free(v->got);
+		*v = saved[k];
+		v->flags_blamed = yes;
+	}
+	p->build = build;
+	memcpy(p->arch, arch, sizeof arch);
+	memcpy(p->format, format, sizeof format);
+	memcpy(p->flavour, flavour, sizeof flavour);
+	free(saved);
+	free(run);
+	free(idx);
 	return r;
 }
 
@@ -559,7 +721,7 @@ int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t err
 		free(w);
 	}
 	if (!p->path) {
-		char *cmd = argv_join(p->argv.v);
+		char *cmd = argv_brief(p->argv.v);
 		snprintf(err, errlen, "`%s': %s not found or not executable", cmd, p->argv.v[0]);
 		free(cmd);
 		strv_free(&x.cflags);
@@ -568,6 +730,8 @@ int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t err
 	}
 	x.dir = tmpdir_path();
 	int r = x.dir ? probe_catalog(&x, err, errlen) : (snprintf(err, errlen, "no temp dir"), 3);
+	if (!r && !o->exact)
+		r = blame_flags(&x, err, errlen);
 	strv_free(&x.cflags);
 	strv_free(&x.asflags);
 	if (!r && !p->identity)

@@ -9,13 +9,14 @@
 #include "catalog.h"
 #include "run.h"
 
-enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED };
+enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED, ST_UNPROBED };
 const char *status_name(enum status s);
 
 struct verdict {
 	enum status st;
 	char *reason;           /* one line; "" for a plain yes */
 	double ms;              /* wall time of the run that decided it */
+	int flags_blamed;       /* no, but the same toolchain without --cflags/--asflags says yes */
 	/* for explain (not cached): what decided it */
 	char *cmd, *stderr_text, *source;
 	uint8_t *got; size_t ngot; int have_got;

@@ -13,7 +13,9 @@ const char *asmcap_version(void)
 	return ASMCAP_VERSION;
 }
 
-/* Usable by generated code: yes, and every feature it requires yes. */
+/* Usable by generated code: yes, and every feature it requires usable,
+ * transitively (the catalog has no cycles).  The one definition behind
+ * every output format, --require, advice and caps.json's "usable". */
 int feature_usable(const struct probe *p, size_t i, const char **missing)
 {
 	const struct feature *f = &p->cat.f[i];
@@ -21,9 +23,10 @@ int feature_usable(const struct probe *p, size_t i, const char **missing)
 		return 0;
 	for (size_t k = 0; k < f->nrequires; k++) {
 		const struct feature *r = catalog_find(&p->cat, f->requires[k]);
-		if (r && p->v[r - p->cat.f].st != ST_YES) {
+		const char *root = NULL;
+		if (r && !feature_usable(p, (size_t)(r - p->cat.f), &root)) {
 			if (missing)
-				*missing = r->name;
+				*missing = root ? root : r->name;
 			return 0;
 		}
 	}
@@ -86,7 +89,7 @@ void report_json(struct buf *b, const struct probe *p)
 			buf_puts(b, k ? ", " : "");
 			buf_json_str(b, f->requires[k]);
 		}
-		buf_printf(b, "], \"ms\": %.1f}", v->ms);
+		buf_printf(b, "], \"usable\": %s, \"ms\": %.1f}", feature_usable(p, i, NULL) ? "true" : "false", v->ms);
 	}
 	buf_puts(b, "\n }\n}\n");
 }
@@ -127,7 +130,7 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 		}
 		own[nown++] = name;
 		own[nown++] = c;
-		v[k++] = (struct out_var){name, yes ? "yes" : "no", c};
+		v[k++] = (struct out_var){name, p->v[i].st == ST_UNPROBED ? NULL : yes ? "yes" : "no", c};
 	}
 	out_vars(b, fmt, who, v, k);
 	for (size_t i = 0; i < nown; i++)
@@ -138,10 +141,18 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 
 void report_text(struct buf *b, const struct probe *p, int colour)
 {
-	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m"};
-	buf_printf(b, "toolchain: %s (%s)\n", p->identity && *p->identity ? p->identity : "?", p->path ? p->path : "?");
-	if (p->assembler && *p->assembler)
-		buf_printf(b, "assembler: %s\n", p->assembler);
+	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m",
+	                                  "\033[2m"};
+	buf_puts(b, "toolchain: ");
+	buf_text(b, p->identity && *p->identity ? p->identity : "?");
+	buf_puts(b, " (");
+	buf_text(b, p->path ? p->path : "?");
+	buf_puts(b, ")\n");
+	if (p->assembler && *p->assembler) {
+		buf_puts(b, "assembler: ");
+		buf_text(b, p->assembler);
+		buf_puts(b, "\n");
+	}
 	buf_printf(b, "target:    %s, %s objects, flavour %s", p->arch, p->format, p->flavour);
 	if (!strcmp(p->way, "cc"))
 		buf_printf(b, ", mode %c", p->mode);
@@ -166,7 +177,7 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 			buf_printf(b, "%7.1f  ", v->ms);
 		else
 			buf_printf(b, "%7s  ", "-");
-		buf_puts(b, v->reason);
+		buf_text(b, v->reason);
 		if (missing)
 			buf_printf(b, "%sunusable: requires %s", *v->reason ? "; " : "", missing);
 		buf_puts(b, "\n");
@@ -174,22 +185,48 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 	report_advice(b, p);
 }
 
-/* One line per feature the toolchain could not give: what failed, what
- * would fix it, and — when this CPU could run it — what it costs. */
+/* One line per feature the toolchain could not give (or gave, but a
+ * feature it requires it did not): what failed, what would fix it, and —
+ * when this CPU could run it — what it costs. */
 void report_advice(struct buf *b, const struct probe *p)
 {
 	int head = 0;
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const struct feature *f = &p->cat.f[i];
 		const struct verdict *v = &p->v[i];
-		if (v->st != ST_NO && v->st != ST_BROKEN)
+		const char *missing = NULL;
+		if (feature_usable(p, i, &missing) || (v->st != ST_NO && v->st != ST_BROKEN && !missing))
 			continue;
 		if (!head++)
 			buf_puts(b, "\nadvice:\n");
-		buf_printf(b, "  %s: %s. Fix: %s", f->name, v->reason,
-		           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "");
-		buf_printf(b, "an assembler that knows %s%s%s%s.", f->name, f->since ? " (" : "",
-		           f->since ? f->since : "", f->since ? " or later)" : "");
+		if (missing) {
+			buf_printf(b, "  %s: assembles, but it requires %s, which is %s; code cannot use it.\n", f->name,
+			           missing, status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
+			continue;
+		}
+		buf_printf(b, "  %s: ", f->name);
+		buf_text(b, v->reason);
+		buf_puts(b, ". Fix: ");
+		if (v->flags_blamed) {
+			/* the assembler knows it: the build's flags turn it away */
+			buf_puts(b, "the build's flags reject it (");
+			if (p->cflags && *p->cflags) {
+				buf_puts(b, "--cflags '");
+				buf_text(b, p->cflags);
+				buf_puts(b, p->asflags && *p->asflags ? "', " : "'");
+			}
+			if (p->asflags && *p->asflags) {
+				buf_puts(b, "--asflags '");
+				buf_text(b, p->asflags);
+				buf_puts(b, "'");
+			}
+			buf_puts(b, "); the same toolchain assembles it without them: change or drop them.");
+		} else {
+			buf_printf(b, "%san assembler that knows %s%s%s%s.",
+			           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "",
+			           f->name, f->since ? " (" : "", f->since ? f->since : "",
+			           f->since ? " or later)" : "");
+		}
 		struct buf why = {0};
 		if (f->ncpuid && cpu_runs(f, &why) == 1)
 			buf_printf(b, " This CPU has %s%s%s.", f->name, f->cost ? ": " : "", f->cost ? f->cost : "");

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -146,48 +147,142 @@ char *argv_join(char *const argv[])
 	return s;
 }
 
-/* ---- temp dir and signal cleanup ---- */
+static void scrub(char *s, size_t *len);
 
-static char tmpdir[4096];
-static pid_t active[64];        /* process groups still running */
-static int sigchld_pipe[2] = {-1, -1};
-
-static void rm_tree(const char *path)
+char *argv_brief(char *const argv[])
 {
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		char sub[4096];
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-			struct stat st;
-			if (!lstat(sub, &st) && S_ISDIR(st.st_mode))
-				rm_tree(sub);
-			else
-				unlink(sub);
-		}
-		closedir(d);
-	}
-	rmdir(path);
+	enum { KEEP_HEAD = 240, KEEP_TAIL = 120 };
+	char *s = argv_join(argv);
+	size_t n = strlen(s);
+	scrub(s, &n);
+	if (n <= KEEP_HEAD + KEEP_TAIL + 40)
+		return s;
+	/* cut between UTF-8 characters, never inside one */
+	size_t h = KEEP_HEAD, t = n - KEEP_TAIL;
+	while (h && ((unsigned char)s[h] & 0xc0) == 0x80)
+		h--;
+	while (t < n && ((unsigned char)s[t] & 0xc0) == 0x80)
+		t++;
+	char mid[64];
+	int m = snprintf(mid, sizeof mid, " ...[%zu bytes]... ", t - h);
+	memmove(s + h + m, s + t, n - t + 1);
+	memcpy(s + h, mid, m);
+	return s;
 }
 
+/* ---- temp dir and signal cleanup ----
+ * A terminating signal must not leave the private dir behind, and its
+ * handler may only use async-signal-safe calls: it kills the children's
+ * groups, removes the dir with raw directory reads (no malloc, no stdio)
+ * and dies of the same signal.  The same removal runs at exit.  Signals
+ * are blocked while the dir's name or a child's group is being recorded,
+ * so the handler never sees half of either. */
+
+static char tmpdir[4096];
+static volatile sig_atomic_t active[64];        /* process groups still running */
+static int sigchld_pipe[2] = {-1, -1};
+static char **child_env;                        /* environ for every child */
+static const int term_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM,
+                                   SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM};
+static sigset_t term_set;
+static unsigned char caught[sizeof term_signals / sizeof *term_signals];   /* handler installed */
+
+_Static_assert(sizeof(pid_t) <= sizeof(sig_atomic_t), "a pid fits the signal-safe table");
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = {0, ms * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+#ifdef SYS_getdents64
+/* The raw directory read: readdir() may allocate, getdents64 does not. */
+struct dirent64_raw { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; };
+
+/* Remove name (a directory) under dirfd and everything in it. */
+static void rm_tree_at(int dirfd, const char *name, int depth)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		_Alignas(8) char buf[2048];
+		long n;
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+			for (long at = 0; at < n;) {
+				const struct dirent64_raw *e = (const struct dirent64_raw *)(buf + at);
+				at += e->reclen;
+				if (!strcmp(e->name, ".") || !strcmp(e->name, ".."))
+					continue;
+				if (unlinkat(fd, e->name, 0) && (errno == EISDIR || errno == EPERM) && depth < 16)
+					rm_tree_at(fd, e->name, depth + 1);
+			}
+		close(fd);
+	}
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+#else
+/* Without a raw directory read the handler has only readdir(). */
+static void rm_tree_at(int dirfd, const char *name, int depth)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+			    unlinkat(fd, e->d_name, 0) && (errno == EISDIR || errno == EPERM) && depth < 16)
+				rm_tree_at(fd, e->d_name, depth + 1);
+		closedir(d);
+	} else if (fd >= 0)
+		close(fd);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+#endif
+
+/* Kill what runs, wait (bounded) until it is gone, remove the temp dir.
+ * Async-signal-safe: the signal handler and exit both use it. */
 static void cleanup(void)
 {
-	for (size_t i = 0; i < sizeof active / sizeof *active; i++)
+	int e = errno;
+	size_t n = sizeof active / sizeof *active;
+	for (size_t i = 0; i < n; i++)
 		if (active[i] > 0)
-			kill(-active[i], SIGKILL);
-	if (tmpdir[0])
-		rm_tree(tmpdir);
+			kill(-(pid_t)active[i], SIGKILL);
+	/* A killed driver can no longer write into the dir once reaped; its
+	 * group (cc1, as) goes down with it a moment later. */
+	for (size_t i = 0; i < n; i++)
+		for (int t = 0; active[i] > 0 && t < 2000; t++) {
+			pid_t w = waitpid((pid_t)active[i], NULL, WNOHANG);
+			if (w != 0 && !(w < 0 && errno == EINTR))
+				break;
+			pause_ms(1);
+		}
+	for (size_t i = 0; i < n; i++)
+		for (int t = 0; active[i] > 0 && t < 200 && kill(-(pid_t)active[i], 0) == 0; t++)
+			pause_ms(1);
+	for (int pass = 0; tmpdir[0] && pass < 5; pass++) {
+		rm_tree_at(AT_FDCWD, tmpdir, 0);
+		if (access(tmpdir, F_OK))
+			break;
+		pause_ms(2);    /* a file created by a dying child: once more */
+	}
 	tmpdir[0] = 0;
+	errno = e;
 }
 
 static void on_signal(int sig)
 {
 	cleanup();
-	signal(sig, SIG_DFL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
 	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);     /* the default action: gone */
+	_exit(128 + sig);
 }
 
 static void on_sigchld(int sig)
@@ -217,15 +312,24 @@ static void setup_signals(void)
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&term_set);
+	for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++)
+		sigaddset(&term_set, term_signals[i]);
 	sa.sa_handler = on_signal;
+	sa.sa_mask = term_set;          /* one handler at a time */
 	sa.sa_flags = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++) {
+		struct sigaction old;
+		/* what the caller ignores (nohup, `cmd &') stays ignored */
+		if (sigaction(term_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
+			sigaction(term_signals[i], &sa, NULL);
+			caught[i] = 1;
+		}
+	}
 	atexit(cleanup);
 }
 
-const char *tmpdir_path(void)
+static const char *make_tmpdir(int quiet)
 {
 	if (tmpdir[0])
 		return tmpdir;
@@ -235,12 +339,69 @@ const char *tmpdir_path(void)
 		base = "/tmp";
 	char t[sizeof tmpdir];
 	snprintf(t, sizeof t, "%s/asmcap.XXXXXX", base);
-	if (!mkdtemp(t)) {
-		fprintf(stderr, "asmcap: cannot create a temp dir in %s: %s\n", base, strerror(errno));
+	sigset_t old;
+	sigprocmask(SIG_BLOCK, &term_set, &old);        /* made and recorded, or neither */
+	char *made = mkdtemp(t);
+	int e = errno;
+	if (made)
+		memcpy(tmpdir, t, sizeof t);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!made) {
+		if (!quiet)
+			fprintf(stderr, "asmcap: cannot create a temp dir in %s: %s\n", base, strerror(e));
 		return NULL;
 	}
-	memcpy(tmpdir, t, sizeof t);
 	return tmpdir;
+}
+
+const char *tmpdir_path(void)
+{
+	return make_tmpdir(0);
+}
+
+/* The children's environment: messages in one language (the probe reads
+ * them, outputs must not depend on the caller's locale) and TMPDIR in the
+ * private dir, so a driver's own temporaries (gcc's ccXXXXXX.s) go with it
+ * even when the driver is killed. */
+static void make_child_env(void)
+{
+	extern char **environ;
+	static char tmpvar[sizeof tmpdir + 8];
+	if (child_env)
+		return;
+	const char *dir = make_tmpdir(1);
+	size_t n = 0, k = 0;
+	while (environ && environ[n])
+		n++;
+	child_env = xrealloc(NULL, (n + 3) * sizeof *child_env);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_ALL=", 7) && strncmp(environ[i], "LANGUAGE=", 9) &&
+		    !(dir && !strncmp(environ[i], "TMPDIR=", 7)))
+			child_env[k++] = environ[i];
+	child_env[k++] = "LC_ALL=C";
+	if (dir) {
+		snprintf(tmpvar, sizeof tmpvar, "TMPDIR=%s", dir);
+		child_env[k++] = tmpvar;
+	}
+	child_env[k] = NULL;
+}
+
+/* Text a child printed, with the private dir's path left out: reasons and
+ * messages must not change from run to run. */
+static void scrub(char *s, size_t *len)
+{
+	size_t n = strlen(tmpdir);
+	if (!n || !*len)
+		return;
+	char *w = s;
+	for (const char *r = s; r < s + *len;) {
+		if ((size_t)(s + *len - r) > n && !memcmp(r, tmpdir, n) && r[n] == '/')
+			r += n + 1;
+		else
+			*w++ = *r++;
+	}
+	*len = w - s;
+	*w = 0;
 }
 
 /* ---- running ---- */
@@ -260,8 +421,8 @@ static void start_job(struct run_job *j)
 {
 	int po[2], pe[2], px[2];
 	memset(&j->r, 0, sizeof j->r);
+	memset(j->cap, 0, sizeof j->cap);
 	j->fd[0] = j->fd[1] = j->fd[2] = -1;
-	j->cap[0] = j->cap[1] = 0;
 	j->state = J_DONE;
 	if (pipe(po) || pipe(pe) || pipe(px)) {
 		j->start_failed = 1;
@@ -276,8 +437,13 @@ static void start_job(struct run_job *j)
 	j->t0 = now_ms();
 	double t = j->timeout_s > 0 ? j->timeout_s : run_default_timeout;
 	j->deadline = j->t0 + t * 1e3;
+	/* No signal between fork and recording the child's group: the
+	 * handler must find every group it has to kill. */
+	sigset_t old;
+	sigprocmask(SIG_BLOCK, &term_set, &old);
 	pid_t pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		j->start_failed = 1;
 		snprintf(j->start_err, sizeof j->start_err, "fork: %s", strerror(errno));
 		close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
@@ -285,11 +451,15 @@ static void start_job(struct run_job *j)
 		return;
 	}
 	if (pid == 0) {
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++)
+			if (caught[i])
+				sigaction(term_signals[i], &dfl, NULL);
+		sigaction(SIGCHLD, &dfl, NULL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
 		int nul = open("/dev/null", O_RDONLY);
 		dup2(nul, 0);
 		dup2(po[1], 1);
@@ -304,6 +474,8 @@ static void start_job(struct run_job *j)
 		if (j->cwd && chdir(j->cwd))
 			e = errno;
 		else {
+			extern char **environ;
+			environ = child_env;
 			execvp(j->argv[0], j->argv);
 			e = errno;
 		}
@@ -314,6 +486,7 @@ static void start_job(struct run_job *j)
 	run_nprocs++;
 	setpgid(pid, pid);
 	track(pid, 1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(po[1]);
 	close(pe[1]);
 	close(px[1]);
@@ -321,10 +494,67 @@ static void start_job(struct run_job *j)
 	j->fd[0] = po[0];
 	j->fd[1] = pe[0];
 	j->fd[2] = px[0];
-	j->r.out = xrealloc(NULL, 1);
-	j->r.err = xrealloc(NULL, 1);
-	j->r.out[0] = j->r.err[0] = 0;
 	j->state = J_RUN;
+}
+
+/* Bounded capture: the first and the last CAPTURE_KEEP bytes of a stream;
+ * what lies between is counted, not kept, so an endless stream costs no
+ * more memory than a short one. */
+enum { CAPTURE_KEEP = 64 * 1024 };
+
+static void capture_add(struct run_capture *c, const char *p, size_t n)
+{
+	if (!c->head)
+		c->head = xrealloc(NULL, CAPTURE_KEEP);
+	size_t k = n < CAPTURE_KEEP - c->nhead ? n : CAPTURE_KEEP - c->nhead;
+	memcpy(c->head + c->nhead, p, k);
+	c->nhead += k;
+	p += k;
+	n -= k;
+	if (!n)
+		return;
+	if (!c->tail)
+		c->tail = xrealloc(NULL, CAPTURE_KEEP);
+	if (n > CAPTURE_KEEP) {         /* only its last bytes can stay */
+		c->dropped += c->ntail + (n - CAPTURE_KEEP);
+		p += n - CAPTURE_KEEP;
+		n = CAPTURE_KEEP;
+		c->ntail = c->at = 0;
+	}
+	size_t first = n < CAPTURE_KEEP - c->at ? n : CAPTURE_KEEP - c->at;
+	memcpy(c->tail + c->at, p, first);
+	memcpy(c->tail, p + first, n - first);
+	if (c->ntail + n > CAPTURE_KEEP)
+		c->dropped += c->ntail + n - CAPTURE_KEEP;
+	c->ntail = c->ntail + n > CAPTURE_KEEP ? CAPTURE_KEEP : c->ntail + n;
+	c->at = (c->at + n) % CAPTURE_KEEP;
+}
+
+/* The kept text, NUL-terminated, a line saying how much was left out
+ * between head and tail; the capture is released. */
+static char *capture_text(struct run_capture *c, size_t *len, unsigned long long *dropped)
+{
+	char mark[96];
+	int m = c->dropped ? snprintf(mark, sizeof mark, "\n[asmcap: %llu bytes left out here]\n", c->dropped) : 0;
+	char *s = xrealloc(NULL, c->nhead + m + c->ntail + 1);
+	size_t n = 0, wrapped = c->ntail == CAPTURE_KEEP ? c->at : 0;
+	if (c->nhead)
+		memcpy(s, c->head, c->nhead);
+	n = c->nhead;
+	memcpy(s + n, mark, m);
+	n += m;
+	if (c->ntail) {
+		memcpy(s + n, c->tail + wrapped, c->ntail - wrapped);
+		memcpy(s + n + c->ntail - wrapped, c->tail, wrapped);
+	}
+	n += c->ntail;
+	s[n] = 0;
+	*len = n;
+	*dropped = c->dropped;
+	free(c->head);
+	free(c->tail);
+	memset(c, 0, sizeof *c);
+	return s;
 }
 
 static void read_fd(struct run_job *j, int k)
@@ -341,13 +571,8 @@ static void read_fd(struct run_job *j, int k)
 		j->fd[2] = -1;
 		return;
 	}
-	char **buf = k ? &j->r.err : &j->r.out;
-	size_t *len = k ? &j->r.errlen : &j->r.outlen;
-	if (*len + 4097 > j->cap[k]) {
-		j->cap[k] = 2 * (*len + 4097);
-		*buf = xrealloc(*buf, j->cap[k]);
-	}
-	ssize_t got = read(j->fd[k], *buf + *len, 4096);
+	static char chunk[16384];
+	ssize_t got = read(j->fd[k], chunk, sizeof chunk);
 	if (got <= 0) {
 		if (got < 0 && errno == EINTR)
 			return;
@@ -355,8 +580,7 @@ static void read_fd(struct run_job *j, int k)
 		j->fd[k] = -1;
 		return;
 	}
-	*len += got;
-	(*buf)[*len] = 0;
+	capture_add(&j->cap[k], chunk, got);
 }
 
 static void log_job(const struct run_job *j)
@@ -390,12 +614,22 @@ static void finish_job(struct run_job *j, int status)
 	for (int k = 0; k < 3; k++)
 		if (j->fd[k] >= 0) {
 			if (k < 2) {
+				/* what is in the pipe now; a straggler that escaped
+				 * the group and keeps it open cannot hold us */
 				fcntl(j->fd[k], F_SETFL, O_NONBLOCK);
-				while (j->fd[k] >= 0)
+				for (size_t bound = 0; j->fd[k] >= 0 && bound < 1024; bound++)
 					read_fd(j, k);
+				if (j->fd[k] >= 0) {
+					close(j->fd[k]);
+					j->fd[k] = -1;
+				}
 			} else
 				read_fd(j, 2);
 		}
+	j->r.out = capture_text(&j->cap[0], &j->r.outlen, &j->r.outdropped);
+	j->r.err = capture_text(&j->cap[1], &j->r.errlen, &j->r.errdropped);
+	scrub(j->r.out, &j->r.outlen);
+	scrub(j->r.err, &j->r.errlen);
 	j->r.ms = now_ms() - j->t0;
 	j->state = J_DONE;
 	log_job(j);
@@ -406,6 +640,7 @@ void run_jobs(struct run_job *jobs, size_t n, size_t maxpar)
 	size_t next = 0, running = 0, left = n;
 	struct pollfd *pf = xrealloc(NULL, (3 * n + 1) * sizeof *pf);
 	setup_signals();
+	make_child_env();
 	if (!maxpar || maxpar > sizeof active / sizeof *active)
 		maxpar = sizeof active / sizeof *active;     /* every group stays killable */
 	for (size_t i = 0; i < n; i++)
@@ -516,7 +751,7 @@ const char *signal_name(int sig)
 
 void run_describe(char *const argv[], const struct run_result *r, char *buf, size_t len)
 {
-	char *cmd = argv_join(argv);
+	char *cmd = argv_brief(argv);
 	if (r->not_found)
 		snprintf(buf, len, "`%s' could not be run (%s not found or not executable)", cmd, argv[0]);
 	else if (r->timed_out)

@@ -1,7 +1,8 @@
 /* Running toolchain commands: argv split shell-style (never through a
- * shell), fork/exec in a new process group, a timeout that kills the whole
- * group, stdout/stderr captured, and a private temp dir removed on exit,
- * error, SIGINT and SIGTERM. */
+ * shell), fork/exec in a new process group with LC_ALL=C and TMPDIR in the
+ * private temp dir, a timeout that kills the whole group, stdout/stderr
+ * captured with a bound, and the private temp dir removed on exit and on
+ * every terminating signal. */
 #ifndef ASMCAP_RUN_H
 #define ASMCAP_RUN_H
 
@@ -20,6 +21,9 @@ int split_words(const char *text, struct strv *out, char *err, size_t errlen);
 
 /* argv joined for messages, each word quoted when the shell would need it. */
 char *argv_join(char *const argv[]);
+/* The same for one-line messages: the private dir's path left out, and a
+ * long command shortened in the middle so what follows it still fits. */
+char *argv_brief(char *const argv[]);
 
 struct run_result {
 	int exited;             /* 1: exited normally, status in `status` */
@@ -27,8 +31,11 @@ struct run_result {
 	int signal;             /* terminating signal, 0 if none */
 	int timed_out;          /* killed by us after the timeout */
 	int not_found;          /* exec failed: ENOENT / EACCES */
-	char *out, *err;        /* captured, NUL-terminated (may be empty) */
+	char *out, *err;        /* captured, NUL-terminated (may be empty); past
+	                         * 64 KiB the head and the tail, with a line
+	                         * saying how much was left out between */
 	size_t outlen, errlen;
+	unsigned long long outdropped, errdropped;   /* bytes left out */
 	double ms;              /* wall time */
 };
 
@@ -43,6 +50,7 @@ void run_result_free(struct run_result *r);
 /* Several commands at once, at most `maxpar` running at a time (0: all).
  * Fill argv/cwd/timeout_s; the results land in r.  A job that could not be
  * started at all has start_failed set and the reason in start_err. */
+struct run_capture { char *head, *tail; size_t nhead, ntail, at; unsigned long long dropped; };
 struct run_job {
 	char *const *argv;
 	const char *cwd;
@@ -51,7 +59,7 @@ struct run_job {
 	int start_failed;
 	char start_err[160];
 	/* private */
-	pid_t pid; int fd[3]; size_t cap[2]; double t0, deadline; int state;
+	pid_t pid; int fd[3]; struct run_capture cap[2]; double t0, deadline; int state;
 };
 void run_jobs(struct run_job *jobs, size_t n, size_t maxpar);
 

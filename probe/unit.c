@@ -72,6 +72,7 @@ static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
 		strv_append(&u->argv, &x->asflags);
 		if (x->verbose)
 			strv_push(&u->argv, "-v");
+		u->verbose = x->verbose;
 		x->verbose = 0;
 		const char *tail[] = {"-c", "-x", want_cpp(x) ? "assembler-with-cpp" : "assembler",
 		                      u->srcpath, "-o", u->objpath, NULL};
@@ -194,9 +195,28 @@ char *one_line(const char *s, size_t n)
 	return d;
 }
 
-/* Messages naming `src:LINE:`.  For each snippet of u: its first error and
- * first warning (malloc'd, or NULL); *general: the first warning that names
- * no snippet.  Returns how many snippets have errors. */
+/* The snippet of u whose label (asmcap_b_N / asmcap_e_N) the line names,
+ * or u->n. */
+static size_t label_owner(const struct unit *u, const char *l, size_t len)
+{
+	for (const char *s = l; s + 9 < l + len; s++) {
+		if (strncmp(s, "asmcap_", 7) || (s[7] != 'b' && s[7] != 'e') || s[8] != '_' ||
+		    !isdigit((unsigned char)s[9]) || (s > l && (isalnum((unsigned char)s[-1]) || s[-1] == '_')))
+			continue;
+		char *end;
+		unsigned long n = strtoul(s + 9, &end, 10);
+		if (end <= l + len && !isalnum((unsigned char)*end) && *end != '_')
+			for (size_t i = 0; i < u->n; i++)
+				if (u->f[i] == n)
+					return i;
+	}
+	return u->n;
+}
+
+/* Messages naming `src:LINE:` (or, for an error, a snippet's label).  For
+ * each snippet of u: its first error and first warning (malloc'd, or
+ * NULL); *general: the first warning that names no snippet.  Returns how
+ * many snippets have errors. */
 static size_t blame(const struct unit *u, const char *err, char **errs, char **warns, char **general)
 {
 	size_t nsrc = strlen(u->src), hit = 0;
@@ -206,6 +226,14 @@ static size_t blame(const struct unit *u, const char *err, char **errs, char **w
 		for (const char *s = l; s + nsrc < l + len && !p; s++)
 			if (!strncmp(s, u->src, nsrc) && s[nsrc] == ':' && isdigit((unsigned char)s[nsrc + 1]))
 				p = s;
+		size_t owner = p ? u->n : label_owner(u, l, len);
+		char *line = !p && owner < u->n && !errs[owner] ? one_line(l, len) : NULL;
+		if (line && (strstr(line, "rror") || strstr(line, "fatal"))) {
+			errs[owner] = line;
+			hit++;
+			line = NULL;
+		}
+		free(line);
 		if (!p && !*general && (strstr(l, "Warning:") || strstr(l, "warning:")) && len < 4096)
 			*general = one_line(l, len);
 		if (p) {
@@ -352,19 +380,30 @@ void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *
 	v->have_got = 0;
 }
 
-/* A run that could not tell us anything: not started, signal, timeout. */
-int hopeless(const struct unit *u, char *err, size_t errlen)
+enum outcome run_end(const struct unit *u, char *err, size_t errlen)
 {
 	const struct run_result *r = &u->job.r;
 	if (u->job.start_failed && !r->not_found) {
 		snprintf(err, errlen, "cannot run `%s': %s", u->argv.v[0], u->job.start_err);
-		return 1;
+		return U_UNUSABLE;
 	}
-	if (r->not_found || r->signal || r->timed_out) {
+	if (r->not_found || r->timed_out || r->signal) {
 		run_describe(u->argv.v, r, err, errlen);
-		return 1;
+		/* a hang costs --timeout each time: not worth another run */
+		return r->signal ? U_NOANSWER : U_UNUSABLE;
 	}
-	return 0;
+	return U_OK;
+}
+
+char *complaint(const struct unit *u)
+{
+	const struct run_result *r = &u->job.r;
+	char *msg = error_line(r->err[0] ? r->err : r->out);
+	if (!*msg) {
+		free(msg);
+		msg = xprintf("exit status %d", r->status);
+	}
+	return msg;
 }
 
 /* Read the object of a run that exited 0. */
@@ -375,13 +414,13 @@ int load_obj(const struct unit *u, uint8_t **buf, struct obj *o,
 	size_t len = 0;
 	*buf = file_read(u->objpath, &len);
 	if (!*buf) {
-		char *cmd = argv_join(u->argv.v);
+		char *cmd = argv_brief(u->argv.v);
 		snprintf(err, errlen, "`%s' exited 0 but wrote no object %s", cmd, u->obj);
 		free(cmd);
 		return -1;
 	}
 	if (obj_parse(o, *buf, len, why, sizeof why)) {
-		char *cmd = argv_join(u->argv.v);
+		char *cmd = argv_brief(u->argv.v);
 		snprintf(err, errlen, "`%s' exited 0 but its output: %s", cmd, why);
 		free(cmd);
 		free(*buf);
@@ -412,7 +451,7 @@ int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char 
 {
 	const char *a = arch_name(o->arch);
 	if (!a) {
-		char *cmd = argv_join(u->argv.v);
+		char *cmd = argv_brief(u->argv.v);
 		snprintf(err, errlen, "`%s' makes %s objects for a target asmcap has no catalog for (x86_64, i386)",
 		         cmd, obj_format_name(o));
 		free(cmd);
@@ -448,16 +487,21 @@ enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **o
                               char *err, size_t errlen)
 {
 	const struct run_result *r = &u->job.r;
-	if (hopeless(u, err, errlen))
-		return U_UNUSABLE;
+	enum outcome out = run_end(u, err, errlen);
+	if (out != U_OK)
+		return out;
 	char **errs = calloc(u->n + 1, sizeof *errs), **warns = calloc(u->n + 1, sizeof *warns);
 	char *general = NULL;
 	size_t hit = blame(u, r->err, errs, warns, &general);
-	enum outcome out = U_OK;
 	if (r->status == 0) {
-		if (load_obj(u, objbuf, o, err, errlen) || learn_target(x, o, u, err, errlen))
+		if (load_obj(u, objbuf, o, err, errlen))
+			out = U_NOANSWER;
+		else if (learn_target(x, o, u, err, errlen)) {
+			obj_free(o);
+			free(*objbuf);
+			*objbuf = NULL;
 			out = U_UNUSABLE;
-		else
+		} else
 			for (size_t i = 0; i < u->n; i++)
 				decide(x, u->f[i], o, warns[i], general, u, &x->p->v[u->f[i]]);
 	} else if (hit) {
@@ -465,8 +509,13 @@ enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **o
 			if (errs[i])
 				record_failure(x, u->f[i], u, errs[i]);
 		out = U_FAILED;
-	} else
+	} else {
+		char *cmd = argv_brief(u->argv.v), *msg = complaint(u);
+		snprintf(err, errlen, "`%s' exited with status %d: %s", cmd, r->status, msg);
+		free(cmd);
+		free(msg);
 		out = U_NOLINES;
+	}
 	for (size_t i = 0; i < u->n; i++)
 		free(errs[i]), free(warns[i]);
 	free(errs);

@@ -20,6 +20,7 @@ struct unit {
 	                                 * where relative -I and command paths mean what they say */
 	struct strv argv;
 	struct run_job job;
+	int verbose;                    /* the run has -v: it shows the driver's programs */
 };
 
 struct ctx {
@@ -29,15 +30,21 @@ struct ctx {
 	const char *dir;                /* the temp dir */
 	const char *nasm_fmt;
 	unsigned seq;                   /* names the files of each run */
-	int verbose;                    /* the next --cc run gets -v */
+	int verbose;                    /* the next --cc run gets -v (until one that ran shows it) */
 	int warned;                     /* the flavour mismatch was reported */
+	char *as_prog;                  /* the driver's external assembler (from -v) */
+	int integrated;                 /* the driver assembles itself (-cc1as) */
+	int control_ok, control_failed; /* how the empty control runs went */
+	int flaky;                      /* one input gave two different answers: no
+	                                 * failure naming no snippet is evidence */
 };
 
 enum outcome {
 	U_OK,           /* exited 0: every snippet has its verdict from the object */
 	U_FAILED,       /* failed, and the messages named snippets: those are `no' */
-	U_NOLINES,      /* failed, naming no snippet */
-	U_UNUSABLE,     /* not started, killed, timed out, or no readable object */
+	U_NOLINES,      /* failed (exit status), naming no snippet */
+	U_NOANSWER,     /* killed by a signal, or exited 0 without a readable object */
+	U_UNUSABLE,     /* not started, not found, timed out, or not an x86 object */
 };
 
 char *xstrdup(const char *s);
@@ -52,10 +59,15 @@ int want_cpp(const struct ctx *x);           /* --cc in --mode S */
 int prepare(struct ctx *x, struct unit *u, const size_t *f, size_t n, char *err, size_t errlen);
 void unit_free(struct unit *u);
 /* After the run: verdicts for its snippets; on U_OK *o and *objbuf hold
- * the object (the caller frees them); U_UNUSABLE sets err. */
+ * the object (the caller frees them); U_NOLINES, U_NOANSWER and
+ * U_UNUSABLE set err (the command and what went wrong). */
 enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
                        char *err, size_t errlen);
-int hopeless(const struct unit *u, char *err, size_t errlen);
+/* How the run ended, before its output is read: U_OK when it exited
+ * (whatever its status), else U_NOANSWER or U_UNUSABLE with err set. */
+enum outcome run_end(const struct unit *u, char *err, size_t errlen);
+/* The line of a failed run's output that says what went wrong (malloc'd). */
+char *complaint(const struct unit *u);
 int load_obj(const struct unit *u, uint8_t **buf, struct obj *o, char *err, size_t errlen);
 int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char *err, size_t errlen);
 void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *msg);

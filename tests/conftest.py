@@ -1,4 +1,5 @@
 """Shared pytest fixtures: where the tree, the build and the probe binary are."""
+import glob
 import os
 import pathlib
 import shutil
@@ -12,9 +13,14 @@ BUILD = pathlib.Path(os.environ.get("ASMCAP_BUILD", ROOT / "build"))   # ci/matr
 ASMCAP = pathlib.Path(os.environ.get("ASMCAP_BIN", BUILD / "asmcap"))
 FAKES = ROOT / "tests" / "fake"
 
-
-def have(cmd):
-    return shutil.which(cmd) is not None
+# An ASan or UBSan report exits with a code asmcap never uses (it exits
+# 0-3), so a sanitizer finding cannot pass for a verdict. One code for both:
+# in a combined build the last options parsed (UBSan's) set it for either.
+# Every program the tests run inherits these; later options override earlier.
+SANITIZER_EXIT = 86
+for var, opts in (("ASAN_OPTIONS", f"exitcode={SANITIZER_EXIT}"),
+                  ("UBSAN_OPTIONS", f"halt_on_error=1:print_stacktrace=1:exitcode={SANITIZER_EXIT}")):
+    os.environ[var] = ":".join(filter(None, (os.environ.get(var), opts)))
 
 
 def asmcap(*args, env=None, timeout=120, **kw):
@@ -23,11 +29,85 @@ def asmcap(*args, env=None, timeout=120, **kw):
     e.pop("ASMCAP_DISABLE", None)
     if env:
         e.update(env)
-    return subprocess.run([str(ASMCAP), *map(str, args)], capture_output=True,
-                          text=True, env=e, timeout=timeout, **kw)
+    r = subprocess.run([str(ASMCAP), *map(str, args)], capture_output=True,
+                       text=True, env=e, timeout=timeout, **kw)
+    if r.returncode == SANITIZER_EXIT:
+        pytest.fail(f"asmcap {' '.join(map(str, args))}: sanitizer report\n{r.stderr}")
+    return r
 
 
 @pytest.fixture(scope="session")
 def asmcap_bin():
     assert ASMCAP.exists(), f"{ASMCAP} not built: run make"
     return ASMCAP
+
+
+# --- external tools: declared in ci/tools (TOOL PACKAGE SCOPE) ---------------
+TOOLS_FILE = ROOT / "ci" / "tools"
+
+
+def declared_tools():
+    """{tool: (package, scope)} from ci/tools."""
+    tools = {}
+    for line in TOOLS_FILE.read_text().splitlines():
+        f = line.split()
+        if len(f) == 3 and not f[0].startswith("#"):
+            tools[f[0]] = (f[1], f[2])
+    return tools
+
+
+def find_tool(name):
+    """The path of a declared tool (a program on PATH or a file glob), or None."""
+    if name.startswith("/"):
+        return next(iter(sorted(glob.glob(name))), None)
+    return shutil.which(name)
+
+
+def missing_message(name):
+    package, scope = declared_tools()[name]
+    if scope == "base":
+        return f"{name} not installed: run ci/deps (package {package})"
+    return f"{name} not installed (optional: package {package}, ci/deps --optional)"
+
+
+def need_tool(name):
+    """The path of tool `name`, declared in ci/tools. Missing: a base tool
+    fails the test, an optional one skips it (the reason is printed at the
+    end of `make test`); an undeclared one fails."""
+    tools = declared_tools()
+    if name not in tools:
+        pytest.fail(f"{name} is not declared: declare it in ci/tools", pytrace=False)
+    path = find_tool(name)
+    if path is None:
+        if tools[name][1] == "base":
+            pytest.fail(missing_message(name), pytrace=False)
+        pytest.skip(missing_message(name))
+    return path
+
+
+def have(cmd):
+    """Whether a declared tool is present (for tests that adapt, not skip)."""
+    if cmd not in declared_tools():
+        raise KeyError(f"{cmd} is not declared: declare it in ci/tools")
+    return find_tool(cmd) is not None
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "tools(*names): the test needs these ci/tools tools")
+
+
+def pytest_runtest_setup(item):
+    for mark in item.iter_markers("tools"):
+        for name in mark.args:
+            need_tool(name)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test that ran a declared tool directly and found it missing says
+    which package brings it, instead of a bare FileNotFoundError."""
+    outcome = yield
+    exc = call.excinfo.value if call.excinfo else None
+    if isinstance(exc, FileNotFoundError) and exc.filename in declared_tools():
+        rep = outcome.get_result()
+        rep.longrepr = f"{rep.longrepr}\n\n{missing_message(exc.filename)}"

@@ -3,7 +3,6 @@ consistently. No speed is asserted: the machine is shared and noisy."""
 import json
 import os
 import pathlib
-import shutil
 import subprocess
 
 import pytest
@@ -183,7 +182,7 @@ def test_bad_arguments(montbench, args, names):
     assert p.stdout == ""
 
 
-@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind not installed")
+@pytest.mark.tools("valgrind")
 def test_callgrind_counts_repeatable(montbench, tmp_path):
     def counts(d):
         d.mkdir()

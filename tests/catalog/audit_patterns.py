@@ -1,9 +1,10 @@
 """A second, test-side reading of the catalog's `audit:` patterns: split the
 expected bytes into instructions and say which patterns match each one.
 Covers the encodings the catalog uses (legacy 0F/0F38/0F3A with 66/F2/F3
-and REX, VEX c4/c5, EVEX 62; register or simple memory ModRM)."""
+and REX, VEX c4/c5, EVEX 62, AMD XOP 8f; register or simple memory ModRM)."""
 import re
 
+XOP_ALT = re.compile(r"XOP\.(08|09|0A)\.(W0|W1|WIG) ([0-9a-f]{2}) /r(?: ib)?")
 VEX_ALT = re.compile(r"(E?VEX)(?:\.(128|256|512))?\.(NP|66|F3|F2)\.(0F|0F38|0F3A)\.(W0|W1|WIG) "
                      r"([0-9a-f]{2})((?: /[r0-7])?(?: i[bwd])?)")
 PP = {"NP": 0, "66": 1, "F3": 2, "F2": 3}
@@ -30,7 +31,12 @@ def decode(b, bits=64):
     out, i = [], 0
     while i < len(b):
         start = i
-        if b[i] in (0xc4, 0xc5, 0x62):
+        if b[i] == 0x8f and b[i + 1] & 0x1f in (8, 9, 10):
+            # XOP: 8f RXB.mmmmm W.vvvv.L.pp opcode ModRM [imm8 in map 8]
+            x = {"enc": "XOP", "map": b[i + 1] & 0x1f, "w": b[i + 2] >> 7, "op": b[i + 3],
+                 "modrm": b[i + 4]}
+            i += 4 + modrm_len(b, i + 4) + (x["map"] == 8)
+        elif b[i] in (0xc4, 0xc5, 0x62):
             x = {"enc": "EVEX" if b[i] == 0x62 else "VEX"}
             if b[i] == 0xc5:
                 x.update(pp=b[i + 1] & 3, map=1, w=0, length=128 << (b[i + 1] >> 2 & 1))
@@ -81,6 +87,11 @@ def match_legacy(alt, raw):
 
 
 def match(alt, x):
+    m = XOP_ALT.fullmatch(alt)
+    if m:
+        xmap, w, op = m.groups()
+        return (x["enc"] == "XOP" and x["map"] == int(xmap, 16) and x["op"] == int(op, 16)
+                and (w == "WIG" or int(w[1]) == x["w"]))
     m = VEX_ALT.fullmatch(alt)
     if not m:
         return x["enc"] == "legacy" and match_legacy(alt, x["raw"])

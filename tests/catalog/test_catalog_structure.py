@@ -11,17 +11,22 @@ import pytest
 import audit_patterns as ap
 import catalog_files as cf
 import toolchains as tcs
+from conftest import need_tool
 
 KNOWN = {"feature", "summary", "requires", "cpuid", "xcr0", "expect", "since",
          "audit", "formats", "section", "nasm", "cost"}
-# Features expected in each arch directory (the brief's list).
+# Features expected in each arch directory: a lost file is a lost feature.
 X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "avx512vl avx512dq avx512ifma avx512vbmi vaes vpclmulqdq gfni avxvnni "
-          "avxifma sha512 sm3 sm4 rdrand rdseed cet cfi seh gnu-property").split()
+          "avxifma sha512 sm3 sm4 rdrand rdseed cet cfi seh gnu-property xop ssse3 sse4.1 "
+          "sse4.2 shstk vaes512 vpclmulqdq512 avx-aes avx-pclmul waitpkg intel-syntax "
+          "elf-directives").split()
 I386 = [f for f in X86_64 if f != "seh"]     # Win64 unwind has no 32-bit form
 DIRECTIVES = {"cfi", "seh", "gnu-property"}
+# assembler syntax, checked by the bytes in .text; no CPU feature, no audit
+SYNTAX = {"intel-syntax", "elf-directives"}
 VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4"}
-NO_NASM = {"avxvnni", "cfi", "seh"}
+NO_NASM = {"avxvnni", "cfi", "seh", "intel-syntax", "elf-directives"}
 
 ALL = [(arch, name) for arch in cf.ARCHES for name in cf.load(arch)]
 
@@ -56,6 +61,8 @@ def test_header(arch, name):
     if name in DIRECTIVES:
         assert t.get("section"), f"{name}: a directive is checked through its section"
         assert not t["cpuid"] and "audit" not in t
+    elif name in SYNTAX:
+        assert not t["cpuid"] and "audit" not in t and "section" not in t
     else:
         assert "section" not in t
         assert t["cpuid"] and t.get("audit"), f"{name}: needs cpuid and audit"
@@ -70,7 +77,7 @@ def test_expect_bytes(arch, name):
     assert len(t["expect"]) <= 4
     seqs = [cf.hexbytes(e) for e in t["expect"]]
     assert len(set(seqs)) == len(seqs), "duplicate expect lines"
-    if arch == "i386" and name not in DIRECTIVES:
+    if arch == "i386" and name not in DIRECTIVES | SYNTAX:
         # no REX prefixes (40-4f) in 32-bit mode at an instruction start:
         # every first instruction byte is a legacy prefix, 0f, c4/c5 or 62
         assert all(s[0] not in range(0x40, 0x50) for s in seqs)
@@ -101,17 +108,20 @@ def test_vex_only_features_expect_vex(arch, name):
 
 
 AVX_STATE = {"avx", "avx2", "fma", "vaes", "vpclmulqdq", "avxvnni", "avxifma",
-             "sha512", "sm3", "sm4"}
+             "sha512", "sm3", "sm4", "xop", "avx-aes", "avx-pclmul"}
+AVX512_STATE = {"vaes512", "vpclmulqdq512"}
 
 
 @pytest.mark.parametrize("arch,name", ALL)
 def test_cpuid_and_xcr0(arch, name):
     t = tmpl(arch, name)
     for line in t["cpuid"]:
-        m = re.fullmatch(r"leaf=(\d+) subleaf=(\d+) reg=(eax|ebx|ecx|edx) bit=(\d+)", line)
+        m = re.fullmatch(r"leaf=(\d+|0x8000000[0-9a-f]) subleaf=(\d+) reg=(eax|ebx|ecx|edx) "
+                         r"bit=(\d+)", line)
         assert m, line
         assert int(m[4]) < 32
-    want = 0xe6 if name.startswith("avx512") else 0x6 if name in AVX_STATE else None
+    want = (0xe6 if name.startswith("avx512") or name in AVX512_STATE else
+            0x6 if name in AVX_STATE else None)
     assert (int(t["xcr0"], 0) if "xcr0" in t else None) == want
 
 
@@ -124,9 +134,10 @@ def cpuid_h_bits():
     for hdr in sorted(glob.glob("/usr/lib/llvm-*/lib/clang/*/include/cpuid.h"), key=version):
         where = None
         for line in open(hdr):
-            m = re.search(r"Features in %(e[abcd]x) for leaf (\d+)(?: sub-leaf (\d+))?", line)
+            m = re.search(r"Features in %(e[abcd]x) for leaf (0x[0-9a-fA-F]+|\d+)(?: sub-leaf (\d+))?",
+                          line)
             if m:
-                where = (int(m[2]), int(m[3] or 0), m[1])
+                where = (int(m[2], 0), int(m[3] or 0), m[1])
                 continue
             m = re.match(r"#define (bit_\w+)\s+(0x[0-9a-fA-F]+)", line)
             if m and where:
@@ -143,25 +154,30 @@ CPUID_NAMES = {"bmi1": "bit_BMI", "bmi2": "bit_BMI2", "adx": "bit_ADX",
                "vaes": "bit_VAES", "vpclmulqdq": "bit_VPCLMULQDQ", "gfni": "bit_GFNI",
                "avxvnni": "bit_AVXVNNI", "avxifma": "bit_AVXIFMA", "sha512": "bit_SHA512",
                "sm3": "bit_SM3", "sm4": "bit_SM4", "rdrand": "bit_RDRND",
-               "rdseed": "bit_RDSEED", "cet": "bit_IBT"}
+               "rdseed": "bit_RDSEED", "cet": "bit_IBT", "xop": "bit_XOP", "ssse3": "bit_SSSE3",
+               "sse4.1": "bit_SSE41", "sse4.2": "bit_SSE42", "shstk": "bit_SHSTK",
+               "vaes512": "bit_VAES", "vpclmulqdq512": "bit_VPCLMULQDQ", "avx-aes": "bit_AESNI",
+               "avx-pclmul": "bit_PCLMULQDQ", "waitpkg": "bit_WAITPKG"}
 
 
-@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])
+@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES | SYNTAX])
 def test_cpuid_matches_compiler_header(arch, name):
     bits = cpuid_h_bits()
     assert CPUID_NAMES[name] in bits, \
         f"no installed clang cpuid.h defines {CPUID_NAMES[name]} (clang-19 in ci/deps does)"
     leaf, sub, reg, bit = bits[CPUID_NAMES[name]]
+    leaf = f"{leaf:#x}" if leaf >= 0x80000000 else leaf      # extended leaves in hex
     assert tmpl(arch, name)["cpuid"] == [f"leaf={leaf} subleaf={sub} reg={reg} bit={bit}"]
 
 
 AUDIT_ONE = re.compile(
     r"(?:(?:[0-9a-f]{2}|REX\?) )*[0-9a-f]{2}( /[r0-7])?( i[bwd])?"
     r"|(E?VEX)(\.(128|256|512))?\.(NP|66|F3|F2)\.(0F|0F38|0F3A)\.(W0|W1|WIG) [0-9a-f]{2}"
-    r"( /[r0-7])?( i[bwd])?")
+    r"( /[r0-7])?( i[bwd])?"
+    r"|XOP\.(08|09|0A)\.(W0|W1|WIG) [0-9a-f]{2} /r( ib)?")
 
 
-@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES])
+@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES | SYNTAX])
 def test_audit_grammar(arch, name):
     t = tmpl(arch, name)
     for alt in t["audit"].split(" ; "):
@@ -228,8 +244,7 @@ def measured():
 
 @pytest.mark.parametrize("tc", [t for t in tcs.TOOLCHAINS], ids=lambda t: t[0])
 def test_real_assembler_verdicts(tc, measured):
-    if not tcs.installed(tc):
-        pytest.skip(f"{tc[2]} not installed")
+    need_tool(tc[2])
     got = {name: measured[tc[0], name][0] for name in cf.load(tc[4])}
     assert got == tcs.expected(tc[0], tc[4]), {
         n: measured[tc[0], n] for n in got if got[n] != tcs.expected(tc[0], tc[4])[n]}
@@ -243,7 +258,7 @@ def snippet_instructions(arch, name):
     return [x for e in t["expect"] for x in ap.decode(cf.hexbytes(e), bits)]
 
 
-INSN = [a for a in ALL if a[1] not in DIRECTIVES]
+INSN = [a for a in ALL if a[1] not in DIRECTIVES | SYNTAX]
 
 
 @pytest.mark.parametrize("arch,name", INSN)
@@ -255,9 +270,11 @@ def test_audit_recognises_every_snippet_instruction(arch, name):
 
 @pytest.mark.parametrize("arch,name", INSN)
 def test_audit_claims_no_other_features_instructions(arch, name):
+    """...except the instructions of a feature that requires this one (a
+    VEX.128 VAESENC, `avx-aes`, is also AES-NI and AVX)."""
     audit = tmpl(arch, name)["audit"]
     for a2, other in INSN:
-        if a2 != arch or other == name:
+        if a2 != arch or other == name or name in cf.requires(tmpl(arch, other)):
             continue
         for x in snippet_instructions(arch, other):
             assert not ap.matches(audit, x), \

@@ -9,7 +9,7 @@ import pytest
 
 import catalog_files as cf
 import toolchains as tcs
-from conftest import asmcap
+from conftest import asmcap, need_tool
 
 PROBED = [t for t in tcs.TOOLCHAINS if tcs.asmcap_args(t)]
 
@@ -22,8 +22,7 @@ def probe(tc, *extra):
 
 @pytest.mark.parametrize("tc", PROBED, ids=lambda t: t[0])
 def test_verdicts(tc, asmcap_bin):
-    if not tcs.installed(tc):
-        pytest.skip(f"{tc[2]} not installed")
+    need_tool(tc[2])
     d = probe(tc)
     assert d["toolchain"]["arch"] == tc[4]
     assert d["toolchain"]["format"] == tc[5]
@@ -43,8 +42,7 @@ def test_verdicts(tc, asmcap_bin):
 @pytest.mark.parametrize("tc_id", ["gcc", "clang-14", "clang-22"])
 def test_mode_s_gives_the_same_verdicts(tc_id, asmcap_bin):
     tc = next(t for t in tcs.TOOLCHAINS if t[0] == tc_id)
-    if not tcs.installed(tc):
-        pytest.skip(f"{tc[2]} not installed")
+    need_tool(tc[2])
     got = {n: f["status"] for n, f in probe(tc, "--mode", "s")["features"].items()}
     assert got == tcs.expected(tc_id, tc[4])
 

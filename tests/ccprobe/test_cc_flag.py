@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from conftest import FAKES, asmcap, have
+from conftest import FAKES, asmcap
 
 CLANG = "clang-14"
 
@@ -33,7 +33,7 @@ def test_gcc_wno_is_probed_through_its_positive_form(tmp_path):
     assert v == {"ASMCAP_CFLAG_WNO_FROBNICATE": "no", "ASMCAP_CFLAG_WNO_UNUSED_PARAMETER": "yes"}
 
 
-@pytest.mark.skipif(not have(CLANG), reason="clang-14 not installed")
+@pytest.mark.tools(CLANG)
 def test_clang_unknown_and_warning_only(tmp_path):
     # clang only warns about an optimisation flag it ignores: still "no".
     src = tmp_path / "t.c"
@@ -48,7 +48,7 @@ def test_clang_unknown_and_warning_only(tmp_path):
                  "ASMCAP_CFLAG_O3": "yes"}
 
 
-@pytest.mark.skipif(not have(CLANG), reason="clang-14 not installed")
+@pytest.mark.tools(CLANG)
 def test_warning_only_flag_rejected_even_with_wno_error():
     v = flags(CLANG, "-finline-limit=100", cflags="-Wno-error")
     assert v == {"ASMCAP_CFLAG_FINLINE_LIMIT_100": "no"}

@@ -3,7 +3,7 @@ variant computing something else is rejected, overrides win, a toolchain
 whose code cannot run here falls back to the frame size."""
 import pytest
 
-from conftest import ROOT, asmcap, have
+from conftest import ROOT, asmcap
 
 DATA = ROOT / "tests" / "ccprobe" / "data"
 
@@ -67,7 +67,7 @@ def test_override_wins_and_is_checked(tmp_path):
     assert r.returncode == 2 and "names no variant" in r.stderr
 
 
-@pytest.mark.skipif(not have("clang-14"), reason="clang-14 not installed")
+@pytest.mark.tools("clang-14")
 def test_cross_toolchain_falls_back_to_frame(tmp_path):
     p = spec(tmp_path, "cycles", "big", [("big", "-DBIG=1"), ("small", "")])
     r = asmcap("choose", str(p), "--cc", "clang-14 -target x86_64-apple-macos10.15", "--cflags", "-O2 -ffreestanding",

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import FAKES, ROOT, asmcap, have
+from conftest import FAKES, ROOT, asmcap, need_tool
 
 KNOB = ROOT / "tests" / "ccprobe" / "data" / "knob.c"
 
@@ -20,8 +20,7 @@ def frame(cc, *variants, cflags="-O2"):
 
 @pytest.mark.parametrize("cc", ["gcc", "clang-14", "clang-19"])
 def test_big_buffer_shows_in_the_frame(cc):
-    if not have(cc):
-        pytest.skip(f"{cc} not installed")
+    need_tool(cc)
     v = frame(cc, "small=", "big=-DBIG=1")
     assert v["small"]["frame_from"] == "stack-usage"
     assert 0 <= v["small"]["frame"] < 256
@@ -39,7 +38,7 @@ def test_prologue_fallback_agrees_with_stack_usage():
     assert pro["code"] == su["code"]
 
 
-@pytest.mark.skipif(not have("clang-14"), reason="clang-14 not installed")
+@pytest.mark.tools("clang-14")
 def test_rejected_variant_is_unavailable_not_an_error():
     v = frame("clang-14", "plain=", "nohoist=-fno-code-hoisting")
     assert v["nohoist"]["status"] == "unavailable"

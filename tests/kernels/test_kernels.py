@@ -8,7 +8,6 @@ import json
 import os
 import pathlib
 import random
-import shutil
 import subprocess
 
 import pytest
@@ -131,7 +130,7 @@ def test_random_many(driver, kernel):
     check(driver, cases)
 
 
-@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind not installed")
+@pytest.mark.tools("valgrind")
 def test_valgrind_clean(driver, kernel):
     """No read of uninitialised memory or outside the buffers. valgrind's
     CPUID hides ADX but it executes the instructions, so the ADX kernels

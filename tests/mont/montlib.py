@@ -1,5 +1,6 @@
 """Helpers for the libmont tests: build and drive the C harness (harness.c)
 and compute the expected answers with Python integers."""
+import json
 import os
 import pathlib
 import random
@@ -16,7 +17,7 @@ from conftest import BUILD as DEFAULT_BUILD, ROOT
 # build, a library from another toolchain's caps); make builds it there.
 BUILD = pathlib.Path(os.environ.get("MONT_TEST_BUILD", DEFAULT_BUILD))
 
-BACKENDS = ("c", "mulq", "adx", "ifma")
+BACKENDS = ("c", "a64", "mulq", "adx", "ifma")
 
 # MONT_TEST_RUNNER runs the harness through another program: wine64 for a
 # Windows build (MONT_TEST_EXE=.exe, the name MinGW's gcc gives it), or an
@@ -25,6 +26,12 @@ RUNNER = tuple(shlex.split(os.environ.get("MONT_TEST_RUNNER", "")))
 EXE = os.environ.get("MONT_TEST_EXE", "")
 # How a harness that called abort() ends: Windows' abort() exits with 3.
 ABORTED = 3 if EXE == ".exe" else -signal.SIGABRT
+
+
+def program_stderr(text):
+    """The harness's own stderr: without the line qemu-user adds when the
+    program it runs dies of a signal."""
+    return "".join(l for l in text.splitlines(True) if not l.startswith("qemu: uncaught target signal"))
 
 
 def make(*targets, build=None, **variables):
@@ -90,10 +97,40 @@ def harness():
     return Harness(BUILD / ("mont-harness" + EXE))
 
 
+def make_variable(name):
+    """A variable MONT_TEST_MAKEFLAGS sets for the build under test, or None."""
+    for word in shlex.split(os.environ.get("MONT_TEST_MAKEFLAGS", "")):
+        if word.startswith(name + "="):
+            return word[len(name) + 1:]
+    return None
+
+
+def build_caps():
+    """The caps the library under test was generated from (make's CAPS)."""
+    caps = make_variable("CAPS")
+    return json.loads((ROOT / caps if caps else BUILD / "caps.json").read_text())
+
+
+# The compiler flags of the build under test: a program linked against an
+# ASan library is compiled with them too.
+BUILD_CFLAGS = shlex.split(make_variable("CFLAGS") or "")
+SANITIZED = any(f.startswith("-fsanitize=") for f in BUILD_CFLAGS)
+
+
 def kernels_header(build=BUILD):
-    """What the generator produced: None without the generator."""
+    """What the generator produced: None in a C-only build (target not x86_64)."""
     h = build / "mont-kernels.h"
     return h.read_text() if h.exists() else None
+
+
+def built_backends(header):
+    """The backends a library holds, slowest first, from its generated
+    kernels header (None: the C code only)."""
+    if header is None:
+        return ["c"]
+    if "#define MONT_HAVE_A64" in header:
+        return ["c", "a64"]
+    return ["c", "mulq"] + (["adx"] if "#define MONT_HAVE_ADX" in header else [])
 
 
 def cpu_flags():

@@ -5,16 +5,15 @@ generic one): base and exponent are marked undefined,
 so memcheck reports every branch or address that depends on them. A leaky
 square-and-multiply in the harness is the control that must be reported."""
 import re
-import shutil
 
 import pytest
 
-from montlib import BACKENDS, harness, random_modulus, rng
+from montlib import BACKENDS, SANITIZED, harness, random_modulus, rng
 
 assert harness and rng  # fixtures, used by name
 
-pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None,
-                                reason="valgrind not installed (ci/deps installs it)")
+pytestmark = [pytest.mark.tools("valgrind"),
+              pytest.mark.skipif(SANITIZED, reason="an ASan build: valgrind cannot run it")]
 
 ASSUME = {"MONT_ASSUME_CPU": "adx,bmi2"}
 VALGRIND = ("valgrind", "--error-exitcode=99", "--track-origins=yes")

@@ -74,7 +74,8 @@ def test_other_formats(tmp_path, asmcap_bin, kind):
         return
     assert f[under + "real"] == {"adx": 1, "bmi2": 1}
     assert f[under + "imm"] == {}
-    assert data["objects"][0]["format"] == "macho64" if kind == "macho64" else "coff-x86-64"
+    assert data["objects"][0]["format"] == {"coff64": "coff-x86-64", "nasm": "coff-x86-64",
+                                            "macho64": "macho64"}[kind]
 
 
 def test_i386(tmp_path, asmcap_bin):
@@ -353,3 +354,155 @@ def test_custom_catalog(tmp_path, asmcap_bin):
     (tpl / "bad.s").write_text("# feature: bad\n# summary: x\n# expect: 90\n# audit: 0f /9\n\tnop\n")
     r = asmcap("audit", "--templates", tmp_path / "tpl", obj)
     assert r.returncode == 2 and 'feature bad: bad audit pattern "0f /9"' in r.stderr, r.stderr
+
+
+def strict_json(text):
+    """json.loads that also refuses duplicate keys."""
+    def pairs(kv):
+        keys = [k for k, _ in kv]
+        assert len(keys) == len(set(keys)), keys
+        return dict(kv)
+    return json.loads(text, object_pairs_hook=pairs)
+
+
+SECTION_FEATURES = {"s-text": ".text", "s-data": ".data", "s-rodata": ".rodata",
+                    "s-comment": ".comment", "s-eh": ".eh_frame"}
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+def test_json_lists_of_every_length(tmp_path, asmcap_bin, n):
+    """Every JSON list and object audit writes (objects, functions, features,
+    sections) with 0, 1, 2 and many elements is valid JSON with the same
+    elements the text output shows."""
+    tpl = tmp_path / "tpl" / "x86_64"
+    tpl.mkdir(parents=True)
+    for name, sec in SECTION_FEATURES.items():
+        (tpl / f"{name}.s").write_text(f"# feature: {name}\n# summary: {sec} present\n"
+                                       f"# section: {sec}\n# expect: nonempty\n\tnop\n")
+    insns = [("adx", "adcx %rax,%rbx", "REX? 66 REX? 0f 38 f6 /r"),
+             ("bmi2", "mulx %rax,%rbx,%rcx", "VEX.LZ.F2.0F38.W1 f6 /r"),
+             ("popcnt", "popcnt %rax,%rbx", "f3 REX? 0f b8 /r"),
+             ("cpuid", "cpuid", "0f a2"),
+             ("rdtsc", "rdtsc", "0f 31")]
+    for name, _, pat in insns:
+        (tpl / f"{name}.s").write_text(f"# feature: {name}\n# summary: x\n# expect: 90\n"
+                                       f"# audit: {pat}\n\tnop\n")
+    # n functions, the k-th using k+1 features; n sections present beside .text
+    secs = [".data", ".rodata", ".comment", ".eh_frame"][:max(n - 1, 0)]
+    src = "\t.text\n" if n else "\t.section .data\n\t.long 1\n"
+    for k in range(n):
+        body = "\n".join(f"\t{i}" for _, i, _ in insns[:k + 1])
+        src += f"\t.globl f{k}\n\t.type f{k},@function\nf{k}:\n{body}\n\tret\n\t.size f{k},.-f{k}\n"
+    for s in secs:
+        src += f"\t.section {s},\"a\"\n\t.byte 1\n"
+    obj = assemble(tmp_path, "elf64", src)
+    files = [obj] * n
+    if not n:
+        files = [tmp_path / "missing.o"]          # no object at all: an empty list
+    r = asmcap("audit", "--templates", tmp_path / "tpl", *files, "--format", "json")
+    data = strict_json(r.stdout)
+    assert len(data["objects"]) == n, r.stdout
+    assert r.returncode == (2 if not n else 0), r.stderr
+    for o in data["objects"]:
+        funcs = {f["name"]: f["features"] for f in o["functions"]}
+        assert len(funcs) == n
+        for k in range(n):
+            assert funcs[f"f{k}"] == {name: 1 for name, _, _ in insns[:k + 1]}, funcs
+        want = {"s-text"} | {f for f, s in SECTION_FEATURES.items() if s in secs}
+        assert sorted(o["sections"]) == sorted(want) and len(o["sections"]) == n, o["sections"]
+    # an object without code nor catalog sections: empty functions and sections
+    data_only = assemble(tmp_path, "elf64", "\t.section .note.x,\"a\"\n\t.long 1\n", name="data")
+    subprocess.run(["objcopy", "-R", ".text", str(data_only)], check=True)
+    r = asmcap("audit", "--templates", tmp_path / "tpl", data_only, "--format", "json")
+    o = strict_json(r.stdout)["objects"][0]
+    assert r.returncode == 0 and o["functions"] == [] and o["sections"] == [], r.stdout
+
+
+def suite_objects(tmp_path):
+    """Objects the suite builds: the build's library and objects, and every
+    catalog snippet of both architectures assembled by gcc (with -m32 for
+    i386), the directive features all in one object too."""
+    objs = sorted(p for p in BUILD.rglob("*") if p.suffix in (".o", ".a", ".so"))
+    directives = []
+    for arch in ("x86_64", "i386"):
+        for t in sorted((ROOT / "templates" / arch).glob("*.s")):
+            head, body = template(t)
+            src = f"\t.text\n\t.globl f\n\t.type f,@function\nf:\n{body}\tret\n\t.size f,.-f\n"
+            if "section" in head and arch == "x86_64" and head["feature"] != "seh":
+                directives.append(body)
+            try:
+                objs.append(assemble(tmp_path, "elf32" if arch == "i386" else "elf64", src,
+                                     name=f"{arch}-{head['feature']}"))
+            except subprocess.CalledProcessError:
+                pass                                   # gcc's as does not know it yet
+    src = "\t.text\nf:\n" + "".join(directives) + "\tret\n"
+    objs.append(assemble(tmp_path, "elf64", src, name="directives"))
+    return objs
+
+
+def test_json_of_every_object_the_suite_builds(tmp_path, asmcap_bin):
+    """audit --format json over all of them, one run and one run each,
+    parses with Python's json; the all-directives object lists them all."""
+    objs = suite_objects(tmp_path)
+    assert len(objs) > 40, objs
+    r = asmcap("audit", *objs, "--format", "json", timeout=300)
+    assert r.returncode == 0, r.stderr
+    data = strict_json(r.stdout)
+    assert len(data["objects"]) >= len(objs)      # archives give one per member
+    for obj in objs:
+        r = asmcap("audit", obj, "--format", "json")
+        assert r.returncode == 0, (obj, r.stderr)
+        strict_json(r.stdout)
+    last = data["objects"][-1]
+    assert last["file"].endswith("directives-elf64.o")
+    assert sorted(last["sections"]) == ["cfi", "gnu-property"], last
+
+
+@pytest.mark.parametrize("kind", ["elf64", "clang19-elf64", "elf32"])
+def test_vex128_aes_pclmul_count_as_avx_and_xop_is_recognised(tmp_path, asmcap_bin, kind):
+    """VEX.128 AES/PCLMUL need AVX as well as AES-NI/PCLMUL; VEX-encoded
+    BMI2 does not; legacy AES-NI does not; AMD XOP (8f e8/e9) is xop."""
+    src = ("\t.text\n"
+           "\t.type vaes128,@function\nvaes128:\tvaesenc %xmm2,%xmm1,%xmm0\n"
+           "\tvaesenclast %xmm2,%xmm1,%xmm0\n\tvaesimc %xmm1,%xmm0\n\tret\n"
+           "\t.type vclmul128,@function\nvclmul128:\tvpclmulqdq $0x11,%xmm2,%xmm1,%xmm0\n\tret\n"
+           "\t.type legacy,@function\nlegacy:\taesenc %xmm1,%xmm0\n"
+           "\tpclmulqdq $0,%xmm1,%xmm0\n\tret\n"
+           "\t.type bmi,@function\nbmi:\tmulx %edx,%eax,%ecx\n\tret\n"
+           "\t.type xop,@function\nxop:\tvprotq $3,%xmm1,%xmm0\n\tvpperm %xmm3,%xmm2,%xmm1,%xmm0\n"
+           "\tvpshad %xmm2,%xmm1,%xmm0\n\tvpcomuq $1,%xmm2,%xmm1,%xmm0\n\tret\n")
+    rc, data, err = audit(assemble(tmp_path, kind, src))
+    assert rc == 0, err
+    f = functions(data)
+    assert f["vaes128"] == {"aesni": 3, "avx": 3, "avx-aes": 3}
+    assert f["vclmul128"] == {"pclmul": 1, "avx": 1, "avx-pclmul": 1}
+    assert f["legacy"] == {"aesni": 1, "pclmul": 1}
+    assert f["bmi"] == {"bmi2": 1}
+    assert f["xop"] == {"xop": 4}
+    assert all(r["undecoded"] == 0 for o in data["objects"] for r in o["functions"])
+
+
+def test_xop_pattern_grammar(tmp_path, asmcap_bin):
+    """XOP patterns name map 08/09/0A; a 0F map or an unknown map is refused."""
+    tpl = tmp_path / "tpl" / "x86_64"
+    tpl.mkdir(parents=True)
+    (tpl / "rot.s").write_text("# feature: rot\n# summary: x\n# expect: 90\n"
+                               "# audit: XOP.09.WIG 90 /r ; XOP.08.W0 c0 /r ib\n\tnop\n")
+    obj = assemble(tmp_path, "elf64", "\t.text\n\t.type f,@function\nf:\tvprotb %xmm2,%xmm1,%xmm0\n"
+                   "\tvprotb $1,%xmm1,%xmm0\n\tvprotd $1,%xmm1,%xmm0\n\tret\n")
+    rc, data, err = audit("--templates", tmp_path / "tpl", obj)
+    assert rc == 0 and functions(data) == {"f": {"rot": 2}}, (err, data)
+    for bad in ("XOP.0F38.W0 90 /r", "XOP.0B.W0 90 /r"):
+        (tpl / "rot.s").write_text(f"# feature: rot\n# summary: x\n# expect: 90\n# audit: {bad}\n\tnop\n")
+        r = asmcap("audit", "--templates", tmp_path / "tpl", obj)
+        assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, r.stderr
+
+
+def test_waitpkg_is_the_register_form_only(tmp_path, asmcap_bin):
+    """TPAUSE/UMWAIT/UMONITOR share 0F AE /6 with CLWB, XSAVEOPT and
+    CLRSSBSY-like memory forms: only ModRM mod=11 is WAITPKG."""
+    src = ("\t.text\n\t.type w,@function\nw:\ttpause %ecx\n\tumwait %r9d\n\tumonitor %rax\n\tret\n"
+           "\t.type m,@function\nm:\tclwb (%rax)\n\txsaveopt (%rbx)\n\tret\n")
+    rc, data, err = audit(assemble(tmp_path, "elf64", src))
+    assert rc == 0, err
+    assert functions(data) == {"w": {"waitpkg": 3}, "m": {}}

@@ -203,7 +203,8 @@ def test_hostile_archives(tmp_path, reader_helper):
     lib = tmp_path / "lib.a"
     subprocess.run(["ar", "rc", str(lib), str(elf)], check=True)
     data = lib.read_bytes()
-    assert data[8:9] == b"s" or data.startswith(b"!<arch>\n")
+    # the offsets below are the first member header's (at 8, 60 bytes, ending "`\n")
+    assert data.startswith(b"!<arch>\n") and data[8 + 58:8 + 60] == b"`\n", data[:68]
     bad = bytearray(data)
     bad[8 + 48:8 + 58] = b"99999999  "          # first member's size past the end
     (tmp_path / "big.a").write_bytes(bytes(bad))

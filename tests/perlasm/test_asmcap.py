@@ -1,11 +1,12 @@
 """perlasm/Asmcap.pm: loading caps files, has()/status()/build(), and the
 errors for missing, malformed and inconsistent files."""
 import json
+import os
 import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import ASMCAP, BUILD, ROOT
 
 
 def caps_doc(features=None, build=None, **top):
@@ -44,7 +45,7 @@ def test_has_needs_status_yes_and_requirements(tmp_path):
     assert r.stdout == "1 1"
 
 
-@pytest.mark.parametrize("bmi2", ["no", "broken", "skipped", "disabled"])
+@pytest.mark.parametrize("bmi2", ["no", "broken", "skipped", "disabled", "unprobed"])
 def test_has_false_when_a_requirement_is_not_yes(tmp_path, bmi2):
     doc = caps_doc(features={"bmi2": {"status": bmi2},
                              "adx": {"status": "yes", "requires": ["bmi2"]}})
@@ -63,6 +64,31 @@ def test_requires_chain_is_followed_recursively(tmp_path):
     feats["c"]["status"] = "broken"
     f = write(tmp_path, caps_doc(features=feats))
     assert perl("print map { $c->has($_) } qw(a b c d)", f).stdout == "0000"
+
+
+def test_has_agrees_with_the_probe_on_a_transitive_chain(tmp_path):
+    """ASMCAP_DISABLE=avx2: avx512f assembles, but avx512ifma -> avx512f ->
+    avx2 is not usable; has() and the file's "usable" agree with sh."""
+    env = dict(os.environ, ASMCAP_DISABLE="avx2")
+    out = subprocess.run([str(ASMCAP), "--cc", "gcc", "--features", "avx512ifma", "--format", "json"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    f = write(tmp_path, out.stdout)
+    r = perl("print join(',', map { $c->has($_) } qw(avx512ifma avx512f avx2 avx))", f)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "0,0,0,1"
+    feats = json.loads(out.stdout)["features"]
+    assert [feats[n]["usable"] for n in ("avx512ifma", "avx512f", "avx2", "avx")] == [False, False, False, True]
+
+
+def test_has_follows_an_edited_status_and_checks_usable(tmp_path):
+    doc = caps_doc(features={"bmi2": {"status": "no", "usable": True},
+                             "adx": {"status": "yes", "requires": ["bmi2"], "usable": True}})
+    r = perl("print $c->has('adx'), $c->has('bmi2')", write(tmp_path, doc))
+    assert r.returncode == 0 and r.stdout == "00", r.stderr
+    doc["features"]["adx"]["usable"] = "yes"
+    r = perl("print $c->has('adx')", write(tmp_path, doc))
+    assert r.returncode != 0 and '"usable" is not true or false' in r.stderr
 
 
 def test_requires_loop_dies(tmp_path):

@@ -301,29 +301,39 @@ def starts(obj, names):
     return res
 
 
-@pytest.mark.parametrize("ibt, shstk, note", [(False, False, None), (True, False, "IBT"),
-                                              (False, True, "SHSTK"), (True, True, "IBT, SHSTK")])
-@pytest.mark.parametrize("flavour", ["elf", "elf-win64", "nasm-elf"])
-def test_cet(work, flavour, ibt, shstk, note):
+# yasm 1.3 has no `note` section type: the .note.gnu.property it is given
+# becomes PROGBITS, which readelf and ld ignore, so a yasm object carries no
+# CET property. A known defect, not a pass: strict, so a fix shows up.
+YASM_NO_NOTE = pytest.mark.xfail(strict=True, reason="yasm 1.3 emits .note.gnu.property as "
+                                 "PROGBITS: no CET property in the object (CET needs nasm)")
+
+
+def cet_cases():
+    for ibt, shstk, note in [(False, False, None), (True, False, "IBT"),
+                             (False, True, "SHSTK"), (True, True, "IBT, SHSTK")]:
+        for flavour in ("elf", "elf-win64", "nasm-elf"):
+            for which, (label, _) in enumerate(fv.ASSEMBLERS[flavour]):
+                marks = [YASM_NO_NOTE] if note and label == "yasm" else []
+                yield pytest.param(flavour, which, ibt, shstk, note, marks=marks,
+                                   id=f"{flavour}-{label}-{note or 'none'}")
+
+
+@pytest.mark.parametrize("flavour, which, ibt, shstk, note", cet_cases())
+def test_cet(work, flavour, which, ibt, shstk, note):
     c = caps_file(work, ibt, shstk)
-    src = fv.generate(SAMPLE, flavour, c, work / f"cet-{flavour}-{ibt}{shstk}.s")
-    for which in range(len(fv.ASSEMBLERS[flavour])):
-        obj = work / f"cet-{flavour}-{ibt}{shstk}-{which}.o"
-        fv.assemble(flavour, src, obj, which)
-        endbr = ["f3", "0f", "1e", "fa"]
-        for f, b in starts(obj, SAMPLE_FUNCS).items():
-            assert (b == endbr) == ibt, (f, b)
-        notes = subprocess.run(["readelf", "-nW", str(obj)], capture_output=True, text=True).stdout
-        if note and fv.ASSEMBLERS[flavour][which][0] == "yasm":
-            # known limit: yasm 1.3 has no `note` section type, so the note is
-            # PROGBITS, which readelf and ld ignore (CET needs nasm here)
-            assert ".note.gnu.property" not in notes and "x86 feature" not in notes
-        elif note is None:
-            assert ".note.gnu.property" not in notes
-        else:
-            assert re.search(rf"Properties: x86 feature: {note}$", notes, re.M), notes
-        sections = subprocess.run(["readelf", "-SW", str(obj)], capture_output=True, text=True).stdout
-        assert ".note.GNU-stack" in sections
+    src = fv.generate(SAMPLE, flavour, c, work / f"cet-{flavour}-{ibt}{shstk}-{which}.s")
+    obj = work / f"cet-{flavour}-{ibt}{shstk}-{which}.o"
+    fv.assemble(flavour, src, obj, which)
+    endbr = ["f3", "0f", "1e", "fa"]
+    for f, b in starts(obj, SAMPLE_FUNCS).items():
+        assert (b == endbr) == ibt, (f, b)
+    sections = subprocess.run(["readelf", "-SW", str(obj)], capture_output=True, text=True).stdout
+    assert ".note.GNU-stack" in sections
+    notes = subprocess.run(["readelf", "-nW", str(obj)], capture_output=True, text=True).stdout
+    if note is None:
+        assert ".note.gnu.property" not in notes
+    else:
+        assert re.search(rf"Properties: x86 feature: {note}$", notes, re.M), notes
 
 
 @pytest.mark.parametrize("cet", [True, False])
@@ -429,17 +439,12 @@ def test_ms_abi_harness_catches_broken_translation(work, caps, drop, expect):
     assert expect in r.stdout, r.stdout
 
 
-needs_kernels = pytest.mark.skipif(not GEN.exists(), reason=f"{GEN} not written yet")
-
-
-@needs_kernels
 def test_kernels_all_flavours(work, caps):
     rows, errors = fv.check_all(GEN, caps, work / "kernels")
     assert not errors, "\n".join(errors)
     assert sum(r[2] == "assembled" for r in rows) == 8
 
 
-@needs_kernels
 def test_kernels_through_ms_abi(work, caps):
     """montk_* in elf-win64 through ms_abi against the elf (SysV) build, with
     the callee-saved registers of both ABIs checked."""
@@ -447,7 +452,6 @@ def test_kernels_through_ms_abi(work, caps):
     assert line.startswith("ok: ") and " 0 failures" in line, line
 
 
-@needs_kernels
 @pytest.mark.parametrize("which", [0, 1])
 def test_kernels_nasm_elf_run(work, caps, which):
     """montk_* assembled by nasm / yasm -f elf64 from nasm-elf, linked into

@@ -1,0 +1,1 @@
+	wrussd	[ebx], eax

@@ -1,0 +1,3 @@
+	vprotd	xmm0, xmm1, 7
+	vpcomd	xmm0, xmm1, xmm2, 2
+	vphaddbw	xmm0, xmm1

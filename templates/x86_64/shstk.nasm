@@ -1,0 +1,1 @@
+	wrussq	[rbx], rax

@@ -1,0 +1,2 @@
+	crc32	eax, ecx
+	pcmpgtq	xmm0, xmm1

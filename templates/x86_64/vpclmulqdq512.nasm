@@ -1,0 +1,1 @@
+	vpclmulqdq	zmm0, zmm1, zmm2, 0x11

@@ -1,0 +1,2 @@
+	tpause	ecx
+	umwait	ecx
