@@ -48,15 +48,16 @@ caps: $(BUILD)/caps.json
 # preprocessor); for any other target the library is the C code only.
 CAPS        ?= $(BUILD)/caps.json
 MONT_GEN    := perlasm/x86_64-mont.pl
+IFMA_GEN    := perlasm/x86_64-ifma.pl
 MONT_X86_64 := $(shell echo __x86_64__ | $(CC) $(CFLAGS) -E -P - 2>/dev/null)
 MONT_CFLAGS  = -std=c11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
 	       -Imont -I$(BUILD)
 MONT_OBJ    := $(patsubst mont/%.c,$(BUILD)/mont/%.o,$(sort $(wildcard mont/*.c)))
 MONT_DEPS   := $(wildcard mont/*.h)
-MONT_GEN_OUT = $(BUILD)/mont-x86_64.s $(BUILD)/mont-kernels.h
+MONT_GEN_OUT = $(BUILD)/mont-x86_64.s $(BUILD)/mont-ifma.s $(BUILD)/mont-kernels.h
 
 ifeq ($(MONT_X86_64),1)
-MONT_OBJ    += $(BUILD)/mont/mont-x86_64.o
+MONT_OBJ    += $(BUILD)/mont/mont-x86_64.o $(BUILD)/mont/mont-ifma.o
 MONT_CFLAGS += -DMONT_ASM
 MONT_DEPS   += $(BUILD)/mont-kernels.h
 # The flavour (elf, macosx, mingw64) is the one the probe found for $(CC),
@@ -68,10 +69,18 @@ MONT_AS      ?= $(CC) $(CFLAGS) $(ASFLAGS) -c
 $(BUILD)/mont-x86_64.s: $(MONT_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
 	$(PERL) -Iperlasm $(MONT_GEN) $(MONT_FLAVOUR) $(CAPS) >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
-$(BUILD)/mont-kernels.h: $(MONT_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
-	$(PERL) -Iperlasm $(MONT_GEN) --header $(CAPS) >$@.tmp
+# The IFMA kernels (AVX-512, radix 2^52) from their own generator, into
+# their own object; without avx512ifma in the caps it holds a lone ret.
+$(BUILD)/mont-ifma.s: $(IFMA_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
+	$(PERL) -Iperlasm $(IFMA_GEN) $(MONT_FLAVOUR) $(CAPS) >$@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+$(BUILD)/mont-kernels.h: $(MONT_GEN) $(IFMA_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
+	{ $(PERL) -Iperlasm $(MONT_GEN) --header $(CAPS) && \
+	  $(PERL) -Iperlasm $(IFMA_GEN) --header $(CAPS); } >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 $(BUILD)/mont/mont-x86_64.o: $(BUILD)/mont-x86_64.s | $(BUILD)/mont
+	$(MONT_AS) -o $@ $<
+$(BUILD)/mont/mont-ifma.o: $(BUILD)/mont-ifma.s | $(BUILD)/mont
 	$(MONT_AS) -o $@ $<
 endif
 
@@ -111,7 +120,7 @@ $(BUILD)/libmont.so: $(MONT_OBJ) mont/libmont.map
 # LDFLAGS: e.g. -static for a harness qemu-user or Wine runs.
 $(BUILD)/mont-harness: tests/mont/harness.c $(BUILD)/libmont.a
 	$(CC) $(CFLAGS) $(MONT_CFLAGS) -g -D_POSIX_C_SOURCE=200809L $(LDFLAGS) -o $@ $< \
-		$(BUILD)/libmont.a -lpthread
+		$(BUILD)/libmont.a -lpthread -lm
 
 # Another toolchain: make regen CC=clang-19 (re-probes, regenerates, rebuilds).
 .PHONY: regen

@@ -6,22 +6,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum op { OP_MUL, OP_SQR, OP_EXP, OP_COUNT };
-extern const char *const op_name[OP_COUNT];    /* "mul", "sqr", "modexp" */
+enum op { OP_MUL, OP_SQR, OP_EXP, OP_EXP2, OP_COUNT };
+/* "mul", "sqr", "modexp", "modexp2" */
+extern const char *const op_name[OP_COUNT];
+/* Exponentiations run once per check; mul/sqr are chained. */
+#define OP_IS_EXP(op) ((op) == OP_EXP || (op) == OP_EXP2)
 
 /* One operand set: modulus n (exactly `bits` bits, odd), a, b < n, and a
- * full-length exponent e (num limbs, top bit set). */
+ * full-length exponent e (num limbs, top bit set); for modexp2 (an RSA-CRT
+ * pair) a second modulus n2 and exponent e2 of the same size. */
 struct operands {
 	unsigned bits;
 	size_t num;
-	uint64_t *n, *a, *b, *e;
-	uint64_t n0;
+	uint64_t *n, *a, *b, *e, *n2, *e2;
+	uint64_t n0, n0_2;
 };
 
 /* The chained operations every contender runs, so results compare:
  *   mul:    x <- x*b*R^-1 mod n   (x starts at a)
  *   sqr:    x <- x*x*R^-1 mod n   (x starts at a)
  *   modexp: r <- a^e mod n        (x unchanged)
+ *   modexp2: r <- a^e mod n, r[num..] <- b^e2 mod n2 (two at once)
  * R = 2^(64*num). */
 struct contender {
 	const char *name;
@@ -38,9 +43,11 @@ struct contender {
 	/* NULL, or why it cannot run here ("not built", "CPU lacks it") */
 	const char *(*unavailable)(const struct contender *);
 	void (*activate)(const struct contender *);  /* before each use */
+	/* NULL, or why it cannot run at this size (may be NULL itself) */
+	const char *(*unavailable_at)(const struct contender *, unsigned bits);
 };
 
-#define MAX_CONTENDERS 8
+#define MAX_CONTENDERS 10
 extern const struct contender contenders[];
 extern const size_t ncontenders;
 int contender_is_openssl(const struct contender *);

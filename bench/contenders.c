@@ -23,9 +23,24 @@ void bn_gather5(BN_ULONG *out, size_t num, void *table, size_t power);
 void bn_power5(BN_ULONG *rp, const BN_ULONG *ap, const void *table,
 	       const BN_ULONG *np, const BN_ULONG *n0, int num, int power);
 int bn_get_bits5(const BN_ULONG *ap, int off);
+/* OpenSSL 3.0's AVX-512 IFMA RSA-CRT path (crypto/bn/rsaz_exp_x2.c, as its
+ * comment documents it): res_i = base_i^exp_i mod m_i for two moduli of
+ * factor_size bits (3.0: 1024 only), all in radix 2^64; rr_i = R^2 mod
+ * m_i with R = 2^factor_size, k0_i = -m_i^-1 mod 2^64. Returns 1, or 0 on
+ * failure. The eligibility check reads OPENSSL_ia32cap (IFMA, VL, BW...). */
+int ossl_rsaz_mod_exp_avx512_x2(BN_ULONG *res1, const BN_ULONG *base1,
+				const BN_ULONG *exp1, const BN_ULONG *m1,
+				const BN_ULONG *rr1, BN_ULONG k0_1,
+				BN_ULONG *res2, const BN_ULONG *base2,
+				const BN_ULONG *exp2, const BN_ULONG *m2,
+				const BN_ULONG *rr2, BN_ULONG k0_2,
+				int factor_size);
+int ossl_rsaz_avx512ifma_eligible(void);
 
 static int all_ops(enum op op) { (void)op; return 1; }
+static int one_at_a_time(enum op op) { return op != OP_EXP2; }
 static int exp_only(enum op op) { return op == OP_EXP; }
+static int exp2_only(enum op op) { return op == OP_EXP2; }
 
 static uint64_t *limbs(size_t num)
 {
@@ -69,7 +84,7 @@ static void *ours_prepare(const struct contender *c, const struct operands *o)
 		return NULL;
 	s->o = o;
 	s->x = limbs(o->num);
-	s->r = limbs(o->num);
+	s->r = limbs(2 * o->num);
 	if (!s->x || !s->r) {
 		free(s->x);
 		free(s->r);
@@ -99,6 +114,12 @@ static void ours_run(void *p, enum op op, unsigned long it)
 		while (it--)
 			mont_sqr(s->x, s->x, o->n, o->n0, o->num);
 		break;
+	case OP_EXP2:
+		while (it--)
+			s->fail |= mont_modexp2(s->r, o->a, o->e, o->num, o->n,
+						s->r + o->num, o->b, o->e2, o->num,
+						o->n2, o->num) != 0;
+		break;
 	default:
 		while (it--)
 			s->fail |= mont_modexp(s->r, o->a, o->e, o->num, o->n,
@@ -110,7 +131,8 @@ static void ours_run(void *p, enum op op, unsigned long it)
 static int ours_result(void *p, enum op op, uint64_t *out)
 {
 	struct ours *s = p;
-	memcpy(out, op == OP_EXP ? s->r : s->x, s->o->num * 8);
+	memcpy(out, OP_IS_EXP(op) ? s->r : s->x,
+	       (op == OP_EXP2 ? 2 : 1) * s->o->num * 8);
 	return s->fail ? -1 : 0;
 }
 
@@ -127,8 +149,8 @@ static void ours_release(void *p)
 struct api {
 	size_t num;
 	BN_CTX *ctx;
-	BN_MONT_CTX *mont;
-	BIGNUM *n, *a, *b, *e, *x, *r;
+	BN_MONT_CTX *mont, *mont2;
+	BIGNUM *n, *a, *b, *e, *x, *r, *n2, *e2, *r2;
 	int fail;
 };
 
@@ -142,7 +164,11 @@ static void api_release(void *p)
 {
 	struct api *s = p;
 	BN_MONT_CTX_free(s->mont);
+	BN_MONT_CTX_free(s->mont2);
 	BN_CTX_free(s->ctx);
+	BN_free(s->n2);
+	BN_free(s->e2);
+	BN_free(s->r2);
 	BN_free(s->n);
 	BN_free(s->a);
 	BN_free(s->b);
@@ -167,8 +193,14 @@ static void *api_prepare(const struct contender *c, const struct operands *o)
 	s->e = bn_of(o->e, o->num);
 	s->x = BN_new();
 	s->r = BN_new();
+	s->mont2 = BN_MONT_CTX_new();
+	s->n2 = bn_of(o->n2, o->num);
+	s->e2 = bn_of(o->e2, o->num);
+	s->r2 = BN_new();
 	if (!s->ctx || !s->mont || !s->n || !s->a || !s->b || !s->e || !s->x
-	    || !s->r || !BN_MONT_CTX_set(s->mont, s->n, s->ctx)) {
+	    || !s->r || !BN_MONT_CTX_set(s->mont, s->n, s->ctx) || !s->mont2
+	    || !s->n2 || !s->e2 || !s->r2
+	    || !BN_MONT_CTX_set(s->mont2, s->n2, s->ctx)) {
 		api_release(s);
 		return NULL;
 	}
@@ -195,6 +227,13 @@ static void api_run(void *p, enum op op, unsigned long it)
 			s->fail |= !BN_mod_mul_montgomery(s->x, s->x, s->x,
 							  s->mont, s->ctx);
 		break;
+	case OP_EXP2:	/* the RSA-CRT pair as two calls */
+		while (it--)
+			s->fail |= !BN_mod_exp_mont_consttime(s->r, s->a, s->e,
+						s->n, s->ctx, s->mont)
+				| !BN_mod_exp_mont_consttime(s->r2, s->b, s->e2,
+						s->n2, s->ctx, s->mont2);
+		break;
 	default:
 		while (it--)
 			s->fail |= !BN_mod_exp_mont_consttime(s->r, s->a, s->e,
@@ -206,8 +245,11 @@ static void api_run(void *p, enum op op, unsigned long it)
 static int api_result(void *p, enum op op, uint64_t *out)
 {
 	struct api *s = p;
-	if (BN_bn2lebinpad(op == OP_EXP ? s->r : s->x, (unsigned char *)out,
+	if (BN_bn2lebinpad(OP_IS_EXP(op) ? s->r : s->x, (unsigned char *)out,
 			   (int)(s->num * 8)) < 0)
+		return -1;
+	if (op == OP_EXP2 && BN_bn2lebinpad(s->r2, (unsigned char *)(out + s->num),
+					    (int)(s->num * 8)) < 0)
 		return -1;
 	return s->fail ? -1 : 0;
 }
@@ -239,10 +281,11 @@ static void raw_release(void *p)
 }
 
 /* R^2 mod n, so a -> a*R is one Montgomery multiplication. */
-static int r_squared(uint64_t *out, const struct operands *o)
+static int r_squared_of(uint64_t *out, const struct operands *o,
+			const uint64_t *modulus)
 {
 	BN_CTX *ctx = BN_CTX_new();
-	BIGNUM *rr = BN_new(), *n = bn_of(o->n, o->num);
+	BIGNUM *rr = BN_new(), *n = bn_of(modulus, o->num);
 	int ok = ctx && rr && n && BN_set_bit(rr, (int)(2 * o->bits))
 		&& BN_mod(rr, rr, n, ctx)
 		&& BN_bn2lebinpad(rr, (unsigned char *)out,
@@ -269,7 +312,7 @@ static void *raw_prepare(const struct contender *c, const struct operands *o)
 	s->am = limbs(o->num);
 	s->table = aligned_alloc(64, 32 * o->num * 8);
 	if (!s->x || !s->r || !s->rr || !s->one || !s->t || !s->am
-	    || !s->table || r_squared(s->rr, o)) {
+	    || !s->table || r_squared_of(s->rr, o, o->n)) {
 		raw_release(s);
 		return NULL;
 	}
@@ -352,6 +395,77 @@ static int raw_result(void *p, enum op op, uint64_t *out)
 	return s->fail ? -1 : 0;
 }
 
+/* ---- OpenSSL's IFMA pair: ossl_rsaz_mod_exp_avx512_x2 ---- */
+
+struct x2 {
+	const struct operands *o;
+	uint64_t *r, *rr, *rr2;
+	int fail;
+};
+
+static void x2_release(void *p)
+{
+	struct x2 *s = p;
+	free(s->r);
+	free(s->rr);
+	free(s->rr2);
+	free(s);
+}
+
+static void *x2_prepare(const struct contender *c, const struct operands *o)
+{
+	struct x2 *s = calloc(1, sizeof *s);
+	(void)c;
+	if (!s)
+		return NULL;
+	s->o = o;
+	s->r = limbs(2 * o->num);
+	s->rr = limbs(o->num);
+	s->rr2 = limbs(o->num);
+	if (!s->r || !s->rr || !s->rr2 || r_squared_of(s->rr, o, o->n)
+	    || r_squared_of(s->rr2, o, o->n2)) {
+		x2_release(s);
+		return NULL;
+	}
+	return s;
+}
+
+static const char *x2_unavailable(const struct contender *c)
+{
+	(void)c;
+	return ossl_rsaz_avx512ifma_eligible() ? NULL : "CPU lacks it";
+}
+
+static const char *x2_unavailable_at(const struct contender *c, unsigned bits)
+{
+	(void)c;
+	return bits == 1024 ? NULL : "1024 bits only (OpenSSL 3.0)";
+}
+
+static void x2_reset(void *p)
+{
+	((struct x2 *)p)->fail = 0;
+}
+
+static void x2_run(void *p, enum op op, unsigned long it)
+{
+	struct x2 *s = p;
+	const struct operands *o = s->o;
+	(void)op;
+	while (it--)
+		s->fail |= !ossl_rsaz_mod_exp_avx512_x2(s->r, o->a, o->e, o->n,
+				s->rr, o->n0, s->r + o->num, o->b, o->e2, o->n2,
+				s->rr2, o->n0_2, (int)o->bits);
+}
+
+static int x2_result(void *p, enum op op, uint64_t *out)
+{
+	struct x2 *s = p;
+	(void)op;
+	memcpy(out, s->r, 2 * s->o->num * 8);
+	return s->fail ? -1 : 0;
+}
+
 /* ---- GMP: mpz_powm_sec ---- */
 
 struct gmp {
@@ -404,23 +518,28 @@ static void gmp_release(void *p)
 	free(s);
 }
 
-#define OURS(name) { name, "mont_mul / mont_sqr / mont_modexp after " \
-	"mont_select(\"" name "\")", all_ops, \
+#define OURS(name) { name, "mont_mul / mont_sqr / mont_modexp / mont_modexp2 " \
+	"after mont_select(\"" name "\")", all_ops, \
 	name, ours_prepare, ours_reset, ours_run, ours_result, ours_release, \
-	ours_unavailable, ours_activate }
+	ours_unavailable, ours_activate, NULL }
 
 const struct contender contenders[] = {
+	OURS("ifma"),
 	OURS("adx"),
 	OURS("mulq"),
 	OURS("c"),
-	{ "ossl-api", "BN_mod_mul_montgomery / BN_mod_exp_mont_consttime",
+	{ "ossl-api", "BN_mod_mul_montgomery / BN_mod_exp_mont_consttime "
+	  "(modexp2: two of them)",
 	  all_ops, NULL, api_prepare, api_reset, api_run, api_result,
-	  api_release, NULL, NULL },
+	  api_release, NULL, NULL, NULL },
 	{ "ossl-raw", "bn_mul_mont / bn_power5 loop on a gather5 table",
-	  all_ops, NULL, raw_prepare, raw_reset, raw_run, raw_result,
-	  raw_release, NULL, NULL },
+	  one_at_a_time, NULL, raw_prepare, raw_reset, raw_run, raw_result,
+	  raw_release, NULL, NULL, NULL },
+	{ "ossl-x2", "ossl_rsaz_mod_exp_avx512_x2 (OpenSSL's AVX-512 IFMA "
+	  "RSA-CRT pair)", exp2_only, NULL, x2_prepare, x2_reset, x2_run,
+	  x2_result, x2_release, x2_unavailable, NULL, x2_unavailable_at },
 	{ "gmp", "mpz_powm_sec", exp_only, NULL, gmp_prepare, gmp_reset,
-	  gmp_run, gmp_result, gmp_release, NULL, NULL },
+	  gmp_run, gmp_result, gmp_release, NULL, NULL, NULL },
 };
 const size_t ncontenders = sizeof contenders / sizeof contenders[0];
 _Static_assert(sizeof contenders / sizeof contenders[0] <= MAX_CONTENDERS,

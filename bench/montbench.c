@@ -43,9 +43,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [--bits LIST] [--rounds N] [--quick] [--json]\n"
 		"          [--only LIST] [--seed N] [--callgrind] [--corrupt NAME]\n"
-		"  LIST is comma-separated. --only takes op names (mul, sqr, modexp)\n"
-		"  and contender names (adx, mulq, c, ossl-api, ossl-raw, gmp,\n"
-		"  ossl-api-noadx, ossl-raw-noadx).\n", self);
+		"  LIST is comma-separated. --only takes op names (mul, sqr, modexp,\n"
+		"  modexp2) and contender names (ifma, adx, mulq, c, ossl-api,\n"
+		"  ossl-raw, ossl-x2, gmp, ossl-api-noadx, ossl-raw-noadx).\n", self);
 }
 
 static int parse_uint(const char *opt, const char *s, unsigned long lo,
@@ -237,7 +237,7 @@ static int check_one(const struct opts *o, struct size_state *s, size_t c,
 		     enum op op, const uint64_t *want, uint64_t *got)
 {
 	const struct contender *k = &contenders[c];
-	unsigned steps = op == OP_EXP ? 1 : CHAIN_STEPS;
+	unsigned steps = OP_IS_EXP(op) ? 1 : CHAIN_STEPS;
 	if (k->activate)
 		k->activate(k);
 	k->reset(s->st[c]);
@@ -250,7 +250,7 @@ static int check_one(const struct opts *o, struct size_state *s, size_t c,
 			"failure\n", self, k->name, op_name[op], s->o.bits);
 		return -1;
 	}
-	for (size_t i = 0; i < s->o.num; i++) {
+	for (size_t i = 0; i < (op == OP_EXP2 ? 2 : 1) * s->o.num; i++) {
 		if (got[i] == want[i])
 			continue;
 		fprintf(stderr, "%s: %s %s at %u bits disagrees with the "
@@ -270,7 +270,7 @@ static int prepare_and_check(const struct opts *o, struct size_state *s,
 		fprintf(stderr, "%s: out of memory\n", self);
 		return -1;
 	}
-	uint64_t *want = calloc(s->o.num, 8), *got = calloc(s->o.num, 8);
+	uint64_t *want = calloc(2 * s->o.num, 8), *got = calloc(2 * s->o.num, 8);
 	if (!want || !got) {
 		fprintf(stderr, "%s: out of memory\n", self);
 		free(want);
@@ -282,7 +282,8 @@ static int prepare_and_check(const struct opts *o, struct size_state *s,
 		const char *why = NULL;
 		if (!in_process(o, c))
 			continue;
-		if (k->unavailable && (why = k->unavailable(k))) {
+		if ((k->unavailable && (why = k->unavailable(k))) ||
+		    (k->unavailable_at && (why = k->unavailable_at(k, bits)))) {
 			snprintf(s->why[c], sizeof s->why[c], "%s", why);
 			continue;
 		}
@@ -293,7 +294,7 @@ static int prepare_and_check(const struct opts *o, struct size_state *s,
 		}
 	}
 	for (int op = 0; op < OP_COUNT; op++) {
-		reference(&s->o, op, op == OP_EXP ? 1 : CHAIN_STEPS, want);
+		reference(&s->o, op, OP_IS_EXP(op) ? 1 : CHAIN_STEPS, want);
 		for (size_t c = 0; c < ncontenders; c++)
 			if (s->st[c] && contenders[c].has(op)
 			    && check_one(o, s, c, op, want, got))
@@ -555,7 +556,7 @@ static void count_all(const struct opts *o, struct size_state *ss)
 		for (int op = 0; op < OP_COUNT; op++)
 			for (size_t c = 0; c < ncontenders; c++) {
 				const struct contender *k = &contenders[c];
-				unsigned long it = op == OP_EXP ? 1 : 10;
+				unsigned long it = OP_IS_EXP(op) ? 1 : 10;
 				char desc[96];
 				if (!o->want_op[op] || !o->want[c] || !ss[b].st[c]
 				    || !k->has(op))

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "bench.h"
 
-const char *const op_name[OP_COUNT] = { "mul", "sqr", "modexp" };
+const char *const op_name[OP_COUNT] = { "mul", "sqr", "modexp", "modexp2" };
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -21,6 +21,16 @@ static void fill(uint64_t *p, size_t num, uint64_t *s)
 		p[i] = splitmix64(s);
 }
 
+/* -x^-1 mod 2^64 for odd x by Newton's iteration (each step doubles the
+ * correct low bits; x*x == 1 mod 8 gives 3 to start from). */
+static uint64_t neg_inverse(uint64_t x)
+{
+	uint64_t inv = x;
+	for (int i = 0; i < 5; i++)
+		inv *= 2 - x * inv;
+	return -inv;
+}
+
 int operands_make(struct operands *o, unsigned bits, uint64_t seed)
 {
 	size_t num = bits / 64;
@@ -32,7 +42,9 @@ int operands_make(struct operands *o, unsigned bits, uint64_t seed)
 	o->a = calloc(num, 8);
 	o->b = calloc(num, 8);
 	o->e = calloc(num, 8);
-	if (!o->n || !o->a || !o->b || !o->e) {
+	o->n2 = calloc(num, 8);
+	o->e2 = calloc(num, 8);
+	if (!o->n || !o->a || !o->b || !o->e || !o->n2 || !o->e2) {
 		operands_free(o);
 		return -1;
 	}
@@ -40,17 +52,18 @@ int operands_make(struct operands *o, unsigned bits, uint64_t seed)
 	fill(o->a, num, &s);
 	fill(o->b, num, &s);
 	fill(o->e, num, &s);
+	fill(o->n2, num, &s);
+	fill(o->e2, num, &s);
 	o->n[0] |= 1;
 	o->n[num - 1] |= 1ull << 63;    /* exactly `bits` bits: R = 2^bits */
+	o->n2[0] |= 1;
+	o->n2[num - 1] |= 1ull << 63;
+	o->e2[num - 1] |= 1ull << 63;
 	o->a[num - 1] >>= 1;            /* below 2^(bits-1), so below n */
 	o->b[num - 1] >>= 1;
 	o->e[num - 1] |= 1ull << 63;    /* full-length exponent */
-	/* n0 = -n^-1 mod 2^64 by Newton's iteration (each step doubles the
-	 * correct low bits; n*n == 1 mod 8 gives 3 to start from). */
-	uint64_t inv = o->n[0];
-	for (int i = 0; i < 5; i++)
-		inv *= 2 - o->n[0] * inv;
-	o->n0 = -inv;
+	o->n0 = neg_inverse(o->n[0]);
+	o->n0_2 = neg_inverse(o->n2[0]);
 	return 0;
 }
 
@@ -60,6 +73,8 @@ void operands_free(struct operands *o)
 	free(o->a);
 	free(o->b);
 	free(o->e);
+	free(o->n2);
+	free(o->e2);
 	memset(o, 0, sizeof *o);
 }
 
@@ -84,7 +99,16 @@ void reference(const struct operands *o, enum op op, unsigned k, uint64_t *out)
 	to_mpz(e, o->e, o->num);
 	mpz_setbit(rinv, o->bits);
 	mpz_invert(rinv, rinv, n);
-	if (op == OP_EXP) {
+	if (op == OP_EXP2) {
+		mpz_t n2, e2;
+		mpz_inits(n2, e2, NULL);
+		to_mpz(n2, o->n2, o->num);
+		to_mpz(e2, o->e2, o->num);
+		mpz_powm(x, x, e, n);
+		mpz_powm(b, b, e2, n2);
+		from_mpz(out + o->num, o->num, b);
+		mpz_clears(n2, e2, NULL);
+	} else if (op == OP_EXP) {
 		mpz_powm(x, x, e, n);
 	} else {
 		for (unsigned i = 0; i < k; i++) {

@@ -22,28 +22,34 @@ struct target {
 	double want;
 	int at_most;
 	const char *label;
+	unsigned bits;          /* only this size; 0: every target size */
 };
 
 static const struct target targets[] = {
-	{ "adx", "ossl-api", OP_MUL, 1.10, 0, "adx mont_mul vs BN_mod_mul_montgomery" },
-	{ "adx", "ossl-raw", OP_MUL, 1.00, 0, "adx mont_mul vs bn_mul_mont" },
-	{ "adx", "ossl-api", OP_EXP, 1.00, 0, "adx mont_modexp vs BN_mod_exp_mont_consttime" },
-	{ "adx", "gmp", OP_EXP, 1.30, 0, "adx mont_modexp vs mpz_powm_sec" },
-	{ "adx", "mulq", OP_MUL, 1.25, 0, "adx mont_mul vs our mulq" },
-	{ "adx", "mulq", OP_EXP, 1.25, 0, "adx mont_modexp vs our mulq" },
-	{ "mulq", "ossl-raw-noadx", OP_MUL, 1.00, 0, "mulq mont_mul vs bn_mul_mont, ADX masked" },
-	{ "mulq", "ossl-api-noadx", OP_MUL, 1.00, 0, "mulq mont_mul vs BN_mod_mul_montgomery, ADX masked" },
-	{ "mulq", "ossl-api-noadx", OP_EXP, 1.00, 0, "mulq mont_modexp vs BN_mod_exp_mont_consttime, ADX masked" },
-	{ "c", "mulq", OP_MUL, 2.50, 1, "c mont_mul time / mulq (within 2.5x)" },
-	{ "c", "mulq", OP_EXP, 2.50, 1, "c mont_modexp time / mulq (within 2.5x)" },
+	{ "adx", "ossl-api", OP_MUL, 1.10, 0, "adx mont_mul vs BN_mod_mul_montgomery", 0 },
+	{ "adx", "ossl-raw", OP_MUL, 1.00, 0, "adx mont_mul vs bn_mul_mont", 0 },
+	{ "adx", "ossl-api", OP_EXP, 1.00, 0, "adx mont_modexp vs BN_mod_exp_mont_consttime", 0 },
+	{ "adx", "gmp", OP_EXP, 1.30, 0, "adx mont_modexp vs mpz_powm_sec", 0 },
+	{ "adx", "mulq", OP_MUL, 1.25, 0, "adx mont_mul vs our mulq", 0 },
+	{ "adx", "mulq", OP_EXP, 1.25, 0, "adx mont_modexp vs our mulq", 0 },
+	{ "mulq", "ossl-raw-noadx", OP_MUL, 1.00, 0, "mulq mont_mul vs bn_mul_mont, ADX masked", 0 },
+	{ "mulq", "ossl-api-noadx", OP_MUL, 1.00, 0, "mulq mont_mul vs BN_mod_mul_montgomery, ADX masked", 0 },
+	{ "mulq", "ossl-api-noadx", OP_EXP, 1.00, 0, "mulq mont_modexp vs BN_mod_exp_mont_consttime, ADX masked", 0 },
+	{ "c", "mulq", OP_MUL, 2.50, 1, "c mont_mul time / mulq (within 2.5x)", 0 },
+	{ "c", "mulq", OP_EXP, 2.50, 1, "c mont_modexp time / mulq (within 2.5x)", 0 },
+	{ "ifma", "adx", OP_EXP, 1.50, 0, "ifma mont_modexp vs our adx (goal 2.0 at 4096)", 0 },
+	{ "ifma", "ossl-x2", OP_EXP2, 1.00, 0,
+	  "ifma mont_modexp2 vs ossl_rsaz_mod_exp_avx512_x2 (goal 1.15)", 1024 },
+	{ "ifma", "ossl-api", OP_EXP2, 1.00, 0,
+	  "ifma mont_modexp2 vs two BN_mod_exp_mont_consttime", 1024 },
 };
 static const unsigned target_bits[] = { 2048, 4096 };
 
 /* Who we compare our backends with, in report order. */
 static const char *const peers[] = {
-	"ossl-api", "ossl-raw", "ossl-api-noadx", "ossl-raw-noadx", "gmp",
+	"ossl-api", "ossl-raw", "ossl-api-noadx", "ossl-raw-noadx", "gmp", "ossl-x2",
 };
-static const char *const ours[] = { "adx", "mulq", "c" };
+static const char *const ours[] = { "ifma", "adx", "mulq", "c" };
 
 static const struct result *find(const struct result *r, size_t n,
 				 unsigned bits, enum op op, const char *name)
@@ -198,8 +204,11 @@ void report_table(const struct run_info *ri, const struct result *r, size_t n)
 	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
 		for (size_t b = 0; b < sizeof target_bits / sizeof *target_bits; b++) {
 			const struct target *g = &targets[t];
-			double v = target_ratio(g, r, n, target_bits[b]);
-			printf("  %-58s %4u  ", g->label, target_bits[b]);
+			unsigned tb = g->bits ? g->bits : target_bits[b];
+			if (g->bits && b)
+				continue;
+			double v = target_ratio(g, r, n, tb);
+			printf("  %-58s %4u  ", g->label, tb);
 			if (v <= 0)
 				printf("  -    not measured\n");
 			else
@@ -294,12 +303,15 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
 		for (size_t b = 0; b < sizeof target_bits / sizeof *target_bits; b++) {
 			const struct target *g = &targets[t];
-			double v = target_ratio(g, r, n, target_bits[b]);
+			unsigned tb = g->bits ? g->bits : target_bits[b];
+			if (g->bits && b)
+				continue;
+			double v = target_ratio(g, r, n, tb);
 			printf("%s\n  {\"label\": ", first ? "" : ",");
 			json_str(g->label);
 			printf(", \"bits\": %u, \"ours\": \"%s\", \"other\": \"%s\", "
 			       "\"op\": \"%s\", \"want\": %.2f, \"at_most\": %s, ",
-			       target_bits[b], g->ours, g->other, op_name[g->op],
+			       tb, g->ours, g->other, op_name[g->op],
 			       g->want, g->at_most ? "true" : "false");
 			if (v > 0)
 				printf("\"ratio\": %.6g, \"met\": %s}", v,

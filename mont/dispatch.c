@@ -1,8 +1,11 @@
 /* Which code runs mont_mul/mont_sqr: decided once from what was built (the
  * generated kernels header) and what the CPU can run (CPUID leaf 7: the ADX
- * kernels use MULX, BMI2, and ADCX/ADOX, ADX; nothing else), unless
- * MONT_BACKEND or mont_select() asks otherwise. The same CPUID read tells
- * modexp whether its table lookup may use AVX2. */
+ * kernels use MULX, BMI2, and ADCX/ADOX, ADX; the IFMA kernels AVX512F,
+ * AVX512IFMA and AVX512VL with the OS saving opmask and all 32 ZMM
+ * registers), unless MONT_BACKEND or mont_select() asks otherwise. The
+ * same CPUID read tells modexp whether its table lookup may use AVX2.
+ * The ifma backend is adx (or mulq) for mont_mul/mont_sqr; its modexp
+ * runs the radix-2^52 kernels at the sizes mont_ifma_for() picks. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -22,34 +25,44 @@
 /* The asm kernels' contract starts at 4 limbs. */
 #define KERNEL_MIN_NUM 4
 
-enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1, CPU_AVX2 = 1u << 2 };
+enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1, CPU_AVX2 = 1u << 2,
+       CPU_IFMA = 1u << 3 };
 
 
 /* What this library holds, slowest first. */
 static const struct mont_backend built[] = {
-	{"c", mont_c_mul, mont_c_sqr, 0},
+	{"c", mont_c_mul, mont_c_sqr, 0, 0},
 #ifdef MONT_HAVE_A64
-	{"a64", montk_mul_a64, montk_sqr_a64, 0},
+	{"a64", montk_mul_a64, montk_sqr_a64, 0, 0},
 #endif
 #if defined(MONT_ASM) && defined(__x86_64__)
-	{"mulq", montk_mul_mulq, montk_sqr_mulq, 0},
+	{"mulq", montk_mul_mulq, montk_sqr_mulq, 0, 0},
 #ifdef MONT_HAVE_ADX
-	{"adx", montk_mul_adx, montk_sqr_adx, CPU_BMI2 | CPU_ADX},
+	{"adx", montk_mul_adx, montk_sqr_adx, CPU_BMI2 | CPU_ADX, 0},
+#endif
+#ifdef MONT_HAVE_IFMA
+#ifdef MONT_HAVE_ADX
+	{"ifma", montk_mul_adx, montk_sqr_adx, CPU_IFMA | CPU_BMI2 | CPU_ADX, 1},
+#else
+	{"ifma", montk_mul_mulq, montk_sqr_mulq, CPU_IFMA, 1},
+#endif
 #endif
 #endif
 };
 #define NBUILT (sizeof built / sizeof built[0])
-static const char *const known[] = {"c", "a64", "mulq", "adx"};
+static const char *const known[] = {"c", "a64", "mulq", "adx", "ifma"};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static unsigned cpu;				/* CPU_* bits, set once */
 static _Atomic(const struct mont_backend *) active;
 
-/* MONT_ASSUME_CPU=adx,bmi2,avx2 (tests only): valgrind's CPUID hides ADX. */
+/* MONT_ASSUME_CPU=adx,bmi2,avx2,ifma (tests only): valgrind's CPUID hides
+ * ADX; the tests mask IFMA with it. */
 static unsigned parse_cpu(const char *list)
 {
 	static const struct { const char *name; unsigned bit; } names[] = {
 		{"bmi2", CPU_BMI2}, {"adx", CPU_ADX}, {"avx2", CPU_AVX2},
+		{"ifma", CPU_IFMA},
 	};
 	const size_t count = sizeof names / sizeof names[0];
 	unsigned bits = 0;
@@ -64,7 +77,7 @@ static unsigned parse_cpu(const char *list)
 			bits |= names[i].bit;
 		else if (len)
 			fprintf(stderr, "libmont: MONT_ASSUME_CPU: ignoring "
-			        "unknown feature '%.*s' (bmi2, adx, avx2)\n", (int)len, list);
+			        "unknown feature '%.*s' (bmi2, adx, avx2, ifma)\n", (int)len, list);
 		list += len + (list[len] == ',');
 	}
 	return bits;
@@ -81,11 +94,16 @@ static unsigned read_cpu(void)
 		return 0;
 	__cpuid(1, eax, ebx, ecx, edx);
 	osxsave = ecx >> 27 & 1;
-	if (osxsave)	/* XGETBV: XCR0 bits 1-2, the OS saves XMM and YMM */
+	/* XGETBV: XCR0 bits 1-2, the OS saves XMM and YMM; bits 5-7 opmask,
+	 * the upper halves of ZMM0-15 and ZMM16-31 */
+	if (osxsave)
 		__asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
 	__cpuid_count(7, 0, eax, ebx, ecx, edx);
+	/* leaf 7 EBX: AVX512F 16, AVX512IFMA 21, AVX512VL 31 */
+	const unsigned ifma = 1u << 16 | 1u << 21 | 1u << 31;
 	return ((ebx >> 8 & 1) ? CPU_BMI2 : 0) | ((ebx >> 19 & 1) ? CPU_ADX : 0) |
-	       ((ebx >> 5 & 1) && (xcr0_lo & 6) == 6 ? CPU_AVX2 : 0);
+	       ((ebx >> 5 & 1) && (xcr0_lo & 6) == 6 ? CPU_AVX2 : 0) |
+	       ((ebx & ifma) == ifma && (xcr0_lo & 0xe6) == 0xe6 ? CPU_IFMA : 0);
 #else
 	return 0;
 #endif
@@ -113,7 +131,7 @@ static int find(const char *name, const struct mont_backend **out)
 static void init(void)
 {
 	static const char *const why[] = {
-		"", "is not a backend (c, a64, mulq, adx)",
+		"", "is not a backend (c, a64, mulq, adx, ifma)",
 		"was not built into this library", "needs CPU features this CPU lacks",
 	};
 	const struct mont_backend *best = &built[0];
@@ -156,6 +174,66 @@ void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
               uint64_t n0, size_t num)
 {
 	mont_backend_for(num)->sqr(r, a, n, n0, num);
+}
+
+int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
+{
+#ifdef MONT_HAVE_IFMA
+	static mont_amm_fn *const one[] = MONTK_IFMA_X1;
+	static mont_amm2_fn *const two[] = MONTK_IFMA_X2;
+	/* 52-bit limbs for 64 num + 2 bits (4n <= R) */
+	const size_t L = (64 * num + 2 + 51) / 52;
+	const size_t k1 = (L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
+	const size_t k2 = (L + MONTK_IFMA_X2_LANES - 1) / MONTK_IFMA_X2_LANES;
+
+	if (num == 0 || num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
+		return 0;
+	static mont_amm_fn *const oney[] = MONTK_IFMA_X1Y;
+	/* 256-bit registers where they need fewer limbs (see the generator) */
+	const size_t ky = (L + 3) / 4;
+
+	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
+		*out = (struct mont_ifma){NULL, two[k2 - 1], k2 * MONTK_IFMA_X2_LANES};
+	else if (4 * ky < k1 * MONTK_IFMA_LANES && ky <= MONTK_IFMA_Y_KMAX && oney[ky - 1])
+		*out = (struct mont_ifma){oney[ky - 1], NULL, 4 * ky};
+	else
+		*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES};
+	return 1;
+#else
+	(void)num;
+	(void)ways;
+	(void)out;
+	return 0;
+#endif
+}
+
+/* The IFMA exponentiation wins from these sizes (num, 64-bit limbs) up to
+ * MONTK_IFMA_MAX_NUM; below them adx runs. Measured against adx on this
+ * machine kind (AMD Zen 4 KVM guest, 2 vCPUs, shared), us per full-size
+ * exponentiation, best of 15, two runs, with
+ *   echo "time2 NUM 15" | MONT_BACKEND=adx|ifma taskset -c 1 build/mont-harness
+ * (mont_modexp; then mont_modexp2, two of them):
+ *   num         4      5      6      8     10     12     16     32     64
+ *   adx   1   11.8   20.6   30.5   37.7   96.9    143    225   1573  20853
+ *   ifma  1   23.2   28.2   33.3   80.4   97.4    121    195    740   3633
+ *   adx   2   23.7   41.7   61.2   75.6    194    288    454   3324  65939
+ *   ifma  2   24.9   30.2   35.5   67.7    109    136    234   1528  27845
+ * (adx has its 8x8 squaring at 8 limbs; the one-product kernels use
+ * 512-bit registers, so 8 limbs take 16 52-bit limbs where 10 would do.
+ * At 16 limbs the 256-bit kernel of 20 limbs runs: 195 us, against 220
+ * with the 512-bit one of 24 limbs, 226-244 for adx.)
+ * From 12 limbs every size measured was faster with IFMA (14: 206 us
+ * against 305; 24: 442 against 680; 103: 33 ms against 193 ms). */
+#define IFMA_MIN_NUM 12
+#define IFMA2_MIN_NUM 5
+
+int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
+{
+	pthread_once(&once, init);
+	if (!atomic_load_explicit(&active, memory_order_relaxed)->ifma ||
+	    num < (ways == 2 ? IFMA2_MIN_NUM : IFMA_MIN_NUM))
+		return 0;
+	return mont_ifma_kernel(num, ways, out);
 }
 
 int mont_cpu_avx2(void)

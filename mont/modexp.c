@@ -12,14 +12,19 @@ static size_t table_stride(size_t num)
 }
 
 /* The table's limbs: 32 entries of the largest size, 32 KiB of stack. */
-#define TABLE_LIMBS (MONT_MAX_NUM << 5)
+#define TABLE_LIMBS MONT_TABLE_LIMBS
+
+unsigned mont_window_fits(size_t stride, unsigned window, size_t limbs)
+{
+	while ((stride << window) > limbs)
+		window--;
+	return window;
+}
 
 /* The widest window up to `window` whose table fits. */
 static unsigned window_that_fits(size_t num, unsigned window)
 {
-	while ((table_stride(num) << window) > TABLE_LIMBS)
-		window--;
-	return window;
+	return mont_window_fits(table_stride(num), window, TABLE_LIMBS);
 }
 
 unsigned mont_window_bits(size_t num)
@@ -128,36 +133,32 @@ static void select_avx2(uint64_t *restrict out, const uint64_t *restrict table,
 }
 #endif
 
-static void select_entry(uint64_t *restrict out, const uint64_t *restrict table,
-                         size_t entries, size_t stride, uint64_t idx,
-                         int avx2)
+void mont_select_entry(uint64_t *restrict out, const uint64_t *restrict table,
+                       size_t entries, size_t stride, uint64_t idx)
 {
 #ifdef HAVE_SELECT_AVX2
-	if (avx2) {
+	if (mont_cpu_avx2()) {
 		select_avx2(out, table, entries, stride, idx);
 		return;
 	}
 #endif
-	(void)avx2;
 	select_generic(out, table, entries, stride, idx);
 }
 
-/* Bits [bit, bit+w) of exp; bits past the top read as 0. Only the
- * (public) position decides what is read. */
-static uint64_t window_at(const uint64_t *exp, size_t exp_limbs, size_t bit,
-                          unsigned w)
+/* Only the (public) position decides what is read. */
+uint64_t mont_window_at(const uint64_t *exp, size_t exp_limbs, size_t bit,
+                        unsigned w)
 {
 	size_t limb = bit / 64;
 	unsigned shift = bit % 64;
-	uint64_t v = exp[limb] >> shift;
+	uint64_t v = limb < exp_limbs ? exp[limb] >> shift : 0;
 
 	if (shift + w > 64 && limb + 1 < exp_limbs)
 		v |= exp[limb + 1] << (64 - shift);
 	return v & ((UINT64_C(1) << w) - 1);
 }
 
-/* x = 2x mod n, x < n. */
-static void mod_double(uint64_t *x, const uint64_t *n, size_t num)
+void mont_mod_double(uint64_t *x, const uint64_t *n, size_t num)
 {
 	uint64_t carry = 0;
 	for (size_t j = 0; j < num; j++) {
@@ -168,9 +169,9 @@ static void mod_double(uint64_t *x, const uint64_t *n, size_t num)
 	mont_reduce_once(x, x, carry, n, num);
 }
 
-/* one = R mod n and rr = R^2 mod n (n is public: no secret involved). */
-static void montgomery_constants(uint64_t *one, uint64_t *rr,
-                                 const uint64_t *n, uint64_t n0, size_t num)
+/* n is public: no secret involved. */
+void mont_constants(uint64_t *one, uint64_t *rr, const uint64_t *n,
+                    uint64_t n0, size_t num)
 {
 	size_t top = num - 1, bits, doublings, odd = 64 * num;
 	unsigned squarings = 0;
@@ -183,7 +184,7 @@ static void montgomery_constants(uint64_t *one, uint64_t *rr,
 	if (bits > 1)
 		one[(bits - 1) / 64] = UINT64_C(1) << ((bits - 1) % 64);
 	for (doublings = 64 * num - (bits - 1); doublings; doublings--)
-		mod_double(one, n, num);
+		mont_mod_double(one, n, num);
 	/* A Montgomery squaring takes 2^k R to 2^2k R. With 64 num =
 	 * odd * 2^squarings, squaring 2^odd R that often gives 2^(64 num) R. */
 	while (odd % 2 == 0) {
@@ -192,7 +193,7 @@ static void montgomery_constants(uint64_t *one, uint64_t *rr,
 	}
 	memcpy(rr, one, num * sizeof *rr);
 	while (odd--)
-		mod_double(rr, n, num);
+		mont_mod_double(rr, n, num);
 	while (squarings--)
 		mont_sqr(rr, rr, n, n0, num);
 }
@@ -210,13 +211,12 @@ void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
 	const uint64_t n0 = mont_n0(n[0]);
 	const size_t windows = (64 * exp_limbs + window - 1) / window;
 	const struct mont_backend *k = mont_backend_for(num);
-	const int avx2 = mont_cpu_avx2();
 	uint64_t *const one = table, *const base_m = table + stride;
 
 	/* table[i] = base^i * R mod n; the padding limbs stay 0. Even powers
 	 * are squares, the cheaper operation. */
 	memset(table, 0, entries * stride * sizeof *table);
-	montgomery_constants(one, rr, n, n0, num);
+	mont_constants(one, rr, n, n0, num);
 	k->mul(base_m, base, rr, n, n0, num);
 	for (size_t i = 2; i < entries; i++) {
 		if (i % 2)
@@ -231,14 +231,14 @@ void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
 	 * acc = acc^(2^w) * table[bits]. An empty exponent leaves acc = 1. */
 	memcpy(acc, one, num * sizeof *acc);
 	for (size_t i = windows; i--; ) {
-		uint64_t bits = window_at(exp, exp_limbs, i * window, window);
+		uint64_t bits = mont_window_at(exp, exp_limbs, i * window, window);
 		if (i + 1 == windows) {
-			select_entry(acc, table, entries, stride, bits, avx2);
+			mont_select_entry(acc, table, entries, stride, bits);
 			continue;
 		}
 		for (unsigned s = 0; s < window; s++)
 			k->sqr(acc, acc, n, n0, num);
-		select_entry(power, table, entries, stride, bits, avx2);
+		mont_select_entry(power, table, entries, stride, bits);
 		k->mul(acc, acc, power, n, n0, num);
 	}
 
@@ -262,8 +262,9 @@ static int less_than(const uint64_t *a, const uint64_t *b, size_t num)
 	return (int)borrow;
 }
 
-int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
-                size_t exp_limbs, const uint64_t *n, size_t num)
+/* mont_modexp's argument checks: MONT_OK or the first error. */
+static int check(const uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                 size_t exp_limbs, const uint64_t *n, size_t num)
 {
 	if (!r || !base || !n || (!exp && exp_limbs))
 		return MONT_ERR_NULL;
@@ -273,7 +274,53 @@ int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
 		return MONT_ERR_EVEN;
 	if (!less_than(base, n, num))
 		return MONT_ERR_RANGE;
-	mont_modexp_unchecked(r, base, exp, exp_limbs, n, num,
-	                      mont_window_bits(num));
+	return MONT_OK;
+}
+
+int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                size_t exp_limbs, const uint64_t *n, size_t num)
+{
+	struct mont_ifma k;
+	int rc = check(r, base, exp, exp_limbs, n, num);
+
+	if (rc)
+		return rc;
+	if (mont_ifma_for(num, 1, &k))
+		mont_ifma_modexp(1, &r, &base, &exp, &exp_limbs, &n, num, &k);
+	else
+		mont_modexp_unchecked(r, base, exp, exp_limbs, n, num,
+		                      mont_window_bits(num));
+	return MONT_OK;
+}
+
+int mont_modexp2(uint64_t *r1, const uint64_t *b1, const uint64_t *e1,
+                 size_t e1_limbs, const uint64_t *n1,
+                 uint64_t *r2, const uint64_t *b2, const uint64_t *e2,
+                 size_t e2_limbs, const uint64_t *n2, size_t num)
+{
+	uint64_t *const r[2] = {r1, r2};
+	const uint64_t *const base[2] = {b1, b2}, *const exp[2] = {e1, e2};
+	const uint64_t *const n[2] = {n1, n2};
+	const size_t exp_limbs[2] = {e1_limbs, e2_limbs};
+	uint64_t t[2][MONT_MAX_NUM];
+	struct mont_ifma k;
+	int rc = check(r1, b1, e1, e1_limbs, n1, num);
+
+	if (!rc)
+		rc = check(r2, b2, e2, e2_limbs, n2, num);
+	if (rc)
+		return rc;
+	if (mont_ifma_for(num, 2, &k)) {
+		mont_ifma_modexp(2, r, base, exp, exp_limbs, n, num, &k);
+		return MONT_OK;
+	}
+	/* One after the other, both into t first: r1 may alias an input of
+	 * the second exponentiation. */
+	for (int i = 0; i < 2; i++)
+		mont_modexp_unchecked(t[i], base[i], exp[i], exp_limbs[i], n[i],
+		                      num, mont_window_bits(num));
+	memcpy(r1, t[0], num * sizeof *r1);
+	memcpy(r2, t[1], num * sizeof *r2);
+	mont_wipe(t, sizeof t);
 	return MONT_OK;
 }

@@ -7,7 +7,7 @@
  *
  * The code that runs is chosen once, at first use: the fastest backend the
  * library was built with (see `make`: the asm kernels exist only when the
- * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|a64|mulq|adx
+ * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|a64|mulq|adx|ifma
  * in the environment asks for one; when it cannot be honoured one line goes
  * to stderr and the best available backend runs. Sizes below the kernels'
  * minimum (num < 4) always use the C code.
@@ -58,19 +58,36 @@ MONT_API void mont_sqr(uint64_t *r, const uint64_t *a,
 /* r = base^exp mod n (plain numbers, not Montgomery form), constant time.
  * exp has exp_limbs limbs (any count; exp_limbs == 0 means exponent 0, and
  * exp may then be NULL); base^0 = 1 mod n. r may alias base, exp or n.
- * Uses no heap and at most about 40 KiB of stack (its own 36 KiB frame,
- * mostly the 32 KiB table, per gcc -fstack-usage, plus a 3 KiB kernel
- * frame); the secret temporaries are wiped before return.
+ * Uses no heap and at most about 52 KiB of stack (per gcc -fstack-usage:
+ * a 36 KiB frame, mostly the 32 KiB table, on the 64-bit backends; 46 KiB
+ * on the ifma path, which also keeps its numbers in radix 2^52; plus a
+ * 3 KiB kernel frame); the secret temporaries are wiped before return.
  * Returns MONT_OK, or a MONT_ERR_* code with r untouched. The range check
  * base < n is the only branch that depends on base. */
 MONT_API int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
                          size_t exp_limbs, const uint64_t *n, size_t num);
 
-/* Name of the backend mont_mul/mont_sqr use for num >= 4: "adx", "mulq"
- * (x86_64), "a64" (AArch64) or "c". */
+/* Two independent exponentiations of the same size at once, as RSA-CRT
+ * needs: r1 = b1^e1 mod n1 and r2 = b2^e2 mod n2, each with the
+ * conditions, constant-time promise and error codes of mont_modexp (the
+ * first set's error first; on any error neither r is touched). The
+ * exponents may differ in length. r1 and r2 may alias any input but not
+ * each other. The ifma backend interleaves the two so that one's latency
+ * hides behind the other's work; the other backends run one after the
+ * other. Stack: as mont_modexp plus 2.3 KiB. */
+MONT_API int mont_modexp2(uint64_t *r1, const uint64_t *b1, const uint64_t *e1,
+                          size_t e1_limbs, const uint64_t *n1,
+                          uint64_t *r2, const uint64_t *b2, const uint64_t *e2,
+                          size_t e2_limbs, const uint64_t *n2, size_t num);
+
+/* Name of the backend for num >= 4: "ifma", "adx", "mulq" (x86_64), "a64"
+ * (AArch64) or "c". With
+ * "ifma", mont_modexp and mont_modexp2 run the AVX-512 IFMA kernels (radix
+ * 2^52) at the sizes where they are measured faster, and mont_mul/mont_sqr
+ * the adx kernels (mulq without ADX). */
 MONT_API const char *mont_backend(void);
 
-/* Switch every thread to a backend ("c", "a64", "mulq", "adx"). Returns 0 on
+/* Switch every thread to a backend ("c", "a64", "mulq", "adx", "ifma"). Returns 0 on
  * success, -1 unknown name (or NULL), -2 not built into this library,
  * -3 this CPU cannot run it; the current backend is kept on error. */
 MONT_API int mont_select(const char *backend);

@@ -47,6 +47,12 @@ package Xlate;
 #   mulx adcx adox andn bzhi shlx shrx sarx rorx lzcnt tzcnt popcnt jcc/jmp/loop
 #   cmovcc setcc movz/movs*), with an AT&T size suffix where the operands do not
 #   give the size. No call, no prefixes, no indirect jumps.
+#   The AVX-512 instructions of the IFMA kernels (%VEC below: vpmadd52luq/huq,
+#   vpbroadcastq, valignq, vpsrlq, vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq,
+#   vpxorq, kmovw, vzeroupper) take vector registers xmm/ymm/zmm 0-5 and
+#   16-31 (6-15 stay refused: callee-saved on Win64) and mask registers
+#   %k0-%k7; a destination may carry an opmask, %ymm1{%k1} or {%k1}{z}
+#   (nasm: ymm1{k1}{z}). Anything else with a vector register dies.
 #
 # Prologue/epilogue: the only forms that may move %rsp (unwind data is derived
 # from them; anything else touching %rsp dies):
@@ -61,8 +67,8 @@ package Xlate;
 #         pop %reg64 ...                (reverse order of the pushes)
 #         ret
 #   No red zone: memory below %rsp (negative displacement off %rsp) dies, as
-#   does any vector register (xmm6-xmm15 are callee-saved on Win64; the
-#   kernels use general-purpose registers only).
+#   do xmm6-xmm15 (callee-saved on Win64: the unwind data would have to
+#   describe their saves; the kernels use the volatile vector registers).
 #
 # Win64 ABI (mingw64, nasm, elf-win64), inserted at each function entry:
 #     push %rdi; push %rsi            (callee-saved on Win64, not in SysV)
@@ -114,6 +120,7 @@ my %REG;
 		$REG{"r${i}b"} = [ 8,  $i, 'gpr' ];
 	}
 	$REG{rip} = [ 64, 'rip', 'rip' ];
+	$REG{"k$_"} = [ 16, $_, 'mask' ] for 0 .. 7;
 	for my $i (0 .. 31) {
 		$REG{"xmm$i"} = [ 128, $i, 'vec' ];
 		$REG{"ymm$i"} = [ 256, $i, 'vec' ];
@@ -129,6 +136,10 @@ my %PLAIN = map { $_ => 1 } qw(mov add adc sub sbb and or xor cmp test not neg i
 	bt bts btr btc bswap xchg mulx adcx adox andn bzhi shlx shrx sarx rorx lzcnt tzcnt
 	popcnt lfence mfence sfence clc stc cmc cqo cdq cdqe cwde jmp loop jrcxz),
 	(map { ("j$_", "cmov$_", "set$_") } @CC);
+# The AVX-512 instructions the IFMA kernels use: only these take vector and
+# mask registers (EVEX forms; the caps decide whether they are emitted).
+my %VEC = map { $_ => 1 } qw(vpmadd52luq vpmadd52huq vpbroadcastq valignq vpsrlq vpandq
+	vpaddq vpcmpuq vmovdqu64 vmovq vpxorq kmovw vzeroupper);
 my %SIZE = (b => 8, w => 16, l => 32, q => 64);
 my %WORD = (8 => 'byte', 16 => 'word', 32 => 'dword', 64 => 'qword');
 # AT&T names with no plain Intel twin: [intel, operand size, memory operand size]
@@ -144,6 +155,7 @@ my %ATT = (
 my %READONLY = map { $_ => 1 } qw(cmp test bt push), (map { "j$_" } @CC), qw(jmp loop jrcxz);
 
 our $LINE;	# the statement being worked on, for error messages
+our $VECTOR;	# the instruction is one of %VEC: vector and mask registers allowed
 
 sub _die {
 	my ($msg, $st) = @_;
@@ -186,14 +198,22 @@ sub _reg {
 	my $r = $REG{$name} or _die("unknown register %$name");
 	_die("%$name is callee-saved on Win64 (xmm6-xmm15); the dialect does not use it")
 		if $r->[2] eq 'vec' && $r->[1] >= 6 && $r->[1] <= 15;
-	_die("%$name: vector registers are not part of the dialect (general-purpose only)")
-		if $r->[2] eq 'vec';
+	_die("%$name: vector registers are not part of the dialect outside its AVX-512"
+		. " instructions (" . join(' ', sort keys %VEC) . ")")
+		if $r->[2] ne 'gpr' && $r->[2] ne 'rip' && !$VECTOR;
 	return { k => 'reg', r => $name, bits => $r->[0], num => $r->[1], class => $r->[2] };
 }
 
 sub _operand {
 	my ($s) = @_;
 	$s =~ s/^\s+|\s+$//g;
+	# EVEX: a destination under an opmask, {%k1}..{%k7}, optionally {z}eroing
+	if ($VECTOR && $s =~ s/\{%(k[1-7])\}(\{z\})?$//) {
+		my ($k, $z) = ($1, $2);
+		my $o = _operand($s);
+		_die("opmask {%$k} on something other than a vector register") unless ($o->{class} // '') eq 'vec';
+		return { %$o, kmask => $k, zero => $z ? 1 : 0 };
+	}
 	return _reg($1) if $s =~ /^%(\w+)$/;
 	if ($s =~ /^\$(.+)$/) {
 		my $e = $1;
@@ -257,7 +277,7 @@ sub _split_operands {
 sub _mnemonic {
 	my ($mn) = @_;
 	return @{ $ATT{$mn} } if $ATT{$mn};
-	return ($mn) if $PLAIN{$mn};
+	return ($mn) if $PLAIN{$mn} || $VEC{$mn};
 	if ($mn =~ /^(\w+)([bwlq])$/ && $PLAIN{$1}) {
 		return ($1, $SIZE{$2});
 	}
@@ -268,6 +288,7 @@ sub _insn {
 	my ($st, $text) = @_;
 	$text =~ /^([a-z][a-z0-9]*)(?:\s+(.*))?$/ or _die("cannot read instruction");
 	my ($mn, $rest) = ($1, $2);
+	local $VECTOR = $VEC{$mn};
 	_die("call is not part of the dialect (the callee's ABI differs per flavour)") if $mn =~ /^call/;
 	# operands first: a forbidden register is the better message
 	$st->{ops} = [ defined $rest && $rest =~ /\S/ ? map { _operand($_) } _split_operands($rest) : () ];
@@ -277,6 +298,9 @@ sub _insn {
 	$st->{intel} = $intel;
 	$st->{size} = $size;
 	$st->{msize} = $msize;
+	for my $o (@{ $st->{ops} }[0 .. $#{ $st->{ops} } - 1]) {
+		_die("an opmask goes on the destination (the last operand)") if $o->{kmask};
+	}
 	for my $o (@{ $st->{ops} }) {
 		_die("%rip is only a base register") if $o->{k} eq 'reg' && $o->{r} eq 'rip';
 		_die("memory below %rsp: Win64 has no red zone, allocate with sub in the prologue")
@@ -519,9 +543,16 @@ sub _expr {
 	return $e;
 }
 
+# {%k1}{z} after an EVEX destination, in the flavour's syntax.
+sub _opmask {
+	my ($o, $pct) = @_;
+	return '' unless $o->{kmask};
+	return "{$pct$o->{kmask}}" . ($o->{zero} ? '{z}' : '');
+}
+
 sub _gas_operand {
 	my ($fl, $o) = @_;
-	return "%$o->{r}" if $o->{k} eq 'reg';
+	return "%$o->{r}" . _opmask($o, '%') if $o->{k} eq 'reg';
 	return '$' . _expr($fl, $o->{e}) if $o->{k} eq 'imm';
 	return _expr($fl, $o->{e}) if $o->{k} eq 'sym';
 	my $s = defined $o->{disp} ? _expr($fl, $o->{disp}) : '';
@@ -532,7 +563,7 @@ sub _gas_operand {
 
 sub _nasm_operand {
 	my ($fl, $o, $s) = @_;
-	return $o->{r} if $o->{k} eq 'reg';
+	return $o->{r} . _opmask($o, '') if $o->{k} eq 'reg';
 	return _expr($fl, $o->{e}) if $o->{k} eq 'imm' || $o->{k} eq 'sym';
 	my $disp = defined $o->{disp} ? _expr($fl, $o->{disp}) : undef;
 	my $m;

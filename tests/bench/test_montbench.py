@@ -9,9 +9,17 @@ import pytest
 
 from conftest import BUILD, ROOT
 
+
+def cpu_flags():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    return set()
+
 # MONTBENCH_BIN: test another build (an ASan one) instead of making ours.
 MONTBENCH = pathlib.Path(os.environ.get("MONTBENCH_BIN", BUILD / "montbench"))
-OURS = ("adx", "mulq", "c")
+OURS = ("ifma", "adx", "mulq", "c")
 OPENSSL = ("ossl-api", "ossl-raw")
 ADX_BMI2 = 0x80100
 
@@ -48,16 +56,21 @@ def test_every_contender_reported_once(quick):
     want = [(op, c) for op in ("mul", "sqr", "modexp")
             for c in OURS + OPENSSL + ("ossl-api-noadx", "ossl-raw-noadx")]
     want.append(("modexp", "gmp"))
+    # modexp2 (two exponentiations, RSA-CRT): ours, two OpenSSL API calls,
+    # OpenSSL's IFMA pair (timed, or why not: "CPU lacks it")
+    want += [("modexp2", c) for c in OURS + ("ossl-api", "ossl-x2")]
     for op, c in want:
         assert len(rows(quick, bits=1024, op=op, contender=c)) == 1, (op, c)
     assert not rows(quick, op="mul", contender="gmp")
+    assert not rows(quick, op="modexp2", contender="ossl-raw")
+    assert not rows(quick, op="modexp", contender="ossl-x2")
 
 
 def test_timed_rows_are_consistent(quick):
     ghz = quick["clock"]["core_ghz"]
     assert ghz > 0.1
     for r in quick["results"]:
-        if r["contender"] in OURS and r["status"] != "timed":
+        if r["contender"] in OURS + ("ossl-x2",) and r["status"] != "timed":
             assert r["status"] in ("not built", "CPU lacks it"), r
             continue
         assert r["status"] == "timed", r
@@ -93,9 +106,15 @@ def test_ratios_and_targets(quick):
         assert x["peer_over_ours"] == pytest.approx(want, rel=1e-3)
         seen += 1
     assert seen >= 2 * 4 + 5    # c: mul, sqr vs 4 OpenSSL rows; modexp vs 5
-    # targets are at 2048 and 4096 bits: not measured in this run
+    # targets are at 2048 and 4096 bits (not measured in this run) but
+    # for the RSA-CRT pair's, at 1024
     assert quick["targets"]
-    assert all(t["ratio"] is None and t["met"] is None for t in quick["targets"])
+    assert all(t["ratio"] is None and t["met"] is None
+               for t in quick["targets"] if t["bits"] != 1024)
+    for t in quick["targets"]:
+        if t["bits"] == 1024 and (t["op"], t["other"]) in timed and (t["op"], t["ours"]) in timed:
+            assert t["ratio"] == pytest.approx(timed[(t["op"], t["other"])]
+                                               / timed[(t["op"], t["ours"])], rel=1e-3)
 
 
 def test_table_only_and_targets(montbench):
@@ -123,8 +142,10 @@ def test_targets_section_judges(montbench):
         assert c_vs_mulq["ratio"] is None
 
 
-@pytest.mark.parametrize("who", ["c", "ossl-api", "ossl-raw", "gmp"])
+@pytest.mark.parametrize("who", ["c", "ifma", "ossl-api", "ossl-raw", "ossl-x2", "gmp"])
 def test_agreement_check_catches_a_wrong_result(montbench, who):
+    if who in ("ifma", "ossl-x2") and not {"avx512ifma", "avx512vl"} <= cpu_flags():
+        pytest.skip(f"{who} cannot run on this CPU")
     p = run("--quick", "--bits", "1024", "--corrupt", who)
     assert p.returncode == 1
     assert f"montbench: {who} " in p.stderr and "disagrees" in p.stderr

@@ -12,6 +12,23 @@
  *   modexp-null WHAT                  -> RC with WHAT (r|base|exp|n) NULL;
  *                                        "exp0": exp NULL with 0 limbs -> RC R
  *   modexp-bad NUM N BASE             -> RC (num may be 0 or too large)
+ *   modexp2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   -> "RC R1 R2" (mont_modexp2)
+ *   modexp2-alias W1 W2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   the same with r1
+ *                                        in buffer W1 and r2 in W2 (b1 e1
+ *                                        n1 b2 e2 n2, or r: its own)
+ *   ifma NUM N BASE ELIMBS EXP        -> the IFMA exponentiation whatever
+ *                                        the backend and size: "RESULT", or
+ *                                        "none" without a kernel for num
+ *   ifma2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   -> "R1 R2" (or "none"), the two
+ *                                        at once
+ *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
+ *                                        t-test between fixed and random
+ *                                        secret inputs (see dudect() below);
+ *                                        WHAT: modexp, modexp2, ifma, ifma2,
+ *                                        leaky (the control)
+ *   time2 NUM REPS                    -> "NS1 NS2": best mont_modexp and
+ *                                        mont_modexp2 (two modexps) with
+ *                                        full-size exponents
  *   window W NUM N BASE ELIMBS EXP    -> result with window width W
  *   ct NUM N BASE ELIMBS EXP          -> result; base and exp marked
  *                                        undefined for valgrind first
@@ -30,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 #if defined(__linux__) && defined(__x86_64__)
 #include <valgrind/memcheck.h>
 #else
@@ -83,7 +101,7 @@ static void parse_hex(uint64_t *x, size_t num, const char *s)
 	}
 }
 
-static void print_hex(const uint64_t *x, size_t num)
+static void put_hex(const uint64_t *x, size_t num)
 {
 	size_t i = num;
 
@@ -92,6 +110,11 @@ static void print_hex(const uint64_t *x, size_t num)
 	printf("%llx", i ? (unsigned long long)x[i - 1] : 0ULL);
 	while (i-- > 1)
 		printf("%016llx", (unsigned long long)x[i - 1]);
+}
+
+static void print_hex(const uint64_t *x, size_t num)
+{
+	put_hex(x, num);
 	putchar('\n');
 }
 
@@ -130,6 +153,7 @@ static double now_ns(void)
 }
 
 static uint64_t nbuf[MAXL], abuf[MAXL], bbuf[MAXL], rbuf[MAXL], ebuf[MAXL];
+static uint64_t n2buf[MAXL], a2buf[MAXL], r2buf[MAXL], e2buf[MAXL];
 
 struct job {
 	size_t iter, num, elimbs, wrong;
@@ -176,18 +200,190 @@ static size_t run_threads(size_t threads, size_t iter, size_t num, size_t elimbs
 }
 
 
+/* N BASE ELIMBS EXP of num limbs from the rest of the line */
+static void parse_set(uint64_t *n, uint64_t *a, uint64_t *e, size_t num,
+                      size_t *elimbs)
+{
+	parse_hex(n, num, strtok(NULL, " \n"));
+	parse_hex(a, num, strtok(NULL, " \n"));
+	*elimbs = parse_size(strtok(NULL, " \n"));
+	if (*elimbs > MAXL)
+		fail("exponent too long", "modexp");
+	parse_hex(e, *elimbs, strtok(NULL, " \n"));
+}
+
+/* Cycle counter: TSC after the earlier instructions complete. */
+static uint64_t ticks(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+#else
+	return (uint64_t)now_ns();
+#endif
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+struct welch { double n[2], mean[2], m2[2]; };
+
+static void welch_add(struct welch *w, int cls, double x)
+{
+	double d = x - w->mean[cls];
+	w->n[cls]++;
+	w->mean[cls] += d / w->n[cls];
+	w->m2[cls] += d * (x - w->mean[cls]);
+}
+
+static double welch_t(const struct welch *w)
+{
+	if (w->n[0] < 2 || w->n[1] < 2)
+		return 0;
+	double v0 = w->m2[0] / (w->n[0] - 1), v1 = w->m2[1] / (w->n[1] - 1);
+	double se = sqrt(v0 / w->n[0] + v1 / w->n[1]);
+	return se > 0 ? (w->mean[0] - w->mean[1]) / se : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* dudect (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant
+ * time?", 2017): secret inputs of two classes, interleaved at random --
+ * class 0 fixed (base 1, exponent 2^(64 num - 1) + 1: two bits set),
+ * class 1 fresh random base and exponent each time -- the modulus public
+ * and fixed. Each call is timed in cycles; Welch's t-test compares the
+ * classes over all samples and over those below several percentiles
+ * (cropping the long tail that interrupts and the other tenants of a
+ * shared machine add), taken from the first tenth, which is not tested.
+ * Returns the largest |t|; constant-time code stays near 0, a leak grows
+ * with the samples (|t| > 4.5 is the usual verdict). Both classes copy
+ * their inputs into the same buffers before the call, so the code under
+ * test sees the same memory either way. */
+static double dudect(const char *what, size_t num, size_t samples, uint64_t seed,
+                     size_t *tested)
+{
+	static const double pct[] = {0.5, 0.75, 0.9, 0.95, 0.99};
+	enum { NT = sizeof pct / sizeof pct[0] + 1 };
+	struct welch w[NT];
+	uint64_t fixed_b[MONT_MAX_NUM] = {1}, fixed_e[MONT_MAX_NUM] = {1};
+	uint64_t cut[NT - 1], *warm;
+	size_t nwarm = samples / 10;
+	uint64_t s = seed | 1;
+	struct mont_ifma k;
+	int ways = !strcmp(what, "modexp2") || !strcmp(what, "ifma2") ? 2 : 1;
+
+	if ((!strcmp(what, "ifma") || !strcmp(what, "ifma2")) && !mont_ifma_kernel(num, ways, &k))
+		fail("dudect: no IFMA kernel for this num", what);
+	if (strcmp(what, "modexp") && strcmp(what, "modexp2") && strcmp(what, "ifma") &&
+	    strcmp(what, "ifma2") && strcmp(what, "leaky"))
+		fail("dudect: not modexp|modexp2|ifma|ifma2|leaky", what);
+	memset(w, 0, sizeof w);
+	fixed_e[num - 1] = (uint64_t)1 << 63 | (num == 1);
+	for (size_t i = 0; i < num; i++) {	/* public modulus, two of them */
+		nbuf[i] = xorshift(&s) | (i == 0) | (i + 1 == num ? (uint64_t)1 << 63 : 0);
+		n2buf[i] = xorshift(&s) | (i == 0) | (i + 1 == num ? (uint64_t)1 << 63 : 0);
+	}
+	warm = malloc(nwarm * sizeof *warm + 1);
+	if (!warm)
+		fail("dudect: out of memory", what);
+	for (size_t j = 0; j < samples; j++) {
+		int cls = xorshift(&s) & 1;
+		for (size_t i = 0; i < num; i++) {	/* base < n: top limb halved */
+			abuf[i] = cls ? xorshift(&s) : fixed_b[i];
+			ebuf[i] = cls ? xorshift(&s) : fixed_e[i];
+			a2buf[i] = cls ? xorshift(&s) : fixed_b[i];
+			e2buf[i] = cls ? xorshift(&s) : fixed_e[i];
+		}
+		if (cls) {
+			abuf[num - 1] >>= 2;
+			a2buf[num - 1] >>= 2;
+			ebuf[num - 1] |= (uint64_t)1 << 63;
+			e2buf[num - 1] |= (uint64_t)1 << 63;
+		}
+		uint64_t t0 = ticks();
+		if (!strcmp(what, "leaky")) {
+			leaky_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+		} else if (!strcmp(what, "modexp")) {
+			mont_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+		} else if (!strcmp(what, "modexp2")) {
+			mont_modexp2(rbuf, abuf, ebuf, num, nbuf, r2buf, a2buf, e2buf, num, n2buf, num);
+		} else {
+			uint64_t *const r[2] = {rbuf, r2buf};
+			const uint64_t *const b[2] = {abuf, a2buf}, *const e[2] = {ebuf, e2buf};
+			const uint64_t *const n[2] = {nbuf, n2buf};
+			const size_t el[2] = {num, num};
+			mont_ifma_modexp(ways, r, b, e, el, n, num, &k);
+		}
+		uint64_t dt = ticks() - t0;
+		if (j < nwarm) {
+			warm[j] = dt;
+			if (j + 1 == nwarm) {
+				qsort(warm, nwarm, sizeof *warm, cmp_u64);
+				for (size_t c = 0; c < NT - 1; c++)
+					cut[c] = warm[(size_t)(pct[c] * (nwarm - 1))];
+			}
+			continue;
+		}
+		welch_add(&w[NT - 1], cls, (double)dt);
+		for (size_t c = 0; c < NT - 1; c++)
+			if (dt <= cut[c])
+				welch_add(&w[c], cls, (double)dt);
+	}
+	free(warm);
+	double worst = 0;
+	for (size_t c = 0; c < NT; c++)
+		if (fabs(welch_t(&w[c])) > worst)
+			worst = fabs(welch_t(&w[c]));
+	*tested = samples - nwarm;
+	return worst;
+}
+
 /* NUM N BASE ELIMBS EXP from the rest of the line */
 static void parse_modexp_args(size_t *num, size_t *elimbs)
 {
 	*num = parse_size(strtok(NULL, " \n"));
 	if (*num == 0 || *num > MONT_MAX_NUM)
 		fail("num out of range", "modexp");
-	parse_hex(nbuf, *num, strtok(NULL, " \n"));
-	parse_hex(abuf, *num, strtok(NULL, " \n"));
-	*elimbs = parse_size(strtok(NULL, " \n"));
-	if (*elimbs > MAXL)
-		fail("exponent too long", "modexp");
-	parse_hex(ebuf, *elimbs, strtok(NULL, " \n"));
+	parse_set(nbuf, abuf, ebuf, *num, elimbs);
+}
+
+/* Deterministic full-size operands for the time commands. */
+static void time_operands(size_t num)
+{
+	for (size_t i = 0; i < num; i++) {
+		nbuf[i] = 0x9e3779b97f4a7c15u * (i + 1) | 1 | (uint64_t)1 << 63;
+		abuf[i] = nbuf[i] >> 1;
+		ebuf[i] = 0xd1b54a32d192ed03u * (i + 7) | (uint64_t)1 << 63;
+		n2buf[i] = nbuf[i] ^ 0x5a5a5a5a5a5a5a5au;
+		a2buf[i] = n2buf[i] >> 2;
+		e2buf[i] = ebuf[i] ^ 0x0123456789abcdefu;
+	}
+}
+
+/* The buffer a modexp2-alias name stands for (r: the result's own). */
+static uint64_t *alias_buf(const char *w, uint64_t *own)
+{
+	static const struct { const char *name; uint64_t *buf; } bufs[] = {
+		{"b1", abuf}, {"e1", ebuf}, {"n1", nbuf},
+		{"b2", a2buf}, {"e2", e2buf}, {"n2", n2buf},
+	};
+	if (w && !strcmp(w, "r"))
+		return own;
+	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+		if (w && !strcmp(w, bufs[i].name))
+			return bufs[i].buf;
+	fail("modexp2-alias: not r|b1|e1|n1|b2|e2|n2", w);
+	return NULL;
 }
 
 static void print_rc(int rc, const uint64_t *r, size_t num)
@@ -238,6 +434,75 @@ static void run(char *line)
 	} else if (!strcmp(cmd, "modexp")) {
 		parse_modexp_args(&num, &elimbs);
 		print_rc(mont_modexp(rbuf, abuf, ebuf, elimbs, nbuf, num), rbuf, num);
+	} else if (!strcmp(cmd, "modexp2") || !strcmp(cmd, "modexp2-alias")) {
+		uint64_t *r1 = rbuf, *r2 = r2buf;
+		size_t el2;
+		if (!strcmp(cmd, "modexp2-alias")) {
+			r1 = alias_buf(strtok(NULL, " \n"), rbuf);
+			r2 = alias_buf(strtok(NULL, " \n"), r2buf);
+		}
+		parse_modexp_args(&num, &elimbs);
+		parse_set(n2buf, a2buf, e2buf, num, &el2);
+		int rc = mont_modexp2(r1, abuf, ebuf, elimbs, nbuf,
+		                      r2, a2buf, e2buf, el2, n2buf, num);
+		printf("%d ", rc);
+		if (rc) {
+			puts("- -");
+		} else {
+			put_hex(r1, num);
+			putchar(' ');
+			print_hex(r2, num);
+		}
+	} else if (!strcmp(cmd, "ifma") || !strcmp(cmd, "ifma2")) {
+		int ways = !strcmp(cmd, "ifma2") ? 2 : 1;
+		struct mont_ifma k;
+		size_t el[2];
+		parse_modexp_args(&num, &el[0]);
+		if (ways == 2)
+			parse_set(n2buf, a2buf, e2buf, num, &el[1]);
+		if (!mont_ifma_kernel(num, ways, &k)) {
+			puts("none");
+		} else {
+			uint64_t *const r[2] = {rbuf, r2buf};
+			const uint64_t *const b[2] = {abuf, a2buf};
+			const uint64_t *const e[2] = {ebuf, e2buf};
+			const uint64_t *const n[2] = {nbuf, n2buf};
+			mont_ifma_modexp(ways, r, b, e, el, n, num, &k);
+			put_hex(rbuf, num);
+			if (ways == 2) {
+				putchar(' ');
+				put_hex(r2buf, num);
+			}
+			putchar('\n');
+		}
+	} else if (!strcmp(cmd, "dudect")) {
+		const char *what = strtok(NULL, " \n");
+		num = parse_size(strtok(NULL, " \n"));
+		size_t samples = parse_size(strtok(NULL, " \n")), tested;
+		uint64_t seed = parse_size(strtok(NULL, " \n"));
+		if (!what || num == 0 || num > MONT_MAX_NUM || samples < 100)
+			fail("dudect: WHAT NUM SAMPLES(>=100) SEED", cmd);
+		double t = dudect(what, num, samples, seed, &tested);
+		printf("%.2f %zu\n", t, tested);
+	} else if (!strcmp(cmd, "time2")) {
+		num = parse_size(strtok(NULL, " \n"));
+		size_t reps = parse_size(strtok(NULL, " \n"));
+		if (num == 0 || num > MONT_MAX_NUM || reps == 0)
+			fail("time2: num or reps out of range", cmd);
+		time_operands(num);
+		double best[2] = {0, 0};
+		for (size_t i = 0; i < 2 * reps; i++) {
+			double t0 = now_ns();
+			if (i % 2)
+				mont_modexp2(rbuf, abuf, ebuf, num, nbuf,
+				             r2buf, a2buf, e2buf, num, n2buf, num);
+			else
+				mont_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+			double t = now_ns() - t0;
+			if (i < 2 || t < best[i % 2])
+				best[i % 2] = t;
+		}
+		printf("%.0f %.0f\n", best[0], best[1]);
 	} else if (!strcmp(cmd, "modexp-alias")) {
 		char *what = strtok(NULL, " \n");
 		parse_modexp_args(&num, &elimbs);
@@ -298,11 +563,7 @@ static void run(char *line)
 		size_t reps = parse_size(strtok(NULL, " \n"));
 		if (num == 0 || num > MONT_MAX_NUM || w < 1 || w > MONT_WINDOW_MAX)
 			fail("time: num or window out of range", cmd);
-		for (size_t i = 0; i < num; i++) {
-			nbuf[i] = 0x9e3779b97f4a7c15u * (i + 1) | 1 | (uint64_t)1 << 63;
-			abuf[i] = nbuf[i] >> 1;
-			ebuf[i] = 0xd1b54a32d192ed03u * (i + 7) | (uint64_t)1 << 63;
-		}
+		time_operands(num);
 		double best = 0;
 		for (size_t i = 0; i < reps; i++) {
 			double t0 = now_ns();

@@ -17,7 +17,7 @@ from conftest import BUILD as DEFAULT_BUILD, ROOT
 # build, a library from another toolchain's caps); make builds it there.
 BUILD = pathlib.Path(os.environ.get("MONT_TEST_BUILD", DEFAULT_BUILD))
 
-BACKENDS = ("c", "a64", "mulq", "adx")
+BACKENDS = ("c", "a64", "mulq", "adx", "ifma")
 
 # MONT_TEST_RUNNER runs the harness through another program: wine64 for a
 # Windows build (MONT_TEST_EXE=.exe, the name MinGW's gcc gives it), or an

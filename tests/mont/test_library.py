@@ -8,7 +8,7 @@ import pytest
 
 from montlib import BUILD, BUILD_CFLAGS, ROOT, build_caps, kernels_header, make
 
-API = {"mont_n0", "mont_mul", "mont_sqr", "mont_modexp", "mont_backend", "mont_select"}
+API = {"mont_n0", "mont_mul", "mont_sqr", "mont_modexp", "mont_modexp2", "mont_backend", "mont_select"}
 
 
 @pytest.fixture(scope="module")
@@ -75,5 +75,5 @@ int main(void)
          "-o", str(exe), str(src), f"-L{BUILD}", "-lmont", f"-Wl,-rpath,{BUILD}")
     out = tool(str(exe)).split()
     n = (1 << 255) - 59
-    assert out[0] == "0" and out[1] in ("c", "mulq", "adx")
+    assert out[0] == "0" and out[1] in ("c", "mulq", "adx", "ifma")
     assert int(out[2], 16) == pow(12345, 65537, n)

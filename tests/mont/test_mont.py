@@ -20,6 +20,12 @@ def test_backends_built_and_runnable(harness):
     want = built_backends(kernels_header())
     if "adx" in want and not {"adx", "bmi2"} <= cpu_flags():
         want.remove("adx")
+    # the ifma tier runs adx's mont_mul where adx is built
+    header = kernels_header() or ""
+    if "#define MONT_HAVE_IFMA" in header and \
+            {"avx512f", "avx512ifma", "avx512vl"} <= cpu_flags() and \
+            ("adx" in want or "#define MONT_HAVE_ADX" not in header):
+        want.append("ifma")
     assert harness.runnable() == want
     # the default is the best of them
     assert harness.lines(["backend"]) == [want[-1]]

@@ -38,6 +38,9 @@ def lookup(request):
 
 @pytest.fixture(params=BACKENDS)
 def vg_backend(request, harness):
+    if request.param == "ifma":
+        pytest.skip("valgrind cannot run AVX-512: the ifma tier's constant-time "
+                    "checks are tests/mont/test_dudect.py and tests/kernels/test_ifma_kernels.py")
     if request.param not in harness.runnable(env=ASSUME):
         pytest.skip(f"backend {request.param} not built")
     return request.param

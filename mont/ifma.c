@@ -1,0 +1,181 @@
+/* Constant-time exponentiation through the IFMA kernels: numbers in radix
+ * 2^52 (one 52-bit limb per uint64_t), almost Montgomery products (every
+ * value stays below 2n, no subtraction until the end), R = 2^(52L).
+ * Numbers are converted once per exponentiation: in, the base and R^2 mod
+ * n; out, the result. The window method, the masked table lookup and the
+ * leading-zero handling are those of mont_modexp_unchecked (modexp.c). */
+#include "internal.h"
+
+#define M52 ((UINT64_C(1) << 52) - 1)
+/* The largest L: MONT_MAX_NUM 64-bit limbs plus 2 bits, rounded up. */
+#define L_MAX (((64 * MONT_MAX_NUM + 2 + 51) / 52 + 7) & ~(size_t)7)
+/* Table strides: L rounded up to 8 limbs (the lookup's block). */
+#define STRIDE(L) (((L) + 7) & ~(size_t)7)
+
+/* Limbs of 52 bits of the num-limb x (x < 2^(52L)); shifts by public
+ * amounts only. */
+static void to52(uint64_t *out, const uint64_t *x, size_t num, size_t L)
+{
+	for (size_t j = 0; j < L; j++) {
+		size_t bit = 52 * j, limb = bit / 64;
+		unsigned sh = bit % 64;
+		uint64_t v = limb < num ? x[limb] >> sh : 0;
+		if (sh > 12 && limb + 1 < num)
+			v |= x[limb + 1] << (64 - sh);
+		out[j] = v & M52;
+	}
+}
+
+/* The num-limb value of L normalised 52-bit limbs (below 2^(64 num)). */
+static void from52(uint64_t *x, const uint64_t *in, size_t L, size_t num)
+{
+	memset(x, 0, num * sizeof *x);
+	for (size_t j = 0; j < L; j++) {
+		size_t bit = 52 * j, limb = bit / 64;
+		unsigned sh = bit % 64;
+		if (limb < num)
+			x[limb] |= in[j] << sh;
+		if (sh > 12 && limb + 1 < num)
+			x[limb + 1] |= in[j] >> (64 - sh);
+	}
+}
+
+/* x = 2^k mod n for k >= 64 num, with the 64-bit kernels (n public):
+ * from 2^(64num+s) mod n with s = 0 (R mod n), a Montgomery squaring
+ * doubles s and a modular doubling adds one, over the bits of k - 64num. */
+static void pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
+{
+	const struct mont_backend *kb = mont_backend_for(num);
+	const uint64_t n0 = mont_n0(n[0]);
+	uint64_t rr[MONT_MAX_NUM];
+	size_t t = k - 64 * num;
+	int top = 63;
+
+	mont_constants(x, rr, n, n0, num);
+	while (top >= 0 && !(t >> top & 1))
+		top--;
+	for (; top >= 0; top--) {
+		kb->sqr(x, x, n, n0, num);
+		if (t >> top & 1)
+			mont_mod_double(x, n, num);
+	}
+}
+
+/* The state of `ways` exponentiations side by side: each array holds
+ * the ways' numbers one after the other, L limbs apart. */
+struct run {
+	const struct mont_ifma *k;
+	int ways;
+	size_t L;
+	_Alignas(64) uint64_t n[2 * L_MAX];
+	uint64_t k0[2];
+};
+
+/* r = a*b/R for every way. */
+static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
+                const uint64_t *b)
+{
+	if (s->ways == 1) {
+		s->k->one(r, a, b, s->n, s->k0[0]);
+	} else if (s->k->two) {
+		s->k->two(r, a, b, s->n, s->k0);
+	} else {
+		for (int i = 0; i < 2; i++)
+			s->k->one(r + i * s->L, a + i * s->L, b + i * s->L,
+			          s->n + i * s->L, s->k0[i]);
+	}
+}
+
+void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
+                      const uint64_t *const *exp, const size_t *exp_limbs,
+                      const uint64_t *const *n, size_t num,
+                      const struct mont_ifma *k)
+{
+	_Alignas(64) uint64_t table[MONT_TABLE_LIMBS];
+	_Alignas(64) uint64_t acc[2 * L_MAX], power[2 * L_MAX], x[2 * L_MAX];
+	_Alignas(64) uint64_t entry[STRIDE(L_MAX)];
+	uint64_t plain[2][MONT_MAX_NUM];
+	struct run s = {.k = k, .ways = ways, .L = k->L};
+	const size_t L = k->L, stride = STRIDE(L);
+	/* each way's table gets its share of the 32 KiB */
+	const unsigned window = mont_window_fits(stride, 5,
+	                                         MONT_TABLE_LIMBS / ways);
+	const size_t entries = (size_t)1 << window;
+	size_t windows = 0;
+
+	for (int i = 0; i < ways; i++) {
+		size_t w = (64 * exp_limbs[i] + window - 1) / window;
+		if (w > windows)
+			windows = w;
+		to52(s.n + i * L, n[i], num, L);
+		s.k0[i] = mont_n0(n[i][0]) & M52;
+	}
+	memset(table, 0, ways * entries * stride * sizeof *table);
+	/* x = R^2 mod n, power = the base, acc = 1: radix 2^52 */
+	memset(acc, 0, ways * L * sizeof *acc);
+	for (int i = 0; i < ways; i++) {
+		pow2_mod(plain[0], 104 * L, n[i], num);
+		to52(x + i * L, plain[0], num, L);
+		to52(power + i * L, base[i], num, L);
+		acc[i * L] = 1;
+	}
+	/* table entries i*stride of way w at table + w * entries * stride */
+#define ENTRY(w, i) (table + ((w) * entries + (i)) * stride)
+	/* x holds both ways' R^2; a way's entry is L limbs, so the products
+	 * go through acc/power/x and are copied into place. */
+	amm(&s, power, power, x);		/* base*R */
+	amm(&s, x, acc, x);			/* R */
+	for (int i = 0; i < ways; i++) {
+		memcpy(ENTRY(i, 0), x + i * L, L * sizeof *x);
+		memcpy(ENTRY(i, 1), power + i * L, L * sizeof *x);
+	}
+	for (size_t e = 2; e < entries; e++) {
+		for (int i = 0; i < ways; i++) {
+			memcpy(acc + i * L, ENTRY(i, e / 2), L * sizeof *acc);
+			memcpy(x + i * L, ENTRY(i, e % 2 ? e - e / 2 : e / 2),
+			       L * sizeof *x);
+		}
+		amm(&s, acc, acc, x);	/* even: a square, odd: e/2 * (e - e/2) */
+		for (int i = 0; i < ways; i++)
+			memcpy(ENTRY(i, e), acc + i * L, L * sizeof *acc);
+	}
+
+	/* acc = table[top window], then per window: acc^(2^w) * table[bits] */
+	for (size_t j = windows; j--; ) {
+		uint64_t *dst = j + 1 == windows ? acc : power;
+		if (j + 1 < windows)
+			for (unsigned q = 0; q < window; q++)
+				amm(&s, acc, acc, acc);
+		for (int i = 0; i < ways; i++) {
+			uint64_t bits = mont_window_at(exp[i], exp_limbs[i],
+			                               j * window, window);
+			mont_select_entry(entry, ENTRY(i, 0), entries, stride, bits);
+			memcpy(dst + i * L, entry, L * sizeof *entry);
+		}
+		if (j + 1 < windows)
+			amm(&s, acc, acc, power);
+	}
+	if (!windows)	/* exponent 0 (or no limbs): acc = 1 in Montgomery form */
+		for (int i = 0; i < ways; i++)
+			memcpy(acc + i * L, ENTRY(i, 0), L * sizeof *acc);
+#undef ENTRY
+
+	/* out of Montgomery form: acc * 1 / R <= n; then one subtraction */
+	memset(power, 0, ways * L * sizeof *power);
+	for (int i = 0; i < ways; i++)
+		power[i * L] = 1;
+	amm(&s, acc, acc, power);
+	for (int i = 0; i < ways; i++) {
+		from52(plain[i], acc + i * L, L, num);
+		mont_reduce_once(plain[i], plain[i], 0, n[i], num);
+	}
+	for (int i = 0; i < ways; i++)	/* last: r may alias any input */
+		memcpy(r[i], plain[i], num * sizeof *plain[i]);
+
+	mont_wipe(table, ways * entries * stride * sizeof *table);
+	mont_wipe(acc, sizeof acc);
+	mont_wipe(power, sizeof power);
+	mont_wipe(x, sizeof x);
+	mont_wipe(entry, sizeof entry);
+	mont_wipe(plain, sizeof plain);
+}

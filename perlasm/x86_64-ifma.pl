@@ -1,0 +1,296 @@
+#!/usr/bin/env perl
+# AVX-512 IFMA Montgomery kernels, radix 2^52, for x86_64.
+#
+#   perl perlasm/x86_64-ifma.pl FLAVOUR CAPS.json > build/mont-ifma.s
+#   perl perlasm/x86_64-ifma.pl --header CAPS.json >> build/mont-kernels.h
+#
+# Emitted only when the caps say avx512ifma and avx512vl (each with what it
+# requires, avx512f) are yes: Asmcap's has() decides, as for the ADX
+# kernels of x86_64-mont.pl. Otherwise the .s holds one plain `ret` under a
+# local label (no EVEX byte at all) and the header says MONT_HAVE_IFMA is
+# undefined, so the library has no ifma tier.
+#
+# Numbers here are L limbs of 52 bits, one per uint64_t, least significant
+# first: x = sum x_j 2^(52j). R = 2^(52L). The kernels compute an "almost
+# Montgomery" product (AMM):
+#   montk_amm52_K(r, a, b, n, k0)       r = a*b/R mod n, r < 2n
+#   montk_amm52x2_K(r, a, b, n, k0)     the same for two independent sets:
+#                                       r[0..L), a[0..L), ... is the first,
+#                                       r[L..2L), ... the second; k0[0], k0[1]
+# with L = K*LANES (K vector registers of LANES limbs per number), n odd,
+# k0 = -n^-1 mod 2^52, 4n <= R, every limb of a, b and n below 2^52, a, b
+# < 2n. Then r < (2n*2n + R*n)/R <= 2n: outputs feed the next product
+# without a final subtraction (modexp subtracts once, at the very end).
+# r may alias a or b (r is written only after the last read of a and b).
+# Constant time: the only branch is the loop counter; every address is
+# a pointer argument plus a constant or the loop's step.
+#
+# The row loop (CIOS), i = 0..L-1, acc in K registers (limbs may exceed
+# 2^52; they stay below 2^64: see the bound below):
+#   X   = acc + lo(a*b_i)               lo(x*y) = (x*y) mod 2^52 per limb
+#   m   = X_0 * k0 mod 2^52             (VMOVQ, IMUL, AND, VPBROADCASTQ)
+#   X  += lo(n*m)                       X_0 = 0 mod 2^52 by the choice of m
+#   acc = X >> 52 bits, as limbs: acc_j = X_{j+1}, acc_0 += X_0 >> 52
+#         (VALIGNQ shifts the K registers down one lane; a masked add
+#         puts X_0's carry into lane 0)
+#   acc += hi(a*b_i) + hi(n*m)          hi(x*y) = floor(x*y / 2^52): the
+#         high half of limb j's product weighs 2^(52(j+1)), which after
+#         the shift is limb j's place, so it is added without shifting.
+# So acc*2^52 = acc_old + a*b_i + n*m each row, and after L rows acc =
+# (a*b + M*n)/R. Each row adds at most four values below 2^52 to a limb,
+# and a limb moves down once per row, so a limb never exceeds
+# 4*L*2^52 + 2^12 < 2^62 for L <= 256.
+#
+# Normalisation (once per product): r_j = acc_j mod 2^52 plus the carries
+# from below. First c_j = acc_j >> 52 (< 2^10) moves up one limb in
+# vectors (VPSRLQ, VPANDQ, VALIGNQ by LANES-1 lanes, VPADDQ); then every
+# limb is < 2^52 + 2^10 and carries at most 1 into the next. Limb j
+# generates a carry if it is >= 2^52 (g_j) and propagates one if it is
+# 2^52-1 (p_j); the carry into limb j is bit j of C = ((G<<1) + P) ^ P
+# with G = sum g_j 2^j, P = sum p_j 2^j (the addition runs a carry
+# through each run of p limbs, as an adder's carry-lookahead would).
+# G and P come from VPCMPUQ into opmasks, KMOVW into 64-bit words
+# (L/64 words, added with ADC); the carries go back through KMOVW as the
+# mask of a VPADDQ of 1, and a last VPANDQ clears bit 52. No branch, no
+# data-dependent address: the carries are masks.
+#
+# Registers: only the vector registers 0-5 and 16-31 (the EVEX-only upper
+# sixteen), so nothing here is callee-saved on Win64 (xmm6-15 are) and the
+# Win64 flavours need no vector saves in their unwind data. That bounds
+# the register files: K+6 <= 22 for one product, 2K+9 <= 22 for two.
+#
+# Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
+# as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
+# best of 5 x 2000 calls in a loop, pinned (taskset -c 1), the kernels of
+# this file generated with each width (before the m and T changes below,
+# which took about 15% off all of them):
+#   one product     L=20   L=24   L=40   L=64         two at once  L=20  L=24
+#   256-bit (ymm)    206    242    430    855         ymm           208   -
+#   512-bit (zmm)     -     224    402    694         zmm            -    275
+#   both numbers in the two halves of zmm registers (L=20): 172 against
+#   162 for ymm (same kernel generation): the IFMA units are the limit.
+# So one product uses zmm (half the instructions for the same IFMA work,
+# which tells at L >= 40; only 1024-bit numbers pay for L=24 instead of 20)
+# and two products ymm (1024-bit factors fit L=20 exactly; the two
+# independent chains fill the units that one product's latency leaves).
+use strict;
+use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use Asmcap;
+use Xlate;
+
+my $usage = "usage: $0 FLAVOUR CAPS.json > mont-ifma.s\n"
+          . "       $0 --header CAPS.json >> mont-kernels.h\n";
+die $usage unless @ARGV == 2;
+my ($flavour, $capsfile) = @ARGV;
+my $caps = Asmcap->load($capsfile);
+# The instructions used: VPMADD52LUQ/HUQ (avx512ifma), 256-bit EVEX forms
+# (avx512vl), VALIGNQ, VPCMPUQ, KMOVW, VPBROADCASTQ from a GPR (avx512f).
+my $ifma = $caps->has('avx512ifma') && $caps->has('avx512vl') && $caps->has('avx512f');
+
+# Lanes per register: one product (x1) zmm, two products (x2) ymm (see
+# "Width" above).
+my %WIDTH = (x1 => 8, x2 => 4);
+# ... and one product in ymm where that needs 4 limbs fewer (L = 4K for
+# odd K: 1024-bit numbers take L = 20, not 24), up to L = 36, past which
+# zmm's efficiency outweighs its padding (L=40: 402 against 430 ns).
+my @X1Y_K = (1, 3, 5, 7, 9);
+# Kernels for K = 1..KMAX registers per number.
+my $X1_KMAX = 16;		# K + 6 <= 22
+my $X2_KMAX = 6;		# 2K + 9 <= 22
+
+
+# Largest num (64-bit limbs) a kernel of L limbs takes: 4n <= R needs
+# 64 num + 2 <= 52 L.
+sub max_num { my ($L) = @_; return int((52 * $L - 2) / 64) }
+
+if ($flavour eq '--header') {
+	print "/* Generated by perlasm/x86_64-ifma.pl from the caps: the IFMA kernels. */\n";
+	unless ($ifma) {
+		print "/* #undef MONT_HAVE_IFMA (the toolchain lacks avx512ifma or avx512vl) */\n";
+		exit 0;
+	}
+	my $l1 = $WIDTH{x1};
+	my $l2 = $WIDTH{x2};
+	my $maxnum = max_num($X1_KMAX * $l1);
+	print <<"EOT";
+#define MONT_HAVE_IFMA 1
+/* montk_amm52_K: L = K*MONTK_IFMA_LANES limbs of 52 bits, K = 1..MONTK_IFMA_KMAX;
+ * montk_amm52y_K: one product, L = 4K, for the K in MONTK_IFMA_X1Y (NULL
+ * elsewhere; index K-1, K = 1..MONTK_IFMA_Y_KMAX);
+ * montk_amm52x2_K: L = K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX.
+ * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
+ * limb below 2^52, k0 = -n^-1 mod 2^52; r may alias a or b. A number of num
+ * 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: up to
+ * MONTK_IFMA_MAX_NUM limbs. */
+#define MONTK_IFMA_LANES $l1
+#define MONTK_IFMA_KMAX $X1_KMAX
+#define MONTK_IFMA_X2_LANES $l2
+#define MONTK_IFMA_X2_KMAX $X2_KMAX
+#define MONTK_IFMA_MAX_NUM $maxnum
+#define MONTK_IFMA_Y_KMAX $X1Y_K[-1]
+typedef void montk_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                          const uint64_t *n, uint64_t k0);
+typedef void montk_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                           const uint64_t *n, const uint64_t *k0);
+EOT
+	print "montk_amm_fn " . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . ";\n";
+	print "montk_amm_fn " . join(', ', map { "montk_amm52y_$_" } @X1Y_K) . ";\n";
+	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . ";\n";
+	my %y = map { $_ => 1 } @X1Y_K;
+	print "#define MONTK_IFMA_X1Y {" . join(', ', map { $y{$_} ? "montk_amm52y_$_" : 'NULL' }
+		1 .. $X1Y_K[-1]) . "}\n";
+	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
+	print "#define MONTK_IFMA_X2 {" . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . "}\n";
+	exit 0;
+}
+
+my @POOL = (0 .. 5, 16 .. 31);	# see "Registers" above
+
+sub reg32 {	# %rdx -> %edx, %r9 -> %r9d
+	my ($r) = @_;
+	return $r =~ /^%r(\d+)$/ ? "%r$1d" : $r =~ s/^%r/%e/r;
+}
+
+# One kernel: $copies (1 or 2) independent products of K registers each.
+sub amm {
+	my ($copies, $K, $lanes) = @_;
+	my $L = $K * $lanes;
+	my $W = 8 * $lanes;			# bytes per register
+	my $v = $lanes == 8 ? 'zmm' : 'ymm';
+	my @free = @POOL;
+	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
+	my (@A, @B, @M, @K0);
+	for my $c (0 .. $copies - 1) {
+		$A[$c] = [ map { $take->() } 1 .. $K ];
+		$B[$c] = $take->();
+		$M[$c] = $take->();
+		$K0[$c] = $take->();
+	}
+	my ($MASK, $ZERO, $T) = map { $take->() } 1 .. 3;
+	my $y = sub { "%$v$_[0]" };
+	my $x = sub { "%xmm$_[0]" };
+	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
+	my $name = $copies == 2 ? "montk_amm52x2_$K" : $lanes == 4 ? "montk_amm52y_$K" : "montk_amm52_$K";
+	my $l = ".L$name";
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n";
+	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
+	$s .= "\tmovabsq\t\$0xfffffffffffff,%r10\t# 2^52 - 1\n"
+	    . "\tvpbroadcastq\t%r10," . $y->($MASK) . "\n"
+	    . "\tvpxorq\t" . join(',', ($x->($ZERO)) x 3) . "\n";
+	$s .= "\tvpbroadcastq\t$k0[$_]," . $y->($K0[$_]) . "\n" for 0 .. $copies - 1;
+	for my $c (0 .. $copies - 1) {
+		$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @{ $A[$c] };
+	}
+	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n\tmov\t\$$L,%r9d\n$l:\n";
+	my $off = sub { my ($c, $j) = @_; 8 * $L * $c + $W * $j };
+	# The loop-carried chain runs through acc_0: its lo(a_0*b_i), then m,
+	# lo(n_0*m), the shift, hi(a_0*b_i), hi(n_0*m). A product whose
+	# factors are known early (b_i) or that runs beside lo(n*m) (hi(n*m))
+	# goes into a fresh zero register T and joins acc with one VPADDQ
+	# (latency 1 instead of the 4 of an accumulating VPMADD52), so on the
+	# chain remain the broadcast of X_0, the product with k0, lo(n_0*m),
+	# the shift and three additions. The other registers accumulate
+	# directly but for hi(n*m), which waits for m like lo(n*m) does.
+	my $via = sub {		# acc += PRODUCT(mem, v) through T
+		my ($mn, $mem, $v, $acc) = @_;
+		return "\tvpxorq\t" . join(',', ($x->($T)) x 3) . "\n\t$mn\t$mem,$v," . $y->($T) . "\n"
+		     . "\tvpaddq\t" . $y->($T) . ",$acc,$acc\n";
+	};
+	my $direct = sub { my ($mn, $mem, $v, $acc) = @_; "\t$mn\t$mem,$v,$acc\n" };
+	# acc += lo(a*b_i), all copies first: their m chains then overlap
+	for my $c (0 .. $copies - 1) {
+		$s .= "\t# copy $c: acc += lo(a*b_i)\n\tvpbroadcastq\t" . 8 * $L * $c . "(%rdx)," . $y->($B[$c]) . "\n";
+		$s .= ($_ ? $direct : $via)->('vpmadd52luq', $off->($c, $_) . "(%rsi)", $y->($B[$c]), $y->($A[$c][$_]))
+			for 0 .. $K - 1;
+	}
+	for my $c (0 .. $copies - 1) {
+		my @a = @{ $A[$c] };
+		# m in every lane, in vectors: lo(X_0 * k0) needs only X_0 mod
+		# 2^52, the 52 bits VPMADD52LUQ reads (a round trip through a
+		# general register, VMOVQ+IMUL+VPBROADCASTQ, was 1.2x slower)
+		$s .= "\t# copy $c: m = X_0*k0 mod 2^52; acc += lo(n*m)\n"
+		    . "\tvpbroadcastq\t" . $x->($a[0]) . "," . $y->($T) . "\n"
+		    . "\tvpxorq\t" . join(',', ($x->($M[$c])) x 3) . "\n"
+		    . "\tvpmadd52luq\t" . $y->($K0[$c]) . "," . $y->($T) . "," . $y->($M[$c]) . "\n";
+		$s .= "\tvpmadd52luq\t" . $off->($c, $_) . "(%rcx)," . $y->($M[$c]) . "," . $y->($a[$_]) . "\n"
+			for 0 .. $K - 1;
+		$s .= "\t# acc = acc >> 52 bits: limbs down one lane, X_0 >> 52 into lane 0\n"
+		    . "\tvpsrlq\t\$52," . $y->($a[0]) . "," . $y->($T) . "\n";
+		$s .= "\tvalignq\t\$1," . $y->($a[$_]) . "," . $y->($a[$_ + 1]) . "," . $y->($a[$_]) . "\n"
+			for 0 .. $K - 2;
+		$s .= "\tvalignq\t\$1," . $y->($a[-1]) . "," . $y->($ZERO) . "," . $y->($a[-1]) . "\n"
+		    . "\tvpaddq\t" . $y->($T) . "," . $y->($a[0]) . "," . $y->($a[0]) . "{%k1}\n"
+		    . "\t# acc += hi(a*b_i) + hi(n*m)\n";
+		for my $j (0 .. $K - 1) {
+			$s .= $via->('vpmadd52huq', $off->($c, $j) . "(%rcx)", $y->($M[$c]), $y->($a[$j]))
+			    . ($j ? $direct : $via)->('vpmadd52huq', $off->($c, $j) . "(%rsi)", $y->($B[$c]), $y->($a[$j]));
+		}
+	}
+	$s .= "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n";
+	# Normalisation, per copy (see the header). Free now: rax, rcx, rdx,
+	# rsi, r8, r9, r10, r11; B, M and T.
+	my @tmp = ((map { ($B[$_], $M[$_], $K0[$_]) } 0 .. $copies - 1), $T);
+	push @tmp, $take->() while @tmp < 4;
+	my ($C0, $C1, $U, $ONE) = @tmp[0 .. 3];
+	my $words = int(($L + 63) / 64);
+	my @G = ('%rdx', '%r9', '%r11')[0 .. $words - 1];
+	my @P = ('%rcx', '%rsi', '%r8')[0 .. $words - 1];
+	die "$name: $L limbs need more than 3 carry words\n" if $words > 3;
+	$s .= "\tvpsrlq\t\$51," . $y->($MASK) . "," . $y->($ONE) . "\t# 1 in every lane\n";
+	for my $c (0 .. $copies - 1) {
+		my @a = @{ $A[$c] };
+		$s .= "\t# copy $c: acc_j mod 2^52 + (acc_{j-1} >> 52)\n";
+		my $prev = $ZERO;
+		for my $j (0 .. $K - 1) {
+			my $cj = $j % 2 ? $C1 : $C0;
+			$s .= "\tvpsrlq\t\$52," . $y->($a[$j]) . "," . $y->($cj) . "\n"
+			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
+			    . "\tvalignq\t\$" . ($lanes - 1) . "," . $y->($prev) . "," . $y->($cj) . "," . $y->($U) . "\n"
+			    . "\tvpaddq\t" . $y->($U) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n";
+			$prev = $cj;
+		}
+		$s .= "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per limb\n";
+		$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
+		for my $j (0 .. $K - 1) {
+			my $w = int($lanes * $j / 64);
+			my $pos = $lanes * $j % 64;
+			for my $gp ([6, $G[$w]], [0, $P[$w]]) {
+				$s .= "\tvpcmpuq\t\$$gp->[0]," . $y->($MASK) . "," . $y->($a[$j]) . ",%k2\n"
+				    . "\tkmovw\t%k2,%eax\n";
+				$s .= "\tshl\t\$$pos,%rax\n" if $pos;
+				$s .= "\tor\t%rax,$gp->[1]\n";
+			}
+		}
+		$s .= "\t# C = ((G << 1) + P) ^ P: the carry into each limb\n";
+		$s .= "\tshld\t\$1,$G[$_ - 1],$G[$_]\n" for reverse 1 .. $words - 1;
+		$s .= "\tadd\t$G[0],$G[0]\n\tadd\t$P[0],$G[0]\n";
+		$s .= "\tadc\t$P[$_],$G[$_]\n" for 1 .. $words - 1;
+		$s .= "\txor\t$P[$_],$G[$_]\n" for 0 .. $words - 1;
+		for my $j (0 .. $K - 1) {
+			my $w = int($lanes * $j / 64);
+			my $pos = $lanes * $j % 64;
+			$s .= "\tmov\t$G[$w],%rax\n";
+			$s .= "\tshr\t\$$pos,%rax\n" if $pos;
+			$s .= "\tkmovw\t%eax,%k2\n"
+			    . "\tvpaddq\t" . $y->($ONE) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "{%k2}\n"
+			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
+			    . "\tvmovdqu64\t" . $y->($a[$j]) . "," . $off->($c, $j) . "(%rdi)\n";
+		}
+	}
+	# No secret stays in a register: the vectors, the opmasks, the words.
+	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @POOL[0 .. $#POOL - @free];
+	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n";
+	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
+	$s .= "\tvzeroupper\n\tret\n.size\t$name,.-$name\n";
+	return $s;
+}
+
+my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
+if ($ifma) {
+	$code .= amm(1, $_, $WIDTH{x1}) for 1 .. $X1_KMAX;
+	$code .= amm(1, $_, 4) for @X1Y_K;
+	$code .= amm(2, $_, $WIDTH{x2}) for 1 .. $X2_KMAX;
+}
+print Xlate::translate($code, $flavour, $caps);

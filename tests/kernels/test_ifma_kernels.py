@@ -1,0 +1,313 @@
+"""The IFMA kernels of perlasm/x86_64-ifma.pl on their own: every kernel
+against Python integers (r = a*b/2^(52L) mod n, r < 2n, 52-bit limbs, r
+aliasing a or b), every flavour assembled by its assembler, no EVEX byte
+when the caps say no to avx512ifma or avx512vl, and a static check that
+the generated code has no branch but the loop counter's and no address
+computed from data (with a leaky control the check must reject)."""
+import ctypes
+import json
+import os
+import pathlib
+import random
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import BUILD, ROOT
+
+GEN = ROOT / "perlasm" / "x86_64-ifma.pl"
+# KERNELS_CAPS: another toolchain's caps (ci/matrix), as in test_kernels.py
+CAPS = pathlib.Path(os.environ.get("KERNELS_CAPS", BUILD / "caps.json"))
+M52 = (1 << 52) - 1
+
+
+def gen(args):
+    p = subprocess.run(["perl", str(GEN), *map(str, args)], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def caps_with(tmp_path, **status):
+    """build/caps.json with some features' status replaced."""
+    caps = json.loads(CAPS.read_text())
+    for name, st in status.items():
+        caps["features"][name]["status"] = st
+    out = tmp_path / ("caps-" + "-".join(f"{k}-{v}" for k, v in status.items()) + ".json")
+    out.write_text(json.dumps(caps))
+    return out
+
+
+def header_ints(header):
+    return {k: int(v) for k, v in re.findall(r"#define (MONTK_IFMA_\w+) (\d+)", header)}
+
+
+@pytest.fixture(scope="module")
+def has_ifma():
+    if "#define MONT_HAVE_IFMA" not in gen(["--header", CAPS]):
+        pytest.skip("the default toolchain's caps say no to avx512ifma/avx512vl")
+
+
+def cpu_runs_ifma():
+    flags = open("/proc/cpuinfo").read()
+    return all(f" {f}" in flags for f in ("avx512f", "avx512ifma", "avx512vl"))
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory, has_ifma):
+    """The kernels in a shared object, reached through exported wrappers
+    (the kernels themselves are hidden) built from the header's tables."""
+    if not cpu_runs_ifma():
+        pytest.skip("this CPU lacks AVX-512 IFMA/VL")
+    tmp = tmp_path_factory.mktemp("ifma")
+    (tmp / "mont-kernels.h").write_text(gen(["--header", CAPS]))
+    (tmp / "ifma.s").write_text(gen(["elf", CAPS]))
+    (tmp / "wrap.c").write_text(
+        "#include <stddef.h>\n#include <stdint.h>\n#include \"mont-kernels.h\"\n"
+        "#define API __attribute__((visibility(\"default\")))\n"
+        "API void one(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
+        "             const uint64_t *n, uint64_t k0)\n"
+        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1; t[k - 1](r, a, b, n, k0); }\n"
+        "API void oney(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
+        "              const uint64_t *n, uint64_t k0)\n"
+        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1Y; t[k - 1](r, a, b, n, k0); }\n"
+        "API int has_oney(int k)\n"
+        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1Y; return t[k - 1] != NULL; }\n"
+        "API void two(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
+        "             const uint64_t *n, const uint64_t *k0)\n"
+        "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2; t[k - 1](r, a, b, n, k0); }\n")
+    so = tmp / "ifma.so"
+    subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
+                    "-fvisibility=hidden", f"-I{tmp}", "-o", str(so), str(tmp / "wrap.c"),
+                    str(tmp / "ifma.s")], check=True, timeout=120)
+    return ctypes.CDLL(str(so)), header_ints((tmp / "mont-kernels.h").read_text())
+
+
+def limbs(x, count):
+    return [(x >> (52 * i)) & M52 for i in range(count)]
+
+
+def cases(rng, L):
+    """(n, a, b): n odd with 4n <= 2^(52L), a, b < 2n, edges first."""
+    top = 52 * L - 2
+    ones = (1 << top) - 1
+    out = [(ones, 2 * ones - 1, 2 * ones - 1), (ones, 0, 2 * ones - 1), (3, 5, 1),
+           ((1 << (top - 1)) + 1, 1, 1)]
+    for _ in range(12):
+        bits = rng.randint(max(2, top - 70), top)
+        n = rng.getrandbits(bits) | 1 | 1 << (bits - 1)
+        out.append((n, rng.randrange(2 * n), rng.randrange(2 * n)))
+    return out
+
+
+def check(r, n, a, b, L):
+    assert all(x <= M52 for x in r), "a limb of r is not normalised"
+    v = sum(x << (52 * i) for i, x in enumerate(r))
+    assert v < 2 * n and v % n == a * b * pow(1 << (52 * L), -1, n) % n
+
+
+@pytest.mark.parametrize("alias", ["none", "ra", "rb"])
+def test_kernels_against_python(lib, alias):
+    so, h = lib
+    rng = random.Random(52)
+    U64 = ctypes.c_uint64
+    for ways, lanes, kmax, fn in ((1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one),
+                                  (1, 4, h["MONTK_IFMA_Y_KMAX"], so.oney),
+                                  (2, h["MONTK_IFMA_X2_LANES"], h["MONTK_IFMA_X2_KMAX"], so.two)):
+        for k in range(1, kmax + 1):
+            if fn == so.oney and not so.has_oney(k):
+                continue
+            L = k * lanes
+            for i, _ in enumerate(cases(rng, L)):
+                sets = [cases(rng, L)[i] for _ in range(ways)]
+                a = (U64 * (ways * L))(*sum((limbs(s[1], L) for s in sets), []))
+                b = (U64 * (ways * L))(*sum((limbs(s[2], L) for s in sets), []))
+                n = (U64 * (ways * L))(*sum((limbs(s[0], L) for s in sets), []))
+                k0 = [(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets]
+                r = {"none": (U64 * (ways * L))(), "ra": a, "rb": b}[alias]
+                fn(k, r, a, b, n, U64(k0[0]) if ways == 1 else (U64 * 2)(*k0))
+                for w, (nn, aa, bb) in enumerate(sets):
+                    check(r[w * L:(w + 1) * L], nn, aa, bb, L)
+
+
+# ---- flavours and the caps decision --------------------------------------------------
+
+ASSEMBLE = {   # flavour -> argv before "-o OBJ SRC"
+    "elf": ["gcc", "-c", "-x", "assembler"],
+    "macosx": ["clang-14", "-target", "x86_64-apple-macos10.15", "-c", "-x", "assembler"],
+    "mingw64": ["x86_64-w64-mingw32-as"],
+    "nasm": ["nasm", "-f", "win64"],
+    "nasm-elf": ["nasm", "-f", "elf64"],
+}
+OBJDUMP = {"elf": "objdump", "nasm-elf": "objdump", "mingw64": "x86_64-w64-mingw32-objdump",
+           "nasm": "x86_64-w64-mingw32-objdump", "macosx": "llvm-objdump-14"}
+
+
+def assemble(flavour, caps, tmp_path):
+    if not shutil.which(ASSEMBLE[flavour][0]):
+        pytest.skip(f"{ASSEMBLE[flavour][0]} not installed (ci/deps installs it)")
+    src = tmp_path / f"ifma-{flavour}.{'asm' if flavour.startswith('nasm') else 's'}"
+    src.write_text(gen([flavour, caps]))
+    obj = tmp_path / f"ifma-{flavour}.o"
+    p = subprocess.run([*ASSEMBLE[flavour], "-o", str(obj), str(src)], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[:2000]
+    return src, obj
+
+
+def disassembly(flavour, obj):
+    """Instruction text per function, addresses and bytes stripped."""
+    out = subprocess.run([OBJDUMP[flavour], "-d", "--no-show-raw-insn", str(obj)],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    # jump targets: the address stays, the symbol naming it differs
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]*>", "", line.split(":", 1)[1])).strip()
+            for line in out.splitlines() if re.match(r"\s+[0-9a-f]+:\s", line)]
+
+
+@pytest.mark.parametrize("flavour", sorted(ASSEMBLE))
+def test_every_flavour_assembles(has_ifma, flavour, tmp_path):
+    src, obj = assemble(flavour, CAPS, tmp_path)
+    insns = disassembly(flavour, obj)
+    assert sum("vpmadd52luq" in i for i in insns) > 100
+    # Win64: the vector registers used are volatile there (no xmm6-15 to save)
+    assert not [i for i in insns if re.search(r"[xyz]mm([6-9]|1[0-5])\b", i)]
+    if flavour in ("mingw64", "nasm"):
+        assert ".pdata" in src.read_text() or "pdata" in src.read_text()
+
+
+def test_nasm_elf_same_code_as_elf(has_ifma, tmp_path):
+    _, elf = assemble("elf", CAPS, tmp_path)
+    _, nasm = assemble("nasm-elf", CAPS, tmp_path)
+    a, b = disassembly("elf", elf), disassembly("nasm-elf", nasm)
+    # the same instructions; nasm may pick other NOP padding
+    strip = lambda xs: [x for x in xs if not x.startswith(("nop", "xchg %ax,%ax", "data16", "cs nop"))]
+    assert strip(a) == strip(b)
+
+
+def text_section(obj, tmp_path):
+    out = tmp_path / (obj.name + ".text")
+    subprocess.run(["objcopy", "-O", "binary", "--only-section=.text", str(obj), str(out)],
+                   check=True, timeout=60)
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("no", ["avx512ifma", "avx512vl", "avx512f"])
+def test_no_evex_when_caps_say_no(no, tmp_path):
+    """Caps saying no to avx512ifma, or to what it needs, give no kernels:
+    a lone ret in every flavour and no MONT_HAVE_IFMA in the header."""
+    caps = caps_with(tmp_path, **{no: "no"})
+    header = gen(["--header", caps])
+    assert "#define MONT_HAVE_IFMA" not in header and "#undef MONT_HAVE_IFMA" in header
+    for flavour in ASSEMBLE:
+        text = gen([flavour, caps])
+        assert not re.search(r"\bv\w+|%[xyz]mm|\b[xyz]mm\d", text), f"{flavour}: vector code"
+    _, obj = assemble("elf", caps, tmp_path)
+    code = text_section(obj, tmp_path)
+    assert code and b"\x62" not in code and code.rstrip(b"\x00\x90") == b"\xc3"
+
+
+def test_evex_when_caps_say_yes(has_ifma, tmp_path):
+    """The control for the test above: the same byte check finds EVEX."""
+    _, obj = assemble("elf", CAPS, tmp_path)
+    assert text_section(obj, tmp_path).count(b"\x62") > 100
+
+
+# ---- static constant-time check ------------------------------------------------------
+
+GPR = re.compile(r"%(r[a-d]x|r[sd]i|r[sb]p|r\d+)[dwb]?\b|%(e[a-d]x|e[sd]i)\b")
+
+
+def canon(reg):
+    """%eax -> rax, %r9d -> r9."""
+    m = re.fullmatch(r"%?e([a-d]x|[sd]i|[sb]p)", reg)
+    if m:
+        return "r" + m.group(1)
+    return re.sub(r"^%|[dwb]$", "", reg) if re.fullmatch(r"%?r\d+[dwb]?", reg) else reg.lstrip("%")
+
+
+def operands(text):
+    parts, depth, cur = [], 0, ""
+    for c in text:
+        depth += c == "("
+        depth -= c == ")"
+        if c == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+    return [p for p in parts + [cur.strip()] if p]
+
+
+def ct_violations(asm):
+    """Taint check over AT&T text, one function after another: a general
+    register is tainted once written from data (memory, a vector or mask
+    register, or a tainted register); no tainted register may form an
+    address, and every conditional jump must follow a `dec` of an untainted
+    register (the loop counter). The loop body is straight line: two passes
+    carry the taint round the back edge."""
+    bad = []
+    for fn in re.split(r"\n(?=[A-Za-z_]\w*:\n)", asm):
+        insns, loop = [], None   # loop: where the first local label (the loop) starts
+        for line in fn.splitlines():
+            if re.match(r"\.L\w+:", line) and loop is None:
+                loop = len(insns)
+            elif line.startswith("\t") and not line.strip().startswith("."):
+                insns.append(line.split("#")[0].strip())
+        backedge = set()
+        for start, tainted in ((0, set()), (loop, None)):
+            if start is None:
+                break
+            tainted = set(backedge) if tainted is None else tainted
+            last_flags = None
+            for ins in filter(None, insns[start:]):
+                mn, _, rest = ins.partition("\t")
+                if mn.startswith("ret"):
+                    break
+                ops = operands(rest)
+                for o in ops:
+                    m = re.search(r"\((.*)\)", o)
+                    if m and {canon(r) for r in re.findall(r"%\w+", m.group(1))} & tainted:
+                        bad.append(f"data-dependent address: {ins}")
+                if mn.startswith("j") and mn != "jmp":
+                    if last_flags is None:
+                        bad.append(f"conditional branch on data: {ins}")
+                    backedge |= tainted
+                    continue
+                if mn.startswith(("cmov", "set")):
+                    bad.append(f"data-dependent select in a GPR: {ins}")
+                    continue
+                dst = canon(ops[-1]) if ops and GPR.fullmatch(ops[-1]) else None
+                srcs = ops[:-1] if mn not in ("dec", "inc", "neg", "not") else ops
+                data = any("(" in o or re.match(r"%[xyzk]", o) or
+                           (GPR.fullmatch(o) and canon(o) in tainted) for o in srcs)
+                if mn in ("add", "adc", "sub", "sbb", "and", "or", "shl", "shr", "shld",
+                          "imul") and dst in tainted:
+                    data = True
+                if mn == "xor" and len(ops) == 2 and ops[0] == ops[1]:
+                    data = False                     # zeroing
+                if mn == "lea":
+                    data = any(canon(r) in tainted for r in re.findall(r"%\w+", ops[0]))
+                if dst:
+                    (tainted.add if data else tainted.discard)(dst)
+                if mn in ("dec", "inc", "sub", "sbb", "cmp", "test", "add", "adc", "and", "or",
+                          "xor", "shl", "shr", "shld", "neg"):
+                    last_flags = None if data else ins
+    return sorted(set(bad))
+
+
+def test_static_constant_time(has_ifma):
+    asm = gen(["elf", CAPS])
+    assert asm.count("vpmadd52luq") > 100
+    assert ct_violations(asm) == []
+
+
+def test_static_check_catches_leaks():
+    """Controls: a table lookup indexed by a secret, and a branch on one."""
+    lookup = ("f:\n\tvmovq\t%xmm0,%rax\n\tand\t$31,%rax\n\tmov\t(%rsi,%rax,8),%rdx\n\tret\n")
+    branch = ("f:\n\tvmovq\t%xmm0,%rax\n\ttest\t%rax,%rax\n\tjz\t.L1\n.L1:\n\tret\n")
+    loop = ("f:\n\tmov\t$5,%r9d\n.L1:\n\tvpaddq\t%ymm0,%ymm1,%ymm1\n\tdec\t%r9d\n\tjnz\t.L1\n\tret\n")
+    assert any("address" in v for v in ct_violations(lookup))
+    assert any("branch" in v for v in ct_violations(branch))
+    assert ct_violations(loop) == []

@@ -1,0 +1,69 @@
+"""Constant time, measured: the dudect method (the harness's `dudect`
+command: fixed against random secret base and exponent, interleaved at
+random, Welch's t-test on cycle counts with percentile cropping) on every
+backend, mont_modexp2, and the IFMA exponentiation itself -- the code
+valgrind cannot run. A deliberately leaky square-and-multiply is the
+control: it must fail, by far.
+
+A verdict is a leak when |t| > 4.5. On a shared, noisy machine a real
+leak keeps growing with more samples while noise does not, so a first
+|t| > 4.5 is confirmed by a second run with twice the samples and another
+seed before the test fails. MONT_DUDECT_LONG=1 takes ten times the samples
+(minutes instead of seconds)."""
+import os
+
+import pytest
+
+from montlib import BACKENDS, harness
+
+assert harness  # fixture, used by name
+
+LONG = 10 if os.environ.get("MONT_DUDECT_LONG") else 1
+LIMIT = 4.5
+
+
+def dudect(harness, what, num, samples, seed, backend=None):
+    env = {"MONT_BACKEND": backend} if backend else {}
+    out = harness.lines([f"dudect {what} {num} {samples * LONG} {seed}"], env=env,
+                        timeout=3600)
+    t, tested = out[0].split()
+    assert int(tested) == samples * LONG - samples * LONG // 10
+    return float(t)
+
+
+def assert_constant_time(harness, what, num, samples, backend=None):
+    t = dudect(harness, what, num, samples, 1, backend)
+    if t > LIMIT:   # confirm: a leak grows with the samples, noise does not
+        t2 = dudect(harness, what, num, 2 * samples, 2, backend)
+        assert t2 <= LIMIT, f"{what} on {backend or 'default'}: |t| = {t:.1f}, then {t2:.1f}"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request, harness):
+    if request.param not in harness.runnable():
+        pytest.skip(f"backend {request.param} not built or not runnable here")
+    return request.param
+
+
+def test_modexp(harness, backend):
+    # 256-bit numbers: fast enough for many samples on every backend
+    assert_constant_time(harness, "modexp", 4, 20000, backend)
+
+
+def test_modexp2(harness, backend):
+    assert_constant_time(harness, "modexp2", 4, 10000, backend)
+
+
+@pytest.mark.parametrize("what", ["ifma", "ifma2"])
+def test_ifma_exponentiation(harness, what):
+    """The IFMA path at 1024 bits (an RSA-2048 CRT half), whatever the
+    crossover picks there."""
+    if "ifma" not in harness.runnable():
+        pytest.skip("no IFMA kernels built, or this CPU cannot run them")
+    assert_constant_time(harness, what, 16, 3000)
+
+
+def test_leaky_control_fails(harness):
+    """The same measurement flags a branch on the exponent bits at once."""
+    t = dudect(harness, "leaky", 4, 2000, 3)
+    assert t > 10 * LIMIT, f"the leaky control gave only |t| = {t:.1f}"
