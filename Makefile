@@ -14,7 +14,8 @@ PYTEST  ?= /usr/bin/python3 -m pytest
 BUILD   ?= build
 PREFIX  ?= /usr/local
 # How asmcap itself is compiled (never the flags under test).
-TOOL_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+TOOL_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+              -D_FILE_OFFSET_BITS=64   # 32-bit builds: readdir fails on 64-bit inodes without it
 
 all: $(BUILD)/asmcap $(BUILD)/caps.json $(BUILD)/libmont.a $(BUILD)/libmont.so
 	@$(BUILD)/asmcap --cc "$(CC)" --cflags "$(CFLAGS)" --asflags "$(ASFLAGS)" --cache $(BUILD)/caps.cache
