@@ -148,3 +148,16 @@ void isa_walk(const struct isa_span *s, size_t n, const uint8_t *data, uint64_t 
 		}
 	}
 }
+
+int isa_feature_uses(const struct feature *f, const struct isa_insn *in)
+{
+	int thumb = in->isa == ISA_T32;
+	const struct cat_word *w = thumb ? f->audit_thumb_words : f->audit_words;
+	size_t n = thumb ? f->naudit_thumb_words : f->naudit_words;
+	if (!in->ok)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (w[i].len == in->len && (in->word & w[i].mask) == w[i].value)
+			return 1;
+	return 0;
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog.h"
 #include "obj.h"
 
 enum isa { ISA_DATA, ISA_A64, ISA_A32, ISA_T32, ISA_RV };
@@ -30,6 +31,10 @@ unsigned isa_decode(enum isa isa, const uint8_t *p, size_t n, struct isa_insn *i
  * architecture's code (ISA_A64, ISA_RV, or ISA_A32/ISA_T32 for ARM).
  * 1 and *out when it is one, 0 when it is an ordinary symbol. */
 int isa_mapping(const char *name, enum isa code, enum isa *out);
+
+/* Is in one of f's instructions (its `audit:` MASK VALUE words; Thumb
+ * code: its `audit-thumb:` words)?  The length must match too. */
+int isa_feature_uses(const struct feature *f, const struct isa_insn *in);
 
 /* From `off` on (to the next span) the section holds `isa`. */
 struct isa_span { uint64_t off; enum isa isa; };
