@@ -50,9 +50,10 @@ enum arch_scope {
 /* One decoded instruction. */
 struct arch_insn {
 	unsigned len;           /* bytes */
-	uint32_t word;          /* fixed-width ISAs: the encoding, little-endian
-	                         * halfwords/words as the CPU reads them (a 16-bit
-	                         * instruction in the low half) */
+	uint32_t word;          /* fixed-width ISAs: the encoding as the manuals
+	                         * write it (a 16-bit instruction in the low half;
+	                         * 32-bit Thumb: first halfword in the high half) */
+	int mode;               /* the mode it was decoded in (set by the caller) */
 	struct x86_insn x86;    /* x86: the decoded fields */
 };
 

@@ -17,6 +17,7 @@
 #include "obj.h"
 #include "out.h"
 #include "arch.h"
+#include "arch/words.h"
 
 /* The catalog of one architecture with its patterns compiled. */
 struct arch_cat {
@@ -71,25 +72,30 @@ static struct arch_cat *get_catalog(struct audit *a, const struct arch *arch, ch
 	return c;
 }
 
-/* Linear decode of code[0..len), counting pattern hits per feature. */
-static void scan(const struct arch_cat *c, int mode, const uint8_t *code, uint64_t len,
+struct scan { const struct arch_cat *c; const uint8_t *data; struct row *r; };
+
+static void count(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step)
+{
+	struct scan *sc = ctx;
+	if (!in) {
+		sc->r->undecoded += step;
+		return;
+	}
+	for (size_t i = 0; i < sc->c->cat.n; i++)
+		if (sc->c->arch->audit_match(&sc->c->cat.f[i], sc->c->pats[i], in, sc->data + off))
+			sc->r->hits[i]++;
+}
+
+/* The code of a section: its bytes and the spans its mapping symbols mark
+ * (data skipped, ARM's A32 and Thumb apart). */
+struct code { const uint8_t *data; const struct code_span *spans; size_t nspans; };
+
+/* Linear decode of code[from..to), counting pattern hits per feature. */
+static void scan(const struct arch_cat *c, const struct code *k, uint64_t from, uint64_t to,
                  struct row *r)
 {
-	const struct arch *a = c->arch;
-	for (uint64_t off = 0; off < len;) {
-		struct arch_insn in;
-		unsigned n = a->decode(code + off, len - off, mode, &in);
-		if (!n) {
-			unsigned skip = len - off < a->min_insn ? (unsigned)(len - off) : a->min_insn;
-			r->undecoded += skip;
-			off += skip;
-			continue;
-		}
-		for (size_t i = 0; i < c->cat.n; i++)
-			if (a->audit_match(&c->cat.f[i], c->pats[i], &in, code + off))
-				r->hits[i]++;
-		off += n;
-	}
+	struct scan sc = { c, k->data, r };
+	code_walk(c->arch, k->spans, k->nspans, k->data, from, to, count, &sc);
 }
 
 /* Symbols of one section in address order; at equal addresses functions
@@ -143,8 +149,8 @@ static struct row *add_row(struct rows *rs, const char *name, int section, uint6
 
 /* Code no symbol covers (a stripped library's local functions, padding)
  * is decoded too, into one row per section. */
-static int scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat *c, int mode,
-                    const uint8_t *data, uint64_t from, uint64_t to)
+static int scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat *c,
+                    const struct code *k, uint64_t from, uint64_t to)
 {
 	if (*gap == SIZE_MAX) {
 		if (!add_row(rs, NULL, si, from))
@@ -152,21 +158,23 @@ static int scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat 
 		*gap = rs->n - 1;
 	}
 	rs->r[*gap].size += to - from;
-	scan(c, mode, data + from, to - from, &rs->r[*gap]);
+	scan(c, k, from, to, &rs->r[*gap]);
 	return 0;
 }
 
-static int audit_section(const struct obj *o, int si, const struct arch_cat *c, int mode,
-                         struct rows *rs)
+static int audit_section(const struct obj *o, int si, const struct arch_cat *c, struct rows *rs)
 {
 	const struct obj_section *sec = &o->sections[si];
+	struct code_span *spans = NULL;
+	long nspans = code_spans(o, si, 0, &spans);
+	struct code code = { sec->data, spans, nspans > 0 ? (size_t)nspans : 0 };
 	size_t *idx = malloc((o->nsymbols ? o->nsymbols : 1) * sizeof *idx), n = 0, nfunc = 0;
 	uint64_t covered = 0, last_start = UINT64_MAX;
 	size_t gap = SIZE_MAX;    /* index: add_row may move the rows */
 	int rc = -1;
 
-	if (!idx)
-		return -1;
+	if (!idx || nspans < 0)
+		goto out;
 	for (size_t i = 0; i < o->nsymbols; i++)
 		if (o->symbols[i].section == si && o->symbols[i].value < sec->size && !o->symbols[i].mapping)
 			idx[n++] = i;
@@ -179,7 +187,7 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 		if (!r)
 			goto out;
 		r->size = sec->size;
-		scan(c, mode, sec->data, sec->size, r);
+		scan(c, &code, 0, sec->size, r);
 		rc = 0;
 		goto out;
 	}
@@ -194,7 +202,7 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 					end = o->symbols[idx[j]].value;
 					break;
 				}
-		if (s->value > covered && scan_gap(rs, &gap, si, c, mode, sec->data, covered, s->value))
+		if (s->value > covered && scan_gap(rs, &gap, si, c, &code, covered, s->value))
 			goto out;
 		if (end > covered)
 			covered = end;
@@ -205,12 +213,17 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 		if (!r)
 			goto out;
 		r->size = end - s->value;
-		scan(c, mode, sec->data + s->value, end - s->value, r);
+		/* Without mapping symbols (a stripped library) the function
+		 * symbol says Thumb or A32. */
+		if (code.nspans == 1)
+			spans[0].mode = s->thumb ? ARCH_MODE_THUMB : 0;
+		scan(c, &code, s->value, end, r);
 	}
-	if (covered < sec->size && scan_gap(rs, &gap, si, c, mode, sec->data, covered, sec->size))
+	if (covered < sec->size && scan_gap(rs, &gap, si, c, &code, covered, sec->size))
 		goto out;
 	rc = 0;
 out:
+	free(spans);
 	free(idx);
 	return rc;
 }
@@ -370,7 +383,7 @@ static int audit_object(struct audit *a, const char *file, const char *member,
 	/* x32 objects are ELF32 but hold 64-bit code. */
 	for (size_t i = 0; i < o.nsections && !rc; i++)
 		if (o.sections[i].is_code && o.sections[i].data &&
-		    audit_section(&o, (int)i, c, 0, &rs)) {
+		    audit_section(&o, (int)i, c, &rs)) {
 			fprintf(stderr, "asmcap audit: out of memory\n");
 			rc = 2;
 		}

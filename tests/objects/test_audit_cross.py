@@ -1,6 +1,6 @@
-"""The fixed-width decoders (probe/isa_words.c) and audit on aarch64, arm
-(A32 and Thumb) and riscv64 objects, checked against binutils' cross
-disassemblers on code clang builds."""
+"""The fixed-width decoders (probe/arch/{aarch64,arm,riscv64}.c, words.c)
+and audit on aarch64, arm (A32 and Thumb) and riscv64 objects, checked
+against binutils' cross disassemblers on code clang builds."""
 import re
 import subprocess
 
@@ -8,16 +8,18 @@ import pytest
 
 from conftest import ROOT, have
 
-HELPER_SRC = ["tests/objects/isatool.c", "probe/isa_words.c", "probe/prologue_words.c",
-              "probe/file.c", "probe/obj.c", "probe/obj_elf.c", "probe/obj_coff.c",
-              "probe/obj_macho.c", "probe/ar.c"]
+from conftest import BUILD
 
-# name: (clang target and flags, objdump, the set $x / no mapping symbol means)
+# Everything asmcap is made of but its main(): the modules reach the catalog and the CPU readers.
+HELPER_SRC = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("probe/*.c"), *ROOT.glob("probe/arch/*.c")]
+                    if p.name != "main.c")
+
+# name: (clang target and flags, objdump)
 TARGETS = {
-    "aarch64": (["--target=aarch64-linux-gnu"], "aarch64-linux-gnu-objdump", "a64"),
-    "arm": (["--target=armv7a-linux-gnueabihf", "-marm"], "arm-linux-gnueabihf-objdump", "a32"),
-    "thumb": (["--target=armv7a-linux-gnueabihf", "-mthumb"], "arm-linux-gnueabihf-objdump", "t32"),
-    "riscv64": (["--target=riscv64-linux-gnu"], "riscv64-linux-gnu-objdump", "rv"),
+    "aarch64": (["--target=aarch64-linux-gnu"], "aarch64-linux-gnu-objdump"),
+    "arm": (["--target=armv7a-linux-gnueabihf", "-marm"], "arm-linux-gnueabihf-objdump"),
+    "thumb": (["--target=armv7a-linux-gnueabihf", "-mthumb"], "arm-linux-gnueabihf-objdump"),
+    "riscv64": (["--target=riscv64-linux-gnu"], "riscv64-linux-gnu-objdump"),
 }
 CLANG = "clang-19"
 
@@ -29,7 +31,9 @@ def isatool(tmp_path_factory):
     subprocess.run(["clang-14", "-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
                     "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-                    "-Iprobe", "-o", str(exe), *HELPER_SRC], cwd=ROOT, check=True)
+                    "-Iprobe", "-o", str(exe), "tests/objects/isatool.c", *HELPER_SRC,
+                    str(BUILD / "catalog.c")],
+                   cwd=ROOT, check=True)
     return exe
 
 
@@ -41,7 +45,7 @@ def need(*tools):
 
 def build(tmp_path, target, src, *flags, suffix="c"):
     """Compile (or assemble) src for a TARGETS entry; the object's path."""
-    cflags, objdump, _ = TARGETS[target]
+    cflags, objdump = TARGETS[target]
     need(CLANG, objdump)
     name = f"{target}-{abs(hash((src, flags))) % 10**8}"
     s = tmp_path / f"{name}.{suffix}"
@@ -67,7 +71,7 @@ def objdump_insns(target, obj, section=".text"):
 
 
 def walk(isatool, target, obj, section=".text"):
-    r = subprocess.run([str(isatool), "walk", str(obj), section, TARGETS[target][2]],
+    r = subprocess.run([str(isatool), "walk", str(obj), section],
                        capture_output=True, text=True)
     assert r.returncode == 0 and not r.stderr, r.stderr
     insns, undecoded = {}, []

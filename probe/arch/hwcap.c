@@ -5,6 +5,7 @@
 #include "hwcap.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -98,4 +99,32 @@ int hw_runs(const struct feature *f, const struct hw_state *s, struct buf *why)
 		return 1;
 	buf_printf(more(why), "AT_HWCAP%s bit %u clear", f->hwcap.reg == 2 ? "2" : "", f->hwcap.bit);
 	return 0;
+}
+
+int hw_cpu_runs(const struct feature *f, struct buf *why)
+{
+	struct hw_state s;
+	hw_read(&s, f, 1);
+	return hw_runs(f, &s, why);
+}
+
+size_t hw_cpu_state(struct arch_cpu_state *st)
+{
+	struct hw_state s;
+	/* Key 4 (IMA_EXT_0) stands for every key: does the kernel answer? */
+	struct feature probe = { .hwprobe = { .key = 4, .bit = 0 } };
+	size_t k = 0;
+	hw_read(&s, &probe, 1);
+	if (!s.auxv)
+		return 0;
+	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWCAP", "", "getauxval(AT_HWCAP)" };
+	snprintf(st[k++].value, sizeof st->value, "%#llx", (unsigned long long)s.hwcap);
+	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWCAP2", "", "getauxval(AT_HWCAP2)" };
+	snprintf(st[k++].value, sizeof st->value, "%#llx", (unsigned long long)s.hwcap2);
+#if defined(__riscv)
+	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWPROBE", "", s.hwprobe == 1 ? "riscv_hwprobe answered"
+	                                 : "riscv_hwprobe failed: the kernel (or qemu-user) lacks it" };
+	snprintf(st[k++].value, sizeof st->value, "%s", s.hwprobe == 1 ? "yes" : "no");
+#endif
+	return k;
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "arch.h"
 #include "catalog.h"
 #include "out.h"
 
@@ -29,5 +30,11 @@ void hw_read(struct hw_state *s, const struct feature *f, size_t n);
 /* 1 runs, 0 does not, -1 cannot tell (why says which bit, or what is missing).
  * hwprobe, when it answered, decides; else the hwcap bit. */
 int hw_runs(const struct feature *f, const struct hw_state *s, struct buf *why);
+
+/* arch.cpu_runs and arch.cpu_state of the aarch64, arm and riscv64
+ * modules: this host's answer for f; its AT_HWCAP, AT_HWCAP2 (and on
+ * riscv64 whether hwprobe answers) for the report. */
+int hw_cpu_runs(const struct feature *f, struct buf *why);
+size_t hw_cpu_state(struct arch_cpu_state *s);
 
 #endif
