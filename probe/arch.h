@@ -83,7 +83,9 @@ struct arch {
 	 * is fine when audit_match reads the feature itself); 0, or -1 with
 	 * err naming the pattern.  decode: the instruction at p[0..n) in
 	 * `mode` (x86: 32 or 64 bits; ARM: ARCH_MODE_THUMB or 0), its length,
-	 * 0 when it does not decode.  audit_match: 1 when in is one of f's
+	 * 0 when it does not decode (or its length with in->len 0 when the
+	 * encoding gives a length the decoder cannot read: RISC-V's 48- and
+	 * 64-bit formats, skipped whole).  audit_match: 1 when in is one of f's
 	 * instructions. */
 	unsigned min_insn;
 	int (*audit_compile)(const struct feature *f, void **pats, char *err, size_t errlen);

@@ -15,16 +15,22 @@ static const char *const macros[] = {
 };
 
 /* 16-bit unless the low two bits are 11, else 32-bit unless the low five
- * are 11111 (unprivileged spec 1.5): longer formats, and the all-zero
- * halfword (defined illegal; padding), do not decode. */
+ * are 11111 (unprivileged spec 1.5): the 48- and 64-bit formats are
+ * skipped whole; longer ones, and the all-zero halfword (defined illegal;
+ * padding), do not decode. */
 static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
 {
 	(void)mode;
 	if (n < 2)
 		return 0;
 	uint32_t hw = (uint32_t)p[0] | (uint32_t)p[1] << 8;
-	if (!hw || (hw & 0x1f) == 0x1f)
+	if (!hw)
 		return 0;
+	if ((hw & 0x1f) == 0x1f) {      /* 48 bits: xx011111; 64 bits: x0111111 */
+		unsigned len = (hw & 0x3f) == 0x1f ? 6 : (hw & 0x7f) == 0x3f ? 8 : 0;
+		in->len = 0;
+		return len <= n ? len : 0;
+	}
 	in->len = (hw & 3) == 3 ? 4 : 2;
 	if (in->len > n)
 		return 0;

@@ -48,8 +48,8 @@ void code_walk(const struct arch *a, const struct code_span *s, size_t n, const 
 			struct arch_insn in;
 			memset(&in, 0, sizeof in);
 			unsigned len = a->decode(data + from, end - from, s[k].mode, &in);
-			if (!len) {
-				len = end - from < a->min_insn ? (unsigned)(end - from) : a->min_insn;
+			if (!len || !in.len) {
+				len = len ? len : end - from < a->min_insn ? (unsigned)(end - from) : a->min_insn;
 				visit(ctx, from, NULL, len);
 			} else {
 				in.mode = s[k].mode;
@@ -86,9 +86,10 @@ long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode
 	size_t decoded = 0;
 	for (size_t off = 0; off < len;) {
 		struct arch_insn in;
+		memset(&in, 0, sizeof in);
 		unsigned n = a->decode(code + off, len - off, mode, &in);
-		if (!n) {
-			off += len - off < a->min_insn ? len - off : a->min_insn;
+		if (!n || !in.len) {
+			off += n ? n : len - off < a->min_insn ? len - off : a->min_insn;
 			continue;
 		}
 		decoded++;

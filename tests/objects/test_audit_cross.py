@@ -1,6 +1,7 @@
 """The fixed-width decoders (probe/arch/{aarch64,arm,riscv64}.c, words.c)
 and audit on aarch64, arm (A32 and Thumb) and riscv64 objects, checked
 against binutils' cross disassemblers on code clang builds."""
+import json
 import re
 import subprocess
 
@@ -107,3 +108,100 @@ def test_walk_matches_objdump(isatool, tmp_path, target, opt):
     assert len(want) > 20
     assert got == want
     assert not undecoded
+
+
+def audit_functions(obj):
+    r = subprocess.run([str(BUILD / "asmcap"), "audit", str(obj), "--format", "json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "runtime error" not in r.stderr, r.stderr
+    return {f["name"]: f["features"] for o in json.loads(r.stdout)["objects"] for f in o["functions"]}
+
+
+AARCH64_SRC = r"""
+#include <arm_acle.h>
+#include <arm_neon.h>
+#include <stdint.h>
+uint32_t use_crc(uint32_t c, uint32_t v) { return __crc32w(c, v) ^ __crc32cd(c, v); }
+uint64x2_t use_sha3(uint64x2_t a, uint64x2_t b, uint64x2_t c) { return veor3q_u64(a, b, c); }
+uint32_t plain(const uint32_t *p, int n) { uint32_t s = 0; for (int i = 0; i < n; i++) s ^= p[i] * 7; return s; }
+/* eor3 v0.16b, v1.16b, v2.16b, v3.16b as data ($d), then as an instruction ($x) */
+void data_word(void) { __asm__ volatile(".word 0xce020c20"); }
+void inst_word(void) { __asm__ volatile(".inst 0xce020c20"); }
+"""
+
+
+def test_aarch64_features_in_their_functions(tmp_path):
+    obj = build(tmp_path, "aarch64", AARCH64_SRC, "-O2", "-march=armv8.2-a+sha3+crc")
+    fn = audit_functions(obj)
+    assert fn["use_crc"] == {"crc32": 2}
+    assert fn["use_sha3"] == {"sha3": 1}
+    assert fn["plain"] == {}
+    # Data that looks like EOR3 is not code; the same word emitted as an instruction is.
+    assert fn["data_word"] == {} and fn["inst_word"] == {"sha3": 1}
+    # objdump agrees: data_word holds a .word, inst_word an eor3.
+    dis = subprocess.run(["aarch64-linux-gnu-objdump", "-d", str(obj)], capture_output=True,
+                         text=True, check=True).stdout
+    assert re.search(r"<data_word>:\n\s+\w+:\s+ce020c20\s+\.word", dis)
+    assert re.search(r"<inst_word>:\n\s+\w+:\s+ce020c20\s+eor3", dis)
+
+
+def test_plain_build_uses_no_extension(tmp_path):
+    """Default flags: nothing optional in any function of a real C file
+    (armv7-a Thumb code is Thumb-2: its 32-bit encodings are what thumb2 is)."""
+    for target in TARGETS:
+        obj = build(tmp_path, target, (ROOT / "examples" / "sha1" / "sha1.c").read_text(), "-O2")
+        fn = audit_functions(obj)
+        base = {"thumb2"} if target == "thumb" else set()
+        used = {f for features in fn.values() for f in features}
+        assert "sha1_block" in fn and used == base, (target, fn)
+
+
+ARM_SRC = r"""
+#include <arm_acle.h>
+#include <arm_neon.h>
+#include <stdint.h>
+uint32_t use_crc(uint32_t c, uint32_t v) { return __crc32w(c, v); }
+uint8x16_t use_aes(uint8x16_t d, uint8x16_t k) { return vaeseq_u8(d, k); }
+int plain(int a, int b) { return a / (b | 1); }
+"""
+
+
+@pytest.mark.parametrize("mode", ["-marm", "-mthumb"])
+def test_arm_a32_and_thumb(tmp_path, mode):
+    obj = build(tmp_path, "arm" if mode == "-marm" else "thumb", ARM_SRC, "-O2", mode,
+                "-march=armv8-a+crc", "-mfpu=crypto-neon-fp-armv8")
+    fn = audit_functions(obj)
+    assert fn["use_crc"].get("crc32") == 1 and fn["use_aes"].get("aes") == 1
+    assert "neon" in fn["use_aes"]              # the q registers move through NEON
+    assert ("thumb2" in fn["use_crc"]) == (mode == "-mthumb")
+    assert not {"crc32", "aes", "neon"} & set(fn["plain"])
+
+
+RISCV_SRC = r"""
+int use_zbb(unsigned long x) { return __builtin_clzl(x | 1); }
+long use_zba(const long *p, long i) { return p[i]; }
+long plain(long a, long b) { return a * b + 7; }
+"""
+
+
+def test_riscv64_zba_zbb(tmp_path):
+    obj = build(tmp_path, "riscv64", RISCV_SRC, "-O2", "-march=rv64gc_zba_zbb")
+    fn = audit_functions(obj)
+    assert fn["use_zbb"] == {"zbb": 1} and fn["use_zba"] == {"zba": 1}
+    assert fn["plain"] == {}
+
+
+def test_riscv64_longer_formats_skipped_whole(isatool, tmp_path):
+    """A 48-bit instruction (low bits 011111) is not decoded but skipped
+    whole: the c.nop after it is found where objdump finds it.  The mapping
+    symbols go, so the bytes count as code."""
+    src = ".text\n.globl f\n.type f,@function\nf:\n.2byte 0x001f, 0x1234, 0x5678\nc.nop\n.size f, .-f\n"
+    obj = build(tmp_path, "riscv64", src, suffix="s")
+    subprocess.run(["riscv64-linux-gnu-objcopy", "--strip-symbol=$d", "--strip-symbol=$x", str(obj)],
+                   check=True)
+    insns, undecoded = walk(isatool, "riscv64", obj)
+    assert undecoded == [(0, 6)] and insns == {6: (2, 0x0001)}
+    r = subprocess.run([str(BUILD / "asmcap"), "audit", str(obj), "--format", "json"],
+                       capture_output=True, text=True, check=True)
+    (row,) = json.loads(r.stdout)["objects"][0]["functions"]
+    assert row["undecoded"] == 6 and row["features"] == {}
