@@ -49,7 +49,8 @@ def templates(tmp_path, arch):
 def cross_asmcap(tmp_path_factory):
     """build/asmcap's sources, linked statically for each target."""
     built = {}
-    src = sorted(str(p) for p in (ROOT / "probe").glob("*.c")) + [str(BUILD / "catalog.c")]
+    src = sorted(str(p) for p in [*(ROOT / "probe").glob("*.c"), *(ROOT / "probe" / "arch").glob("*.c")])
+    src.append(str(BUILD / "catalog.c"))
     assert (BUILD / "catalog.c").exists(), "run make first"
     out = tmp_path_factory.mktemp("cross")
 
