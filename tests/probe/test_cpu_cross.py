@@ -129,3 +129,17 @@ def test_other_architectures_features_are_not_this_cpus(cross_asmcap, tmp_path):
     r = subprocess.run(["qemu-aarch64", str(exe), "cpu", "--templates", str(tmp_path)],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "aarch64" in r.stderr
+
+
+def test_builtin_aarch64_catalog(cross_asmcap):
+    """The shipped catalog's keys: sha3 and sve2 under -cpu max, not on a Cortex-A53."""
+    exe = cross_asmcap("aarch64")
+    got = {}
+    for qcpu in ("max", "cortex-a53"):
+        r = subprocess.run(["qemu-aarch64", "-cpu", qcpu, str(exe), "cpu", "--format", "json"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        got[qcpu] = json.loads(r.stdout)
+    for feat in ("SHA3", "SVE2", "SM4", "I8MM"):
+        assert (got["max"][f"ASMCAP_CPU_{feat}"], got["cortex-a53"][f"ASMCAP_CPU_{feat}"]) == ("yes", "no")
+    assert got["max"]["ASMCAP_CPU_CRC32"] == got["cortex-a53"]["ASMCAP_CPU_CRC32"] == "yes"
