@@ -106,7 +106,7 @@ test:
 	$(MAKE) all
 	$(PYTEST) -q tests
 	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q \
-		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py
+		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py tests/objects/test_audit_cross.py
 
 # matrix: every installed toolchain probed, its code regenerated, built,
 # audited and tested; the table in $(BUILD)/matrix.md and .json.
