@@ -4,7 +4,9 @@ import os
 import pathlib
 import random
 import shlex
+import signal
 import subprocess
+import tempfile
 
 import pytest
 
@@ -15,6 +17,14 @@ from conftest import BUILD as DEFAULT_BUILD, ROOT
 BUILD = pathlib.Path(os.environ.get("MONT_TEST_BUILD", DEFAULT_BUILD))
 
 BACKENDS = ("c", "mulq", "adx")
+
+# MONT_TEST_RUNNER runs the harness through another program: wine64 for a
+# Windows build (MONT_TEST_EXE=.exe, the name MinGW's gcc gives it), or an
+# emulator for a cross build.  Empty: the harness runs directly.
+RUNNER = tuple(shlex.split(os.environ.get("MONT_TEST_RUNNER", "")))
+EXE = os.environ.get("MONT_TEST_EXE", "")
+# How a harness that called abort() ends: Windows' abort() exits with 3.
+ABORTED = 3 if EXE == ".exe" else -signal.SIGABRT
 
 
 def make(*targets, build=None, **variables):
@@ -28,6 +38,19 @@ def make(*targets, build=None, **variables):
     assert p.returncode == 0, f"make {' '.join(map(str, targets))} failed:\n{p.stdout}{p.stderr}"
 
 
+def run_program(argv, input="", env=None, timeout=600):
+    """subprocess.run with output through files, not pipes: under Wine, the
+    helpers a program starts (wineserver, services.exe) outlive it holding
+    its pipes, and waiting for their end would wait for them.  Text in and
+    out, like capture_output=True, text=True."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        p = subprocess.run(argv, input=input, stdout=out, stderr=err, text=True, env=env,
+                           timeout=timeout)
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(argv, p.returncode, out.read(), err.read())
+
+
 def limbs_hex(x):
     return format(x, "x")
 
@@ -38,12 +61,15 @@ class Harness:
     def __init__(self, path):
         self.path = path
 
+    def argv(self, wrapper=()):
+        return [*wrapper, *RUNNER, str(self.path)]
+
     def run(self, commands, env=None, wrapper=(), timeout=600, returncodes=(0,)):
         e = {k: v for k, v in os.environ.items()
              if k not in ("MONT_BACKEND", "MONT_ASSUME_CPU")}
         e.update(env or {})
-        p = subprocess.run([*wrapper, str(self.path)], input="".join(c + "\n" for c in commands),
-                           capture_output=True, text=True, env=e, timeout=timeout)
+        p = run_program(self.argv(wrapper), "".join(c + "\n" for c in commands), env=e,
+                        timeout=timeout)
         assert p.returncode in returncodes, f"harness exit {p.returncode}: {p.stderr}"
         out = p.stdout.splitlines()
         assert len(out) == len(commands), f"{len(out)} lines for {len(commands)} commands: {p.stderr}"
@@ -61,7 +87,7 @@ class Harness:
 @pytest.fixture(scope="session")
 def harness():
     make(BUILD / "mont-harness")
-    return Harness(BUILD / "mont-harness")
+    return Harness(BUILD / ("mont-harness" + EXE))
 
 
 def kernels_header(build=BUILD):

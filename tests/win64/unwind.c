@@ -1,0 +1,200 @@
+/* Proves the generated Win64 unwind data (.pdata/.xdata) by unwinding
+ * through a fault.  Each kernel is called by wu_call (wucall.S) with every
+ * callee-saved register holding a sentinel and one operand placed so that
+ * its last limb lies on a no-access page: the kernel faults in the middle
+ * of its body.  A vectored exception handler finds the kernel's
+ * RUNTIME_FUNCTION (RtlLookupFunctionEntry), unwinds one frame
+ * (RtlVirtualUnwind) and checks that the result is wu_call's frame: the
+ * return address wu_call_ret, the stack pointer after the call, and rbx,
+ * rbp, rdi, rsi, r12-r15, xmm6-xmm15 as the caller set them.  It then
+ * resumes wu_call from that context, as if the kernel had returned, and
+ * wu_call records the registers the unwinder restored.
+ *
+ * Prints one line per case; exit 0 when every case passed, 1 otherwise. */
+#include <windows.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mont-kernels.h"
+
+struct wu_call {
+	void *fn;
+	uint64_t arg[6];
+	uint64_t gpr_in[8];             /* rbx rbp rdi rsi r12 r13 r14 r15 */
+	struct xmm { uint64_t lo, hi; } xmm_in[10];   /* xmm6-xmm15 (8-byte aligned) */
+	uint64_t gpr_out[8];
+	struct xmm xmm_out[10];
+};
+_Static_assert(offsetof(struct wu_call, gpr_in) == 56, "wucall.S layout");
+_Static_assert(offsetof(struct wu_call, xmm_in) == 120, "wucall.S layout");
+_Static_assert(offsetof(struct wu_call, gpr_out) == 280, "wucall.S layout");
+_Static_assert(offsetof(struct wu_call, xmm_out) == 344, "wucall.S layout");
+
+void wu_call(struct wu_call *c);
+void wu_call_ret(void);
+
+static const char *const gpr_name[8] = {"rbx", "rbp", "rdi", "rsi", "r12", "r13", "r14", "r15"};
+
+/* What the handler saw for the case in progress. */
+static struct {
+	void *kernel;                   /* the function that must fault */
+	const struct wu_call *call;
+	int faulted;
+	char why[256];                  /* empty: the unwind was right */
+} cur;
+
+static void why(const char *fmt, const char *what, unsigned long long a, unsigned long long b)
+{
+	if (!cur.why[0])
+		snprintf(cur.why, sizeof cur.why, fmt, what, a, b);
+}
+
+static void check_regs(const CONTEXT *u)
+{
+	const DWORD64 got[8] = {u->Rbx, u->Rbp, u->Rdi, u->Rsi, u->R12, u->R13, u->R14, u->R15};
+	for (int i = 0; i < 8; i++)
+		if (got[i] != cur.call->gpr_in[i])
+			why("unwound %s is %#llx, the caller's %#llx", gpr_name[i], got[i],
+			    cur.call->gpr_in[i]);
+	const M128A *x = &u->Xmm6;
+	for (int i = 0; i < 10; i++)
+		if (x[i].Low != cur.call->xmm_in[i].lo || (uint64_t)x[i].High != cur.call->xmm_in[i].hi) {
+			char name[8];
+			snprintf(name, sizeof name, "xmm%d", 6 + i);
+			why("unwound %s is %#llx..., the caller's %#llx...", name, x[i].Low,
+			    cur.call->xmm_in[i].lo);
+		}
+}
+
+static LONG CALLBACK on_fault(EXCEPTION_POINTERS *ep)
+{
+	CONTEXT *c = ep->ContextRecord;
+	if (ep->ExceptionRecord->ExceptionCode != EXCEPTION_ACCESS_VIOLATION || !cur.kernel)
+		return EXCEPTION_CONTINUE_SEARCH;
+	DWORD64 base = 0;
+	PRUNTIME_FUNCTION fe = RtlLookupFunctionEntry(c->Rip, &base, NULL);
+	if (!fe) {
+		why("%s: no RUNTIME_FUNCTION covers the fault at %#llx%.0llx", "lookup", c->Rip, 0);
+		ExitProcess(1);         /* nothing to unwind with: cannot resume */
+	}
+	if (base + fe->BeginAddress != (DWORD64)(uintptr_t)cur.kernel)
+		why("%s: the fault at %#llx is not in the kernel (%#llx)", "lookup", c->Rip,
+		    (unsigned long long)(uintptr_t)cur.kernel);
+	/* Mid-body: past the prologue the unwind codes describe. */
+	const uint8_t *info = (const uint8_t *)(base + fe->UnwindData);
+	if (c->Rip - (base + fe->BeginAddress) < info[1])
+		why("%s: fault at offset %llu, inside the %llu-byte prologue", "fault",
+		    c->Rip - (base + fe->BeginAddress), info[1]);
+	CONTEXT u = *c;
+	PVOID data;
+	DWORD64 frame;
+	RtlVirtualUnwind(UNW_FLAG_NHANDLER, base, c->Rip, fe, &u, &data, &frame, NULL);
+	if (u.Rip != (DWORD64)(uintptr_t)wu_call_ret) {
+		why("%s: unwound to %#llx, not the caller's return address %#llx", "unwind", u.Rip,
+		    (unsigned long long)(uintptr_t)wu_call_ret);
+		printf("FAIL %s\n", cur.why);
+		fflush(stdout);
+		ExitProcess(1);         /* resuming there would run anything */
+	}
+	check_regs(&u);
+	cur.faulted = 1;
+	*c = u;
+	return EXCEPTION_CONTINUE_EXECUTION;
+}
+
+/* Deterministic operands: n odd with its top bit set, a, b < n. */
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	return *s;
+}
+
+/* One case: kernel k (mul when is_mul) with operand `which` (0 a, 1 b, 2 n;
+ * sqr has a and n) ending on the no-access page. 1 when it passed. */
+static int run_case(const char *name, void *k, int is_mul, int which, size_t num, uint8_t *guard)
+{
+	static uint64_t a[64], b[64], n[64], r[64];
+	uint64_t s = 0x9e3779b97f4a7c15u ^ num ^ (uint64_t)which << 8;
+	for (size_t i = 0; i < num; i++)
+		n[i] = next(&s), a[i] = next(&s) >> 1, b[i] = next(&s) >> 1;
+	n[0] |= 1, n[num - 1] |= 1ull << 63;
+	a[num - 1] &= ~(1ull << 63), b[num - 1] &= ~(1ull << 63);
+	/* The operand's first num-1 limbs end where the guard page begins. */
+	uint64_t *src[3] = {a, b, n};
+	uint64_t *moved = (uint64_t *)(guard - 8 * (num - 1));
+	memcpy(moved, src[which], 8 * (num - 1));
+	uint64_t *op[3] = {a, b, n};
+	op[which] = moved;
+	uint64_t n0 = 1;                /* any value: the kernel faults before it matters */
+
+	struct wu_call c = {.fn = k};
+	if (is_mul) {
+		uint64_t args[6] = {(uintptr_t)r, (uintptr_t)op[0], (uintptr_t)op[1], (uintptr_t)op[2], n0, num};
+		memcpy(c.arg, args, sizeof args);
+	} else {
+		uint64_t args[5] = {(uintptr_t)r, (uintptr_t)op[0], (uintptr_t)op[2], n0, num};
+		memcpy(c.arg, args, sizeof args);
+	}
+	for (int i = 0; i < 8; i++)
+		c.gpr_in[i] = 0x5a00000000000000u | (uint64_t)(i + 1) << 48 | next(&s) >> 16;
+	for (int i = 0; i < 10; i++)
+		c.xmm_in[i].lo = next(&s), c.xmm_in[i].hi = next(&s);
+
+	memset(&cur, 0, sizeof cur);
+	cur.kernel = k, cur.call = &c;
+	wu_call(&c);
+	cur.kernel = NULL;
+	if (!cur.faulted)
+		why("%s: the kernel returned without touching the no-access page%.0llx%.0llx", "fault", 0, 0);
+	for (int i = 0; i < 8; i++)
+		if (c.gpr_out[i] != c.gpr_in[i])
+			why("after resuming, %s is %#llx, the caller's %#llx", gpr_name[i], c.gpr_out[i],
+			    c.gpr_in[i]);
+	for (int i = 0; i < 10; i++)
+		if (memcmp(&c.xmm_out[i], &c.xmm_in[i], sizeof c.xmm_in[i]))
+			why("after resuming, %s differs from the caller's%.0llx%.0llx", "an xmm register", 0, 0);
+	static const char *const opname[3] = {"a", "b", "n"};
+	printf("%s %s num=%zu operand %s%s%s\n", cur.why[0] ? "FAIL" : "ok", name, num, opname[which],
+	       cur.why[0] ? ": " : "", cur.why);
+	return !cur.why[0];
+}
+
+int main(void)
+{
+	struct { const char *name; void *fn; int is_mul; } k[] = {
+		{"montk_mul_mulq", (void *)montk_mul_mulq, 1},
+		{"montk_sqr_mulq", (void *)montk_sqr_mulq, 0},
+#ifdef MONT_HAVE_ADX
+		{"montk_mul_adx", (void *)montk_mul_adx, 1},
+		{"montk_sqr_adx", (void *)montk_sqr_adx, 0},
+#endif
+	};
+	SYSTEM_INFO si;
+	GetSystemInfo(&si);
+	uint8_t *pages = VirtualAlloc(NULL, 2 * si.dwPageSize, MEM_COMMIT | MEM_RESERVE, PAGE_READWRITE);
+	DWORD old;
+	if (!pages || !VirtualProtect(pages + si.dwPageSize, si.dwPageSize, PAGE_NOACCESS, &old)) {
+		printf("FAIL cannot set up the no-access page (error %lu)\n", GetLastError());
+		return 1;
+	}
+	if (!AddVectoredExceptionHandler(1, on_fault)) {
+		printf("FAIL AddVectoredExceptionHandler\n");
+		return 1;
+	}
+	int ok = 1, cases = 0;
+	/* num 8 and 16 take the kernels' unrolled paths, 5 the generic loop. */
+	static const size_t sizes[] = {5, 8, 16};
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+		for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
+			for (int which = 0; which < 3; which++) {
+				if (!k[i].is_mul && which == 1)
+					continue;
+				ok &= run_case(k[i].name, k[i].fn, k[i].is_mul, which, sizes[j],
+				               pages + si.dwPageSize);
+				cases++;
+			}
+	printf("%s: %d cases\n", ok ? "ok" : "FAIL", cases);
+	return !ok;
+}

@@ -1,0 +1,69 @@
+"""libmont for Windows x64, built here and run under Wine: one place that
+says how each Win64 flavour is probed, generated, assembled and linked.
+
+    python3 tests/win64/winenv.py FLAVOUR BUILD_DIR [ASMCAP]
+
+probes the flavour's assembler into BUILD_DIR/win64-caps.json and prints the
+environment (KEY=VALUE lines) under which tests/mont (montlib) builds
+BUILD_DIR/mont-harness.exe with MinGW-w64's gcc and runs it through wine64;
+ci/matrix uses it for its mingw64, nasm and yasm rows, tests/win64 imports it.
+"""
+import os
+import pathlib
+import shlex
+import shutil
+import subprocess
+import sys
+
+WINE = "/usr/lib/wine/wine64"           # Debian's wine64: not on PATH
+MINGW_CC = "x86_64-w64-mingw32-gcc"
+# flavour: (asmcap options naming its assembler, the assembler make runs)
+FLAVOURS = {
+    "mingw64": (["--as", "x86_64-w64-mingw32-as", "--flavour", "mingw64"], "x86_64-w64-mingw32-as"),
+    "nasm": (["--nasm", "nasm", "--flavour", "nasm"], "nasm -f win64"),
+    "yasm": (["--nasm", "yasm", "--flavour", "nasm"], "yasm -f win64"),
+}
+
+
+def missing(flavour):
+    """The programs this flavour needs that are not installed (names)."""
+    need = [MINGW_CC, FLAVOURS[flavour][1].split()[0]]
+    return [p for p in need if not shutil.which(p)] + ([] if os.access(WINE, os.X_OK) else ["wine64"])
+
+
+def environment(flavour, build, asmcap):
+    """Probe the flavour's assembler into build/win64-caps.json; return the env
+    for montlib: make variables, the runner and the .exe name."""
+    build = pathlib.Path(build)
+    build.mkdir(parents=True, exist_ok=True)
+    # not caps.json: make would rebuild it with its own rule (and $(CC))
+    caps = build / "win64-caps.json"
+    opts, assembler = FLAVOURS[flavour]
+    p = subprocess.run([str(asmcap), *opts, "--format", "json", "-o", str(caps)],
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode:
+        raise RuntimeError(f"asmcap {' '.join(opts)} failed: {p.stderr.strip()}")
+    # The generator's flavour for yasm is nasm's; -static: no MinGW DLLs to find.
+    gen = "nasm" if flavour == "yasm" else flavour
+    make = [f"CC={MINGW_CC}", "CFLAGS=-O2 -static", f"CAPS={caps}",
+            f"MONT_FLAVOUR={gen}", f"MONT_AS={assembler}"]
+    return {
+        "MONT_TEST_BUILD": str(build),
+        "MONT_TEST_MAKEFLAGS": " ".join(shlex.quote(m) for m in make),
+        "MONT_TEST_RUNNER": WINE,
+        "MONT_TEST_EXE": ".exe",
+        "WINEDEBUG": "-all",
+    }
+
+
+if __name__ == "__main__":
+    if len(sys.argv) not in (3, 4) or sys.argv[1] not in FLAVOURS:
+        sys.exit(f"usage: winenv.py {{{'|'.join(FLAVOURS)}}} BUILD_DIR [ASMCAP]")
+    root = pathlib.Path(__file__).resolve().parents[2]
+    asmcap = sys.argv[3] if len(sys.argv) == 4 else root / "build" / "asmcap"
+    try:
+        env = environment(sys.argv[1], pathlib.Path(sys.argv[2]).resolve(), asmcap)
+    except RuntimeError as e:
+        sys.exit(f"winenv.py: {e}")
+    for k, v in env.items():
+        print(f"{k}={v}")
