@@ -1,0 +1,208 @@
+"""Every aarch64/arm/riscv64 catalog entry through every installed cross
+assembler (GNU as 2.40 from binutils-*-linux-gnu, clang-14/19/22's
+integrated assembler), without asmcap: the verdict table per toolchain,
+the bytes against `expect:`, at least two assemblers per entry, the
+enable lines really needed, and the audit patterns against real encodings
+of each feature's instruction class.
+
+    /usr/bin/python3 -m pytest -s tests/catalog/test_cross_catalog.py
+
+prints the tables.  Measured verdicts (2026-12, Debian 12 packages):
+
+aarch64      gas  clang-14 clang-19 clang-22
+  bf16 cssc dotprod fp16 i8mm sb wfxt   yes no yes yes
+  gcs sme2                              no  no yes yes
+  every other feature                   yes yes yes yes
+arm: every feature yes on gas, gas -mthumb, clang-14, clang-19, clang-22
+riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
+  zba..zksh v zicbom zicboz zihintpause zawrs   yes no yes yes yes
+  zicond zabha zfa zcb zimop zv*                no  no yes yes yes
+  zacas                                          no  no no  yes yes
+clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
+clang-14 answers no for every riscv64 feature.  GNU as 2.40 knows neither
+Zicond, Zacas, Zabha, Zfa, Zcb, Zimop nor any vector crypto extension,
+nor SME2 or GCS; clang-19 keeps Zacas behind -menable-experimental-extensions.
+"""
+import concurrent.futures
+import functools
+
+import pytest
+
+import cross_catalog as cc
+from catalog_files import hexbytes
+from cross_classes import CLASS
+
+# What each toolchain answers with the enable lines: `yes` except these.
+CLANG14_A64_NO = "bf16 cssc dotprod fp16 i8mm sb wfxt gcs sme2".split()
+GAS_RV_NO = ("zicond zacas zabha zfa zcb zimop zvbb zvbc zvkb zvkg zvkned zvknha "
+             "zvknhb zvksed zvksh").split()
+EXCEPT = {
+    "aarch64": {
+        "gas": {f: "no" for f in ("gcs", "sme2")},
+        "clang-14": {f: "no" for f in CLANG14_A64_NO},
+    },
+    "arm": {},
+    "riscv64": {
+        "gas": {f: "no" for f in GAS_RV_NO},
+        "clang-14": {f: "no" for f in cc.FEATURES["riscv64"]},
+        "clang-19": {"zacas": "no"},
+    },
+}
+# Instructions in the base -march, so that their enable lines cannot be
+# shown to be needed (templates/README.md).
+IN_BASE = {("aarch64", "bti"), ("arm", "thumb2")}
+
+
+def expected(arch, tc_id):
+    return {n: EXCEPT[arch].get(tc_id, {}).get(n, "yes") for n in cc.load(arch)}
+
+
+def pool_map(fn, items):
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        return list(ex.map(fn, items))
+
+
+@functools.lru_cache(maxsize=None)
+def measured(arch):
+    """{toolchain id: {feature: (verdict, detail)}}."""
+    cat = cc.load(arch)
+
+    def one(job):
+        tc, n = job
+        return tc[0], n, cc.verdict(arch, tc, cat[n])
+    out = {}
+    for tc_id, n, r in pool_map(one, [(tc, n) for tc in cc.installed(arch) for n in cat]):
+        out.setdefault(tc_id, {})[n] = r
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def bare(arch):
+    """{feature: [accepted without its enable lines?, ...]} over the
+    toolchains that take it with them, stopping at the first rejection
+    (IN_BASE features: all of them)."""
+    cat, got = cc.load(arch), measured(arch)
+
+    def one(n):
+        out = []
+        for tc in cc.installed(arch):
+            if got[tc[0]][n][0] == "yes":
+                out.append(cc.assemble(tc[2], cc.source(arch, cat[n], enable=False))[0])
+                if not out[-1] and (arch, n) not in IN_BASE:
+                    break
+        return n, out
+    return dict(pool_map(one, list(cat)))
+
+
+def need_all(arch):
+    missing = [tc[0] for tc in cc.TOOLCHAINS[arch] if tc not in cc.installed(arch)]
+    if missing:
+        pytest.skip(f"not installed: {missing} (ci/deps installs them)")
+
+
+def table(arch, got):
+    ids = list(got)
+    lines = [f"{arch} verdicts: " + "  ".join(ids)]
+    for n in sorted(cc.load(arch)):
+        lines.append(f"  {n:12s} " + "  ".join(f"{got[t][n][0]:>{len(t)}}" for t in ids))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("arch", cc.ARCHES)
+def test_verdict_table(arch):
+    """Each toolchain's verdicts equal the measured table; never `broken`."""
+    got = measured(arch)
+    print("\n" + table(arch, got))
+    for tc_id, res in got.items():
+        verdicts = {n: r[0] for n, r in res.items()}
+        assert verdicts == expected(arch, tc_id), {
+            n: res[n] for n in res if res[n][0] != expected(arch, tc_id)[n]}
+    need_all(arch)
+
+
+@pytest.mark.parametrize("arch", cc.ARCHES)
+def test_two_assemblers_per_entry(arch):
+    need_all(arch)
+    got = measured(arch)
+    asm_of = {tc[0]: tc[1] for tc in cc.TOOLCHAINS[arch]}
+    for n in cc.load(arch):
+        ok = {asm_of[t] for t in got if got[t][n][0] == "yes"}
+        assert len(ok) >= 2, f"{arch}/{n}: bytes checked by {sorted(ok)} only"
+
+
+@pytest.mark.parametrize("arch", cc.ARCHES)
+def test_enable_lines_are_needed(arch):
+    """Without its enable lines, under the base -march, each snippet is
+    rejected by at least one assembler that takes it with them: the
+    directive is needed and the snippet tests the extension."""
+    need_all(arch)
+    for n, accepted in bare(arch).items():
+        if (arch, n) in IN_BASE:
+            assert all(accepted), f"{arch}/{n} is no longer in the base: drop it from IN_BASE"
+        else:
+            assert False in accepted, f"{arch}/{n} passes without its enable lines everywhere"
+
+
+def class_toolchain(arch, got, name):
+    """The newest installed toolchain that takes the feature."""
+    for tc in reversed(cc.installed(arch)):
+        if got.get(tc[0], {}).get(name, ("no",))[0] == "yes" and not tc[0].endswith("-exp") \
+                and tc[0] != "gas-mthumb":
+            return tc
+    return None
+
+
+@pytest.mark.parametrize("arch", cc.ARCHES)
+def test_audit_patterns_know_the_class(arch):
+    """Sibling instructions of every feature, encoded by a real assembler,
+    match the feature's audit patterns (A32 and T32 for arm)."""
+    need_all(arch)
+    got, cat = measured(arch), cc.load(arch)
+    assert set(CLASS[arch]) == set(cat)
+    jobs = []
+    for name, insns in CLASS[arch].items():
+        tc = class_toolchain(arch, got, name)
+        for state in (("arm", "thumb") if arch == "arm" else (None,)):
+            key = "audit-thumb" if state == "thumb" else "audit"
+            if cat[name][key] and insns:
+                jobs.append((name, tc, state, key, insns))
+
+    def one(job):
+        """One file per feature and state: every word must match."""
+        name, tc, state, key, insns = job
+        body = "\n".join(insns)
+        if state:
+            body = f".syntax unified\n.{state}\n{body}\n.arm"
+        ok, msg, code = cc.assemble(tc[2], cc.source(arch, {**cat[name], "body": body}))
+        if not ok:
+            return f"{name}: {tc[0]} rejects its class samples: {msg}"
+        pats = cc.patterns(cat[name], key)
+        bad = [f"{w:0{2 * n}x}" for w, n in cc.words(arch, code, state == "thumb")
+               if not cc.matches(pats, w, n)]
+        return f"{name} ({state or arch}): {bad} not in {key}" if bad else None
+    assert [r for r in pool_map(one, jobs) if r] == []
+
+
+def test_expect_is_what_the_manual_says():
+    """A few words computed here from the manuals' field layouts, so the
+    catalog's bytes do not rest on the assemblers alone."""
+    def a64_dp2(sf, rm, opcode, rn, rd):          # Arm ARM C4.1.93: data-processing (2 source)
+        return sf << 31 | 0b0011010110 << 21 | rm << 16 | opcode << 10 | rn << 5 | rd
+
+    def rv_r(f7, rs2, rs1, f3, rd, op):            # RISC-V unprivileged ISA: R-type
+        return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op
+
+    def le(w, n=4):
+        return w.to_bytes(n, "little")
+    a64, rv = cc.load("aarch64"), cc.load("riscv64")
+    assert hexbytes(a64["crc32"]["expect"][0]) == le(a64_dp2(1, 2, 0b010011, 1, 0))
+    assert hexbytes(rv["zba"]["expect"][0]) == le(rv_r(0b0010000, 12, 11, 0b010, 10, 0b0110011))
+    assert hexbytes(rv["zicond"]["expect"][0]) == le(rv_r(0b0000111, 12, 11, 0b101, 10, 0b0110011))
+    assert hexbytes(rv["zacas"]["expect"][0]) == le(rv_r(0b0010100, 12, 11, 0b010, 10, 0b0101111))
+    # c.zext.b rd': 100 111 rd' 11 000 01, a0 = x8 + 2
+    assert hexbytes(rv["zcb"]["expect"][0]) == le(0b100111 << 10 | 2 << 7 | 0b11000 << 2 | 1, 2)
+    # vadd.vv vd, vs2, vs1 (vm=1): funct6 000000, OPIVV, OP-V
+    assert hexbytes(rv["v"]["expect"][0]) == le(1 << 25 | 1 << 20 | 2 << 15 | 0x57)
+    # T32 ADD.W r0, r1, r2: 11101011000 S Rn | 0 imm3 Rd imm2 type Rm, halfwords in order
+    arm = cc.load("arm")
+    assert hexbytes(arm["thumb2"]["expect"][0]) == le(0xEB01, 2) + le(0x0002, 2)
