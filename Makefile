@@ -23,8 +23,8 @@ $(BUILD):
 	@mkdir -p $@
 
 ## 1. The probe: build/asmcap (libc only; the catalog is compiled in) ##########
-PROBE_SRC := $(sort $(wildcard probe/*.c))
-PROBE_HDR := $(wildcard probe/*.h)
+PROBE_SRC := $(sort $(wildcard probe/*.c probe/arch/*.c))
+PROBE_HDR := $(wildcard probe/*.h probe/arch/*.h)
 TEMPLATES := $(sort $(wildcard templates/*/*))
 
 $(BUILD)/catalog.c: probe/embed-catalog.pl $(TEMPLATES) | $(BUILD)

@@ -5,6 +5,7 @@
  * them settles the rest.  Only a failure that names no line falls back to
  * one run per feature, in parallel. */
 #include "probe.h"
+#include "arch.h"
 #include "cache.h"
 #include "unit.h"
 
@@ -79,6 +80,31 @@ static void verdicts_free(struct probe *p)
 
 /* ---- identity, build section, dependencies ---- */
 
+void build_macro_set(struct build_info *b, const char *name, long value)
+{
+	if (!strcmp(name, "__CET__"))
+		b->cet_ibt = !!(value & 1), b->cet_shstk = !!(value & 2);
+	for (size_t i = 0; i < b->nmacro; i++)
+		if (!strcmp(b->macro[i].name, name)) {
+			b->macro[i].value = value;
+			return;
+		}
+	if (b->nmacro < BUILD_MAX_MACROS)
+		b->macro[b->nmacro++] = (struct build_macro){name, value};
+}
+
+/* A module's macro called name (its static string), or NULL. */
+static const char *module_macro(const char *name)
+{
+	for (const struct arch *const *a = arch_all; *a; a++)
+		for (const char *const *m = (*a)->macros; m && *m; m++)
+			if (!strcmp(*m, name))
+				return *m;
+	return NULL;
+}
+
+/* `-dM -E` output (in --mode s, where no preprocessor sees the source;
+ * the target is not known yet, so every module's macros count). */
 static void parse_defines(struct build_info *b, const char *text)
 {
 	memset(b, 0, sizeof *b);
@@ -86,11 +112,12 @@ static void parse_defines(struct build_info *b, const char *text)
 	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
 		char name[64];
 		long val = 1;
+		const char *mod;
 		if (sscanf(l, "#define %63s %ld", name, &val) < 1)
 			continue;
-		if (!strcmp(name, "__CET__"))
-			b->cet_ibt = !!(val & 1), b->cet_shstk = !!(val & 2);
-		else if (!strcmp(name, "__PIC__"))
+		if ((mod = module_macro(name)))
+			build_macro_set(b, mod, val);
+		if (!strcmp(name, "__PIC__"))
 			b->pic = (int)val;
 		else if (!strcmp(name, "__ILP32__"))
 			b->ilp32 = 1;
@@ -154,16 +181,73 @@ static int usage_err(char *err, size_t errlen, const char *fmt, const char *a)
 	return 2;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct feature *)a)->name, ((const struct feature *)b)->name);
+}
+
+/* Is w one of the words of list? */
+static int listed(const struct strv *list, const char *w)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (!strcmp(list->v[i], w))
+			return 1;
+	return 0;
+}
+
+/* Features asked for by --features that belong to another architecture's
+ * catalog join this one, to be answered `skipped' (not for this target):
+ * a build that asks for adx and sha3 alike works on every target. */
+static void add_foreign(struct ctx *x)
+{
+	struct probe *p = x->p;
+	struct strv w = {0};
+	char e[64], *copy = xstrdup(x->o->features);
+	for (char *c = copy; *c; c++)
+		if (*c == ',')
+			*c = ' ';
+	split_words(copy, &w, e, sizeof e);
+	free(copy);
+	for (const struct arch *const *a = arch_all; *a; a++) {
+		struct catalog other;
+		char err[256];
+		if (!strcmp((*a)->name, p->arch) || catalog_load(&other, x->o->templates, (*a)->name, err, sizeof err))
+			continue;       /* a --templates tree may hold some architectures only */
+		for (size_t i = 0; i < other.n; i++) {
+			if (!listed(&w, other.f[i].name) || catalog_find(&p->cat, other.f[i].name))
+				continue;
+			struct feature *g = realloc(p->cat.f, (p->cat.n + 1) * sizeof *g);
+			if (!g) {
+				fputs("asmcap: out of memory\n", stderr);
+				exit(3);
+			}
+			p->cat.f = g;
+			p->cat.f[p->cat.n++] = other.f[i];
+			memset(&other.f[i], 0, sizeof other.f[i]);      /* moved */
+			qsort(p->cat.f, p->cat.n, sizeof *p->cat.f, by_name);
+		}
+		catalog_free(&other);
+	}
+	strv_free(&w);
+}
+
+/* The catalog of arch (a module's name, or a machine asmcap has no module
+ * and so no catalog for: then only foreign features). */
 static int load_catalog(struct ctx *x, const char *arch, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
+	char sub[4096];
+	struct stat st;
 	verdicts_free(p);
 	catalog_free(&p->cat);
-	int r = catalog_load(&p->cat, x->o->templates, arch, err, errlen);
-	if (r)
+	snprintf(sub, sizeof sub, "%s/%s", x->o->templates ? x->o->templates : "", arch);
+	if (arch_named(arch) && (!x->o->templates || !stat(sub, &st)) &&
+	    catalog_load(&p->cat, x->o->templates, arch, err, errlen))
 		return 2;
-	p->v = calloc(p->cat.n + 1, sizeof *p->v);
 	snprintf(p->arch, sizeof p->arch, "%s", arch);
+	if (x->o->features)
+		add_foreign(x);
+	p->v = calloc(p->cat.n + 1, sizeof *p->v);
 	return 0;
 }
 
@@ -200,6 +284,9 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 		struct verdict *v = &p->v[i];
 		if (!want[i])
 			set_verdict(v, ST_SKIPPED, xstrdup("not in --features"), 0);
+		else if (strcmp(f->arch, p->arch))
+			set_verdict(v, ST_SKIPPED, xprintf("not for this target (a feature of %s; the objects are %s)",
+			                                   f->arch, p->arch), 0);
 		else if (off[i] || envoff[i])
 			set_verdict(v, ST_DISABLED, xprintf("disabled by %s", off[i] ? "--disable" : "ASMCAP_DISABLE"), 0);
 		else if (!(f->formats & (1u << fmt)))
@@ -464,7 +551,11 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
-	const char *guess = "x86_64", *loaded = NULL;
+	/* The plan starts from asmcap's own architecture; the first object
+	 * says what the target really is. */
+	char guess[sizeof p->arch], loaded[sizeof p->arch] = "";
+	const struct arch *host = arch_host();
+	snprintf(guess, sizeof guess, "%s", host ? host->name : "x86_64");
 	enum obj_format fmt = format_guess(x);
 	int r = 0, integrated = 0, first = 1;
 	char *as_prog = NULL;
@@ -474,9 +565,9 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		/* Another attempt on the same arch keeps the verdicts it has:
 		 * the same toolchain gave them, only the plan was for another
 		 * object format. */
-		if ((!loaded || strcmp(loaded, guess)) && (r = load_catalog(x, guess, err, errlen)))
+		if (strcmp(loaded, guess) && (r = load_catalog(x, guess, err, errlen)))
 			break;
-		loaded = guess;
+		snprintf(loaded, sizeof loaded, "%s", guess);
 		size_t *run = calloc(p->cat.n + 1, sizeof *run), *alone = calloc(p->cat.n + 1, sizeof *alone);
 		size_t nrun, nalone = 0, left = 0;
 		enum outcome out = U_OK;
@@ -494,7 +585,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		}
 		if (!r && (strcmp(p->arch, guess) || format_of(p->format) != fmt)) {
 			/* The object says another target than the plan assumed. */
-			guess = p->arch[0] == 'i' ? "i386" : "x86_64";
+			snprintf(guess, sizeof guess, "%s", p->arch);
 			fmt = format_of(p->format);
 			free(run);
 			free(alone);

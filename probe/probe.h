@@ -9,6 +9,8 @@
 #include "catalog.h"
 #include "run.h"
 
+struct arch;
+
 enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED };
 const char *status_name(enum status s);
 
@@ -34,13 +36,23 @@ struct probe_opts {
 	int exact;              /* explain: run the build's command as is (no -v for identity) */
 };
 
+#define BUILD_MAX_MACROS 32
+
 struct build_info {
 	int known;              /* the -dM -E run worked */
 	int cet_ibt, cet_shstk, pic, ilp32, apple, win64;
+	/* the target architecture's macros (arch.h) that are defined */
+	struct build_macro { const char *name; long value; } macro[BUILD_MAX_MACROS];
+	size_t nmacro;
 };
+
+/* Record a defined build macro (name: a module's static string); __CET__
+ * also sets cet_ibt/cet_shstk, which the outputs name. */
+void build_macro_set(struct build_info *b, const char *name, long value);
 
 struct probe {
 	const char *way;
+	const struct arch *target;      /* the objects' architecture; NULL: one asmcap has no module for */
 	struct strv argv;       /* the command words */
 	char *path;             /* argv[0] resolved in PATH */
 	char *identity, *assembler;

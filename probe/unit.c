@@ -3,6 +3,7 @@
  * the run says: per snippet the bytes in the object, compared with the
  * catalog's, or the assembler's message for the snippet's lines. */
 #include "unit.h"
+#include "arch.h"
 #include "file.h"
 
 #include <ctype.h>
@@ -104,10 +105,21 @@ void unit_free(struct unit *u)
 	run_result_free(&u->job.r);
 }
 
+/* Macros of every target (the architecture's own come from its module). */
 static const struct macro { const char *name, *sym; int value; } macros[] = {
-	{"__CET__", "cet", 1}, {"__PIC__", "pic", 1}, {"__ILP32__", "ilp32", 0},
+	{"__PIC__", "pic", 1}, {"__ILP32__", "ilp32", 0},
 	{"__APPLE__", "apple", 0}, {"_WIN64", "win64", 0}, {NULL, NULL, 0},
 };
+
+/* Is name one of the macros an earlier module already listed? */
+static int listed_before(const struct arch *const *upto, const char *name)
+{
+	for (const struct arch *const *a = arch_all; a != upto; a++)
+		for (const char *const *m = (*a)->macros; m && *m; m++)
+			if (!strcmp(*m, name))
+				return 1;
+	return 0;
+}
 
 /* The source text of a unit; records each snippet's line range. */
 static char *unit_source(struct ctx *x, struct unit *u)
@@ -124,6 +136,14 @@ static char *unit_source(struct ctx *x, struct unit *u)
 			           m->value ? m->name : "1");
 			line += 3;
 		}
+		/* The target is not known before the first object: every
+		 * module's macros, each as asmcap_m_<NAME> with its value. */
+		for (const struct arch *const *a = arch_all; *a; a++)
+			for (const char *const *m = (*a)->macros; m && *m; m++)
+				if (!listed_before(a, *m)) {
+					buf_printf(&b, "#ifdef %s\n\t.set asmcap_m_%s, %s\n#endif\n", *m, *m, *m);
+					line += 3;
+				}
 		buf_puts(&b, "\t.set asmcap_m_seen, 1\n");
 		line++;
 	}
@@ -402,31 +422,29 @@ int load_obj(const struct unit *u, uint8_t **buf, struct obj *o,
 	return 0;
 }
 
-static const char *arch_name(enum obj_arch a)
-{
-	return a == OBJ_ARCH_X86_64 ? "x86_64" : a == OBJ_ARCH_I386 ? "i386" : NULL;
-}
-
-/* What the object says about the target; -1 (err set) when it is no x86. */
+/* What the object says about the target: its architecture (a module's,
+ * or the name of a machine asmcap has none for), format and, in --mode S,
+ * the build macros. */
 int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char *err, size_t errlen)
 {
-	const char *a = arch_name(o->arch);
-	if (!a) {
-		char *cmd = argv_join(u->argv.v);
-		snprintf(err, errlen, "`%s' makes %s objects for a target asmcap has no catalog for (x86_64, i386)",
-		         cmd, obj_format_name(o));
-		free(cmd);
-		return -1;
-	}
-	snprintf(x->p->arch, sizeof x->p->arch, "%s", a);
+	char m[32];
+	(void)u;
+	(void)err;
+	(void)errlen;
+	x->p->target = arch_of_obj(o);
+	snprintf(x->p->arch, sizeof x->p->arch, "%s", arch_machine_name(o, m, sizeof m));
 	snprintf(x->p->format, sizeof x->p->format, "%s", obj_format_name(o));
 	if (want_cpp(x) && obj_symbol_named(o, "asmcap_m_seen")) {
 		struct build_info *b = &x->p->build;
 		const struct obj_symbol *s;
 		memset(b, 0, sizeof *b);
 		b->known = 1;
-		if ((s = obj_symbol_named(o, "asmcap_m_cet")))
-			b->cet_ibt = s->value & 1, b->cet_shstk = !!(s->value & 2);
+		for (const char *const *n = x->p->target ? x->p->target->macros : NULL; n && *n; n++) {
+			char sym[96];
+			snprintf(sym, sizeof sym, "asmcap_m_%s", *n);
+			if ((s = obj_symbol_named(o, sym)))
+				build_macro_set(b, *n, (long)s->value);
+		}
 		if ((s = obj_symbol_named(o, "asmcap_m_pic")))
 			b->pic = (int)s->value;
 		b->ilp32 = obj_symbol_named(o, "asmcap_m_ilp32") != NULL;
