@@ -108,6 +108,94 @@ static int parse_cpuid(char *v, struct cat_cpuid *c)
 	return (have & 13) == 13 ? 0 : -1;
 }
 
+/* "AT_HWCAP bit=N" (want = "AT_HWCAP") or "AT_HWCAP2 bit=N". */
+static int parse_hwcap(const char *v, const char *want, unsigned char reg, struct cat_hwcap *h)
+{
+	size_t n = strlen(want);
+	if (strncmp(v, want, n) || (v[n] != ' ' && v[n] != '\t'))
+		return -1;
+	v += n;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (strncmp(v, "bit=", 4) || v[4] < '0' || v[4] > '9')
+		return -1;
+	char *end;
+	unsigned long bit = strtoul(v + 4, &end, 10);
+	if (*end || bit > 63)
+		return -1;
+	h->reg = reg;
+	h->bit = (unsigned char)bit;
+	return 0;
+}
+
+/* "key=K bit=N": the riscv_hwprobe(2) key and a bit of its 64-bit value. */
+static int parse_hwprobe(const char *v, struct cat_hwprobe *h)
+{
+	char *end;
+	if (strncmp(v, "key=", 4) || v[4] < '0' || v[4] > '9')
+		return -1;
+	unsigned long key = strtoul(v + 4, &end, 10);
+	if (key > 0x7fffffff || (*end != ' ' && *end != '\t'))
+		return -1;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (strncmp(end, "bit=", 4) || end[4] < '0' || end[4] > '9')
+		return -1;
+	unsigned long bit = strtoul(end + 4, &end, 10);
+	if (*end || bit > 63)
+		return -1;
+	h->key = (int)key;
+	h->bit = (unsigned)bit;
+	return 0;
+}
+
+/* One hex word of exactly 4 or 8 digits; its digit count, or 0. */
+static unsigned hex_word(const char *s, uint32_t *out)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	if (s[n] || (n != 4 && n != 8))
+		return 0;
+	*out = (uint32_t)strtoul(s, NULL, 16);
+	return (unsigned)n;
+}
+
+/* "MASK VALUE ; MASK VALUE ..." hex; width from the digit count (4 or 8). */
+static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
+{
+	char *copy = dup_n(v, strlen(v)), *save = NULL;
+	int r = 0;
+	for (char *pat = strtok_r(copy, ";", &save); pat && !r; pat = strtok_r(NULL, ";", &save)) {
+		char *a = strtok(pat, " \t"), *b = a ? strtok(NULL, " \t") : NULL;
+		uint32_t mask, value;
+		unsigned dm = a ? hex_word(a, &mask) : 0, dv = b ? hex_word(b, &value) : 0;
+		if (!dm || dm != dv || strtok(NULL, " \t") || !mask || (value & ~mask)) {
+			r = -1;
+			break;
+		}
+		*out = realloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = (struct cat_word){mask, value, (unsigned char)(dm / 2)};
+	}
+	free(copy);
+	return r || !*n ? -1 : 0;
+}
+
+int catalog_arch_is_x86(const char *arch)
+{
+	return !strcmp(arch, "x86_64") || !strcmp(arch, "i386");
+}
+
+/* CPU keys belong to one family: a cpuid: line in an aarch64 file would
+ * be silently ignored by the CPU reader. */
+static int key_applies(const char *key, int x86)
+{
+	static const char *const x86_only[] = {"cpuid", "xcr0", "nasm", NULL};
+	static const char *const word_only[] = {"hwcap", "hwcap2", "hwprobe", "isa", NULL};
+	for (const char *const *k = x86 ? word_only : x86_only; *k; k++)
+		if (!strcmp(key, *k))
+			return 0;
+	return 1;
+}
+
 static void split_list(const char *v, const char *seps, char ***out, size_t *n)
 {
 	char *copy = dup_n(v, strlen(v));
@@ -127,6 +215,9 @@ static void feature_free(struct feature *f)
 	free(f->requires);
 	for (size_t i = 0; i < f->nexpect; i++)
 		free(f->expect[i].b);
+	for (size_t i = 0; i < f->nenable; i++)
+		free(f->enable[i]);
+	free(f->enable); free(f->isa); free(f->audit_words);
 	memset(f, 0, sizeof *f);
 }
 
@@ -136,6 +227,8 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 {
 	memset(f, 0, sizeof *f);
 	f->arch = dup_n(arch, strlen(arch));
+	f->hwprobe.key = -1;
+	const int x86 = catalog_arch_is_x86(arch);
 	const char *p = text;
 	unsigned line = 0;
 	int have_formats = 0;
@@ -154,7 +247,9 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 		key = trim(key);
 		char *v = trim(colon + 1);
 		int bad = 0;
-		if (!strcmp(key, "feature")) {
+		if (!key_applies(key, x86))
+			bad = fail(err, errlen, "%s:%u: `%s:' does not apply to %s", path, line, key, arch);
+		else if (!strcmp(key, "feature")) {
 			if (strcmp(v, name))
 				bad = fail(err, errlen, "%s:%u: feature `%s' does not match the file name `%s'",
 				           path, line, v, name);
@@ -166,8 +261,33 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 			f->since = dup_n(v, strlen(v));
 		else if (!strcmp(key, "cost"))
 			f->cost = dup_n(v, strlen(v));
-		else if (!strcmp(key, "audit"))
+		else if (!strcmp(key, "audit") && x86)
 			f->audit = dup_n(v, strlen(v));
+		else if (!strcmp(key, "audit")) {
+			if (parse_audit_words(v, &f->audit_words, &f->naudit_words))
+				bad = fail(err, errlen, "%s:%u: bad audit `%s' (want `MASK VALUE ; ...' in hex, 4 or 8 digits each, VALUE inside MASK)",
+				           path, line, v);
+		} else if (!strcmp(key, "enable")) {
+			if (!*v)
+				bad = fail(err, errlen, "%s:%u: empty `enable:' (want one directive)", path, line);
+			f->enable = realloc(f->enable, (f->nenable + 1) * sizeof *f->enable);
+			f->enable[f->nenable++] = dup_n(v, strlen(v));
+		} else if (!strcmp(key, "hwcap") || !strcmp(key, "hwcap2")) {
+			int two = key[5] == '2';
+			if (f->hwcap.reg)
+				bad = fail(err, errlen, "%s:%u: a second hwcap line (one bit per feature)", path, line);
+			else if (parse_hwcap(v, two ? "AT_HWCAP2" : "AT_HWCAP", two ? 2 : 1, &f->hwcap))
+				bad = fail(err, errlen, "%s:%u: bad %s `%s' (want `%s bit=N', N < 64)", path, line,
+				           key, v, two ? "AT_HWCAP2" : "AT_HWCAP");
+		} else if (!strcmp(key, "hwprobe")) {
+			if (f->hwprobe.key >= 0 || parse_hwprobe(v, &f->hwprobe))
+				bad = fail(err, errlen, "%s:%u: bad hwprobe `%s' (want one `key=K bit=N', N < 64)", path, line, v);
+		} else if (!strcmp(key, "isa")) {
+			if (f->isa || (strcmp(v, "thumb") && strcmp(v, "arm")))
+				bad = fail(err, errlen, "%s:%u: bad isa `%s' (want one `thumb' or `arm')", path, line, v);
+			else
+				f->isa = dup_n(v, strlen(v));
+		}
 		else if (!strcmp(key, "section"))
 			f->section = dup_n(v, strlen(v));
 		else if (!strcmp(key, "requires"))

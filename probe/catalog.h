@@ -11,9 +11,17 @@
 
 struct cat_bytes { uint8_t *b; size_t n; };
 struct cat_cpuid { unsigned leaf, subleaf, reg /* 0 eax 1 ebx 2 ecx 3 edx */, bit; };
+/* aarch64/arm/riscv64: "# hwcap: AT_HWCAP bit=N" / "# hwcap2: AT_HWCAP2 bit=N". */
+struct cat_hwcap { unsigned char reg; /* 0 none, 1 AT_HWCAP, 2 AT_HWCAP2 */ unsigned char bit; };
+/* riscv64: "# hwprobe: key=K bit=N" (riscv_hwprobe(2) key, bit of its value). */
+struct cat_hwprobe { int key; /* -1: none */ unsigned bit; };
+/* One "MASK VALUE" audit pattern of a fixed-width ISA, as the manual writes
+ * the instruction (Thumb-2 32-bit: first halfword in the high 16 bits). */
+struct cat_word { uint32_t mask, value; unsigned char len; /* bytes: 2 or 4 */ };
 
 struct feature {
-	char *name, *summary, *since, *audit;
+	char *name, *summary, *since;
+	char *audit;                    /* x86: the textual pattern list; NULL elsewhere */
 	char *cost;                     /* "# cost:" what losing it costs, measured (advice) */
 	char *arch;                     /* "x86_64" | "i386" (the directory) */
 	char *body;                     /* AT&T snippet */
@@ -27,7 +35,17 @@ struct feature {
 	struct cat_bytes expect[CAT_MAX_ALT]; size_t nexpect; /* any one matches */
 	int expect_nonempty;            /* "# expect: nonempty" (directive sections) */
 	unsigned formats;               /* bitmask of 1u << enum obj_format; all if absent */
+	/* Architectures with fixed-width words (aarch64, arm, riscv64): */
+	char **enable; size_t nenable;  /* "# enable:" directives, in order */
+	struct cat_hwcap hwcap;
+	struct cat_hwprobe hwprobe;
+	char *isa;                      /* arm: "thumb" | "arm" | NULL (either) */
+	struct cat_word *audit_words; size_t naudit_words;
 };
+
+/* x86_64 and i386 use textual audit patterns; every other folder uses
+ * MASK VALUE words. */
+int catalog_arch_is_x86(const char *arch);
 
 struct catalog {
 	struct feature *f; size_t n;    /* sorted by name */
