@@ -189,7 +189,7 @@ int catalog_arch_is_x86(const char *arch)
 static int key_applies(const char *key, int x86)
 {
 	static const char *const x86_only[] = {"cpuid", "xcr0", "nasm", NULL};
-	static const char *const word_only[] = {"hwcap", "hwcap2", "hwprobe", "isa", NULL};
+	static const char *const word_only[] = {"hwcap", "hwcap2", "hwprobe", "isa", "audit-thumb", NULL};
 	for (const char *const *k = x86 ? word_only : x86_only; *k; k++)
 		if (!strcmp(key, *k))
 			return 0;
@@ -217,7 +217,7 @@ static void feature_free(struct feature *f)
 		free(f->expect[i].b);
 	for (size_t i = 0; i < f->nenable; i++)
 		free(f->enable[i]);
-	free(f->enable); free(f->isa); free(f->audit_words);
+	free(f->enable); free(f->isa); free(f->audit_words); free(f->audit_thumb_words);
 	memset(f, 0, sizeof *f);
 }
 
@@ -263,10 +263,12 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 			f->cost = dup_n(v, strlen(v));
 		else if (!strcmp(key, "audit") && x86)
 			f->audit = dup_n(v, strlen(v));
-		else if (!strcmp(key, "audit")) {
-			if (parse_audit_words(v, &f->audit_words, &f->naudit_words))
-				bad = fail(err, errlen, "%s:%u: bad audit `%s' (want `MASK VALUE ; ...' in hex, 4 or 8 digits each, VALUE inside MASK)",
-				           path, line, v);
+		else if (!strcmp(key, "audit") || !strcmp(key, "audit-thumb")) {
+			int t = key[5] == '-';   /* arm: T32 words apart from A32 ones */
+			if (parse_audit_words(v, t ? &f->audit_thumb_words : &f->audit_words,
+			                      t ? &f->naudit_thumb_words : &f->naudit_words))
+				bad = fail(err, errlen, "%s:%u: bad %s `%s' (want `MASK VALUE ; ...' in hex, 4 or 8 digits each, VALUE inside MASK)",
+				           path, line, key, v);
 		} else if (!strcmp(key, "enable")) {
 			if (!*v)
 				bad = fail(err, errlen, "%s:%u: empty `enable:' (want one directive)", path, line);
@@ -287,8 +289,7 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 				bad = fail(err, errlen, "%s:%u: bad isa `%s' (want one `thumb' or `arm')", path, line, v);
 			else
 				f->isa = dup_n(v, strlen(v));
-		}
-		else if (!strcmp(key, "section"))
+		} else if (!strcmp(key, "section"))
 			f->section = dup_n(v, strlen(v));
 		else if (!strcmp(key, "requires"))
 			split_list(v, " \t,", &f->requires, &f->nrequires);

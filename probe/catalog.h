@@ -40,7 +40,8 @@ struct feature {
 	struct cat_hwcap hwcap;
 	struct cat_hwprobe hwprobe;
 	char *isa;                      /* arm: "thumb" | "arm" | NULL (either) */
-	struct cat_word *audit_words; size_t naudit_words;
+	struct cat_word *audit_words; size_t naudit_words;       /* "# audit:" (arm: A32) */
+	struct cat_word *audit_thumb_words; size_t naudit_thumb_words; /* arm "# audit-thumb:" (T32) */
 };
 
 /* x86_64 and i386 use textual audit patterns; every other folder uses
