@@ -50,6 +50,15 @@ const struct arch *arch_host(void)
 #endif
 }
 
+const char *arch_macro_named(const char *name)
+{
+	for (const struct arch *const *a = arch_all; *a; a++)
+		for (const char *const *m = (*a)->macros; m && *m; m++)
+			if (!strcmp(*m, name))
+				return *m;
+	return NULL;
+}
+
 /* ELF machines without a module, by their usual names (gABI and the
  * psABIs); the byte order and class pick among a family's names. */
 static const struct other {

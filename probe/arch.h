@@ -116,6 +116,9 @@ const struct arch *arch_host(void);
  * ("ppc64le", "s390x", "mips", ...), else "machine N". */
 const char *arch_machine_name(const struct obj *o, char *buf, size_t len);
 
+/* The module macro string equal to name (build_info keeps these), or NULL. */
+const char *arch_macro_named(const char *name);
+
 /* The modules (probe/arch/<name>.c). */
 extern const struct arch arch_x86_64, arch_i386, arch_aarch64, arch_arm, arch_riscv64;
 

@@ -2,8 +2,10 @@
  * on.  Format (tab-separated, fields escaped \\ \t \n):
  *   asmcap-cache 1
  *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME / tool NAME VALUE /
- *   build ... / feature NAME STATUS MS REASON / end                        */
+ *   build ... / macro NAME VALUE / feature NAME STATUS MS REASON /
+ *   flags NAME STATUS MS REASON (the no-directive answer) / end             */
 #include "cache.h"
+#include "arch.h"
 #include "file.h"
 #include "out.h"
 
@@ -202,12 +204,11 @@ static size_t fields(char *line, char **f, size_t max)
 
 static char *catalog_hashes(const char *dir)
 {
-	static const char *const arches[] = {"x86_64", "i386"};
 	struct buf b = {0};
 	char err[256];
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; arch_all[i]; i++) {
 		struct catalog c;
-		int r = catalog_load(&c, dir, arches[i], err, sizeof err);
+		int r = catalog_load(&c, dir, arch_all[i]->name, err, sizeof err);
 		buf_printf(&b, "%s%s", i ? "," : "", r ? "none" : c.hash);
 		if (!r)
 			catalog_free(&c);
@@ -409,26 +410,28 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 			struct build_info *b = &p->build;
 			b->known = atoi(f[1]); b->cet_ibt = atoi(f[2]); b->cet_shstk = atoi(f[3]);
 			b->pic = atoi(f[4]); b->ilp32 = atoi(f[5]); b->apple = atoi(f[6]); b->win64 = atoi(f[7]);
-		} else if (!strcmp(f[0], "feature") && n == 5 && p->v) {
+		} else if (!strcmp(f[0], "macro") && n == 3 && arch_macro_named(f[1])) {
+			build_macro_set(&p->build, arch_macro_named(f[1]), atol(f[2]));
+		} else if ((!strcmp(f[0], "feature") || !strcmp(f[0], "flags")) && n == 5 && p->v) {
+			struct verdict *vs = !strcmp(f[0], "feature") ? p->v : p->vf;
 			for (size_t i = 0; i < p->cat.n; i++)
 				if (!strcmp(p->cat.f[i].name, f[1])) {
-					p->v[i].st = parse_status(f[2]);
-					p->v[i].ms = atof(f[3]);
-					free(p->v[i].reason);
-					p->v[i].reason = strdup(f[4]);
+					vs[i].st = parse_status(f[2]);
+					vs[i].ms = atof(f[3]);
+					free(vs[i].reason);
+					vs[i].reason = strdup(f[4]);
 				}
 		} else if (!strcmp(f[0], "catalog") && n == 2 && !p->v) {
 			char err[256];
-			ok = !catalog_load(&p->cat, o->templates, f[1], err, sizeof err);
-			if (ok)
-				p->v = calloc(p->cat.n + 1, sizeof *p->v);
+			ok = !probe_load_catalog(p, o, f[1], err, sizeof err);
+			p->target = arch_named(f[1]);
 		}
 		l = nl + 1;
 	}
 	free(text);
 	int hit = ok && p->v != NULL;
 	for (size_t i = 0; hit && i < p->cat.n; i++)
-		hit = p->v[i].reason != NULL;
+		hit = p->v[i].reason != NULL && (!p->cat.f[i].nenable || p->vf[i].reason != NULL);
 	if (!hit) {
 		probe_free(p);
 		return 0;
@@ -457,10 +460,17 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 	const struct build_info *bi = &p->build;
 	buf_printf(&b, "build\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", bi->known, bi->cet_ibt, bi->cet_shstk,
 	           bi->pic, bi->ilp32, bi->apple, bi->win64);
+	for (size_t i = 0; i < bi->nmacro; i++)
+		buf_printf(&b, "macro\t%s\t%ld\n", bi->macro[i].name, bi->macro[i].value);
 	for (size_t i = 0; i < p->cat.n; i++) {
 		buf_printf(&b, "feature\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->v[i].st), p->v[i].ms);
 		cache_field(&b, p->v[i].reason);
 		buf_puts(&b, "\n");
+		if (p->cat.f[i].nenable) {
+			buf_printf(&b, "flags\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->vf[i].st), p->vf[i].ms);
+			cache_field(&b, p->vf[i].reason);
+			buf_puts(&b, "\n");
+		}
 	}
 	cache_store(file, key, &p->argv, &p->deps, b.s);
 	buf_free(&b);

@@ -68,14 +68,20 @@ int feature_list(const struct catalog *c, const char *list, unsigned char *want,
 	return 0;
 }
 
-static void verdicts_free(struct probe *p)
+static void verdict_array_free(struct verdict **vs, size_t n)
 {
-	for (size_t i = 0; p->v && i < p->cat.n; i++) {
-		struct verdict *v = &p->v[i];
+	for (size_t i = 0; *vs && i < n; i++) {
+		struct verdict *v = &(*vs)[i];
 		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->source); free(v->got);
 	}
-	free(p->v);
-	p->v = NULL;
+	free(*vs);
+	*vs = NULL;
+}
+
+static void verdicts_free(struct probe *p)
+{
+	verdict_array_free(&p->v, p->cat.n);
+	verdict_array_free(&p->vf, p->cat.n);
 }
 
 /* ---- identity, build section, dependencies ---- */
@@ -93,16 +99,6 @@ void build_macro_set(struct build_info *b, const char *name, long value)
 		b->macro[b->nmacro++] = (struct build_macro){name, value};
 }
 
-/* A module's macro called name (its static string), or NULL. */
-static const char *module_macro(const char *name)
-{
-	for (const struct arch *const *a = arch_all; *a; a++)
-		for (const char *const *m = (*a)->macros; m && *m; m++)
-			if (!strcmp(*m, name))
-				return *m;
-	return NULL;
-}
-
 /* `-dM -E` output (in --mode s, where no preprocessor sees the source;
  * the target is not known yet, so every module's macros count). */
 static void parse_defines(struct build_info *b, const char *text)
@@ -115,7 +111,7 @@ static void parse_defines(struct build_info *b, const char *text)
 		const char *mod;
 		if (sscanf(l, "#define %63s %ld", name, &val) < 1)
 			continue;
-		if ((mod = module_macro(name)))
+		if ((mod = arch_macro_named(name)))
 			build_macro_set(b, mod, val);
 		if (!strcmp(name, "__PIC__"))
 			b->pic = (int)val;
@@ -198,11 +194,10 @@ static int listed(const struct strv *list, const char *w)
 /* Features asked for by --features that belong to another architecture's
  * catalog join this one, to be answered `skipped' (not for this target):
  * a build that asks for adx and sha3 alike works on every target. */
-static void add_foreign(struct ctx *x)
+static void add_foreign(struct probe *p, const struct probe_opts *o)
 {
-	struct probe *p = x->p;
 	struct strv w = {0};
-	char e[64], *copy = xstrdup(x->o->features);
+	char e[64], *copy = xstrdup(o->features);
 	for (char *c = copy; *c; c++)
 		if (*c == ',')
 			*c = ' ';
@@ -211,7 +206,7 @@ static void add_foreign(struct ctx *x)
 	for (const struct arch *const *a = arch_all; *a; a++) {
 		struct catalog other;
 		char err[256];
-		if (!strcmp((*a)->name, p->arch) || catalog_load(&other, x->o->templates, (*a)->name, err, sizeof err))
+		if (!strcmp((*a)->name, p->arch) || catalog_load(&other, o->templates, (*a)->name, err, sizeof err))
 			continue;       /* a --templates tree may hold some architectures only */
 		for (size_t i = 0; i < other.n; i++) {
 			if (!listed(&w, other.f[i].name) || catalog_find(&p->cat, other.f[i].name))
@@ -231,23 +226,25 @@ static void add_foreign(struct ctx *x)
 	strv_free(&w);
 }
 
-/* The catalog of arch (a module's name, or a machine asmcap has no module
- * and so no catalog for: then only foreign features). */
-static int load_catalog(struct ctx *x, const char *arch, char *err, size_t errlen)
+int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *arch, char *err, size_t errlen)
 {
-	struct probe *p = x->p;
 	char sub[4096];
 	struct stat st;
 	verdicts_free(p);
 	catalog_free(&p->cat);
-	snprintf(sub, sizeof sub, "%s/%s", x->o->templates ? x->o->templates : "", arch);
-	if (arch_named(arch) && (!x->o->templates || !stat(sub, &st)) &&
-	    catalog_load(&p->cat, x->o->templates, arch, err, errlen))
+	snprintf(sub, sizeof sub, "%s/%s", o->templates ? o->templates : "", arch);
+	if (arch_named(arch) && (!o->templates || !stat(sub, &st)) &&
+	    catalog_load(&p->cat, o->templates, arch, err, errlen))
 		return 2;
 	snprintf(p->arch, sizeof p->arch, "%s", arch);
-	if (x->o->features)
-		add_foreign(x);
+	if (o->features)
+		add_foreign(p, o);
 	p->v = calloc(p->cat.n + 1, sizeof *p->v);
+	p->vf = calloc(p->cat.n + 1, sizeof *p->vf);
+	if (!p->v || !p->vf) {
+		fputs("asmcap: out of memory\n", stderr);
+		exit(3);
+	}
 	return 0;
 }
 
@@ -302,14 +299,20 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 	return r;
 }
 
-/* Features whose `section:` another feature in the same run also names
- * cannot be told apart in one object: they get runs of their own. */
-static size_t split_shared_sections(struct probe *p, size_t *run, size_t *n, size_t *alone)
+/* Features that cannot share a run get runs of their own: those whose
+ * `section:` another feature in the run also names (the object could not
+ * tell them apart), and, where nothing undoes a directive (AArch64 and
+ * ARM `.arch', arch.h), those that carry `enable:` directives: a
+ * directive must not make another snippet pass. */
+static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_t *alone)
 {
+	struct probe *p = x->p;
+	const struct arch *a = arch_named(p->arch);
+	int directives_leak = a && a->scope == ARCH_SCOPE_ALONE && !x->bare;
 	size_t nalone = 0, k = 0;
 	for (size_t i = 0; i < *n; i++) {
 		const struct feature *f = &p->cat.f[run[i]];
-		int shared = 0;
+		int shared = directives_leak && f->nenable;
 		for (size_t j = 0; f->section && j < *n; j++)
 			shared |= j != i && p->cat.f[run[j]].section && !strcmp(p->cat.f[run[j]].section, f->section);
 		if (shared)
@@ -548,6 +551,38 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 	return *out == U_UNUSABLE ? 3 : 0;
 }
 
+/* The second answer for features with `enable:` directives: the snippet
+ * without them, i.e. what the build's own flags (-march) enable.  Its
+ * verdicts go to p->vf; plain snippets share one run (nothing in them can
+ * reach another). */
+static int probe_flags(struct ctx *x, char *err, size_t errlen)
+{
+	struct probe *p = x->p;
+	size_t *run = calloc(p->cat.n + 1, sizeof *run), n = 0, left = 0;
+	enum outcome out = U_OK;
+	int r = 0;
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct verdict *v = &p->v[i];
+		if (!p->cat.f[i].nenable)
+			continue;
+		if (v->st == ST_SKIPPED || v->st == ST_DISABLED)
+			set_verdict(&p->vf[i], v->st, xstrdup(v->reason), 0);
+		else
+			run[n++] = i;
+	}
+	struct verdict *with = p->v;
+	p->v = p->vf;           /* the runner writes p->v */
+	x->bare = 1;
+	if (n)
+		r = run_batch(x, run, n, &left, &out, NULL, NULL, err, errlen);
+	if (!r && n && out != U_OK)
+		r = run_singly(x, run, drop_rejected(p, run, left), err, errlen);
+	x->bare = 0;
+	p->v = with;
+	free(run);
+	return r;
+}
+
 static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
@@ -565,7 +600,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		/* Another attempt on the same arch keeps the verdicts it has:
 		 * the same toolchain gave them, only the plan was for another
 		 * object format. */
-		if (strcmp(loaded, guess) && (r = load_catalog(x, guess, err, errlen)))
+		if (strcmp(loaded, guess) && (r = probe_load_catalog(p, x->o, guess, err, errlen)))
 			break;
 		snprintf(loaded, sizeof loaded, "%s", guess);
 		size_t *run = calloc(p->cat.n + 1, sizeof *run), *alone = calloc(p->cat.n + 1, sizeof *alone);
@@ -573,7 +608,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		enum outcome out = U_OK;
 		if (!(r = plan(x, fmt, run, &nrun, err, errlen))) {
 			nrun = undecided(p, run, nrun);
-			nalone = split_shared_sections(p, run, &nrun, alone);
+			nalone = split_shared_sections(x, run, &nrun, alone);
 			if (nrun || first)
 				r = run_batch(x, run, nrun, &left, &out, first ? &as_prog : NULL, &integrated, err, errlen);
 			first = 0;
@@ -595,6 +630,8 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			r = run_singly(x, run, drop_rejected(p, run, left), err, errlen);
 		if (!r && nalone)
 			r = run_singly(x, alone, nalone, err, errlen);
+		if (!r)
+			r = probe_flags(x, err, errlen);
 		free(run);
 		free(alone);
 		break;

@@ -61,7 +61,10 @@ struct probe {
 	char *cflags, *asflags;
 	struct build_info build;
 	struct catalog cat;
-	struct verdict *v;      /* one per cat.f[] */
+	struct verdict *v;      /* one per cat.f[]: the assembler knows it (with its
+	                         * `enable:` directives, when it has any) */
+	struct verdict *vf;     /* one per cat.f[]: the build's flags enable it (no
+	                         * directive); only for features with `enable:` */
 	struct strv deps;       /* files the verdicts depend on (cache) */
 	unsigned nruns;         /* assembler runs over catalog snippets (--log, ASMCAP_STATS) */
 };
@@ -69,6 +72,12 @@ struct probe {
 /* 0 probed; 2 usage (err says what); 3 toolchain unusable (err is the one-line reason). */
 int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t errlen);
 void probe_free(struct probe *p);
+
+/* Empty p's catalog and verdicts and load arch's catalog (a module's name,
+ * or a machine asmcap has none for: an empty one), plus the features of
+ * other architectures --features names, to be answered `skipped'.
+ * 0, or 2 with err. */
+int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *arch, char *err, size_t errlen);
 
 /* Parse a feature list ("adx,bmi2" or "adx bmi2") against a catalog:
  * sets want[i] for each named feature; -1 with err for an unknown name. */

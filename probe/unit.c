@@ -149,10 +149,21 @@ static char *unit_source(struct ctx *x, struct unit *u)
 	}
 	buf_puts(&b, text_sec);
 	line++;
+	const struct arch *a = arch_named(x->p->arch);
+	int pushpop = a && a->scope == ARCH_SCOPE_PUSHPOP;
 	for (size_t i = 0; i < u->n; i++) {
 		const struct feature *f = &x->p->cat.f[u->f[i]];
 		const char *body = nasm ? f->nasm_body : f->body;
 		u->first[i] = line;
+		/* the directives' reach ends with the snippet (arch.h) */
+		if (pushpop) {
+			buf_puts(&b, a->scope_open);
+			line++;
+		}
+		for (size_t k = 0; !x->bare && k < f->nenable; k++) {
+			buf_printf(&b, "\t%s\n", f->enable[k]);
+			line++;
+		}
 		if (nasm) {
 			/* yasm leaves local labels nameless in elf64 objects */
 			buf_printf(&b, "global asmcap_b_%zu, asmcap_e_%zu\n", u->f[i], u->f[i]);
@@ -175,6 +186,10 @@ static char *unit_source(struct ctx *x, struct unit *u)
 		buf_puts(&b, text_sec);
 		buf_printf(&b, "asmcap_e_%zu:\n", u->f[i]);
 		line += 2;
+		if (pushpop) {
+			buf_puts(&b, a->scope_close);
+			line++;
+		}
 		u->last[i] = line - 1;
 	}
 	return b.s;
@@ -296,6 +311,15 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 	const uint8_t *got = NULL;
 	size_t ngot = 0;
 	int ok = 0, located = 0;
+	if (warn) {
+		/* A warning on the snippet's lines rejects it: clang-14 only
+		 * warns about an `.option arch' it does not know, and GNU as
+		 * warns where it drops or changes what it was given. */
+		char *msg = xprintf("assembler warned: %s", warn);
+		record_failure(x, fi, u, msg);
+		free(msg);
+		return;
+	}
 	if (f->section) {
 		const struct obj_section *s = find_section(o, f->section);
 		if (!s)
@@ -346,9 +370,7 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 			}
 		}
 	}
-	if (warn)
-		buf_printf(&why, "%sassembler warned: %s", why.n ? "; " : "", warn);
-	else if (!ok && general)
+	if (!ok && general)
 		buf_printf(&why, "; it said: %s", general);
 	if (!ok && !why.n)
 		buf_puts(&why, "bytes not found");

@@ -31,6 +31,8 @@ struct ctx {
 	unsigned seq;                   /* names the files of each run */
 	int verbose;                    /* the next --cc run gets -v */
 	int warned;                     /* the flavour mismatch was reported */
+	int bare;                       /* snippets without their `enable:` lines (the
+	                                 * "build flags enable it" answer) */
 };
 
 enum outcome {
