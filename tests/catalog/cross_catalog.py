@@ -1,0 +1,249 @@
+"""Test-side reading of the fixed-width catalogs (templates/aarch64, arm,
+riscv64), the toolchains that check them, and the facts they are checked
+against.  Written apart from probe/ so that a second implementation reads
+the same files."""
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+from catalog_files import TEMPLATES, hexbytes, sections
+
+ARCHES = ("aarch64", "arm", "riscv64")
+MULTI = ("expect", "enable", "audit", "audit-thumb")
+
+# The brief's feature list, per folder.
+FEATURES = {
+    "aarch64": ("crc32 aes pmull sha2 sha3 sha512 sm3 sm4 lse rcpc dotprod fp16 bf16 "
+                "i8mm sve sve2 sme sme2 pauth bti mte flagm sb mops cssc wfxt ls64 "
+                "gcs").split(),
+    "arm": "neon vfpv4 idiv crc32 aes sha2 thumb2".split(),
+    "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
+                "zvkb zvkg zvkned zvknha zvknhb zvksed zvksh zicond zacas zabha zicbom "
+                "zicboz zihintpause zawrs zfa zcb zimop").split(),
+}
+
+
+def parse(path):
+    """Header keys (MULTI ones as lists) plus 'body' and 'path'."""
+    path = pathlib.Path(path)
+    lines = path.read_text().split("\n")
+    t = {k: [] for k in MULTI}
+    i = 0
+    while i < len(lines) and lines[i].startswith("#"):
+        key, sep, val = lines[i][1:].partition(":")
+        if sep:
+            key, val = key.strip(), val.strip()
+            if key in MULTI:
+                t[key].append(val)
+            else:
+                assert key not in t, f"{path}:{i + 1}: `{key}' given twice"
+                t[key] = val
+        i += 1
+    t["body"] = "\n".join(lines[i:])
+    t["path"] = path
+    return t
+
+
+def load(arch):
+    return {p.stem: parse(p) for p in sorted((TEMPLATES / arch).glob("*.s"))}
+
+
+def requires(t):
+    return t.get("requires", "").replace(",", " ").split()
+
+
+def patterns(t, key="audit"):
+    """[(mask, value, nbytes)] of an audit line; ValueError if malformed."""
+    out = []
+    for line in t[key]:
+        for pair in line.split(";"):
+            toks = pair.split()
+            if len(toks) != 2 or {len(x) for x in toks} not in ({4}, {8}):
+                raise ValueError(f"not `MASK VALUE' of 4 or 8 hex digits: {pair!r}")
+            mask, value = (int(x, 16) for x in toks)
+            if not mask or value & ~mask:
+                raise ValueError(f"value outside its mask: {pair!r}")
+            out.append((mask, value, len(toks[0]) // 2))
+    return out
+
+
+def matches(pats, word, nbytes):
+    return any(n == nbytes and word & m == v for m, v, n in pats)
+
+
+# -- instruction words of assembled bytes ------------------------------------
+
+def words(arch, code, thumb=False):
+    """(word, nbytes) for each instruction of little-endian `code`: A64/A32
+    4 bytes; T32 by its first halfword (0b111xx with xx != 00: 32-bit, the
+    first halfword high); RISC-V by its low two bits (11: 32-bit)."""
+    out, i = [], 0
+    while i < len(code):
+        h = int.from_bytes(code[i:i + 2], "little")
+        if arch == "riscv64":
+            n = 4 if h & 3 == 3 else 2
+        elif thumb:
+            n = 4 if h >> 11 in (0b11101, 0b11110, 0b11111) else 2
+        else:
+            n = 4
+        if arch != "riscv64" and thumb and n == 4:
+            w = h << 16 | int.from_bytes(code[i + 2:i + 4], "little")
+        else:
+            w = int.from_bytes(code[i:i + n], "little")
+        out.append((w, n))
+        i += n
+    return out
+
+
+def snippet_words(arch, t):
+    return words(arch, hexbytes(t["expect"][0]), t.get("isa") == "thumb")
+
+
+# -- toolchains ----------------------------------------------------------------
+
+# id, assembler (what counts as "another assembler"), argv before the source.
+# The base -march of each architecture is the one the directive-leak check
+# uses: armv8-a, armv7-a with Debian armhf's VFPv3-D16, rv64gc.
+def _clang(v, target, march, *extra):
+    return [f"clang-{v}", f"--target={target}", f"-march={march}", *extra,
+            "-c", "-x", "assembler"]
+
+
+TOOLCHAINS = {
+    "aarch64": [
+        ("gas", "gas", ["aarch64-linux-gnu-as", "-march=armv8-a"]),
+        *[(f"clang-{v}", f"clang-{v}", _clang(v, "aarch64-linux-gnu", "armv8-a"))
+          for v in (14, 19, 22)],
+    ],
+    "arm": [
+        ("gas", "gas", ["arm-linux-gnueabihf-as", "-march=armv7-a", "-mfpu=vfpv3-d16",
+                        "-mfloat-abi=hard"]),
+        # the build's default state must not change a body's bytes
+        ("gas-mthumb", "gas", ["arm-linux-gnueabihf-as", "-march=armv7-a",
+                               "-mfpu=vfpv3-d16", "-mfloat-abi=hard", "-mthumb"]),
+        *[(f"clang-{v}", f"clang-{v}", _clang(v, "armv7a-linux-gnueabihf", "armv7-a",
+                                              "-mfpu=vfpv3-d16"))
+          for v in (14, 19, 22)],
+    ],
+    "riscv64": [
+        ("gas", "gas", ["riscv64-linux-gnu-as", "-march=rv64gc"]),
+        *[(f"clang-{v}", f"clang-{v}", _clang(v, "riscv64-linux-gnu", "rv64gc"))
+          for v in (14, 19, 22)],
+        # clang-19 keeps Zacas behind this flag: a second assembler for its bytes
+        ("clang-19-exp", "clang-19", _clang(19, "riscv64-linux-gnu", "rv64gc",
+                                            "-menable-experimental-extensions")),
+    ],
+}
+
+
+def installed(arch):
+    return [tc for tc in TOOLCHAINS[arch] if shutil.which(tc[2][0])]
+
+
+def source(arch, t, enable=True):
+    """The file a toolchain assembles: RISC-V inside .option push/pop as the
+    engine does; the enable lines unless enable=False."""
+    lines = t["enable"] if enable else []
+    body = t["body"].rstrip("\n")
+    if arch == "riscv64":
+        return "\n".join([".option push", *lines, body, ".option pop", ""])
+    return "\n".join([*lines, body, ""])
+
+
+def assemble(argv, text):
+    """(ok, message, .text bytes): ok only with exit 0 and no warning."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, obj = pathlib.Path(tmp, "s.s"), pathlib.Path(tmp, "s.o")
+        src.write_text(text)
+        r = subprocess.run([*argv, str(src), "-o", str(obj)], capture_output=True,
+                           text=True, timeout=60)
+        err = r.stderr.replace(str(src), "s.s").strip()
+        if r.returncode or not obj.exists():
+            return False, err.splitlines()[-1] if err else "failed", None
+        if "warning" in err.lower():
+            return False, "warning: " + err.splitlines()[-1], None
+        return True, "", sections(obj)[1].get(".text")
+
+
+def verdict(arch, tc, t):
+    """('yes'|'no'|'broken', detail) for feature t with its enable lines."""
+    ok, msg, code = assemble(tc[2], source(arch, t))
+    if not ok:
+        return "no", msg
+    if any(code == hexbytes(e) for e in t["expect"]):
+        return "yes", ""
+    return "broken", f"got {code.hex(' ') if code else None}"
+
+
+# -- CPU facts, from the Linux uapi headers --------------------------------------
+# arch/arm64/include/uapi/asm/hwcap.h (Linux 6.16: HWCAP_GCS 1UL << 32 ...
+# HWCAP2_POE 1UL << 63), arch/arm/include/uapi/asm/hwcap.h and
+# arch/riscv/include/uapi/asm/hwprobe.h (Linux 6.14: ... EXT_ZABHA 1ULL << 58,
+# RISCV_HWPROBE_KEY_IMA_EXT_0 4).  (register, bit) / (key, bit).
+UAPI_AARCH64 = {
+    "HWCAP_AES": (1, 3), "HWCAP_PMULL": (1, 4), "HWCAP_SHA2": (1, 6),
+    "HWCAP_CRC32": (1, 7), "HWCAP_ATOMICS": (1, 8), "HWCAP_FPHP": (1, 9),
+    "HWCAP_LRCPC": (1, 15), "HWCAP_SHA3": (1, 17), "HWCAP_SM3": (1, 18),
+    "HWCAP_SM4": (1, 19), "HWCAP_ASIMDDP": (1, 20), "HWCAP_SHA512": (1, 21),
+    "HWCAP_SVE": (1, 22), "HWCAP_FLAGM": (1, 27), "HWCAP_SB": (1, 29),
+    "HWCAP_PACA": (1, 30), "HWCAP_GCS": (1, 32),
+    "HWCAP2_SVE2": (2, 1), "HWCAP2_I8MM": (2, 13), "HWCAP2_BF16": (2, 14),
+    "HWCAP2_BTI": (2, 17), "HWCAP2_MTE": (2, 18), "HWCAP2_SME": (2, 23),
+    "HWCAP2_WFXT": (2, 31), "HWCAP2_CSSC": (2, 34), "HWCAP2_SME2": (2, 37),
+    "HWCAP2_MOPS": (2, 43),
+}
+UAPI_ARM = {
+    "HWCAP_NEON": (1, 12), "HWCAP_VFPv4": (1, 16), "HWCAP_IDIVA": (1, 17),
+    "HWCAP2_AES": (2, 0), "HWCAP2_SHA2": (2, 3), "HWCAP2_CRC32": (2, 4),
+}
+IMA_EXT_0 = 4
+UAPI_RISCV = {
+    "ZBA": 3, "ZBB": 4, "ZBS": 5, "ZICBOZ": 6, "ZBC": 7, "ZBKB": 8, "ZBKC": 9,
+    "ZBKX": 10, "ZKND": 11, "ZKNE": 12, "ZKNH": 13, "ZKSED": 14, "ZKSH": 15,
+    "ZVBB": 17, "ZVBC": 18, "ZVKB": 19, "ZVKG": 20, "ZVKNED": 21, "ZVKNHA": 22,
+    "ZVKNHB": 23, "ZVKSED": 24, "ZVKSH": 25, "ZFA": 32, "ZACAS": 34, "ZICOND": 35,
+    "ZIHINTPAUSE": 36, "ZIMOP": 42, "ZCB": 44, "ZAWRS": 48, "ZICBOM": 55, "ZABHA": 58,
+}
+# feature -> the uapi macro its CPU key must equal; None: the kernel has none
+CPU_KEY = {
+    "aarch64": {"crc32": "HWCAP_CRC32", "aes": "HWCAP_AES", "pmull": "HWCAP_PMULL",
+                "sha2": "HWCAP_SHA2", "sha3": "HWCAP_SHA3", "sha512": "HWCAP_SHA512",
+                "sm3": "HWCAP_SM3", "sm4": "HWCAP_SM4", "lse": "HWCAP_ATOMICS",
+                "rcpc": "HWCAP_LRCPC", "dotprod": "HWCAP_ASIMDDP", "fp16": "HWCAP_FPHP",
+                "bf16": "HWCAP2_BF16", "i8mm": "HWCAP2_I8MM", "sve": "HWCAP_SVE",
+                "sve2": "HWCAP2_SVE2", "sme": "HWCAP2_SME", "sme2": "HWCAP2_SME2",
+                "pauth": "HWCAP_PACA", "bti": "HWCAP2_BTI", "mte": "HWCAP2_MTE",
+                "flagm": "HWCAP_FLAGM", "sb": "HWCAP_SB", "mops": "HWCAP2_MOPS",
+                "cssc": "HWCAP2_CSSC", "wfxt": "HWCAP2_WFXT", "ls64": None,
+                "gcs": "HWCAP_GCS"},
+    "arm": {"neon": "HWCAP_NEON", "vfpv4": "HWCAP_VFPv4", "idiv": "HWCAP_IDIVA",
+            "crc32": "HWCAP2_CRC32", "aes": "HWCAP2_AES", "sha2": "HWCAP2_SHA2",
+            "thumb2": None},
+}
+
+
+def cpu_key(arch, t):
+    """What the file says: ('hwcap', reg, bit) / ('hwprobe', key, bit) / None."""
+    for key, reg in (("hwcap", 1), ("hwcap2", 2)):
+        if key in t:
+            name, bit = t[key].split()
+            assert name == ("AT_HWCAP2" if reg == 2 else "AT_HWCAP"), t[key]
+            assert bit.startswith("bit="), t[key]
+            return ("hwcap", reg, int(bit[4:]))
+    if "hwprobe" in t:
+        k, b = t["hwprobe"].split()
+        assert k.startswith("key=") and b.startswith("bit="), t["hwprobe"]
+        return ("hwprobe", int(k[4:]), int(b[4:]))
+    return None
+
+
+def expected_cpu_key(arch, name):
+    if arch == "riscv64":
+        if len(name) == 1:                  # single letters: AT_HWCAP bit letter-'a'
+            return ("hwcap", 1, ord(name) - ord("a"))
+        return ("hwprobe", IMA_EXT_0, UAPI_RISCV[name.upper()])
+    macro = CPU_KEY[arch][name]
+    if macro is None:
+        return None
+    return ("hwcap", *(UAPI_AARCH64 if arch == "aarch64" else UAPI_ARM)[macro])

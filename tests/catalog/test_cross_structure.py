@@ -1,0 +1,259 @@
+"""Structure of the fixed-width catalogs (templates/aarch64, arm, riscv64):
+keys, bytes, audit patterns against the snippet's own words, CPU keys
+against the kernel's uapi values, requires; and probe/catalog.c's parser
+(through tests/catalog/catalog_dump.c, under ASan/UBSan) agreeing with
+this reading and rejecting malformed values with file:line.  No cross
+toolchain needed: test_cross_catalog.py runs those."""
+import re
+import subprocess
+
+import pytest
+
+import cross_catalog as cc
+from catalog_files import ROOT, TEMPLATES, hexbytes
+
+KNOWN = {"feature", "summary", "requires", "since", "expect", "enable", "audit",
+         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa"}
+# Snippet words that another feature's patterns also recognise, beyond
+# `requires:`: the instruction belongs to both extensions (templates/README.md).
+OVERLAPS = {("zbkc", "zbc"), ("zvkb", "zvbb"), ("zvknha", "zvknhb"), ("zvknhb", "zvknha")}
+
+ALL = [(arch, name) for arch in cc.ARCHES for name in cc.load(arch)]
+
+
+def tmpl(arch, name):
+    return cc.load(arch)[name]
+
+
+def instruction_lines(body):
+    """Body lines that are instructions, not directives."""
+    return [l.strip() for l in body.splitlines() if l.strip() and not l.strip().startswith(".")]
+
+
+def test_catalogs_are_complete():
+    for arch in cc.ARCHES:
+        assert sorted(cc.load(arch)) == sorted(cc.FEATURES[arch]), arch
+
+
+def test_no_stray_files():
+    for arch in cc.ARCHES:
+        for p in (TEMPLATES / arch).iterdir():
+            assert p.suffix == ".s", p
+
+
+@pytest.mark.parametrize("arch,name", ALL)
+def test_header(arch, name):
+    t = tmpl(arch, name)
+    assert set(t) - {"body", "path"} <= KNOWN, set(t) - KNOWN
+    assert t["feature"] == name
+    for key in ("summary", "since"):
+        assert t.get(key), f"{name}: no {key}"
+    assert t["expect"] and t["enable"] and (t["audit"] or t["audit-thumb"])
+    body = t["body"]
+    assert instruction_lines(body), "a directive-only body"
+    assert not re.search(r"^\s*[#;@/]", body, re.M), "comments in a body"
+    for e in t["enable"]:
+        assert e.startswith("."), f"enable `{e}' is not a directive"
+        assert e not in body, f"the body repeats its enable line `{e}'"
+    if arch == "riscv64":
+        assert not re.search(r"\.option\s+(push|pop)", body), "push/pop is the engine's"
+        assert all(e.startswith(".option arch, +") for e in t["enable"])
+        assert "isa" not in t and not t["audit-thumb"]
+    if arch == "arm":
+        lines = [l.strip() for l in body.splitlines() if l.strip()]
+        assert t.get("isa") in ("arm", "thumb")
+        assert lines[:2] == [".syntax unified", "." + t["isa"]], lines
+        if t["isa"] == "thumb":
+            assert lines[-1] == ".arm", "a Thumb body must switch back"
+    else:
+        assert "isa" not in t and not t["audit-thumb"]
+
+
+@pytest.mark.parametrize("arch,name", ALL)
+def test_expect_bytes(arch, name):
+    t = tmpl(arch, name)
+    seqs = [hexbytes(e) for e in t["expect"]]
+    assert len(set(seqs)) == len(seqs), "duplicate expect lines"
+    for s in seqs:
+        ws = cc.words(arch, s, t.get("isa") == "thumb")
+        assert sum(n for _, n in ws) == len(s), "bytes end inside an instruction"
+        # one word per instruction line: no hidden expansion
+        assert len(ws) == len(instruction_lines(t["body"])), (name, ws)
+        if arch != "riscv64" or name != "zcb":   # zcb is 16-bit by definition
+            assert all(n == 4 for _, n in ws), f"{name}: a 16-bit (compressed) encoding"
+
+
+@pytest.mark.parametrize("arch,name", ALL)
+def test_audit_matches_own_words(arch, name):
+    t = tmpl(arch, name)
+    key = "audit-thumb" if t.get("isa") == "thumb" else "audit"
+    pats = cc.patterns(t, key)
+    other = "audit" if key == "audit-thumb" else "audit-thumb"
+    cc.patterns(t, other)                     # well formed too
+    for e in t["expect"]:
+        for w, n in cc.words(arch, hexbytes(e), t.get("isa") == "thumb"):
+            assert cc.matches(pats, w, n), f"{name}: {w:0{2 * n}x} not in its {key}"
+
+
+def closure(cat, name):
+    seen, todo = set(), [name]
+    while todo:
+        for r in cc.requires(cat[todo.pop()]):
+            if r not in seen:
+                seen.add(r)
+                todo.append(r)
+    return seen
+
+
+@pytest.mark.parametrize("arch", cc.ARCHES)
+def test_audit_tells_features_apart(arch):
+    """A snippet's words match no other feature's patterns except the ones
+    it requires and the documented shared instructions."""
+    cat = cc.load(arch)
+    wrong = []
+    for name, t in cat.items():
+        key = "audit-thumb" if t.get("isa") == "thumb" else "audit"
+        for other, u in cat.items():
+            if other == name or other in closure(cat, name) or (name, other) in OVERLAPS:
+                continue
+            pats = cc.patterns(u, key)
+            if any(cc.matches(pats, w, n) for w, n in cc.snippet_words(arch, t)):
+                wrong.append((name, other))
+    assert not wrong
+
+
+@pytest.mark.parametrize("arch,name", ALL)
+def test_cpu_key_is_the_kernels(arch, name):
+    t = tmpl(arch, name)
+    assert cc.cpu_key(arch, t) == cc.expected_cpu_key(arch, name)
+    if cc.cpu_key(arch, t) is None:
+        assert "hwcap" in t["summary"].lower(), "a feature without a CPU key says so"
+
+
+def test_uapi_table_is_consistent():
+    """The recorded uapi values: no two macros on one bit."""
+    for table in (cc.UAPI_AARCH64, cc.UAPI_ARM):
+        assert len(set(table.values())) == len(table)
+    assert len(set(cc.UAPI_RISCV.values())) == len(cc.UAPI_RISCV)
+
+
+@pytest.mark.parametrize("arch", cc.ARCHES)
+def test_requires_resolvable(arch):
+    cat = cc.load(arch)
+    for name, t in cat.items():
+        for r in cc.requires(t):
+            assert r in cat, f"{name} requires unknown {r}"
+            assert name not in closure(cat, r), f"{name}: a requires cycle"
+
+
+# -- probe/catalog.c through the dump harness ---------------------------------
+
+@pytest.fixture(scope="module")
+def dump(tmp_path_factory):
+    exe = tmp_path_factory.mktemp("dump") / "catalog_dump"
+    subprocess.run(["cc", "-std=c11", "-g", "-Wall", "-Wextra", "-Werror",
+                    "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
+                    "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+                    "-I", str(ROOT / "probe"), "-o", str(exe),
+                    str(ROOT / "tests/catalog/catalog_dump.c"), str(ROOT / "probe/catalog.c"),
+                    str(ROOT / "probe/file.c")], check=True)
+
+    def run(directory, arch):
+        return subprocess.run([str(exe), str(directory), arch], capture_output=True,
+                              text=True, timeout=60)
+    return run
+
+
+def expected_dump(arch):
+    """What catalog_dump must print, from this file's own reading."""
+    out = []
+    for name, t in sorted(cc.load(arch).items()):
+        out.append(f"feature {name}")
+        out += [f"enable {e}" for e in t["enable"]]
+        out += [f"requires {r}" for r in cc.requires(t)]
+        key = cc.cpu_key(arch, t)
+        if key:
+            out.append(f"{key[0]} {key[1]} {key[2]}")
+        if "isa" in t:
+            out.append(f"isa {t['isa']}")
+        out += [f"expect {e}" for e in t["expect"]]
+        for k in ("audit", "audit-thumb"):
+            out += [f"{k} {m:0{2 * n}x} {v:0{2 * n}x}" for m, v, n in cc.patterns(t, k)]
+    return out
+
+
+@pytest.mark.parametrize("arch", cc.ARCHES)
+def test_parser_agrees(dump, arch):
+    r = dump(TEMPLATES, arch)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == expected_dump(arch)
+
+
+def test_parser_keeps_x86_text_audit(dump):
+    r = dump(TEMPLATES, "x86_64")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert sum(l.startswith("audit-text ") for l in lines) > 20
+    assert not [l for l in lines if l.startswith(("audit ", "hwcap", "hwprobe", "enable"))]
+
+
+GOOD = "# feature: bad\n# enable: .arch_extension crc\n# expect: 20 4c c2 9a\n"
+BODY = "\tcrc32x\tw0, w1, x2\n"
+
+
+@pytest.mark.parametrize("arch,header,message", [
+    ("aarch64", "# audit: 7fe0e000\n", "bad audit"),
+    ("aarch64", "# audit: 7fe0e000 1ac04000 ; 0000ffff 1234\n", "bad audit"),
+    ("aarch64", "# audit: 0000ff00 000000ff\n", "bad audit"),          # value outside mask
+    ("aarch64", "# audit: 00000000 00000000\n", "bad audit"),          # matches everything
+    ("aarch64", "# audit: 7fe0e00g 1ac04000\n", "bad audit"),
+    ("aarch64", "# audit: 7fe0e000 1ac04000 junk\n", "bad audit"),
+    ("aarch64", "# audit:\n", "bad audit"),
+    ("aarch64", "# hwcap: AT_HWCAP2 bit=3\n", "bad hwcap"),
+    ("aarch64", "# hwcap: AT_HWCAP bit=64\n", "bad hwcap"),
+    ("aarch64", "# hwcap: AT_HWCAP bit=-1\n", "bad hwcap"),
+    ("aarch64", "# hwcap2: AT_HWCAP2 bit=x\n", "bad hwcap2"),
+    ("aarch64", "# hwcap: AT_HWCAP bit=7\n# hwcap2: AT_HWCAP2 bit=1\n", "a second hwcap"),
+    ("aarch64", "# enable:\n", "empty `enable:'"),
+    ("aarch64", "# cpuid: leaf=1 subleaf=0 reg=ecx bit=1\n", "`cpuid:' does not apply to aarch64"),
+    ("aarch64", "# nasm: none\n", "`nasm:' does not apply"),
+    ("riscv64", "# hwprobe: key=4\n", "bad hwprobe"),
+    ("riscv64", "# hwprobe: key=4 bit=64\n", "bad hwprobe"),
+    ("riscv64", "# hwprobe: key=-1 bit=3\n", "bad hwprobe"),
+    ("riscv64", "# hwprobe: key=4 bit=3\n# hwprobe: key=4 bit=4\n", "bad hwprobe"),
+    ("arm", "# isa: mips\n", "bad isa"),
+    ("arm", "# audit-thumb: f800 e8000000\n", "bad audit-thumb"),
+    ("x86_64", "# hwcap: AT_HWCAP bit=7\n", "`hwcap:' does not apply to x86_64"),
+    ("x86_64", "# audit-thumb: f800 e800\n", "`audit-thumb:' does not apply"),
+])
+def test_parser_rejects(dump, tmp_path, arch, header, message):
+    d = tmp_path / arch
+    d.mkdir()
+    text = GOOD + header + BODY
+    (d / "bad.s").write_text(text)
+    r = dump(tmp_path, arch)
+    assert r.returncode == 2, r.stdout
+    line = text.split("\n").index(header.split("\n")[-2]) + 1
+    assert f"{d / 'bad.s'}:" in r.stderr and message in r.stderr, r.stderr
+    assert re.search(rf"bad\.s:{line}:", r.stderr), (line, r.stderr)
+    assert "runtime error" not in r.stderr and "Sanitizer" not in r.stderr
+
+
+def test_parser_accepts_both_widths(dump, tmp_path):
+    d = tmp_path / "riscv64"
+    d.mkdir()
+    (d / "ok.s").write_text("# feature: ok\n# enable: .option arch, +zcb\n"
+                            "# hwprobe: key=4 bit=44\n# expect: 61 9d\n"
+                            "# audit: fc43 9c41 ; b3c0707f 81c04073\n# audit: f003 8000\n"
+                            "\tc.zext.b\ta0\n")
+    r = dump(tmp_path, "riscv64")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "feature ok", "enable .option arch, +zcb", "hwprobe 4 44", "expect 61 9d",
+        "audit fc43 9c41", "audit b3c0707f 81c04073", "audit f003 8000"]
+
+
+def test_readme_documents_every_key():
+    text = (TEMPLATES / "README.md").read_text()
+    for key in KNOWN:
+        assert f"`{key}:" in text, key
