@@ -287,3 +287,15 @@ def test_frame_thumb_function_at_section_end(tmp_path):
     v = json.loads(r.stdout)
     v = v[0] if isinstance(v, list) else v["variants"][0]
     assert v["status"] == "ok" and v["code"] > 0 and v["frame"] >= 32
+
+
+def test_perl_has_flags(tmp_path):
+    need("clang-19")
+    r = asmcap("--cc", f"clang-19 {A64}", "--features", "sha3,bti,adx", "--format", "json",
+               "-o", tmp_path / "caps.json")
+    assert r.returncode == 0, r.stderr
+    out = subprocess.run(["perl", f"-I{ROOT / 'perlasm'}", "-MAsmcap", "-e",
+                          "my $c = Asmcap->load($ARGV[0]); print join(' ', map { $c->has($_), $c->has_flags($_) }"
+                          " qw(sha3 bti adx))", tmp_path / "caps.json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "1 0 1 1 0 0"
