@@ -191,26 +191,22 @@ static int listed(const struct strv *list, const char *w)
 	return 0;
 }
 
-/* Features asked for by --features that belong to another architecture's
- * catalog join this one, to be answered `skipped' (not for this target):
- * a build that asks for adx and sha3 alike works on every target. */
-static void add_foreign(struct probe *p, const struct probe_opts *o)
+/* Move the features named in w from the other architectures' catalogs
+ * into p's, with what they require (named in w too); 1 when any moved. */
+static int move_foreign(struct probe *p, const struct probe_opts *o, struct strv *w)
 {
-	struct strv w = {0};
-	char e[64], *copy = xstrdup(o->features);
-	for (char *c = copy; *c; c++)
-		if (*c == ',')
-			*c = ' ';
-	split_words(copy, &w, e, sizeof e);
-	free(copy);
+	int moved = 0;
 	for (const struct arch *const *a = arch_all; *a; a++) {
 		struct catalog other;
 		char err[256];
 		if (!strcmp((*a)->name, p->arch) || catalog_load(&other, o->templates, (*a)->name, err, sizeof err))
 			continue;       /* a --templates tree may hold some architectures only */
 		for (size_t i = 0; i < other.n; i++) {
-			if (!listed(&w, other.f[i].name) || catalog_find(&p->cat, other.f[i].name))
+			if (!listed(w, other.f[i].name) || catalog_find(&p->cat, other.f[i].name))
 				continue;
+			for (size_t k = 0; k < other.f[i].nrequires; k++)
+				if (!listed(w, other.f[i].requires[k]))
+					strv_push(w, other.f[i].requires[k]);
 			struct feature *g = realloc(p->cat.f, (p->cat.n + 1) * sizeof *g);
 			if (!g) {
 				fputs("asmcap: out of memory\n", stderr);
@@ -220,9 +216,28 @@ static void add_foreign(struct probe *p, const struct probe_opts *o)
 			p->cat.f[p->cat.n++] = other.f[i];
 			memset(&other.f[i], 0, sizeof other.f[i]);      /* moved */
 			qsort(p->cat.f, p->cat.n, sizeof *p->cat.f, by_name);
+			moved = 1;
 		}
 		catalog_free(&other);
 	}
+	return moved;
+}
+
+/* Features asked for by --features that belong to another architecture's
+ * catalog join this one, to be answered `skipped' (not for this target):
+ * a build that asks for adx and sha3 alike works on every target.  What
+ * they require comes too (Asmcap.pm checks `requires' within the file). */
+static void add_foreign(struct probe *p, const struct probe_opts *o)
+{
+	struct strv w = {0};
+	char e[64], *copy = xstrdup(o->features);
+	for (char *c = copy; *c; c++)
+		if (*c == ',')
+			*c = ' ';
+	split_words(copy, &w, e, sizeof e);
+	free(copy);
+	while (move_foreign(p, o, &w))
+		;
 	strv_free(&w);
 }
 
