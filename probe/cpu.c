@@ -20,10 +20,9 @@ int cpu_runs(const struct feature *f, struct buf *why)
 	return a->cpu_runs(f, why);
 }
 
-/* Features the CPU side has nothing to check for (directives). */
-static int cpu_checks(const struct feature *f)
+int cpu_checks(const struct feature *f)
 {
-	return f->ncpuid > 0;
+	return f->ncpuid > 0 || f->hwcap.reg || f->hwprobe.key >= 0;
 }
 
 int cmd_cpu(int argc, char **argv)
