@@ -159,18 +159,16 @@ static unsigned hex_word(const char *s, uint32_t *out)
 	return (unsigned)n;
 }
 
-/* "MASK VALUE ; MASK VALUE ..." hex; width from the digit count (4 or 8).
- * Appends to *out (the key may repeat); an empty list is an error. */
+/* "MASK VALUE ; MASK VALUE ..." hex; width from the digit count (4 or 8). */
 static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
 {
-	char *copy = dup_n(v, strlen(v)), *pats, *toks;
-	size_t before = *n;
+	char *copy = dup_n(v, strlen(v)), *save = NULL;
 	int r = 0;
-	for (char *pat = strtok_r(copy, ";", &pats); pat && !r; pat = strtok_r(NULL, ";", &pats)) {
-		char *a = strtok_r(pat, " \t", &toks), *b = a ? strtok_r(NULL, " \t", &toks) : NULL;
-		uint32_t mask = 0, value = 0;
+	for (char *pat = strtok_r(copy, ";", &save); pat && !r; pat = strtok_r(NULL, ";", &save)) {
+		char *a = strtok(pat, " \t"), *b = a ? strtok(NULL, " \t") : NULL;
+		uint32_t mask, value;
 		unsigned dm = a ? hex_word(a, &mask) : 0, dv = b ? hex_word(b, &value) : 0;
-		if (!dm || dm != dv || strtok_r(NULL, " \t", &toks) || !mask || (value & ~mask)) {
+		if (!dm || dm != dv || strtok(NULL, " \t") || !mask || (value & ~mask)) {
 			r = -1;
 			break;
 		}
@@ -178,7 +176,7 @@ static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
 		(*out)[(*n)++] = (struct cat_word){mask, value, (unsigned char)(dm / 2)};
 	}
 	free(copy);
-	return r || *n == before ? -1 : 0;
+	return r || !*n ? -1 : 0;
 }
 
 int catalog_arch_is_x86(const char *arch)

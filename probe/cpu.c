@@ -20,9 +20,7 @@ int cpu_runs(const struct feature *f, struct buf *why)
 	return a->cpu_runs(f, why);
 }
 
-/* Does the catalog tell the CPU side where to look for f?  (Not for
- * directives.) */
-static int cpu_checks(const struct feature *f)
+int cpu_checks(const struct feature *f)
 {
 	return f->ncpuid > 0 || f->hwcap.reg || f->hwprobe.key >= 0;
 }

@@ -412,8 +412,7 @@ static int empty_run(struct ctx *x, char *err, size_t errlen)
 			if (load_obj(&u, &buf, &o, err, errlen))
 				r = 3;
 			else {
-				if (learn_target(x, &o, &u, err, errlen))
-					r = 3;
+				learn_target(x, &o);
 				obj_free(&o);
 				free(buf);
 			}

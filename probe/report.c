@@ -230,7 +230,7 @@ void report_advice(struct buf *b, const struct probe *p)
 		buf_printf(b, "an assembler that knows %s%s%s%s.", f->name, f->since ? " (" : "",
 		           f->since ? f->since : "", f->since ? " or later)" : "");
 		struct buf why = {0};
-		if (f->ncpuid && cpu_runs(f, &why) == 1)
+		if (cpu_checks(f) && cpu_runs(f, &why) == 1)
 			buf_printf(b, " This CPU has %s%s%s.", f->name, f->cost ? ": " : "", f->cost ? f->cost : "");
 		buf_free(&why);
 		buf_puts(b, "\n");

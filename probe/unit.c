@@ -447,12 +447,9 @@ int load_obj(const struct unit *u, uint8_t **buf, struct obj *o,
 /* What the object says about the target: its architecture (a module's,
  * or the name of a machine asmcap has none for), format and, in --mode S,
  * the build macros. */
-int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char *err, size_t errlen)
+void learn_target(struct ctx *x, const struct obj *o)
 {
 	char m[32];
-	(void)u;
-	(void)err;
-	(void)errlen;
 	x->p->target = arch_of_obj(o);
 	snprintf(x->p->arch, sizeof x->p->arch, "%s", arch_machine_name(o, m, sizeof m));
 	snprintf(x->p->format, sizeof x->p->format, "%s", obj_format_name(o));
@@ -481,7 +478,6 @@ int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char 
 	else if (strcmp(fl, natural) && !(o->format == OBJ_COFF && !strcmp(fl, "mingw64")) && !x->warned++)
 		fprintf(stderr, "asmcap: warning: --flavour %s, but this toolchain makes %s objects\n", fl,
 		        obj_format_name(o));
-	return 0;
 }
 
 enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
@@ -495,11 +491,13 @@ enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **o
 	size_t hit = blame(u, r->err, errs, warns, &general);
 	enum outcome out = U_OK;
 	if (r->status == 0) {
-		if (load_obj(u, objbuf, o, err, errlen) || learn_target(x, o, u, err, errlen))
+		if (load_obj(u, objbuf, o, err, errlen))
 			out = U_UNUSABLE;
-		else
+		else {
+			learn_target(x, o);
 			for (size_t i = 0; i < u->n; i++)
 				decide(x, u->f[i], o, warns[i], general, u, &x->p->v[u->f[i]]);
+		}
 	} else if (hit) {
 		for (size_t i = 0; i < u->n; i++)
 			if (errs[i])

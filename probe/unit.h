@@ -59,7 +59,9 @@ enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **o
                        char *err, size_t errlen);
 int hopeless(const struct unit *u, char *err, size_t errlen);
 int load_obj(const struct unit *u, uint8_t **buf, struct obj *o, char *err, size_t errlen);
-int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char *err, size_t errlen);
+/* What the object says: the target's architecture (module or machine
+ * name), format, flavour and, in --mode S, the build macros. */
+void learn_target(struct ctx *x, const struct obj *o);
 void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *msg);
 
 #endif

@@ -39,7 +39,6 @@ CLASS = {
         "mte": ["gmi x0, x1, x2", "subp x0, x1, x2", "subps x0, x1, x2", "addg x0, x1, #16, #1",
                 "subg x0, x1, #32, #2", "stg x0, [x1]", "ldg x0, [x1]", "stz2g x0, [x1, #32]!",
                 "stgp x0, x1, [x2]", "stgp x0, x1, [x2, #16]!", "stgp x0, x1, [x2], #16"],
-        "sb": [],
         "flagm": ["rmif x0, #3, #2", "setf8 w0", "setf16 w1"],
         "mops": ["cpyfp [x0]!, [x1]!, x2!", "cpyfm [x0]!, [x1]!, x2!", "cpyfe [x0]!, [x1]!, x2!",
                  "cpyp [x0]!, [x1]!, x2!", "cpym [x0]!, [x1]!, x2!", "cpye [x0]!, [x1]!, x2!",

@@ -209,7 +209,6 @@ BODY = "\tcrc32x\tw0, w1, x2\n"
     ("aarch64", "# audit: 7fe0e00g 1ac04000\n", "bad audit"),
     ("aarch64", "# audit: 7fe0e000 1ac04000 junk\n", "bad audit"),
     ("aarch64", "# audit:\n", "bad audit"),
-    ("aarch64", "# audit: 7fe0e000 1ac04000\n# audit: ;\n", "bad audit"),
     ("aarch64", "# hwcap: AT_HWCAP2 bit=3\n", "bad hwcap"),
     ("aarch64", "# hwcap: AT_HWCAP bit=64\n", "bad hwcap"),
     ("aarch64", "# hwcap: AT_HWCAP bit=-1\n", "bad hwcap"),
