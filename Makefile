@@ -14,7 +14,8 @@ PYTEST  ?= /usr/bin/python3 -m pytest
 BUILD   ?= build
 PREFIX  ?= /usr/local
 # How asmcap itself is compiled (never the flags under test).
-TOOL_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+TOOL_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+              -D_FILE_OFFSET_BITS=64   # 32-bit builds: readdir fails on 64-bit inodes without it
 
 all: $(BUILD)/asmcap $(BUILD)/caps.json $(BUILD)/libmont.a $(BUILD)/libmont.so
 	@$(BUILD)/asmcap --cc "$(CC)" --cflags "$(CFLAGS)" --asflags "$(ASFLAGS)" --cache $(BUILD)/caps.cache
@@ -23,8 +24,8 @@ $(BUILD):
 	@mkdir -p $@
 
 ## 1. The probe: build/asmcap (libc only; the catalog is compiled in) ##########
-PROBE_SRC := $(sort $(wildcard probe/*.c))
-PROBE_HDR := $(wildcard probe/*.h)
+PROBE_SRC := $(sort $(wildcard probe/*.c probe/arch/*.c))
+PROBE_HDR := $(wildcard probe/*.h probe/arch/*.h)
 TEMPLATES := $(sort $(wildcard templates/*/*))
 
 $(BUILD)/catalog.c: probe/embed-catalog.pl $(TEMPLATES) | $(BUILD)
@@ -137,7 +138,8 @@ test:
 	ci/deps
 	$(MAKE) all
 	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q -rs \
-		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py
+		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py \
+		tests/objects/test_audit_cross.py
 	MONT_TEST_BUILD=$(BUILD)/asan-mont MONT_TEST_MAKEFLAGS="CAPS=$(CAPS) CFLAGS='$(SAN_CFLAGS)'" \
 		$(PYTEST) -q -rs tests/mont
 	$(MAKE) fuzz-audit FUZZ_TIME=5

@@ -3,12 +3,20 @@
 #   find_package(Asmcap REQUIRED)
 #   asmcap_probe(FEATURES adx bmi2 [PREFIX MYLIB] [REQUIRED])
 #
-# Runs asmcap with the project's C compiler and flags at every configure.
+# Runs asmcap with the project's C compiler and flags at every configure:
+# the compiler command CMake runs, with the target, sysroot and external
+# toolchain a cross build (toolchain file) gives it, and CMAKE_C_FLAGS plus
+# CMAKE_C_FLAGS_<CONFIG>.
 # asmcap's own cache (in the build tree) makes an unchanged toolchain a hit
 # that starts no process, and a changed compiler, flags or assembler a miss:
 # so unlike check_source_compiles() a stale answer is never kept.
 # Sets <PREFIX>_<FEATURE> (upper case, '-' as '_') to ON or OFF and
-# <PREFIX>_<FEATURE>_REASON; PREFIX defaults to ASMCAP.  With REQUIRED, a
+# <PREFIX>_<FEATURE>_REASON; PREFIX defaults to ASMCAP.  A feature of
+# another architecture than the target's is "skipped" (OFF), never an error.
+# Where the catalog enables a feature by directive (aarch64 `.arch`, RISC-V
+# `.option arch`), ON means the assembler knows it (generated code can carry
+# the directive) and <PREFIX>_<FEATURE>_FLAGS says whether the build's own
+# flags (-march) enable it without one.  With REQUIRED, a
 # feature that is not "yes" stops the configure with asmcap's reason.
 # A toolchain asmcap cannot use at all is always a fatal error, never OFF.
 
@@ -36,7 +44,20 @@ function(asmcap_probe)
   if(_cfg)
     string(APPEND _cflags " ${CMAKE_C_FLAGS_${_cfg}}")
   endif()
+  # What CMake adds to every compile of a cross build (the option
+  # spellings are the compiler's own: --target= for clang, and so on).
   set(_cc "${CMAKE_C_COMPILER}")
+  if(CMAKE_C_COMPILER_TARGET AND CMAKE_C_COMPILE_OPTIONS_TARGET)
+    string(APPEND _cc " ${CMAKE_C_COMPILE_OPTIONS_TARGET}${CMAKE_C_COMPILER_TARGET}")
+  endif()
+  if(CMAKE_C_COMPILER_EXTERNAL_TOOLCHAIN AND CMAKE_C_COMPILE_OPTIONS_EXTERNAL_TOOLCHAIN)
+    string(APPEND _cc " ${CMAKE_C_COMPILE_OPTIONS_EXTERNAL_TOOLCHAIN}${CMAKE_C_COMPILER_EXTERNAL_TOOLCHAIN}")
+  endif()
+  if(CMAKE_SYSROOT_COMPILE)
+    string(APPEND _cc " ${CMAKE_C_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT_COMPILE}")
+  elseif(CMAKE_SYSROOT)
+    string(APPEND _cc " ${CMAKE_C_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT}")
+  endif()
   if(CMAKE_C_COMPILER_LAUNCHER)
     list(JOIN CMAKE_C_COMPILER_LAUNCHER " " _launcher)
     set(_cc "${_launcher} ${_cc}")
@@ -74,6 +95,18 @@ function(asmcap_probe)
     endif()
     string(TOUPPER "${_f}" _v)
     string(REPLACE "-" "_" _v "${_v}")
+    # The second answer, where the feature has one: without its directive.
+    string(JSON _fst ERROR_VARIABLE _jerr GET "${_json}" features "${_f}" flags status)
+    if(NOT _jerr)
+      if(_fst STREQUAL "yes" AND _st STREQUAL "yes")
+        set(${A_PREFIX}_${_v}_FLAGS ON PARENT_SCOPE)
+      else()
+        set(${A_PREFIX}_${_v}_FLAGS OFF PARENT_SCOPE)
+      endif()
+      set(_fst ", build flags: ${_fst}")
+    else()
+      set(_fst "")
+    endif()
     if(_st STREQUAL "yes")
       set(${A_PREFIX}_${_v} ON PARENT_SCOPE)
     else()
@@ -83,6 +116,6 @@ function(asmcap_probe)
       endif()
     endif()
     set(${A_PREFIX}_${_v}_REASON "${_why}" PARENT_SCOPE)
-    message(STATUS "asmcap: ${_f}: ${_st}")
+    message(STATUS "asmcap: ${_f}: ${_st}${_fst}")
   endforeach()
 endfunction()

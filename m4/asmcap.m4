@@ -10,6 +10,13 @@
 # When asmcap itself fails (toolchain unusable, exit 3) configure stops with
 # asmcap's own message: that is an error, not a "no".
 #
+# Cross builds (--host) work the same: the configured $CC (e.g.
+# CC="clang-19 --target=aarch64-linux-gnu") is what is probed, and a
+# feature of another architecture is "no" (asmcap says skipped).  The
+# shell variables of `asmcap --format sh` stay set for configure.ac:
+# $ASMCAP_ARCH, and $ASMCAP_FEATURE_FLAGS where a feature has the second
+# answer (its directive not needed: the build's -march enables it).
+#
 # Set ASMCAP to the program to use (default: asmcap from PATH).
 
 AC_DEFUN([ASMCAP_CHECK],

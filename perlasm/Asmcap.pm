@@ -104,6 +104,15 @@ sub has {
 	return $r;
 }
 
+# The build's own flags (-march) enable it, no directive needed: the
+# feature's "flags" answer where it has one (aarch64/arm/riscv64 features
+# with enable: directives), else the same as has().
+sub has_flags {
+	my ($self, $name) = @_;
+	my $flags = $self->_feature($name)->{flags};
+	return $self->has($name) && (!$flags || $flags->{status} eq 'yes') ? 1 : 0;
+}
+
 sub build {
 	my ($self, $key) = @_;
 	my $b = $self->{caps}{build};

@@ -2,7 +2,7 @@
  *
  * Which catalog features does built code really use?  Every function of
  * every object (archive members, shared libraries too) is decoded
- * instruction by instruction (x86dec.c) and each instruction is compared
+ * instruction by instruction (the architecture's decoder, arch.h) and each instruction is compared
  * with the features' `audit:` patterns, so bytes inside immediates,
  * displacements and data objects never count. */
 #include <ctype.h>
@@ -16,25 +16,15 @@
 #include "file.h"
 #include "obj.h"
 #include "out.h"
-#include "x86dec.h"
-
-/* One alternative of an `audit:` pattern (grammar: templates/README.md). */
-struct pat {
-	enum x86_enc enc;
-	unsigned map;
-	uint8_t opcode, prefix, ntail, tail[4];
-	int rex_ok, rex_w;        /* legacy: REX? / REX.W */
-	int w, l, reg;            /* -1: any */
-};
-
-struct fpats { const struct feature *f; struct pat *p; size_t n; };
+#include "arch.h"
+#include "arch/words.h"
 
 /* The catalog of one architecture with its patterns compiled. */
 struct arch_cat {
-	const char *arch;
+	const struct arch *arch;
 	int loaded;               /* 1 loaded, -1 failed (the error was reported) */
 	struct catalog cat;
-	struct fpats *fp;         /* parallel to cat.f */
+	void **pats;              /* parallel to cat.f: the arch's compiled patterns */
 };
 
 /* What one function (or the code no symbol covers) contains. */
@@ -48,7 +38,7 @@ struct row {
 struct audit {
 	const char *templates;
 	enum out_format format;
-	struct arch_cat cats[2];  /* x86_64, i386 */
+	struct arch_cat cats[ARCH_MAX];  /* parallel to arch_all */
 	char **expect;
 	size_t nexpect;
 	int *found;               /* per expect, for the current FILE */
@@ -56,212 +46,56 @@ struct audit {
 	int nfiles_json;
 };
 
-static int hexbyte(const char *t, uint8_t *v)
+static struct arch_cat *get_catalog(struct audit *a, const struct arch *arch, char *err, size_t errlen)
 {
-	char *end;
-	unsigned long x;
-
-	if (!isxdigit((unsigned char)t[0]) || !isxdigit((unsigned char)t[1]) || t[2])
-		return -1;
-	x = strtoul(t, &end, 16);
-	*v = (uint8_t)x;
-	return 0;
-}
-
-/* "VEX.256.66.0F38.W1" / "EVEX.66.0F3A.WIG" / "XOP.128.09.W0" (AMD's XOP
- * maps 08, 09, 0A; its pp is always NP) */
-static int parse_vex_head(char *t, struct pat *p)
-{
-	char *part, *save = NULL;
-	int n = 0;
-
-	p->enc = t[0] == 'E' ? X86_EVEX : t[0] == 'X' ? X86_XOP : X86_VEX;
-	for (part = strtok_r(t, ".", &save); part; part = strtok_r(NULL, ".", &save), n++) {
-		if (!n)
-			continue;
-		if (!strcmp(part, "128") || !strcmp(part, "L0") || !strcmp(part, "LZ"))
-			p->l = 0;
-		else if (!strcmp(part, "256") || !strcmp(part, "L1"))
-			p->l = 1;
-		else if (!strcmp(part, "512"))
-			p->l = 2;
-		else if (!strcmp(part, "LIG"))
-			p->l = -1;
-		else if (!strcmp(part, "NP"))
-			p->prefix = 0;
-		else if (!strcmp(part, "66") || !strcmp(part, "F2") || !strcmp(part, "F3"))
-			p->prefix = (uint8_t)strtoul(part, NULL, 16);
-		else if (p->enc == X86_XOP && (!strcmp(part, "08") || !strcmp(part, "09") ||
-		                               !strcmp(part, "0A")))
-			p->map = (unsigned)strtoul(part, NULL, 16);
-		else if (p->enc != X86_XOP && !strcmp(part, "0F"))
-			p->map = X86_MAP_0F;
-		else if (p->enc != X86_XOP && !strcmp(part, "0F38"))
-			p->map = X86_MAP_0F38;
-		else if (p->enc != X86_XOP && !strcmp(part, "0F3A"))
-			p->map = X86_MAP_0F3A;
-		else if (!strcmp(part, "W0") || !strcmp(part, "W1"))
-			p->w = part[1] - '0';
-		else if (!strcmp(part, "WIG"))
-			p->w = -1;
-		else
-			return -1;
-	}
-	return p->map ? 0 : -1;
-}
-
-/* One alternative, its tokens separated by blanks. */
-static int parse_alt(char *text, struct pat *p)
-{
-	char *tok, *save = NULL;
-	int have_op = 0, in_map = 0;
-
-	memset(p, 0, sizeof *p);
-	p->w = p->l = p->reg = -1;
-	for (tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		uint8_t b;
-		if (!strncmp(tok, "VEX.", 4) || !strncmp(tok, "EVEX.", 5) || !strncmp(tok, "XOP.", 4)) {
-			if (have_op || p->enc != X86_LEGACY || parse_vex_head(tok, p))
-				return -1;
-		} else if (!strcmp(tok, "REX?")) {
-			p->rex_ok = 1;
-		} else if (!strcmp(tok, "REX.W")) {
-			p->rex_ok = p->rex_w = 1;
-		} else if (!strcmp(tok, "/r")) {
-			if (!have_op)
-				return -1;
-		} else if (tok[0] == '/' && tok[1] >= '0' && tok[1] <= '7' && !tok[2]) {
-			if (!have_op)
-				return -1;
-			p->reg = tok[1] - '0';
-		} else if (!strcmp(tok, "ib") || !strcmp(tok, "iw") || !strcmp(tok, "id") ||
-		           !strcmp(tok, "io") || !strcmp(tok, "iz")) {
-			if (!have_op)
-				return -1;   /* the decoder knows immediate sizes */
-		} else if (!hexbyte(tok, &b)) {
-			if (have_op) {
-				if (p->ntail == sizeof p->tail)
-					return -1;
-				p->tail[p->ntail++] = b;
-			} else if (p->enc != X86_LEGACY) {
-				p->opcode = b;
-				have_op = 1;
-			} else if (in_map == 1 && (b == 0x38 || b == 0x3a)) {
-				p->map = b == 0x38 ? X86_MAP_0F38 : X86_MAP_0F3A;
-				in_map = 2;
-			} else if (!in_map && b == 0x0f) {
-				p->map = X86_MAP_0F;
-				in_map = 1;
-			} else if (!in_map && (b == 0x66 || b == 0xf2 || b == 0xf3)) {
-				p->prefix = b;
-			} else {
-				p->opcode = b;
-				have_op = 1;
-			}
-		} else {
-			return -1;
-		}
-	}
-	return have_op ? 0 : -1;
-}
-
-static int compile(const struct feature *f, struct fpats *fp, char *err, size_t errlen)
-{
-	char *text, *alt, *save = NULL;
-	size_t n = 1;
-
-	fp->f = f;
-	if (!f->audit)
-		return 0;
-	for (const char *s = f->audit; *s; s++)
-		n += *s == ';';
-	fp->p = calloc(n, sizeof *fp->p);
-	text = strdup(f->audit);
-	if (!fp->p || !text) {
-		free(text);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (alt = strtok_r(text, ";", &save); alt; alt = strtok_r(NULL, ";", &save)) {
-		char copy[256];
-		snprintf(copy, sizeof copy, "%s", alt);
-		if (parse_alt(alt, &fp->p[fp->n])) {
-			snprintf(err, errlen, "feature %.60s: bad audit pattern \"%.120s\"", f->name, copy);
-			free(text);
-			return -1;
-		}
-		fp->n++;
-	}
-	free(text);
-	return 0;
-}
-
-static struct arch_cat *get_catalog(struct audit *a, enum obj_arch arch, char *err, size_t errlen)
-{
-	struct arch_cat *c = &a->cats[arch == OBJ_ARCH_I386];
+	size_t k = 0;
+	while (arch_all[k] != arch)
+		k++;
+	struct arch_cat *c = &a->cats[k];
 
 	if (c->loaded)
 		return c->loaded > 0 ? c : NULL;
-	c->arch = arch == OBJ_ARCH_I386 ? "i386" : "x86_64";
-	if (a->templates ? catalog_load_dir(&c->cat, a->templates, c->arch, err, errlen)
-	                 : catalog_load_builtin(&c->cat, c->arch, err, errlen))
+	c->arch = arch;
+	if (a->templates ? catalog_load_dir(&c->cat, a->templates, arch->name, err, errlen)
+	                 : catalog_load_builtin(&c->cat, arch->name, err, errlen))
 		return NULL;
 	c->loaded = -1;   /* until every pattern compiles; freed at the end either way */
-	c->fp = calloc(c->cat.n ? c->cat.n : 1, sizeof *c->fp);
-	if (!c->fp) {
+	c->pats = calloc(c->cat.n ? c->cat.n : 1, sizeof *c->pats);
+	if (!c->pats) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	for (size_t i = 0; i < c->cat.n; i++)
-		if (compile(&c->cat.f[i], &c->fp[i], err, errlen))
+	for (size_t i = 0; i < c->cat.n && arch->audit_compile; i++)
+		if (arch->audit_compile(&c->cat.f[i], &c->pats[i], err, errlen))
 			return NULL;
 	c->loaded = 1;
 	return c;
 }
 
-static int matches(const struct pat *p, const struct x86_insn *in, const uint8_t *bytes)
+struct scan { const struct arch_cat *c; const uint8_t *data; struct row *r; };
+
+static void count(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step)
 {
-	if (p->enc != in->enc || p->map != in->map || p->opcode != in->opcode)
-		return 0;
-	if (p->enc == X86_LEGACY) {
-		uint8_t rep = in->pp == 0xf2 || in->pp == 0xf3 ? in->pp : 0;
-		/* Without 66/F2/F3 in the pattern, 66 may still size the operands. */
-		if (p->prefix == 0x66 ? !in->has66 || rep : p->prefix != rep)
-			return 0;
-		if ((in->rex && !p->rex_ok) || (p->rex_w && !in->w))
-			return 0;
-	} else {
-		if (p->prefix != in->pp || (p->w >= 0 && p->w != in->w) || (p->l >= 0 && p->l != in->l))
-			return 0;
+	struct scan *sc = ctx;
+	if (!in) {
+		sc->r->undecoded += step;
+		return;
 	}
-	if (p->reg >= 0 && (!in->has_modrm || (in->modrm >> 3 & 7) != p->reg))
-		return 0;
-	if (p->ntail > in->len - in->after_opcode ||
-	    memcmp(bytes + in->after_opcode, p->tail, p->ntail))
-		return 0;
-	return 1;
+	for (size_t i = 0; i < sc->c->cat.n; i++)
+		if (sc->c->arch->audit_match(&sc->c->cat.f[i], sc->c->pats[i], in, sc->data + off))
+			sc->r->hits[i]++;
 }
 
-/* Linear decode of code[0..len), counting pattern hits per feature. */
-static void scan(const struct arch_cat *c, int bits, const uint8_t *code, uint64_t len,
+/* The code of a section: its bytes and the spans its mapping symbols mark
+ * (data skipped, ARM's A32 and Thumb apart). */
+struct code { const uint8_t *data; const struct code_span *spans; size_t nspans; };
+
+/* Linear decode of code[from..to), counting pattern hits per feature. */
+static void scan(const struct arch_cat *c, const struct code *k, uint64_t from, uint64_t to,
                  struct row *r)
 {
-	for (uint64_t off = 0; off < len;) {
-		struct x86_insn in;
-		unsigned n = x86_decode(code + off, len - off, bits, &in);
-		if (!n) {
-			r->undecoded++;
-			off++;
-			continue;
-		}
-		for (size_t i = 0; i < c->cat.n; i++)
-			for (size_t k = 0; k < c->fp[i].n; k++)
-				if (matches(&c->fp[i].p[k], &in, code + off)) {
-					r->hits[i]++;
-					break;
-				}
-		off += n;
-	}
+	struct scan sc = { c, k->data, r };
+	code_walk(c->arch, k->spans, k->nspans, k->data, from, to, count, &sc);
 }
 
 /* Symbols of one section in address order; at equal addresses functions
@@ -315,8 +149,8 @@ static struct row *add_row(struct rows *rs, const char *name, int section, uint6
 
 /* Code no symbol covers (a stripped library's local functions, padding)
  * is decoded too, into one row per section. */
-static int scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat *c, int bits,
-                    const uint8_t *data, uint64_t from, uint64_t to)
+static int scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat *c,
+                    const struct code *k, uint64_t from, uint64_t to)
 {
 	if (*gap == SIZE_MAX) {
 		if (!add_row(rs, NULL, si, from))
@@ -324,23 +158,25 @@ static int scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat 
 		*gap = rs->n - 1;
 	}
 	rs->r[*gap].size += to - from;
-	scan(c, bits, data + from, to - from, &rs->r[*gap]);
+	scan(c, k, from, to, &rs->r[*gap]);
 	return 0;
 }
 
-static int audit_section(const struct obj *o, int si, const struct arch_cat *c, int bits,
-                         struct rows *rs)
+static int audit_section(const struct obj *o, int si, const struct arch_cat *c, struct rows *rs)
 {
 	const struct obj_section *sec = &o->sections[si];
+	struct code_span *spans = NULL;
+	long nspans = code_spans(o, si, 0, &spans);
+	struct code code = { sec->data, spans, nspans > 0 ? (size_t)nspans : 0 };
 	size_t *idx = malloc((o->nsymbols ? o->nsymbols : 1) * sizeof *idx), n = 0, nfunc = 0;
 	uint64_t covered = 0, last_start = UINT64_MAX;
 	size_t gap = SIZE_MAX;    /* index: add_row may move the rows */
 	int rc = -1;
 
-	if (!idx)
-		return -1;
+	if (!idx || nspans < 0)
+		goto out;
 	for (size_t i = 0; i < o->nsymbols; i++)
-		if (o->symbols[i].section == si && o->symbols[i].value < sec->size)
+		if (o->symbols[i].section == si && o->symbols[i].value < sec->size && !o->symbols[i].mapping)
 			idx[n++] = i;
 	sort_obj = o;
 	qsort(idx, n, sizeof *idx, by_value);
@@ -351,7 +187,7 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 		if (!r)
 			goto out;
 		r->size = sec->size;
-		scan(c, bits, sec->data, sec->size, r);
+		scan(c, &code, 0, sec->size, r);
 		rc = 0;
 		goto out;
 	}
@@ -366,7 +202,7 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 					end = o->symbols[idx[j]].value;
 					break;
 				}
-		if (s->value > covered && scan_gap(rs, &gap, si, c, bits, sec->data, covered, s->value))
+		if (s->value > covered && scan_gap(rs, &gap, si, c, &code, covered, s->value))
 			goto out;
 		if (end > covered)
 			covered = end;
@@ -377,12 +213,17 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 		if (!r)
 			goto out;
 		r->size = end - s->value;
-		scan(c, bits, sec->data + s->value, end - s->value, r);
+		/* Without mapping symbols (a stripped library) the function
+		 * symbol says Thumb or A32. */
+		if (code.nspans == 1)
+			spans[0].mode = s->thumb ? ARCH_MODE_THUMB : 0;
+		scan(c, &code, s->value, end, r);
 	}
-	if (covered < sec->size && scan_gap(rs, &gap, si, c, bits, sec->data, covered, sec->size))
+	if (covered < sec->size && scan_gap(rs, &gap, si, c, &code, covered, sec->size))
 		goto out;
 	rc = 0;
 out:
+	free(spans);
 	free(idx);
 	return rc;
 }
@@ -528,13 +369,16 @@ static int audit_object(struct audit *a, const char *file, const char *member,
 		        member ? member : "", member ? ")" : "", err);
 		return 2;
 	}
-	if (o.arch == OBJ_ARCH_OTHER) {
-		fprintf(stderr, "asmcap audit: %s%s%s%s: not x86 code (%s)\n", file, member ? "(" : "",
-		        member ? member : "", member ? ")" : "", obj_format_name(&o));
+	const struct arch *arch = arch_of_obj(&o);
+	if (!arch || !arch->decode) {
+		char m[32];
+		fprintf(stderr, "asmcap audit: %s%s%s%s: %s code (%s): asmcap has no decoder for it\n", file,
+		        member ? "(" : "", member ? member : "", member ? ")" : "", arch_machine_name(&o, m, sizeof m),
+		        obj_format_name(&o));
 		obj_free(&o);
 		return 2;
 	}
-	c = get_catalog(a, o.arch, err, sizeof err);
+	c = get_catalog(a, arch, err, sizeof err);
 	if (!c) {
 		fprintf(stderr, "asmcap audit: catalog: %s\n", err);
 		obj_free(&o);
@@ -544,7 +388,7 @@ static int audit_object(struct audit *a, const char *file, const char *member,
 	/* x32 objects are ELF32 but hold 64-bit code. */
 	for (size_t i = 0; i < o.nsections && !rc; i++)
 		if (o.sections[i].is_code && o.sections[i].data &&
-		    audit_section(&o, (int)i, c, o.arch == OBJ_ARCH_X86_64 ? 64 : 32, &rs)) {
+		    audit_section(&o, (int)i, c, &rs)) {
 			fprintf(stderr, "asmcap audit: out of memory\n");
 			rc = 2;
 		}
@@ -564,7 +408,7 @@ static int audit_file(struct audit *a, const char *path)
 	int rc = 0, r, members = 0;
 
 	if (!buf) {
-		fprintf(stderr, "asmcap audit: %s: %s\n", path, file_error());
+		fprintf(stderr, "asmcap audit: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
 	if (!ar_is_archive(buf, len)) {
@@ -620,24 +464,33 @@ static int split_list(struct audit *a, const char *list)
  * --templates tree may hold one architecture only). */
 static int check_expect(struct audit *a)
 {
-	char err[256];
-	struct arch_cat *cats[2];
+	char err[256], first[256] = "";
+	struct arch_cat *cats[ARCH_MAX];
+	size_t n = 0, nok = 0;
 
 	if (!a->nexpect)
 		return 0;
-	cats[0] = get_catalog(a, OBJ_ARCH_X86_64, err, sizeof err);
-	cats[1] = get_catalog(a, OBJ_ARCH_I386, err, sizeof err);
-	if (!cats[0] && !cats[1]) {
-		fprintf(stderr, "asmcap audit: catalog: %s\n", err);
+	for (; arch_all[n]; n++) {
+		cats[n] = get_catalog(a, arch_all[n], err, sizeof err);
+		if (cats[n])
+			nok++;
+		else if (!*first)
+			snprintf(first, sizeof first, "%s", err);
+	}
+	if (!nok) {
+		fprintf(stderr, "asmcap audit: catalog: %s\n", first);
 		return -1;
 	}
-	for (size_t i = 0; i < a->nexpect; i++)
-		if (!(cats[0] && catalog_find(&cats[0]->cat, a->expect[i])) &&
-		    !(cats[1] && catalog_find(&cats[1]->cat, a->expect[i]))) {
+	for (size_t i = 0; i < a->nexpect; i++) {
+		size_t k = 0;
+		while (k < n && !(cats[k] && catalog_find(&cats[k]->cat, a->expect[i])))
+			k++;
+		if (k == n) {
 			fprintf(stderr, "asmcap audit: --expect: unknown feature \"%s\" (see asmcap list)\n",
 			        a->expect[i]);
 			return -1;
 		}
+	}
 	return 0;
 }
 
@@ -722,13 +575,14 @@ int cmd_audit(int argc, char **argv)
 		fwrite(a.json.s, 1, a.json.n, stdout);
 	}
 out:
-	for (int k = 0; k < 2; k++) {
-		if (!a.cats[k].loaded)
+	for (size_t k = 0; k < ARCH_MAX; k++) {
+		struct arch_cat *c = &a.cats[k];
+		if (!c->loaded)
 			continue;
-		for (size_t i = 0; i < a.cats[k].cat.n; i++)
-			free(a.cats[k].fp ? a.cats[k].fp[i].p : NULL);
-		free(a.cats[k].fp);
-		catalog_free(&a.cats[k].cat);
+		for (size_t i = 0; c->pats && c->arch->audit_free && i < c->cat.n; i++)
+			c->arch->audit_free(c->pats[i]);
+		free(c->pats);
+		catalog_free(&c->cat);
 	}
 	for (size_t i = 0; i < a.nexpect; i++)
 		free(a.expect[i]);

@@ -2,10 +2,13 @@
  * on.  Format (tab-separated, fields escaped \\ \t \n):
  *   asmcap-cache 1
  *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME / tool NAME VALUE /
- *   build ... / feature NAME STATUS MS REASON / sum HASH / end
+ *   build ... / macro NAME VALUE / feature NAME STATUS MS REASON /
+ *   flags NAME STATUS MS REASON (the no-directive answer) /
+ *   flags-blamed NAME / sum HASH / end
  * HASH is a 64-bit FNV-1a over the entry's lines from `entry' to `sum':
  * an entry that does not match it, or holds anything unknown, is a miss. */
 #include "cache.h"
+#include "arch.h"
 #include "file.h"
 #include "out.h"
 
@@ -210,12 +213,11 @@ static size_t fields(char *line, char **f, size_t max)
 
 static char *catalog_hashes(const char *dir)
 {
-	static const char *const arches[] = {"x86_64", "i386"};
 	struct buf b = {0};
 	char err[256];
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; arch_all[i]; i++) {
 		struct catalog c;
-		int r = catalog_load(&c, dir, arches[i], err, sizeof err);
+		int r = catalog_load(&c, dir, arch_all[i]->name, err, sizeof err);
 		buf_printf(&b, "%s%s", i ? "," : "", r ? "none" : c.hash);
 		if (!r)
 			catalog_free(&c);
@@ -451,9 +453,18 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 	size_t n = fields(l, f, 9);
 	if (!strcmp(f[0], "catalog") && n == 2 && !p->v) {
 		char err[256];
-		if ((strcmp(f[1], "x86_64") && strcmp(f[1], "i386")) || catalog_load(&p->cat, o->templates, f[1], err, sizeof err))
+		if (probe_load_catalog(p, o, f[1], err, sizeof err))
 			return -1;
-		p->v = calloc(p->cat.n + 1, sizeof *p->v);
+		p->target = arch_named(f[1]);
+		return 0;
+	}
+	if (!strcmp(f[0], "macro") && n == 3) {
+		const char *name = arch_macro_named(f[1]);
+		char *end;
+		long value = strtol(f[2], &end, 10);
+		if (!name || !*f[2] || *end)
+			return -1;
+		build_macro_set(&p->build, name, value);
 		return 0;
 	}
 	if (!strcmp(f[0], "tool") && n == 3) {
@@ -482,14 +493,15 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 				return -1;
 		return 0;
 	}
-	if (!strcmp(f[0], "feature") && n == 5 && p->v) {
+	if ((!strcmp(f[0], "feature") || !strcmp(f[0], "flags")) && n == 5 && p->v) {
 		const struct feature *ft = catalog_find(&p->cat, f[1]);
-		int st = parse_status(f[2]);
+		int flags = !strcmp(f[0], "flags"), st = parse_status(f[2]);
 		size_t i = ft ? (size_t)(ft - p->cat.f) : 0;
-		if (!ft || st < 0 || p->v[i].reason || parse_ms(f[3], &p->v[i].ms))
+		struct verdict *v = flags ? &p->vf[i] : &p->v[i];
+		if (!ft || st < 0 || (flags && !ft->nenable) || v->reason || parse_ms(f[3], &v->ms))
 			return -1;
-		p->v[i].st = (enum status)st;
-		p->v[i].reason = strdup(f[4]);
+		v->st = (enum status)st;
+		v->reason = strdup(f[4]);
 		return 0;
 	}
 	if (!strcmp(f[0], "flags-blamed") && n == 2 && p->v) {
@@ -526,7 +538,7 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 	/* the recorded arch is the catalog's */
 	int hit = ok && p->v != NULL && p->cat.n && !strcmp(p->arch, p->cat.f[0].arch);
 	for (size_t i = 0; hit && i < p->cat.n; i++)
-		hit = p->v[i].reason != NULL;
+		hit = p->v[i].reason != NULL && (!p->cat.f[i].nenable || p->vf[i].reason != NULL);
 	if (!hit) {
 		probe_free(p);
 		return 0;
@@ -555,12 +567,19 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 	const struct build_info *bi = &p->build;
 	buf_printf(&b, "build\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", bi->known, bi->cet_ibt, bi->cet_shstk,
 	           bi->pic, bi->ilp32, bi->apple, bi->win64);
+	for (size_t i = 0; i < bi->nmacro; i++)
+		buf_printf(&b, "macro\t%s\t%ld\n", bi->macro[i].name, bi->macro[i].value);
 	for (size_t i = 0; i < p->cat.n; i++) {
 		buf_printf(&b, "feature\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->v[i].st), p->v[i].ms);
 		cache_field(&b, p->v[i].reason);
 		buf_puts(&b, "\n");
 		if (p->v[i].flags_blamed)
 			buf_printf(&b, "flags-blamed\t%s\n", p->cat.f[i].name);
+		if (p->cat.f[i].nenable) {
+			buf_printf(&b, "flags\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->vf[i].st), p->vf[i].ms);
+			cache_field(&b, p->vf[i].reason);
+			buf_puts(&b, "\n");
+		}
 	}
 	cache_store(file, key, &p->argv, &p->deps, b.s);
 	buf_free(&b);

@@ -1,5 +1,6 @@
 /* asmcap probe | list | explain: options, cache, output, --require. */
 #include "cache.h"
+#include "arch.h"
 #include "ccprobe.h"
 #include "cmds.h"
 #include "file.h"
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,7 +32,7 @@ static void print_usage(FILE *f)
 	        "              [--templates DIR] [--format %s] [-o FILE]\n"
 	        "              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
 	        "              [--require LIST] [--disable LIST]\n"
-	        "       asmcap list [--templates DIR] [--arch x86_64|i386]\n"
+	        "       asmcap list [--templates DIR] [--arch x86_64|i386|aarch64|arm|riscv64]\n"
 	        "       asmcap explain FEATURE [probe options]\n"
 	        "       asmcap cpu [--format FMT] [-o FILE]\n"
 	        "       asmcap audit | legacy | cc-flag | frame | choose ...   (`asmcap CMD --help`: its usage)\n"
@@ -133,8 +135,8 @@ static int parse(struct cli *c, int argc, char **argv)
 		else if (!strcmp(o, "--disable"))
 			c->o.disable = val;
 		else if (!strcmp(o, "--arch")) {
-			if (strcmp(val, "x86_64") && strcmp(val, "i386"))
-				return usage("--arch takes x86_64 or i386, not", val);
+			if (!arch_named(val))
+				return usage("--arch takes x86_64, i386, aarch64, arm or riscv64, not", val);
 			c->arch = val;
 		}
 		else if (!strcmp(o, "--timeout")) {
@@ -236,13 +238,12 @@ static int check_require(const struct probe *p, const char *list)
  * known only from the object, so a name must be in one of them. */
 static int require_names_known(const struct cli *c)
 {
-	static const char *const arches[] = {"x86_64", "i386"};
-	struct catalog cat[2];
+	struct catalog cat[ARCH_MAX];
 	char err[512];
 	int n = 0, r = 0;
-	for (; n < 2; n++)
-		if (catalog_load(&cat[n], c->o.templates, arches[n], err, sizeof err))
-			break;
+	for (const struct arch *const *a = arch_all; *a; a++)
+		if (!catalog_load(&cat[n], c->o.templates, (*a)->name, err, sizeof err))
+			n++;
 	char *list = strdup(c->require);
 	for (char *w = strtok(list, ", \t"); w && !r; w = strtok(NULL, ", \t")) {
 		int found = 0;
@@ -328,10 +329,9 @@ int cmd_explain(int argc, char **argv)
 	if (!c.positional)
 		return usage("explain needs a FEATURE", NULL);
 	int known = 0;
-	for (int a = 0; a < 2 && !known; a++) {
+	for (const struct arch *const *a = arch_all; *a && !known; a++) {
 		struct catalog cat;
-		const char *arch = a ? "i386" : "x86_64";
-		if (!catalog_load(&cat, c.o.templates, arch, err, sizeof err)) {
+		if (!catalog_load(&cat, c.o.templates, (*a)->name, err, sizeof err)) {
 			known = catalog_find(&cat, c.positional) != NULL;
 			catalog_free(&cat);
 		}
@@ -360,6 +360,11 @@ int cmd_explain(int argc, char **argv)
 		printf("advice:    known in %s\n", f->since);
 	if (v->cmd)
 		printf("command:   %s   (%.1f ms)\n", v->cmd, v->ms);
+	for (size_t k = 0; k < f->nenable; k++)
+		printf("enable:    %s\n", f->enable[k]);
+	if (f->nenable)
+		printf("flags:     %s%s%s (the snippet without enable:)\n", status_name(p.vf[f - p.cat.f].st),
+		       *p.vf[f - p.cat.f].reason ? ": " : "", p.vf[f - p.cat.f].reason);
 	printf("snippet:\n%s", !strcmp(p.way, "nasm") && f->nasm_body ? f->nasm_body : f->body);
 	if (v->source) {
 		printf("source (the snippet between its labels; stderr's line numbers count here):\n");
@@ -396,13 +401,20 @@ int cmd_list(int argc, char **argv)
 		return r;
 	if (c.positional)
 		return usage("unexpected argument", c.positional);
-	static const char *const arches[] = {"x86_64", "i386"};
-	for (int a = 0; a < 2; a++) {
-		if (c.arch && strcmp(c.arch, arches[a]))
+	int shown = 0;
+	for (const struct arch *const *a = arch_all; *a; a++) {
+		const char *name = (*a)->name;
+		char sub[4096];
+		struct stat st;
+		if (c.arch && strcmp(c.arch, name))
+			continue;
+		/* a --templates tree may hold some architectures only */
+		snprintf(sub, sizeof sub, "%s/%s", c.o.templates ? c.o.templates : "", name);
+		if (!c.arch && c.o.templates && stat(sub, &st))
 			continue;
 		struct catalog cat;
 		char err[512];
-		if (catalog_load(&cat, c.o.templates, arches[a], err, sizeof err)) {
+		if (catalog_load(&cat, c.o.templates, name, err, sizeof err)) {
 			fprintf(stderr, "asmcap: %s\n", err);
 			return 2;
 		}
@@ -411,7 +423,7 @@ int cmd_list(int argc, char **argv)
 			if (strlen(cat.f[i].name) > w)
 				w = strlen(cat.f[i].name);
 		if (cat.n)
-			printf("%s%s (catalog %s):\n", a && !c.arch ? "\n" : "", arches[a], cat.hash);
+			printf("%s%s (catalog %s):\n", shown++ ? "\n" : "", name, cat.hash);
 		for (size_t i = 0; i < cat.n; i++) {
 			const struct feature *f = &cat.f[i];
 			printf("  %-*s  %s", (int)w, f->name, f->summary ? f->summary : "");

@@ -1,7 +1,8 @@
 /* asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]...
  *
  * The stack frame comes from -fstack-usage where the compiler has it, else
- * from the prologue in the object; the code size from the symbol table.
+ * from the prologue in the object (read by the object's architecture
+ * module, arch.h); the code size from the symbol table.
  * git's block-sha1 and the kernel's aes-generic both chose code by frame
  * size once, by hand; this measures it for the compiler at hand. */
 #include "frame.h"
@@ -15,7 +16,7 @@
 #include "file.h"
 #include "obj.h"
 #include "out.h"
-#include "x86dec.h"
+#include "arch.h"
 
 int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes)
 {
@@ -70,35 +71,6 @@ static long su_find(const char *text, const char *func)
 	return found;
 }
 
-long prologue_frame(const uint8_t *c, size_t len)
-{
-	/* Shrink-wrapped code may test its arguments before the prologue, so
-	 * decode the whole function: the pushes met before the first ret, plus
-	 * the largest `sub $imm,%rsp`. */
-	long pushes = 0, sub = 0;
-	int ret = 0;
-	struct x86_insn in;
-	for (size_t i = 0; i < len; i += in.len) {
-		if (!x86_decode(c + i, len - i, 64, &in))
-			return -1;
-		const uint8_t *end = c + i + in.len;
-		int legacy1 = in.enc == X86_LEGACY && in.map == X86_MAP_1BYTE;
-		if (legacy1 && in.opcode == 0xc3)
-			ret = 1;
-		else if (legacy1 && in.opcode >= 0x50 && in.opcode <= 0x57 && !ret)
-			pushes++;
-		else if (legacy1 && in.w && in.has_modrm && in.modrm == 0xec && in.opcode == 0x83)
-			sub = (long)end[-1] > sub ? (long)end[-1] : sub;
-		else if (legacy1 && in.w && in.has_modrm && in.modrm == 0xec && in.opcode == 0x81) {
-			uint32_t imm = (uint32_t)end[-4] | (uint32_t)end[-3] << 8 |
-			               (uint32_t)end[-2] << 16 | (uint32_t)end[-1] << 24;
-			if (imm < 0x80000000u && (long)imm > sub)
-				sub = (long)imm;
-		}
-	}
-	return 8 * pushes + sub;
-}
-
 /* The function's code size (symbol size, else up to the next symbol or
  * the section end) and, when wanted, its prologue's frame. */
 /* The defined symbol of func: its own name first, else a compiler clone
@@ -110,7 +82,7 @@ static const struct obj_symbol *find_func(const struct obj *o, const char *func,
 			const char *nm = o->symbols[i].name;
 			if (o->format == OBJ_MACHO && nm[0] == '_')
 				nm++;
-			if (o->symbols[i].section >= 0 && name_matches(nm, func, exact))
+			if (o->symbols[i].section >= 0 && !o->symbols[i].mapping && name_matches(nm, func, exact))
 				return &o->symbols[i];
 		}
 	return NULL;
@@ -161,15 +133,19 @@ static void from_object(const char *path, const char *func, struct frame_result 
 			end = s->value + s->size;
 		} else {
 			for (size_t i = 0; i < o.nsymbols; i++)
-				if (o.symbols[i].section == s->section && o.symbols[i].value > s->value &&
+				if (o.symbols[i].section == s->section && !o.symbols[i].mapping && o.symbols[i].value > s->value &&
 				    o.symbols[i].value < end)
 					end = o.symbols[i].value;
 		}
 		if (end <= sec->size && s->value <= end) {
 			fr->code = (long)(end - s->value);
-			if (want_frame && sec->data)
-				fr->frame = prologue_frame(sec->data + s->value, (size_t)(end - s->value)),
+			const struct arch *a = arch_of_obj(&o);
+			if (want_frame && sec->data && a && a->prologue_frame)
+				fr->frame = a->prologue_frame(sec->data + s->value, (size_t)(end - s->value),
+				                              s->thumb ? ARCH_MODE_THUMB : 0),
 				fr->frame_from = "prologue";
+			else if (want_frame && !fr->frame_from)
+				fr->frame_from = "none";     /* no prologue reader for this architecture */
 		}
 	}
 	close_object(&o, bytes);

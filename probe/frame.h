@@ -20,10 +20,6 @@ struct frame_result {
  * "file:line:func\tN\tqual".  1 and fills func/bytes when it parses. */
 int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes);
 
-/* Stack adjustment made by x86-64 code[0..len): the pushes before the
- * first ret plus the largest `sub $imm,%rsp`; -1 when it does not decode. */
-long prologue_frame(const uint8_t *code, size_t len);
-
 /* Compile src with the variant's flags and measure func.  0, or -1 with
  * err (the toolchain itself failed), or -2 with err (the source does not
  * compile with flags the compiler accepts).  Flags it rejects, or an

@@ -74,7 +74,7 @@ int obj_parse(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t e
 		r = obj_parse_elf(o, buf, len, err, errlen);
 	else if (obj_le32(buf) == 0xfeedfacf || obj_le32(buf) == 0xfeedface)
 		r = obj_parse_macho(o, buf, len, err, errlen);
-	else if (obj_le16(buf) == 0x8664 || obj_le16(buf) == 0x14c)
+	else if (obj_coff_machine_name(obj_le16(buf)))
 		r = obj_parse_coff(o, buf, len, err, errlen);
 	else if (obj_le32(buf) == 0xffff0000)
 		return obj_fail(err, errlen, "COFF bigobj or import-library files are not supported");
@@ -101,13 +101,24 @@ void obj_free(struct obj *o)
 	memset(o, 0, sizeof *o);
 }
 
+const char *obj_coff_machine_name(unsigned machine)
+{
+	static const struct { unsigned m; const char *name; } known[] = {
+		{0x8664, "coff-x86-64"}, {0x14c, "coff-i386"}, {0xaa64, "coff-arm64"}, {0x1c4, "coff-arm"},
+	};
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (known[i].m == machine)
+			return known[i].name;
+	return NULL;
+}
+
 const char *obj_format_name(const struct obj *o)
 {
 	switch (o->format) {
 	case OBJ_ELF:
 		return o->bits == 64 ? "elf64" : "elf32";
 	case OBJ_COFF:
-		return o->arch == OBJ_ARCH_X86_64 ? "coff-x86-64" : "coff-i386";
+		return obj_coff_machine_name(o->machine);
 	case OBJ_MACHO:
 		return o->bits == 64 ? "macho64" : "macho32";
 	}
@@ -143,7 +154,7 @@ const struct obj_section *obj_section_listed(const struct obj *o, const char *na
 /* Mach-O and 32-bit Windows decorate C names with a leading underscore. */
 static int decorated(const struct obj *o)
 {
-	return o->format == OBJ_MACHO || (o->format == OBJ_COFF && o->arch == OBJ_ARCH_I386);
+	return o->format == OBJ_MACHO || (o->format == OBJ_COFF && o->machine == 0x14c);
 }
 
 const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name)

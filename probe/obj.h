@@ -1,6 +1,7 @@
-/* Object file readers: ELF (32/64, little-endian; relocatable objects,
- * executables and shared libraries), COFF (x86_64, i386), Mach-O (64, and
- * 32), and ar archives holding any of them.  Every read is bounds-checked; a file
+/* Object file readers: ELF (32/64, either byte order; relocatable objects,
+ * executables and shared libraries), COFF (x86_64, i386, arm64, armnt),
+ * Mach-O (64, and 32), and ar archives holding any of them.  Which
+ * architecture a machine number means is arch.c's business.  Every read is bounds-checked; a file
  * that does not parse gives -1 and a one-line reason, never a crash. */
 #ifndef ASMCAP_OBJ_H
 #define ASMCAP_OBJ_H
@@ -9,7 +10,6 @@
 #include <stdint.h>
 
 enum obj_format { OBJ_ELF, OBJ_COFF, OBJ_MACHO };
-enum obj_arch { OBJ_ARCH_OTHER, OBJ_ARCH_X86_64, OBJ_ARCH_I386 };
 
 struct obj_section {
 	char name[64];          /* Mach-O: "__TEXT,__text"; COFF long names resolved;
@@ -32,11 +32,16 @@ struct obj_symbol {
 	int is_data;            /* known not to be code (ELF STT_OBJECT/TLS/COMMON) */
 	int typed;              /* the format recorded a type (ELF always; COFF when
 	                         * type/class says function; Mach-O never) */
+	char mapping;           /* ELF mapping symbol: 'a' A32, 't' T32, 'x' A64 or
+	                         * RISC-V code, 'd' data from here on; 0 otherwise */
+	int thumb;              /* ARM function in Thumb state (bit 0 of its
+	                         * address, cleared in value) */
 };
 
 struct obj {
 	enum obj_format format;
-	enum obj_arch arch;
+	uint32_t machine;       /* ELF e_machine, COFF machine or Mach-O cputype */
+	int big_endian;
 	int bits;               /* 32 or 64 */
 	size_t nsections;
 	struct obj_section *sections;
@@ -50,8 +55,11 @@ int obj_parse(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t e
 void obj_free(struct obj *o);
 
 /* Name of the format as caps report it: "elf64", "elf32", "coff-x86-64",
- * "coff-i386", "macho64" (and "macho32"). */
+ * "coff-i386", "coff-arm64", "coff-arm", "macho64" (and "macho32"). */
 const char *obj_format_name(const struct obj *o);
+
+/* The COFF format name for a machine the reader takes, or NULL. */
+const char *obj_coff_machine_name(unsigned machine);
 
 /* First section whose name is exactly `name`, or NULL. */
 const struct obj_section *obj_section_named(const struct obj *o, const char *name);

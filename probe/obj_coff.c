@@ -156,9 +156,11 @@ int obj_parse_coff(struct obj *o, const uint8_t *buf, size_t len, char *err, siz
 	symoff = obj_le32(buf + 8);
 	nsym = obj_le32(buf + 12);
 	opthdr = obj_le16(buf + 16);
+	if (!obj_coff_machine_name(machine))
+		return obj_fail(err, errlen, "COFF machine %#x is not one asmcap reads", machine);
 	o->format = OBJ_COFF;
-	o->arch = machine == 0x8664 ? OBJ_ARCH_X86_64 : OBJ_ARCH_I386;
-	o->bits = machine == 0x8664 ? 64 : 32;
+	o->machine = machine;
+	o->bits = machine == 0x8664 || machine == 0xaa64 ? 64 : 32;
 	if (symoff || nsym) {
 		uint64_t end = symoff + (uint64_t)nsym * SYMENT;
 		if (!obj_in_bounds(len, symoff, (uint64_t)nsym * SYMENT))

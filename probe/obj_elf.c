@@ -1,6 +1,7 @@
-/* ELF reader (32 and 64 bit, little-endian): sections and the symbol table
- * (.symtab, else .dynsym for stripped shared libraries).  Field offsets
- * from the System V gABI. */
+/* ELF reader (32 and 64 bit, either byte order): sections and the symbol
+ * table (.symtab, else .dynsym for stripped shared libraries).  Field
+ * offsets from the System V gABI; the Thumb bit and mapping symbols from
+ * the ARM and AArch64 ELF ABIs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,19 +21,45 @@ enum { SHT_SYMTAB = 2, SHT_NOBITS = 8, SHT_DYNSYM = 11, SHF_EXECINSTR = 4 };
 enum { STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3, STT_FILE = 4, STT_COMMON = 5,
        STT_TLS = 6, STT_GNU_IFUNC = 10 };
 enum { ET_REL = 1, SHN_LORESERVE = 0xff00, SHN_XINDEX = 0xffff };
+enum { EM_ARM = 40, EM_AARCH64 = 183, EM_RISCV = 243 };
 
-static uint64_t word(const uint8_t *p, int is64)
+/* A mapping symbol ($a A32, $t T32, $x A64/RISC-V code, $d data; a
+ * suffix after '.' or RISC-V's ISA string may follow): its letter, else 0. */
+static char mapping_symbol(unsigned machine, const char *name)
 {
-	return is64 ? obj_le64(p) : obj_le32(p);
+	if (name[0] != '$' || !name[1] || (name[2] && name[2] != '.' && !(machine == EM_RISCV && name[1] == 'x')))
+		return 0;
+	if (machine == EM_ARM && strchr("atd", name[1]))
+		return name[1];
+	if ((machine == EM_AARCH64 || machine == EM_RISCV) && strchr("xd", name[1]))
+		return name[1];
+	return 0;
 }
 
 struct elf {
 	const uint8_t *buf;
 	size_t len;
 	const struct elf_layout *L;
-	int is64;
+	int is64, be;
 	uint64_t shoff, shnum;
 };
+
+/* Big-endian objects (s390x, MIPS, PowerPC) are read far enough to name
+ * their machine and list their symbols. */
+static uint32_t u16(const struct elf *e, const uint8_t *p)
+{
+	return e->be ? (uint32_t)(p[0] << 8 | p[1]) : obj_le16(p);
+}
+
+static uint32_t u32(const struct elf *e, const uint8_t *p)
+{
+	return e->be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] : obj_le32(p);
+}
+
+static uint64_t word(const struct elf *e, const uint8_t *p)
+{
+	return !e->is64 ? u32(e, p) : e->be ? (uint64_t)u32(e, p) << 32 | u32(e, p + 4) : obj_le64(p);
+}
 
 static const uint8_t *shdr(const struct elf *e, uint64_t i)
 {
@@ -43,14 +70,14 @@ static int read_sections(struct obj *o, struct elf *e, char *err, size_t errlen)
 {
 	const struct elf_layout *L = e->L;
 	const uint8_t *h = e->buf;
-	uint64_t shentsize = obj_le16(h + L->e_shentsize), strndx = obj_le16(h + L->e_shstrndx);
+	uint64_t shentsize = u16(e, h + L->e_shentsize), strndx = u16(e, h + L->e_shstrndx);
 	const uint8_t *strtab = NULL;
 	uint64_t strlen_ = 0;
 
-	e->shoff = word(h + L->e_shoff, e->is64);
+	e->shoff = word(e, h + L->e_shoff);
 	if (!e->shoff)
 		return 0;
-	e->shnum = obj_le16(h + L->e_shnum);
+	e->shnum = u16(e, h + L->e_shnum);
 	if (shentsize != L->shsize)
 		return obj_fail(err, errlen, "ELF section header size %u, expected %u",
 		                (unsigned)shentsize, L->shsize);
@@ -59,9 +86,9 @@ static int read_sections(struct obj *o, struct elf *e, char *err, size_t errlen)
 		                (unsigned long long)e->shoff);
 	/* Large counts live in section 0 (gABI "extended section numbering"). */
 	if (!e->shnum)
-		e->shnum = word(shdr(e, 0) + L->sh_size, e->is64);
+		e->shnum = word(e, shdr(e, 0) + L->sh_size);
 	if (strndx == SHN_XINDEX)
-		strndx = obj_le32(shdr(e, 0) + L->sh_link);
+		strndx = u32(e, shdr(e, 0) + L->sh_link);
 	if (e->shnum > (e->len - e->shoff) / L->shsize)
 		return obj_fail(err, errlen, "ELF section header table (%llu entries) runs past the end",
 		                (unsigned long long)e->shnum);
@@ -71,7 +98,7 @@ static int read_sections(struct obj *o, struct elf *e, char *err, size_t errlen)
 	o->nsections = e->shnum;
 	if (strndx && strndx < e->shnum) {
 		const uint8_t *s = shdr(e, strndx);
-		uint64_t off = word(s + L->sh_offset, e->is64), size = word(s + L->sh_size, e->is64);
+		uint64_t off = word(e, s + L->sh_offset), size = word(e, s + L->sh_size);
 		if (!obj_in_bounds(e->len, off, size))
 			return obj_fail(err, errlen, "ELF section name table outside the file");
 		strtab = e->buf + off;
@@ -83,20 +110,20 @@ static int read_sections(struct obj *o, struct elf *e, char *err, size_t errlen)
 	for (uint64_t i = 0; i < e->shnum; i++) {
 		const uint8_t *s = shdr(e, i);
 		struct obj_section *sec = &o->sections[i];
-		uint32_t type = obj_le32(s + 4);
-		uint64_t off = word(s + L->sh_offset, e->is64), size = word(s + L->sh_size, e->is64);
+		uint32_t type = u32(e, s + 4);
+		uint64_t off = word(e, s + L->sh_offset), size = word(e, s + L->sh_size);
 		const char *name = "";
 
 		if (strtab && i) {
-			name = obj_str(strtab, strlen_, obj_le32(s));
+			name = obj_str(strtab, strlen_, u32(e, s));
 			if (!name)
 				return obj_fail(err, errlen, "ELF section %llu name outside the name table",
 				                (unsigned long long)i);
 		}
 		obj_set_name(sec->name, sizeof sec->name, name, strlen(name));
 		sec->size = i ? size : 0;
-		sec->addr = word(s + L->sh_addr, e->is64);
-		sec->is_code = !!(word(s + L->sh_flags, e->is64) & SHF_EXECINSTR);
+		sec->addr = word(e, s + L->sh_addr);
+		sec->is_code = !!(word(e, s + L->sh_flags) & SHF_EXECINSTR);
 		if (i && type != SHT_NOBITS && type != 0) {
 			if (!obj_in_bounds(e->len, off, size))
 				return obj_fail(err, errlen, "ELF section %s (offset %llu size %llu) outside the file",
@@ -111,7 +138,7 @@ static uint64_t find_symtab(const struct elf *e)
 {
 	for (uint32_t want = SHT_SYMTAB;; want = SHT_DYNSYM) {
 		for (uint64_t i = 1; i < e->shnum; i++)
-			if (obj_le32(shdr(e, i) + 4) == want)
+			if (u32(e, shdr(e, i) + 4) == want)
 				return i;
 		if (want == SHT_DYNSYM)
 			return 0;
@@ -128,7 +155,7 @@ static int read_symbols(struct obj *o, const struct elf *e, int relocatable, cha
 	if (!si)
 		return 0;
 	s = shdr(e, si);
-	link = obj_le32(s + L->sh_link);
+	link = u32(e, s + L->sh_link);
 	if (!link || link >= e->shnum || !o->sections[link].data)
 		return obj_fail(err, errlen, "ELF symbol table names string table %llu, which is not there",
 		                (unsigned long long)link);
@@ -136,9 +163,9 @@ static int read_symbols(struct obj *o, const struct elf *e, int relocatable, cha
 	strsize = o->sections[link].size;
 	if (!o->sections[si].data)
 		return obj_fail(err, errlen, "ELF symbol table has no contents");
-	if (word(s + L->sh_entsize, e->is64) != L->symsize)
+	if (word(e, s + L->sh_entsize) != L->symsize)
 		return obj_fail(err, errlen, "ELF symbol entry size %llu, expected %u",
-		                (unsigned long long)word(s + L->sh_entsize, e->is64), L->symsize);
+		                (unsigned long long)word(e, s + L->sh_entsize), L->symsize);
 	syms = o->sections[si].data;
 	n = o->sections[si].size / L->symsize;
 	if (n < 2)
@@ -149,9 +176,9 @@ static int read_symbols(struct obj *o, const struct elf *e, int relocatable, cha
 	for (uint64_t i = 1; i < n; i++) {
 		const uint8_t *p = syms + i * L->symsize;
 		unsigned info = p[L->st_info], type = info & 15, bind = info >> 4;
-		uint64_t shndx = obj_le16(p + L->st_shndx), value = word(p + L->st_value, e->is64);
+		uint64_t shndx = u16(e, p + L->st_shndx), value = word(e, p + L->st_value);
 		struct obj_symbol *sym = &o->symbols[o->nsymbols];
-		const char *name = obj_str(strtab, strsize, obj_le32(p));
+		const char *name = obj_str(strtab, strsize, u32(e, p));
 
 		if (!name)
 			return obj_fail(err, errlen, "ELF symbol %llu name outside the string table",
@@ -159,12 +186,18 @@ static int read_symbols(struct obj *o, const struct elf *e, int relocatable, cha
 		if (!*name || type == STT_SECTION || type == STT_FILE)
 			continue;
 		sym->name = name;
-		sym->size = word(p + L->st_size, e->is64);
+		sym->size = word(e, p + L->st_size);
 		sym->is_func = type == STT_FUNC || type == STT_GNU_IFUNC;
 		sym->is_data = type == STT_OBJECT || type == STT_COMMON || type == STT_TLS;
 		sym->typed = 1;
 		sym->is_global = bind == 1 || bind == 2 || bind == 10;   /* GLOBAL WEAK UNIQUE */
 		sym->section = -1;
+		sym->mapping = type == 0 ? mapping_symbol(o->machine, name) : 0;
+		/* An ARM function's address has bit 0 set for Thumb code. */
+		if (o->machine == EM_ARM && sym->is_func && (value & 1)) {
+			sym->thumb = 1;
+			value &= ~(uint64_t)1;
+		}
 		sym->value = value;
 		/* Reserved indices (ABS, COMMON, XINDEX) have no section we read. */
 		if (shndx && shndx < SHN_LORESERVE && shndx < e->shnum) {
@@ -184,23 +217,23 @@ static int read_symbols(struct obj *o, const struct elf *e, int relocatable, cha
 int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	struct elf e = { .buf = buf, .len = len };
-	unsigned machine;
 
 	if (len < 16)
 		return obj_fail(err, errlen, "ELF identification truncated");
 	if (buf[4] != 1 && buf[4] != 2)
 		return obj_fail(err, errlen, "ELF class %u is neither 32 nor 64 bit", buf[4]);
-	if (buf[5] != 1)
-		return obj_fail(err, errlen, "big-endian or unknown ELF data encoding %u", buf[5]);
+	if (buf[5] != 1 && buf[5] != 2)
+		return obj_fail(err, errlen, "unknown ELF data encoding %u", buf[5]);
 	e.is64 = buf[4] == 2;
+	e.be = buf[5] == 2;
 	e.L = &layout[e.is64];
 	if (len < e.L->ehsize)
 		return obj_fail(err, errlen, "ELF header truncated (%zu of %u bytes)", len, e.L->ehsize);
 	o->format = OBJ_ELF;
 	o->bits = e.is64 ? 64 : 32;
-	machine = obj_le16(buf + 18);
-	o->arch = machine == 62 ? OBJ_ARCH_X86_64 : machine == 3 ? OBJ_ARCH_I386 : OBJ_ARCH_OTHER;
+	o->big_endian = e.be;
+	o->machine = u16(&e, buf + 18);
 	if (read_sections(o, &e, err, errlen))
 		return -1;
-	return read_symbols(o, &e, obj_le16(buf + 16) == ET_REL, err, errlen);
+	return read_symbols(o, &e, u16(&e, buf + 16) == ET_REL, err, errlen);
 }

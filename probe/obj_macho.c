@@ -138,7 +138,7 @@ int obj_parse_macho(struct obj *o, const uint8_t *buf, size_t len, char *err, si
 	sizeofcmds = obj_le32(buf + 20);
 	o->format = OBJ_MACHO;
 	o->bits = is64 ? 64 : 32;
-	o->arch = cpu == 0x01000007 ? OBJ_ARCH_X86_64 : cpu == 7 ? OBJ_ARCH_I386 : OBJ_ARCH_OTHER;
+	o->machine = cpu;
 	if (!obj_in_bounds(len, L->hdr, sizeofcmds))
 		return obj_fail(err, errlen, "Mach-O load commands (%u bytes) run past the end", sizeofcmds);
 	off = L->hdr;

@@ -5,6 +5,7 @@
  * them settles the rest.  Only a failure that names no line falls back to
  * one run per feature, in parallel. */
 #include "probe.h"
+#include "arch.h"
 #include "cache.h"
 #include "unit.h"
 
@@ -67,18 +68,39 @@ int feature_list(const struct catalog *c, const char *list, unsigned char *want,
 	return 0;
 }
 
-static void verdicts_free(struct probe *p)
+static void verdict_array_free(struct verdict **vs, size_t n)
 {
-	for (size_t i = 0; p->v && i < p->cat.n; i++) {
-		struct verdict *v = &p->v[i];
+	for (size_t i = 0; *vs && i < n; i++) {
+		struct verdict *v = &(*vs)[i];
 		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->source); free(v->got);
 	}
-	free(p->v);
-	p->v = NULL;
+	free(*vs);
+	*vs = NULL;
+}
+
+static void verdicts_free(struct probe *p)
+{
+	verdict_array_free(&p->v, p->cat.n);
+	verdict_array_free(&p->vf, p->cat.n);
 }
 
 /* ---- identity, build section, dependencies ---- */
 
+void build_macro_set(struct build_info *b, const char *name, long value)
+{
+	if (!strcmp(name, "__CET__"))
+		b->cet_ibt = !!(value & 1), b->cet_shstk = !!(value & 2);
+	for (size_t i = 0; i < b->nmacro; i++)
+		if (!strcmp(b->macro[i].name, name)) {
+			b->macro[i].value = value;
+			return;
+		}
+	if (b->nmacro < BUILD_MAX_MACROS)
+		b->macro[b->nmacro++] = (struct build_macro){name, value};
+}
+
+/* `-dM -E` output (in --mode s, where no preprocessor sees the source;
+ * the target is not known yet, so every module's macros count). */
 static void parse_defines(struct build_info *b, const char *text)
 {
 	memset(b, 0, sizeof *b);
@@ -86,11 +108,12 @@ static void parse_defines(struct build_info *b, const char *text)
 	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
 		char name[64];
 		long val = 1;
+		const char *mod;
 		if (sscanf(l, "#define %63s %ld", name, &val) < 1)
 			continue;
-		if (!strcmp(name, "__CET__"))
-			b->cet_ibt = !!(val & 1), b->cet_shstk = !!(val & 2);
-		else if (!strcmp(name, "__PIC__"))
+		if ((mod = arch_macro_named(name)))
+			build_macro_set(b, mod, val);
+		if (!strcmp(name, "__PIC__"))
 			b->pic = (int)val;
 		else if (!strcmp(name, "__ILP32__"))
 			b->ilp32 = 1;
@@ -154,16 +177,89 @@ static int usage_err(char *err, size_t errlen, const char *fmt, const char *a)
 	return 2;
 }
 
-static int load_catalog(struct ctx *x, const char *arch, char *err, size_t errlen)
+static int by_name(const void *a, const void *b)
 {
-	struct probe *p = x->p;
+	return strcmp(((const struct feature *)a)->name, ((const struct feature *)b)->name);
+}
+
+/* Is w one of the words of list? */
+static int listed(const struct strv *list, const char *w)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (!strcmp(list->v[i], w))
+			return 1;
+	return 0;
+}
+
+/* Move the features named in w from the other architectures' catalogs
+ * into p's, with what they require (named in w too); 1 when any moved. */
+static int move_foreign(struct probe *p, const struct probe_opts *o, struct strv *w)
+{
+	int moved = 0;
+	for (const struct arch *const *a = arch_all; *a; a++) {
+		struct catalog other;
+		char err[256];
+		if (!strcmp((*a)->name, p->arch) || catalog_load(&other, o->templates, (*a)->name, err, sizeof err))
+			continue;       /* a --templates tree may hold some architectures only */
+		for (size_t i = 0; i < other.n; i++) {
+			if (!listed(w, other.f[i].name) || catalog_find(&p->cat, other.f[i].name))
+				continue;
+			for (size_t k = 0; k < other.f[i].nrequires; k++)
+				if (!listed(w, other.f[i].requires[k]))
+					strv_push(w, other.f[i].requires[k]);
+			struct feature *g = realloc(p->cat.f, (p->cat.n + 1) * sizeof *g);
+			if (!g) {
+				fputs("asmcap: out of memory\n", stderr);
+				exit(3);
+			}
+			p->cat.f = g;
+			p->cat.f[p->cat.n++] = other.f[i];
+			memset(&other.f[i], 0, sizeof other.f[i]);      /* moved */
+			qsort(p->cat.f, p->cat.n, sizeof *p->cat.f, by_name);
+			moved = 1;
+		}
+		catalog_free(&other);
+	}
+	return moved;
+}
+
+/* Features asked for by --features that belong to another architecture's
+ * catalog join this one, to be answered `skipped' (not for this target):
+ * a build that asks for adx and sha3 alike works on every target.  What
+ * they require comes too (Asmcap.pm checks `requires' within the file). */
+static void add_foreign(struct probe *p, const struct probe_opts *o)
+{
+	struct strv w = {0};
+	char e[64], *copy = xstrdup(o->features);
+	for (char *c = copy; *c; c++)
+		if (*c == ',')
+			*c = ' ';
+	split_words(copy, &w, e, sizeof e);
+	free(copy);
+	while (move_foreign(p, o, &w))
+		;
+	strv_free(&w);
+}
+
+int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *arch, char *err, size_t errlen)
+{
+	char sub[4096];
+	struct stat st;
 	verdicts_free(p);
 	catalog_free(&p->cat);
-	int r = catalog_load(&p->cat, x->o->templates, arch, err, errlen);
-	if (r)
+	snprintf(sub, sizeof sub, "%s/%s", o->templates ? o->templates : "", arch);
+	if (arch_named(arch) && (!o->templates || !stat(sub, &st)) &&
+	    catalog_load(&p->cat, o->templates, arch, err, errlen))
 		return 2;
-	p->v = calloc(p->cat.n + 1, sizeof *p->v);
 	snprintf(p->arch, sizeof p->arch, "%s", arch);
+	if (o->features)
+		add_foreign(p, o);
+	p->v = calloc(p->cat.n + 1, sizeof *p->v);
+	p->vf = calloc(p->cat.n + 1, sizeof *p->vf);
+	if (!p->v || !p->vf) {
+		fputs("asmcap: out of memory\n", stderr);
+		exit(3);
+	}
 	return 0;
 }
 
@@ -200,6 +296,9 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 		struct verdict *v = &p->v[i];
 		if (!want[i])
 			set_verdict(v, ST_UNPROBED, xstrdup("not in --features"), 0);
+		else if (strcmp(f->arch, p->arch))
+			set_verdict(v, ST_SKIPPED, xprintf("not for this target (a feature of %s; the objects are %s)",
+			                                   f->arch, p->arch), 0);
 		else if (off[i] || envoff[i])
 			set_verdict(v, ST_DISABLED, xprintf("disabled by %s", off[i] ? "--disable" : "ASMCAP_DISABLE"), 0);
 		else if (!(f->formats & (1u << fmt)))
@@ -215,14 +314,20 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 	return r;
 }
 
-/* Features whose `section:` another feature in the same run also names
- * cannot be told apart in one object: they get runs of their own. */
-static size_t split_shared_sections(struct probe *p, size_t *run, size_t *n, size_t *alone)
+/* Features that cannot share a run get runs of their own: those whose
+ * `section:` another feature in the run also names (the object could not
+ * tell them apart), and, where nothing undoes a directive (AArch64 and
+ * ARM `.arch', arch.h), those that carry `enable:` directives: a
+ * directive must not make another snippet pass. */
+static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_t *alone)
 {
+	struct probe *p = x->p;
+	const struct arch *a = arch_named(p->arch);
+	int directives_leak = a && a->scope == ARCH_SCOPE_ALONE && !x->bare;
 	size_t nalone = 0, k = 0;
 	for (size_t i = 0; i < *n; i++) {
 		const struct feature *f = &p->cat.f[run[i]];
-		int shared = 0;
+		int shared = directives_leak && f->nenable;
 		for (size_t j = 0; f->section && j < *n; j++)
 			shared |= j != i && p->cat.f[run[j]].section && !strcmp(p->cat.f[run[j]].section, f->section);
 		if (shared)
@@ -341,8 +446,7 @@ static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 			if (load_obj(&u, &buf, &o, err, errlen))
 				r = 3;
 			else {
-				if (learn_target(x, &o, &u, err, errlen))
-					r = *fatal = 3;
+				learn_target(x, &o);
 				obj_free(&o);
 				free(buf);
 			}
@@ -564,10 +668,46 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 	return *out == U_UNUSABLE ? 3 : 0;
 }
 
+/* The second answer for features with `enable:` directives: the snippet
+ * without them, i.e. what the build's own flags (-march) enable.  Its
+ * verdicts go to p->vf; plain snippets share one run (nothing in them can
+ * reach another). */
+static int probe_flags(struct ctx *x, char *err, size_t errlen)
+{
+	struct probe *p = x->p;
+	size_t *run = calloc(p->cat.n + 1, sizeof *run), n = 0, left = 0;
+	enum outcome out = U_OK;
+	int r = 0;
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct verdict *v = &p->v[i];
+		if (!p->cat.f[i].nenable)
+			continue;
+		if (v->st == ST_SKIPPED || v->st == ST_DISABLED)
+			set_verdict(&p->vf[i], v->st, xstrdup(v->reason), 0);
+		else
+			run[n++] = i;
+	}
+	struct verdict *with = p->v;
+	p->v = p->vf;           /* the runner writes p->v */
+	x->bare = 1;
+	if (n)
+		r = run_batch(x, run, n, &left, NULL, &out, 0, err, errlen);
+	if (!r && n && out != U_OK)
+		r = run_singly(x, run, drop_rejected(p, run, left), err, errlen);
+	x->bare = 0;
+	p->v = with;
+	free(run);
+	return r;
+}
+
 static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
-	const char *guess = "x86_64", *loaded = NULL;
+	/* The plan starts from asmcap's own architecture; the first object
+	 * says what the target really is. */
+	char guess[sizeof p->arch], loaded[sizeof p->arch] = "";
+	const struct arch *host = arch_host();
+	snprintf(guess, sizeof guess, "%s", host ? host->name : "x86_64");
 	enum obj_format fmt = format_guess(x);
 	int r = 0, first = 1;
 	x->verbose = !x->o->exact;
@@ -576,15 +716,15 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		/* Another attempt on the same arch keeps the verdicts it has:
 		 * the same toolchain gave them, only the plan was for another
 		 * object format. */
-		if ((!loaded || strcmp(loaded, guess)) && (r = load_catalog(x, guess, err, errlen)))
+		if (strcmp(loaded, guess) && (r = probe_load_catalog(p, x->o, guess, err, errlen)))
 			break;
-		loaded = guess;
+		snprintf(loaded, sizeof loaded, "%s", guess);
 		size_t *run = calloc(p->cat.n + 1, sizeof *run), *alone = calloc(p->cat.n + 1, sizeof *alone);
 		size_t nrun, nalone = 0, left = 0;
 		enum outcome out = U_OK;
 		if (!(r = plan(x, fmt, run, &nrun, err, errlen))) {
 			nrun = undecided(p, run, nrun);
-			nalone = split_shared_sections(p, run, &nrun, alone);
+			nalone = split_shared_sections(x, run, &nrun, alone);
 			if (nrun || first)
 				r = run_batch(x, run, nrun, &left, NULL, &out, first, err, errlen);
 			first = 0;
@@ -594,7 +734,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			r = control(x, err, errlen);
 		if (!r && (strcmp(p->arch, guess) || format_of(p->format) != fmt)) {
 			/* The object says another target than the plan assumed. */
-			guess = p->arch[0] == 'i' ? "i386" : "x86_64";
+			snprintf(guess, sizeof guess, "%s", p->arch);
 			fmt = format_of(p->format);
 			free(run);
 			free(alone);
@@ -617,6 +757,8 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		}
 		if (!r && nalone)
 			r = run_singly(x, alone, nalone, err, errlen);
+		if (!r)
+			r = probe_flags(x, err, errlen);
 		free(run);
 		free(alone);
 		break;

@@ -9,6 +9,8 @@
 #include "catalog.h"
 #include "run.h"
 
+struct arch;
+
 enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED, ST_UNPROBED };
 const char *status_name(enum status s);
 
@@ -35,13 +37,23 @@ struct probe_opts {
 	int exact;              /* explain: run the build's command as is (no -v for identity) */
 };
 
+#define BUILD_MAX_MACROS 32
+
 struct build_info {
 	int known;              /* the -dM -E run worked */
 	int cet_ibt, cet_shstk, pic, ilp32, apple, win64;
+	/* the target architecture's macros (arch.h) that are defined */
+	struct build_macro { const char *name; long value; } macro[BUILD_MAX_MACROS];
+	size_t nmacro;
 };
+
+/* Record a defined build macro (name: a module's static string); __CET__
+ * also sets cet_ibt/cet_shstk, which the outputs name. */
+void build_macro_set(struct build_info *b, const char *name, long value);
 
 struct probe {
 	const char *way;
+	const struct arch *target;      /* the objects' architecture; NULL: one asmcap has no module for */
 	struct strv argv;       /* the command words */
 	char *path;             /* argv[0] resolved in PATH */
 	char *identity, *assembler;
@@ -50,7 +62,10 @@ struct probe {
 	char *cflags, *asflags;
 	struct build_info build;
 	struct catalog cat;
-	struct verdict *v;      /* one per cat.f[] */
+	struct verdict *v;      /* one per cat.f[]: the assembler knows it (with its
+	                         * `enable:` directives, when it has any) */
+	struct verdict *vf;     /* one per cat.f[]: the build's flags enable it (no
+	                         * directive); only for features with `enable:` */
 	struct strv deps;       /* files the verdicts depend on (cache) */
 	unsigned nruns;         /* assembler runs over catalog snippets (--log, ASMCAP_STATS) */
 };
@@ -58,6 +73,12 @@ struct probe {
 /* 0 probed; 2 usage (err says what); 3 toolchain unusable (err is the one-line reason). */
 int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t errlen);
 void probe_free(struct probe *p);
+
+/* Empty p's catalog and verdicts and load arch's catalog (a module's name,
+ * or a machine asmcap has none for: an empty one), plus the features of
+ * other architectures --features names, to be answered `skipped'.
+ * 0, or 2 with err. */
+int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *arch, char *err, size_t errlen);
 
 /* Parse a feature list ("adx,bmi2" or "adx bmi2") against a catalog:
  * sets want[i] for each named feature; -1 with err for an unknown name. */

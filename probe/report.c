@@ -2,6 +2,7 @@
  * build-facing variable formats through out_vars(), and the text table. */
 #include "report.h"
 #include "cpu.h"
+#include "unit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +14,10 @@ const char *asmcap_version(void)
 	return ASMCAP_VERSION;
 }
 
-/* Usable by generated code: yes, and every feature it requires usable,
- * transitively (the catalog has no cycles).  The one definition behind
- * every output format, --require, advice and caps.json's "usable". */
-int feature_usable(const struct probe *p, size_t i, const char **missing)
+/* Every feature f requires is usable, transitively (the catalog has no
+ * cycles); missing: the root of the first that is not. */
+static int requires_usable(const struct probe *p, const struct feature *f, const char **missing)
 {
-	const struct feature *f = &p->cat.f[i];
-	if (p->v[i].st != ST_YES)
-		return 0;
 	for (size_t k = 0; k < f->nrequires; k++) {
 		const struct feature *r = catalog_find(&p->cat, f->requires[k]);
 		const char *root = NULL;
@@ -31,6 +28,16 @@ int feature_usable(const struct probe *p, size_t i, const char **missing)
 		}
 	}
 	return 1;
+}
+
+/* Usable by generated code: yes, and every feature it requires usable.
+ * The one definition behind every output format, --require, advice and
+ * caps.json's "usable". */
+int feature_usable(const struct probe *p, size_t i, const char **missing)
+{
+	if (p->v[i].st != ST_YES)
+		return 0;
+	return requires_usable(p, &p->cat.f[i], missing);
 }
 
 static void json_bool(struct buf *b, const char *name, int known, int v, int last)
@@ -75,8 +82,12 @@ void report_json(struct buf *b, const struct probe *p)
 		buf_puts(b, "\"pic\": null, ");
 	json_bool(b, "ilp32", bi->known, bi->ilp32, 0);
 	json_bool(b, "apple", bi->known, bi->apple, 0);
-	json_bool(b, "win64", bi->known, bi->win64, 1);
-	buf_puts(b, "},\n \"features\": {");
+	json_bool(b, "win64", bi->known, bi->win64, 0);
+	/* the target architecture's macros (arch.h) the build defines */
+	buf_puts(b, "\"macros\": {");
+	for (size_t i = 0; i < bi->nmacro; i++)
+		buf_printf(b, "%s\"%s\": %ld", i ? ", " : "", bi->macro[i].name, bi->macro[i].value);
+	buf_puts(b, "}},\n \"features\": {");
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const struct feature *f = &p->cat.f[i];
 		const struct verdict *v = &p->v[i];
@@ -89,14 +100,21 @@ void report_json(struct buf *b, const struct probe *p)
 			buf_puts(b, k ? ", " : "");
 			buf_json_str(b, f->requires[k]);
 		}
-		buf_printf(b, "], \"usable\": %s, \"ms\": %.1f}", feature_usable(p, i, NULL) ? "true" : "false", v->ms);
+		buf_printf(b, "], \"usable\": %s, \"ms\": %.1f", feature_usable(p, i, NULL) ? "true" : "false", v->ms);
+		if (f->nenable) {
+			/* the second answer: without the `enable:` directives */
+			buf_printf(b, ", \"flags\": {\"status\": \"%s\", \"reason\": ", status_name(p->vf[i].st));
+			buf_json_str(b, p->vf[i].reason);
+			buf_printf(b, ", \"ms\": %.1f}", p->vf[i].ms);
+		}
+		buf_puts(b, "}");
 	}
 	buf_puts(b, "\n }\n}\n");
 }
 
 void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, const char *who)
 {
-	size_t n = p->cat.n + 9, k = 0;
+	size_t n = 2 * p->cat.n + 9, k = 0;
 	struct out_var *v = calloc(n, sizeof *v);
 	char **own = calloc(2 * n, sizeof *own);
 	size_t nown = 0;
@@ -131,6 +149,18 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 		own[nown++] = name;
 		own[nown++] = c;
 		v[k++] = (struct out_var){name, p->v[i].st == ST_UNPROBED ? NULL : yes ? "yes" : "no", c};
+		if (p->cat.f[i].nenable) {
+			/* ASMCAP_<F>_FLAGS: usable without the directive, by the build's -march */
+			const struct verdict *vf = &p->vf[i];
+			int fyes = vf->st == ST_YES && requires_usable(p, &p->cat.f[i], NULL);
+			char *fname = xprintf("%s_FLAGS", name), *fc = NULL;
+			if (!fyes && p->v[i].st != ST_UNPROBED)
+				fc = xprintf("without %s: %s%s%s", p->cat.f[i].enable[0], status_name(vf->st),
+				             *vf->reason ? ": " : "", vf->reason);
+			own[nown++] = fname;
+			own[nown++] = fc;
+			v[k++] = (struct out_var){fname, p->v[i].st == ST_UNPROBED ? NULL : fyes ? "yes" : "no", fc};
+		}
 	}
 	out_vars(b, fmt, who, v, k);
 	for (size_t i = 0; i < nown; i++)
@@ -163,16 +193,24 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 		           p->build.cet_shstk ? "shstk" : "off", p->build.pic, p->build.ilp32 ? ", ILP32" : "",
 		           p->build.apple ? ", Apple" : "", p->build.win64 ? ", Win64" : "");
 	size_t w = 7;
-	for (size_t i = 0; i < p->cat.n; i++)
+	int two = 0;            /* a column for the second answer, where there is one */
+	for (size_t i = 0; i < p->cat.n; i++) {
 		if (strlen(p->cat.f[i].name) > w)
 			w = strlen(p->cat.f[i].name);
-	buf_printf(b, "\n%-*s  %-8s  %7s  %s\n", (int)w, "feature", "status", "ms", "reason");
+		two |= p->cat.f[i].nenable > 0;
+	}
+	buf_printf(b, "\n%-*s  %-8s  %s%7s  %s\n", (int)w, "feature", "status", two ? "flags     " : "", "ms", "reason");
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const struct verdict *v = &p->v[i];
 		const char *missing = NULL;
 		feature_usable(p, i, &missing);
 		buf_printf(b, "%-*s  %s%-8s%s  ", (int)w, p->cat.f[i].name, colour ? col[v->st] : "",
 		           status_name(v->st), colour ? "\033[0m" : "");
+		if (two && p->cat.f[i].nenable)
+			buf_printf(b, "%s%-8s%s  ", colour ? col[p->vf[i].st] : "", status_name(p->vf[i].st),
+			           colour ? "\033[0m" : "");
+		else if (two)
+			buf_printf(b, "%-8s  ", "-");
 		if (v->st == ST_YES || v->st == ST_NO || v->st == ST_BROKEN)
 			buf_printf(b, "%7.1f  ", v->ms);
 		else
@@ -228,7 +266,7 @@ void report_advice(struct buf *b, const struct probe *p)
 			           f->since ? " or later)" : "");
 		}
 		struct buf why = {0};
-		if (f->ncpuid && cpu_runs(f, &why) == 1)
+		if (cpu_checks(f) && cpu_runs(f, &why) == 1)
 			buf_printf(b, " This CPU has %s%s%s.", f->name, f->cost ? ": " : "", f->cost ? f->cost : "");
 		buf_free(&why);
 		buf_puts(b, "\n");

@@ -3,6 +3,7 @@
  * the run says: per snippet the bytes in the object, compared with the
  * catalog's, or the assembler's message for the snippet's lines. */
 #include "unit.h"
+#include "arch.h"
 #include "file.h"
 
 #include <ctype.h>
@@ -105,10 +106,21 @@ void unit_free(struct unit *u)
 	run_result_free(&u->job.r);
 }
 
+/* Macros of every target (the architecture's own come from its module). */
 static const struct macro { const char *name, *sym; int value; } macros[] = {
-	{"__CET__", "cet", 1}, {"__PIC__", "pic", 1}, {"__ILP32__", "ilp32", 0},
+	{"__PIC__", "pic", 1}, {"__ILP32__", "ilp32", 0},
 	{"__APPLE__", "apple", 0}, {"_WIN64", "win64", 0}, {NULL, NULL, 0},
 };
+
+/* Is name one of the macros an earlier module already listed? */
+static int listed_before(const struct arch *const *upto, const char *name)
+{
+	for (const struct arch *const *a = arch_all; a != upto; a++)
+		for (const char *const *m = (*a)->macros; m && *m; m++)
+			if (!strcmp(*m, name))
+				return 1;
+	return 0;
+}
 
 /* The source text of a unit; records each snippet's line range. */
 static char *unit_source(struct ctx *x, struct unit *u)
@@ -125,15 +137,34 @@ static char *unit_source(struct ctx *x, struct unit *u)
 			           m->value ? m->name : "1");
 			line += 3;
 		}
+		/* The target is not known before the first object: every
+		 * module's macros, each as asmcap_m_<NAME> with its value. */
+		for (const struct arch *const *a = arch_all; *a; a++)
+			for (const char *const *m = (*a)->macros; m && *m; m++)
+				if (!listed_before(a, *m)) {
+					buf_printf(&b, "#ifdef %s\n\t.set asmcap_m_%s, %s\n#endif\n", *m, *m, *m);
+					line += 3;
+				}
 		buf_puts(&b, "\t.set asmcap_m_seen, 1\n");
 		line++;
 	}
 	buf_puts(&b, text_sec);
 	line++;
+	const struct arch *a = arch_named(x->p->arch);
+	int pushpop = a && a->scope == ARCH_SCOPE_PUSHPOP;
 	for (size_t i = 0; i < u->n; i++) {
 		const struct feature *f = &x->p->cat.f[u->f[i]];
 		const char *body = nasm ? f->nasm_body : f->body;
 		u->first[i] = line;
+		/* the directives' reach ends with the snippet (arch.h) */
+		if (pushpop) {
+			buf_puts(&b, a->scope_open);
+			line++;
+		}
+		for (size_t k = 0; !x->bare && k < f->nenable; k++) {
+			buf_printf(&b, "\t%s\n", f->enable[k]);
+			line++;
+		}
 		if (nasm) {
 			/* yasm leaves local labels nameless in elf64 objects */
 			buf_printf(&b, "global asmcap_b_%zu, asmcap_e_%zu\n", u->f[i], u->f[i]);
@@ -156,6 +187,10 @@ static char *unit_source(struct ctx *x, struct unit *u)
 		buf_puts(&b, text_sec);
 		buf_printf(&b, "asmcap_e_%zu:\n", u->f[i]);
 		line += 2;
+		if (pushpop) {
+			buf_puts(&b, a->scope_close);
+			line++;
+		}
 		u->last[i] = line - 1;
 	}
 	return b.s;
@@ -304,6 +339,15 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 	const uint8_t *got = NULL;
 	size_t ngot = 0;
 	int ok = 0, located = 0;
+	if (warn) {
+		/* A warning on the snippet's lines rejects it: clang-14 only
+		 * warns about an `.option arch' it does not know, and GNU as
+		 * warns where it drops or changes what it was given. */
+		char *msg = xprintf("assembler warned: %s", warn);
+		record_failure(x, fi, u, msg);
+		free(msg);
+		return;
+	}
 	if (f->section) {
 		const struct obj_section *s = find_section(o, f->section);
 		if (!s)
@@ -354,9 +398,7 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 			}
 		}
 	}
-	if (warn)
-		buf_printf(&why, "%sassembler warned: %s", why.n ? "; " : "", warn);
-	else if (!ok && general)
+	if (!ok && general)
 		buf_printf(&why, "; it said: %s", general);
 	if (!ok && !why.n)
 		buf_puts(&why, "bytes not found");
@@ -441,31 +483,26 @@ int load_obj(const struct unit *u, uint8_t **buf, struct obj *o,
 	return 0;
 }
 
-static const char *arch_name(enum obj_arch a)
+/* What the object says about the target: its architecture (a module's,
+ * or the name of a machine asmcap has none for), format and, in --mode S,
+ * the build macros. */
+void learn_target(struct ctx *x, const struct obj *o)
 {
-	return a == OBJ_ARCH_X86_64 ? "x86_64" : a == OBJ_ARCH_I386 ? "i386" : NULL;
-}
-
-/* What the object says about the target; -1 (err set) when it is no x86. */
-int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char *err, size_t errlen)
-{
-	const char *a = arch_name(o->arch);
-	if (!a) {
-		char *cmd = argv_brief(u->argv.v);
-		snprintf(err, errlen, "`%s' makes %s objects for a target asmcap has no catalog for (x86_64, i386)",
-		         cmd, obj_format_name(o));
-		free(cmd);
-		return -1;
-	}
-	snprintf(x->p->arch, sizeof x->p->arch, "%s", a);
+	char m[32];
+	x->p->target = arch_of_obj(o);
+	snprintf(x->p->arch, sizeof x->p->arch, "%s", arch_machine_name(o, m, sizeof m));
 	snprintf(x->p->format, sizeof x->p->format, "%s", obj_format_name(o));
 	if (want_cpp(x) && obj_symbol_named(o, "asmcap_m_seen")) {
 		struct build_info *b = &x->p->build;
 		const struct obj_symbol *s;
 		memset(b, 0, sizeof *b);
 		b->known = 1;
-		if ((s = obj_symbol_named(o, "asmcap_m_cet")))
-			b->cet_ibt = s->value & 1, b->cet_shstk = !!(s->value & 2);
+		for (const char *const *n = x->p->target ? x->p->target->macros : NULL; n && *n; n++) {
+			char sym[96];
+			snprintf(sym, sizeof sym, "asmcap_m_%s", *n);
+			if ((s = obj_symbol_named(o, sym)))
+				build_macro_set(b, *n, (long)s->value);
+		}
 		if ((s = obj_symbol_named(o, "asmcap_m_pic")))
 			b->pic = (int)s->value;
 		b->ilp32 = obj_symbol_named(o, "asmcap_m_ilp32") != NULL;
@@ -480,7 +517,6 @@ int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char 
 	else if (strcmp(fl, natural) && !(o->format == OBJ_COFF && !strcmp(fl, "mingw64")) && !x->warned++)
 		fprintf(stderr, "asmcap: warning: --flavour %s, but this toolchain makes %s objects\n", fl,
 		        obj_format_name(o));
-	return 0;
 }
 
 enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
@@ -496,14 +532,11 @@ enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **o
 	if (r->status == 0) {
 		if (load_obj(u, objbuf, o, err, errlen))
 			out = U_NOANSWER;
-		else if (learn_target(x, o, u, err, errlen)) {
-			obj_free(o);
-			free(*objbuf);
-			*objbuf = NULL;
-			out = U_UNUSABLE;
-		} else
+		else {
+			learn_target(x, o);
 			for (size_t i = 0; i < u->n; i++)
 				decide(x, u->f[i], o, warns[i], general, u, &x->p->v[u->f[i]]);
+		}
 	} else if (hit) {
 		for (size_t i = 0; i < u->n; i++)
 			if (errs[i])

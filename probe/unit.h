@@ -37,6 +37,8 @@ struct ctx {
 	int control_ok, control_failed; /* how the empty control runs went */
 	int flaky;                      /* one input gave two different answers: no
 	                                 * failure naming no snippet is evidence */
+	int bare;                       /* snippets without their `enable:` lines (the
+	                                 * "build flags enable it" answer) */
 };
 
 enum outcome {
@@ -69,7 +71,9 @@ enum outcome run_end(const struct unit *u, char *err, size_t errlen);
 /* The line of a failed run's output that says what went wrong (malloc'd). */
 char *complaint(const struct unit *u);
 int load_obj(const struct unit *u, uint8_t **buf, struct obj *o, char *err, size_t errlen);
-int learn_target(struct ctx *x, const struct obj *o, const struct unit *u, char *err, size_t errlen);
+/* What the object says: the target's architecture (module or machine
+ * name), format, flavour and, in --mode S, the build macros. */
+void learn_target(struct ctx *x, const struct obj *o);
 void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *msg);
 
 #endif

@@ -116,6 +116,27 @@ def test_hosted_ci_has_one_job_per_row():
     rows = subprocess.run([str(MATRIX), "--list"], capture_output=True, text=True,
                           check=True).stdout.split()
     wf = (ROOT / ".github" / "workflows" / "matrix.yml").read_text()
-    block = wf.split("toolchain:\n", 1)[1].split("steps:", 1)[0]
-    assert re.findall(r"^\s+- (\S+)$", block, re.M) == rows
+    jobs = [b.split("steps:", 1)[0] for b in wf.split("toolchain:\n")[1:]]
+    listed = [re.findall(r"^\s+- (\S+)$", b, re.M) for b in jobs]
+    assert sum(listed, []) == rows
+    # The gcc cross compilers (they remove gcc-multilib) in a job of their own.
+    assert listed[-1] == [r for r in rows if re.fullmatch(r"gcc-\d+-(aarch64|armv7|riscv64)", r)]
     assert "container: debian:12" in wf and "ci/deps --matrix=${{ matrix.toolchain }}" in wf
+
+
+def test_cross_rows_have_their_own_tables(tmp_path, asmcap_bin):
+    """An aarch64 and a riscv64 row: the probe's two answers per feature and
+    what the audit finds in ci/cross-sample.c, in a table per architecture."""
+    r = matrix(tmp_path, "--only", "clang-19-aarch64,clang-14-riscv64")
+    assert r.returncode == 0, r.stdout + r.stderr
+    md = (tmp_path / "matrix.md").read_text()
+    assert "### aarch64" in md and "### riscv64" in md and "| bmi2 |" not in md
+    row = {x["name"]: x for x in json.loads((tmp_path / "matrix.json").read_text())["rows"]}
+    a64, rv = row["clang-19-aarch64"], row["clang-14-riscv64"]
+    # clang-19 assembles SHA3 under its directive; the default -march does not enable it.
+    assert a64["probe_verdict"]["sha3"] == "yes" and a64["probe_flags"]["sha3"] == "no"
+    assert a64["audit_cross"] == {"default": "none", "march": "crc32 sha3"}
+    # clang-14 rejects `.option arch, +zba` yet builds Zba code from -march.
+    assert rv["probe_verdict"]["zba"] == "no"
+    assert rv["audit_cross"] == {"default": "none", "march": "zba zbb"}
+    assert not a64["problems"] and not rv["problems"]

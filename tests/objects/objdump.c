@@ -35,7 +35,7 @@ static int dump(const char *what, const uint8_t *buf, size_t len)
 		fprintf(stderr, "%s: %s\n", what, err);
 		return 1;
 	}
-	printf("format %s bits %d arch %d\n", obj_format_name(&o), o.bits, (int)o.arch);
+	printf("format %s bits %d machine %u\n", obj_format_name(&o), o.bits, (unsigned)o.machine);
 	for (size_t i = 0; i < o.nsections; i++) {
 		const struct obj_section *s = &o.sections[i];
 		printf("section %zu %s size %llu addr 0x%llx code %d data %d\n", i, s->name,
@@ -43,9 +43,9 @@ static int dump(const char *what, const uint8_t *buf, size_t len)
 	}
 	for (size_t i = 0; i < o.nsymbols; i++) {
 		const struct obj_symbol *s = &o.symbols[i];
-		printf("symbol %s section %d value %llu size %llu func %d data %d global %d\n", s->name,
-		       s->section, (unsigned long long)s->value, (unsigned long long)s->size, s->is_func,
-		       s->is_data, s->is_global);
+		printf("symbol %s section %d value %llu size %llu func %d data %d global %d mapping %d thumb %d\n",
+		       s->name, s->section, (unsigned long long)s->value, (unsigned long long)s->size, s->is_func,
+		       s->is_data, s->is_global, s->mapping, s->thumb);
 	}
 	obj_free(&o);
 	return 0;

@@ -42,7 +42,8 @@ def parse(text):
     for line in text.splitlines():
         w = line.split()
         if w[0] == "format":
-            objs.append({"format": w[1], "sections": {}, "symbols": {}, "order": []})
+            objs.append({"format": w[1], "bits": int(w[3]), "machine": int(w[5]),
+                         "sections": {}, "symbols": {}, "order": []})
         elif w[0] == "section":
             objs[-1]["order"].append(w[2])
             objs[-1]["sections"][w[2]] = dict(zip(w[3::2], w[4::2]))
@@ -59,7 +60,8 @@ def test_elf64_relocatable(tmp_path, reader_helper):
     assert ".rodata.a_section_name_longer_than_eight_bytes" in o["sections"]
     s = o["symbols"]
     text = o["order"].index(".text")
-    assert s["addx"] == {"section": text, "value": 0, "size": 7, "func": 1, "data": 0, "global": 1}
+    assert s["addx"] == {"section": text, "value": 0, "size": 7, "func": 1, "data": 0, "global": 1,
+                         "mapping": 0, "thumb": 0}
     assert s["konst"]["value"] == 7 and s["konst"]["data"] == 1 and s["konst"]["func"] == 0
     assert s["plain"]["value"] == 15 and s["plain"]["size"] == 4
 

@@ -1,0 +1,51 @@
+/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64): plain()
+ * uses no optional extension under the target's default flags; each
+ * use_<feature>() exists when the row's -march enables that feature, and
+ * its code must hold that feature's instructions (asmcap audit checks). */
+#include <stdint.h>
+
+uint32_t plain(const uint32_t *p, int n)
+{
+	uint32_t s = 0;
+	for (int i = 0; i < n; i++)
+		s = (s << 5 | s >> 27) ^ p[i] * 2654435761u;
+	return s;
+}
+
+#if defined(__ARM_FEATURE_CRC32)
+#include <arm_acle.h>
+uint32_t use_crc32(uint32_t c, uint32_t v)
+{
+	return __crc32w(c, v);
+}
+#endif
+
+#if defined(__aarch64__) && defined(__ARM_FEATURE_SHA3)
+#include <arm_neon.h>
+uint64x2_t use_sha3(uint64x2_t a, uint64x2_t b, uint64x2_t c)
+{
+	return veor3q_u64(a, b, c);
+}
+#endif
+
+#if defined(__arm__) && (defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO))
+#include <arm_neon.h>
+uint8x16_t use_aes(uint8x16_t d, uint8x16_t k)
+{
+	return vaeseq_u8(d, k);
+}
+#endif
+
+#if defined(__riscv_zbb)
+int use_zbb(unsigned long x)
+{
+	return __builtin_clzl(x | 1);
+}
+#endif
+
+#if defined(__riscv_zba)
+long use_zba(const long *p, long i)
+{
+	return p[i];   /* sh3add */
+}
+#endif

@@ -1,0 +1,89 @@
+/* The table of architecture modules and the questions asked of all of
+ * them at once (which one made this object, which one runs asmcap). */
+#include "arch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct arch *const arch_all[] = {
+	&arch_x86_64, &arch_i386, &arch_aarch64, &arch_arm, &arch_riscv64, NULL,
+};
+_Static_assert(sizeof arch_all / sizeof *arch_all <= ARCH_MAX + 1, "ARCH_MAX too small");
+
+const struct arch *arch_named(const char *name)
+{
+	for (const struct arch *const *a = arch_all; *a; a++)
+		if (!strcmp((*a)->name, name))
+			return *a;
+	return NULL;
+}
+
+const struct arch *arch_of_obj(const struct obj *o)
+{
+	if (o->big_endian)
+		return NULL;    /* every module is little-endian */
+	for (const struct arch *const *a = arch_all; *a; a++) {
+		const struct arch *m = *a;
+		unsigned want = o->format == OBJ_ELF ? m->elf_machine : o->format == OBJ_COFF ? m->coff_machine
+		                : m->macho_cputype;
+		/* ELF names RISC-V once for both widths: the class tells them apart */
+		if (want && want == o->machine && (o->format != OBJ_ELF || o->bits == m->bits || m->elf_any_class))
+			return m;
+	}
+	return NULL;
+}
+
+const struct arch *arch_host(void)
+{
+#if defined(__x86_64__)
+	return &arch_x86_64;
+#elif defined(__i386__)
+	return &arch_i386;
+#elif defined(__aarch64__)
+	return &arch_aarch64;
+#elif defined(__arm__)
+	return &arch_arm;
+#elif defined(__riscv) && __riscv_xlen == 64
+	return &arch_riscv64;
+#else
+	return NULL;
+#endif
+}
+
+const char *arch_macro_named(const char *name)
+{
+	for (const struct arch *const *a = arch_all; *a; a++)
+		for (const char *const *m = (*a)->macros; m && *m; m++)
+			if (!strcmp(*m, name))
+				return *m;
+	return NULL;
+}
+
+/* ELF machines without a module, by their usual names (gABI and the
+ * psABIs); the byte order and class pick among a family's names. */
+static const struct other {
+	unsigned machine;
+	int bits, big_endian;   /* -1 any */
+	const char *name;
+} others[] = {
+	{21, 64, 0, "ppc64le"}, {21, 64, 1, "ppc64"}, {20, -1, -1, "ppc"},
+	{22, 64, -1, "s390x"}, {22, 32, -1, "s390"},
+	{8, 64, 0, "mips64el"}, {8, 64, 1, "mips64"}, {8, 32, 0, "mipsel"}, {8, 32, 1, "mips"},
+	{243, 32, -1, "riscv32"}, {258, -1, -1, "loongarch64"}, {2, -1, -1, "sparc"},
+	{43, -1, -1, "sparc64"}, {50, -1, -1, "ia64"}, {4, -1, -1, "m68k"},
+};
+
+const char *arch_machine_name(const struct obj *o, char *buf, size_t len)
+{
+	const struct arch *a = arch_of_obj(o);
+	if (a)
+		return a->name;
+	for (size_t i = 0; o->format == OBJ_ELF && i < sizeof others / sizeof *others; i++) {
+		const struct other *x = &others[i];
+		if (x->machine == o->machine && (x->bits < 0 || x->bits == o->bits) &&
+		    (x->big_endian < 0 || x->big_endian == o->big_endian))
+			return x->name;
+	}
+	snprintf(buf, len, "machine %#x", (unsigned)o->machine);
+	return buf;
+}

@@ -1,0 +1,128 @@
+/* The architecture interface.
+ *
+ * The engine (probe.c, unit.c), the outputs and the subcommands know no
+ * architecture: what differs between x86, AArch64, 32-bit ARM and RISC-V
+ * is asked of one `struct arch` per architecture, defined in
+ * probe/arch/<name>.c and listed in arch_all[] (arch.c).  Adding an
+ * architecture is adding one module and one catalog folder
+ * (templates/<name>/); the engine, outputs and CLI stay as they are.
+ *
+ * A module says
+ *  - its name, which is also its catalog folder;
+ *  - how an object made for it looks (ELF e_machine and class, COFF
+ *    machine, Mach-O cputype): the target is read from the object the
+ *    toolchain wrote, never from the compiler's name;
+ *  - the build macros worth recording (x86 __CET__, AArch64
+ *    __ARM_FEATURE_BTI_DEFAULT, RISC-V __riscv_xlen, ...): the
+ *    preprocessor's view under the build's CFLAGS;
+ *  - how a snippet's directives are kept from reaching other snippets of
+ *    the same assembler run (enum arch_scope);
+ *  - the hooks audit, cpu and frame call (NULL: not available for this
+ *    architecture; the subcommand says so).
+ */
+#ifndef ASMCAP_ARCH_H
+#define ASMCAP_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "obj.h"
+#include "out.h"
+#include "x86dec.h"
+
+/* How the directives of one snippet are kept out of the others. */
+enum arch_scope {
+	/* The catalog's snippets change no assembler state (x86). */
+	ARCH_SCOPE_NONE,
+	/* Each snippet sits between scope_open and scope_close, which undo
+	 * whatever it switched on (RISC-V `.option push` / `.option pop`). */
+	ARCH_SCOPE_PUSHPOP,
+	/* Nothing undoes a directive (AArch64/ARM `.arch`, `.arch_extension`):
+	 * a snippet that carries directives runs alone; snippets without
+	 * directives still share one run. */
+	ARCH_SCOPE_ALONE,
+};
+
+/* Code state a decoder needs beside the bytes. */
+#define ARCH_MODE_THUMB 1       /* ARM: T32 code (a `$t' mapping symbol), else A32 */
+
+/* One decoded instruction. */
+struct arch_insn {
+	unsigned len;           /* bytes */
+	uint32_t word;          /* fixed-width ISAs: the encoding as the manuals
+	                         * write it (a 16-bit instruction in the low half;
+	                         * 32-bit Thumb: first halfword in the high half) */
+	int mode;               /* the mode it was decoded in (set by the caller) */
+	struct x86_insn x86;    /* x86: the decoded fields */
+};
+
+/* A value the CPU reader reports beside the features (x86: XCR0). */
+struct arch_cpu_state {
+	char name[40];          /* ASMCAP_CPU_... */
+	char value[40];
+	const char *comment;
+};
+
+struct arch {
+	const char *name;       /* "x86_64", "aarch64", ...; the catalog folder */
+	int bits;               /* 32 or 64 */
+	/* recognising its objects: 0 where the format has no such machine */
+	unsigned elf_machine;
+	int elf_any_class;      /* ELF32 objects too (x32 holds 64-bit code) */
+	unsigned coff_machine;
+	uint32_t macho_cputype;
+	/* the build macros worth recording, NULL-terminated */
+	const char *const *macros;
+	/* directives' reach (see enum arch_scope); PUSHPOP's two lines */
+	enum arch_scope scope;
+	const char *scope_open, *scope_close;
+
+	/* audit.  min_insn: bytes skipped over something that does not decode.
+	 * audit_compile turns a feature's `audit:` patterns into *pats (NULL
+	 * is fine when audit_match reads the feature itself); 0, or -1 with
+	 * err naming the pattern.  decode: the instruction at p[0..n) in
+	 * `mode` (x86: 32 or 64 bits; ARM: ARCH_MODE_THUMB or 0), its length,
+	 * 0 when it does not decode (or its length with in->len 0 when the
+	 * encoding gives a length the decoder cannot read: RISC-V's 48- and
+	 * 64-bit formats, skipped whole).  audit_match: 1 when in is one of f's
+	 * instructions. */
+	unsigned min_insn;
+	int (*audit_compile)(const struct feature *f, void **pats, char *err, size_t errlen);
+	void (*audit_free)(void *pats);
+	unsigned (*decode)(const uint8_t *p, size_t n, int mode, struct arch_insn *in);
+	int (*audit_match)(const struct feature *f, const void *pats, const struct arch_insn *in,
+	                   const uint8_t *bytes);
+
+	/* cpu: can this CPU and OS run f?  1 yes, 0 no (why says what is
+	 * missing), -1 the host cannot tell.  cpu_state: extra values for
+	 * the report; how many it filled (at most 4). */
+	int (*cpu_runs)(const struct feature *f, struct buf *why);
+	size_t (*cpu_state)(struct arch_cpu_state *s);
+
+	/* frame: the stack bytes the prologue of code[0..len) sets up, or -1
+	 * when it does not read (used where -fstack-usage is unavailable). */
+	long (*prologue_frame)(const uint8_t *code, size_t len, int mode);
+};
+
+/* Every architecture asmcap knows, NULL-terminated (at most ARCH_MAX). */
+#define ARCH_MAX 8
+extern const struct arch *const arch_all[];
+
+/* The module called name, or NULL. */
+const struct arch *arch_named(const char *name);
+/* The module whose objects look like o, or NULL. */
+const struct arch *arch_of_obj(const struct obj *o);
+/* The module of the machine asmcap itself runs on, or NULL. */
+const struct arch *arch_host(void);
+/* What o's machine is called: the module's name, else a common name
+ * ("ppc64le", "s390x", "mips", ...), else "machine N". */
+const char *arch_machine_name(const struct obj *o, char *buf, size_t len);
+
+/* The module macro string equal to name (build_info keeps these), or NULL. */
+const char *arch_macro_named(const char *name);
+
+/* The modules (probe/arch/<name>.c). */
+extern const struct arch arch_x86_64, arch_i386, arch_aarch64, arch_arm, arch_riscv64;
+
+#endif

@@ -1,0 +1,64 @@
+/* AArch64: templates/aarch64, the PAC/BTI build macros, `.arch` /
+ * `.arch_extension` directives that nothing can undo (so snippets that
+ * carry one run alone).  The audit decoder (fixed 4-byte words), the
+ * AT_HWCAP/AT_HWCAP2 reader and the prologue reader plug in here. */
+#include "arch.h"
+#include "hwcap.h"
+#include "words.h"
+
+static const char *const macros[] = {
+	"__ARM_FEATURE_BTI_DEFAULT", "__ARM_FEATURE_PAC_DEFAULT", "__ARM_ARCH", "__ARM_FEATURE_SVE",
+	"__ARM_FEATURE_SVE2", "__ARM_FEATURE_SME", "__ARM_FEATURE_CRYPTO", "__ARM_FEATURE_SHA3",
+	"__ARM_FEATURE_ATOMICS", "__ARM_FEATURE_CRC32", NULL,
+};
+
+/* Every instruction is one little-endian 32-bit word. */
+static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
+{
+	(void)mode;
+	if (n < 4)
+		return 0;
+	in->len = 4;
+	in->word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return 4;
+}
+
+/* Bytes one instruction moves sp down (Arm ARM C4.1): LDP/STP and LDR/STR
+ * (immediate) with writeback on sp, ADD/SUB (immediate) sp, sp. */
+static long sp_down(uint32_t w, unsigned len, int mode)
+{
+	unsigned rn = w >> 5 & 31, rd = w & 31;
+	(void)len;
+	(void)mode;
+	if (rn != 31)
+		return 0;
+	/* pair: bits 29:27 101, 25:23 001 (post-index) or 011 (pre-index) */
+	if ((w >> 27 & 7) == 5 && ((w >> 23 & 7) == 1 || (w >> 23 & 7) == 3)) {
+		unsigned opc = w >> 30, simd = w >> 26 & 1;
+		long scale = simd ? 4L << opc : opc == 2 ? 8 : 4;
+		return -words_sext(w >> 15 & 0x7f, 7) * scale;
+	}
+	/* single register: bits 29:27 111, 25:24 00, 21 0, 11:10 01 or 11 */
+	if ((w >> 27 & 7) == 7 && !(w >> 24 & 3) && !(w >> 21 & 1) && (w >> 10 & 1))
+		return -words_sext(w >> 12 & 0x1ff, 9);
+	/* 64-bit ADD/SUB (immediate) without flags, shift 0 or 12 */
+	if (rd == 31 && ((w >> 24) == 0x91 || (w >> 24) == 0xd1) && !(w >> 23 & 1)) {
+		long imm = (long)(w >> 10 & 0xfff) << (w >> 22 & 1 ? 12 : 0);
+		return (w >> 24) == 0xd1 ? imm : -imm;
+	}
+	return 0;
+}
+
+static long prologue_frame(const uint8_t *code, size_t len, int mode)
+{
+	return words_frame(&arch_aarch64, code, len, mode, sp_down);
+}
+
+const struct arch arch_aarch64 = {
+	.name = "aarch64", .bits = 64,
+	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
+	.macros = macros, .scope = ARCH_SCOPE_ALONE,
+	.min_insn = 4, .decode = decode, .audit_match = words_match,
+	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
+	.prologue_frame = prologue_frame,
+};

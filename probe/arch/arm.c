@@ -1,0 +1,155 @@
+/* 32-bit ARM (A32/T32): templates/arm, the Thumb/architecture/NEON build
+ * macros, `.arch`/`.fpu`/`.arch_extension` directives that nothing can
+ * undo (so snippets that carry one run alone).  The A32/T32 audit decoder
+ * (by mapping symbols), the AT_HWCAP/AT_HWCAP2 reader and the prologue
+ * reader plug in here. */
+#include "arch.h"
+#include "hwcap.h"
+#include "words.h"
+
+static const char *const macros[] = {
+	"__thumb__", "__thumb2__", "__ARM_ARCH", "__ARM_NEON", "__ARM_FP",
+	"__ARM_FEATURE_CRYPTO", "__ARM_FEATURE_CRC32", "__ARM_FEATURE_IDIV", "__ARM_PCS_VFP", NULL,
+};
+
+static uint32_t le16(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+/* A32: one little-endian word.  Thumb: a halfword, or two when the first
+ * one's top five bits are 0b11101, 0b11110 or 0b11111 (Arm ARM A6.1). */
+static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
+{
+	if (mode != ARCH_MODE_THUMB) {
+		if (n < 4)
+			return 0;
+		in->word = le16(p) | le16(p + 2) << 16;
+		return in->len = 4;
+	}
+	if (n < 2)
+		return 0;
+	in->word = le16(p);
+	if (in->word >> 11 < 0x1d)
+		return in->len = 2;
+	if (n < 4)
+		return 0;
+	in->word = in->word << 16 | le16(p + 2);
+	return in->len = 4;
+}
+
+static long popcount(uint32_t v)
+{
+	long n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+static uint32_t ror32(uint32_t v, unsigned r)
+{
+	r &= 31;
+	return r ? v >> r | v << (32 - r) : v;
+}
+
+/* ThumbExpandImm (Arm ARM A6.3.2). */
+static uint32_t thumb_imm(uint32_t imm12)
+{
+	uint32_t b = imm12 & 0xff;
+	if (imm12 >> 10)
+		return ror32(0x80 | (imm12 & 0x7f), imm12 >> 7);
+	switch (imm12 >> 8 & 3) {
+	case 0: return b;
+	case 1: return b << 16 | b;
+	case 2: return b << 24 | b << 8;
+	default: return b * 0x01010101u;
+	}
+}
+
+static long t16_down(uint32_t h)
+{
+	if ((h & 0xfe00) == 0xb400)     /* push {..., lr} */
+		return 4 * popcount(h & 0x1ff);
+	if ((h & 0xfe00) == 0xbc00)     /* pop {..., pc} */
+		return -4 * popcount(h & 0x1ff);
+	if ((h & 0xff80) == 0xb080)     /* sub sp, #imm7*4 */
+		return 4 * (long)(h & 0x7f);
+	if ((h & 0xff80) == 0xb000)     /* add sp, #imm7*4 */
+		return -4 * (long)(h & 0x7f);
+	return 0;
+}
+
+static long t32_down(uint32_t w)
+{
+	uint32_t h1 = w >> 16, h2 = w & 0xffff;
+	uint32_t imm12 = (h1 >> 10 & 1) << 11 | (h2 >> 12 & 7) << 8 | (h2 & 0xff);
+	int to_sp = (h2 & 0x8f00) == 0x0d00;    /* Rd = sp (Rn = sp is in h1) */
+	if (h1 == 0xe92d)                       /* push.w = stmdb sp!, {...} */
+		return 4 * popcount(h2);
+	if (h1 == 0xe8bd)                       /* pop.w = ldmia sp!, {...} */
+		return -4 * popcount(h2);
+	if (h1 == 0xf84d && (h2 & 0x0f00) == 0x0d00)   /* str rt, [sp, #-imm8]! */
+		return h2 & 0xff;
+	if (h1 == 0xf85d && (h2 & 0x0f00) == 0x0b00)   /* ldr rt, [sp], #imm8 */
+		return -(long)(h2 & 0xff);
+	if ((h1 & 0xffbf) == 0xed2d && (h2 & 0x0e00) == 0x0a00)   /* vpush */
+		return 4 * (long)(h2 & 0xff);
+	if ((h1 & 0xffbf) == 0xecbd && (h2 & 0x0e00) == 0x0a00)   /* vpop */
+		return -4 * (long)(h2 & 0xff);
+	if ((h1 & 0xfbef) == 0xf1ad && to_sp)   /* sub.w sp, sp, #const */
+		return (long)thumb_imm(imm12);
+	if ((h1 & 0xfbef) == 0xf10d && to_sp)   /* add.w sp, sp, #const */
+		return -(long)thumb_imm(imm12);
+	if ((h1 & 0xfbff) == 0xf2ad && to_sp)   /* subw sp, sp, #imm12 */
+		return imm12;
+	if ((h1 & 0xfbff) == 0xf20d && to_sp)   /* addw sp, sp, #imm12 */
+		return -(long)imm12;
+	return 0;
+}
+
+static long a32_down(uint32_t w)
+{
+	uint32_t op = w & 0x0fff0000, imm = ror32(w & 0xff, 2 * (w >> 8 & 15));
+	if (w >> 28 == 0xf)             /* the unconditional space holds other things */
+		return 0;
+	if (op == 0x092d0000)           /* push = stmdb sp!, {...} */
+		return 4 * popcount(w & 0xffff);
+	if (op == 0x08bd0000)           /* pop = ldmia sp!, {...} */
+		return -4 * popcount(w & 0xffff);
+	if (op == 0x052d0000)           /* str rt, [sp, #-imm12]! */
+		return w & 0xfff;
+	if (op == 0x049d0000)           /* ldr rt, [sp], #imm12 */
+		return -(long)(w & 0xfff);
+	if ((w & 0x0fbf0e00) == 0x0d2d0a00)     /* vpush */
+		return 4 * (long)(w & 0xff);
+	if ((w & 0x0fbf0e00) == 0x0cbd0a00)     /* vpop */
+		return -4 * (long)(w & 0xff);
+	if ((w & 0x0ffff000) == 0x024dd000)     /* sub sp, sp, #const */
+		return (long)imm;
+	if ((w & 0x0ffff000) == 0x028dd000)     /* add sp, sp, #const */
+		return -(long)imm;
+	return 0;
+}
+
+/* Bytes one instruction moves sp down: PUSH/POP, single-register
+ * push/pop, VPUSH/VPOP, ADD/SUB sp in A32 and Thumb. */
+static long sp_down(uint32_t w, unsigned len, int mode)
+{
+	if (mode != ARCH_MODE_THUMB)
+		return a32_down(w);
+	return len == 2 ? t16_down(w) : t32_down(w);
+}
+
+static long prologue_frame(const uint8_t *code, size_t len, int mode)
+{
+	return words_frame(&arch_arm, code, len, mode, sp_down);
+}
+
+const struct arch arch_arm = {
+	.name = "arm", .bits = 32,
+	.elf_machine = 40, .coff_machine = 0x1c4, .macho_cputype = 12,
+	.macros = macros, .scope = ARCH_SCOPE_ALONE,
+	.min_insn = 2, .decode = decode, .audit_match = words_match,
+	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
+	.prologue_frame = prologue_frame,
+};

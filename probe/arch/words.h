@@ -1,0 +1,42 @@
+/* What the fixed-width architectures (AArch64, ARM A32/Thumb, RISC-V)
+ * share: the code spans mapping symbols mark ($x $a $t $d), walking them
+ * with a module's decoder, matching a decoded word against a feature's
+ * MASK VALUE audit words, and reading a frame from sp arithmetic. */
+#ifndef ASMCAP_ARCH_WORDS_H
+#define ASMCAP_ARCH_WORDS_H
+
+#include "arch.h"
+
+/* From `off` on (to the next span) the section holds code decoded in
+ * `mode` (0, ARCH_MODE_THUMB), or data (WORDS_DATA). */
+#define WORDS_DATA (-1)
+struct code_span { uint64_t off; int mode; };
+
+/* The spans of section si from its mapping symbols, in order; code before
+ * the first one is in `mode`.  The count (>= 1) with *spans to free, or -1
+ * when out of memory.  A section without mapping symbols is one span. */
+long code_spans(const struct obj *o, int si, int mode, struct code_span **spans);
+
+/* Decode data[from..to) with a->decode as the spans say, skipping data
+ * spans.  visit sees every instruction (in->mode set), and every
+ * undecodable stretch with in NULL and its bytes in step. */
+typedef void code_visit(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step);
+void code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,
+               uint64_t from, uint64_t to, code_visit *visit, void *ctx);
+
+/* arch.audit_match of the fixed-width modules: in is one of f's `audit:`
+ * words (Thumb code: `audit-thumb:`), of the same length. */
+int words_match(const struct feature *f, const void *pats, const struct arch_insn *in,
+                const uint8_t *bytes);
+
+/* The frame of code[0..len) in mode: the deepest sp goes below its entry
+ * value, summing down(word, len, mode) over the instructions in address
+ * order (so an early return before a shrink-wrapped prologue, or an
+ * epilogue in the middle, hides nothing).  -1 when nothing decodes. */
+long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode,
+                 long (*down)(uint32_t word, unsigned len, int mode));
+
+/* Sign-extend the low `bits` of v. */
+long words_sext(uint32_t v, unsigned bits);
+
+#endif

@@ -1,0 +1,208 @@
+"""The fixed-width decoders (probe/arch/{aarch64,arm,riscv64}.c, words.c)
+and audit on aarch64, arm (A32 and Thumb) and riscv64 objects, checked
+against binutils' cross disassemblers on code clang builds."""
+import json
+import re
+import subprocess
+
+import pytest
+
+from conftest import ROOT, asmcap, have
+
+from conftest import BUILD
+
+# Everything asmcap is made of but its main(): the modules reach the catalog and the CPU readers.
+HELPER_SRC = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("probe/*.c"), *ROOT.glob("probe/arch/*.c")]
+                    if p.name != "main.c")
+
+# name: (clang target and flags, objdump)
+TARGETS = {
+    "aarch64": (["--target=aarch64-linux-gnu"], "aarch64-linux-gnu-objdump"),
+    "arm": (["--target=armv7a-linux-gnueabihf", "-marm"], "arm-linux-gnueabihf-objdump"),
+    "thumb": (["--target=armv7a-linux-gnueabihf", "-mthumb"], "arm-linux-gnueabihf-objdump"),
+    "riscv64": (["--target=riscv64-linux-gnu"], "riscv64-linux-gnu-objdump"),
+}
+CLANG = "clang-19"
+
+
+@pytest.fixture(scope="session")
+def isatool(tmp_path_factory):
+    """tests/objects/isatool.c with the decoders and readers, under ASan/UBSan."""
+    exe = tmp_path_factory.mktemp("isatool") / "isatool"
+    subprocess.run(["clang-14", "-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
+                    "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
+                    "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                    "-Iprobe", "-o", str(exe), "tests/objects/isatool.c", *HELPER_SRC,
+                    str(BUILD / "catalog.c")],
+                   cwd=ROOT, check=True)
+    return exe
+
+
+def need(*tools):
+    missing = [t for t in tools if not have(t)]
+    if missing:
+        pytest.skip(f"not installed: {' '.join(missing)}")
+
+
+def build(tmp_path, target, src, *flags, suffix="c"):
+    """Compile (or assemble) src for a TARGETS entry; the object's path."""
+    cflags, objdump = TARGETS[target]
+    need(CLANG, objdump)
+    name = f"{target}-{abs(hash((src, flags))) % 10**8}"
+    s = tmp_path / f"{name}.{suffix}"
+    s.write_text(src)
+    o = tmp_path / f"{name}.o"
+    subprocess.run([CLANG, *cflags, *flags, "-c", str(s), "-o", str(o)], check=True,
+                   capture_output=True)
+    return o
+
+
+def objdump_insns(target, obj, section=".text"):
+    """{offset: (length, word)} of what objdump shows as instructions (data
+    in $d ranges is shown as .word/.short and left out)."""
+    out = subprocess.run([TARGETS[target][1], "-d", "-j", section, str(obj)],
+                         capture_output=True, text=True, check=True).stdout
+    got = {}
+    for m in re.finditer(r"^\s*([0-9a-f]+):\t([0-9a-f]+(?: [0-9a-f]+)?)\s*\t(\S*)", out, re.M):
+        if m.group(3).startswith("."):
+            continue
+        parts = m.group(2).split()
+        got[int(m.group(1), 16)] = (sum(len(p) for p in parts) // 2, int("".join(parts), 16))
+    return got
+
+
+def walk(isatool, target, obj, section=".text"):
+    r = subprocess.run([str(isatool), "walk", str(obj), section],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    insns, undecoded = {}, []
+    for line in r.stdout.splitlines():
+        off, n, w = line.split()
+        if n == "-":
+            undecoded.append((int(off, 16), int(w)))
+        else:
+            insns[int(off, 16)] = (int(n), int(w, 16))
+    return insns, undecoded
+
+
+SAMPLE = r"""
+#include <stdint.h>
+#include <string.h>
+uint32_t mix(const uint32_t *p, int n)
+{ uint32_t s = 0; for (int i = 0; i < n; i++) s += p[i] * 2654435761u; return s; }
+const char *pick(int x)
+{ switch (x) { case 0: return "a"; case 1: return "b"; case 2: return "c";
+               case 3: return "d"; case 4: return "e"; case 5: return "f"; default: return "z"; } }
+uint64_t big(uint64_t x) { return x * 0x123456789abcdefull + 0xfedcba9876543210ull; }
+int many(int a, int b, int c, int d, int e, int f, int g, int h)
+{ char buf[300]; memset(buf, a, sizeof buf); return buf[b] + buf[c] * d - e * f + g / (h | 1); }
+"""
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+@pytest.mark.parametrize("opt", ["-O0", "-O2", "-Os"])
+def test_walk_matches_objdump(isatool, tmp_path, target, opt):
+    obj = build(tmp_path, target, SAMPLE, opt)
+    want = objdump_insns(target, obj)
+    got, undecoded = walk(isatool, target, obj)
+    assert len(want) > 20
+    assert got == want
+    assert not undecoded
+
+
+def audit_rows(obj):
+    """asmcap audit (the ASan build under make test): {function: row}."""
+    r = asmcap("audit", obj, "--format", "json")
+    assert r.returncode == 0 and "runtime error" not in r.stderr, r.stderr
+    return {f["name"]: f for o in json.loads(r.stdout)["objects"] for f in o["functions"]}
+
+
+def audit_functions(obj):
+    return {name: row["features"] for name, row in audit_rows(obj).items()}
+
+
+AARCH64_SRC = r"""
+#include <arm_acle.h>
+#include <arm_neon.h>
+#include <stdint.h>
+uint32_t use_crc(uint32_t c, uint32_t v) { return __crc32w(c, v) ^ __crc32cd(c, v); }
+uint64x2_t use_sha3(uint64x2_t a, uint64x2_t b, uint64x2_t c) { return veor3q_u64(a, b, c); }
+uint32_t plain(const uint32_t *p, int n) { uint32_t s = 0; for (int i = 0; i < n; i++) s ^= p[i] * 7; return s; }
+/* eor3 v0.16b, v1.16b, v2.16b, v3.16b as data ($d), then as an instruction ($x) */
+void data_word(void) { __asm__ volatile(".word 0xce020c20"); }
+void inst_word(void) { __asm__ volatile(".inst 0xce020c20"); }
+"""
+
+
+def test_aarch64_features_in_their_functions(tmp_path):
+    obj = build(tmp_path, "aarch64", AARCH64_SRC, "-O2", "-march=armv8.2-a+sha3+crc")
+    fn = audit_functions(obj)
+    assert fn["use_crc"] == {"crc32": 2}
+    assert fn["use_sha3"] == {"sha3": 1}
+    assert fn["plain"] == {}
+    # Data that looks like EOR3 is not code; the same word emitted as an instruction is.
+    assert fn["data_word"] == {} and fn["inst_word"] == {"sha3": 1}
+    # objdump agrees: data_word holds a .word, inst_word an eor3.
+    dis = subprocess.run(["aarch64-linux-gnu-objdump", "-d", str(obj)], capture_output=True,
+                         text=True, check=True).stdout
+    assert re.search(r"<data_word>:\n\s+\w+:\s+ce020c20\s+\.word", dis)
+    assert re.search(r"<inst_word>:\n\s+\w+:\s+ce020c20\s+eor3", dis)
+
+
+def test_plain_build_uses_no_extension(tmp_path):
+    """Default flags: nothing optional in any function of a real C file
+    (armv7-a Thumb code is Thumb-2: its 32-bit encodings are what thumb2 is)."""
+    for target in TARGETS:
+        obj = build(tmp_path, target, (ROOT / "examples" / "sha1" / "sha1.c").read_text(), "-O2")
+        fn = audit_functions(obj)
+        base = {"thumb2"} if target == "thumb" else set()
+        used = {f for features in fn.values() for f in features}
+        assert "sha1_block" in fn and used == base, (target, fn)
+
+
+ARM_SRC = r"""
+#include <arm_acle.h>
+#include <arm_neon.h>
+#include <stdint.h>
+uint32_t use_crc(uint32_t c, uint32_t v) { return __crc32w(c, v); }
+uint8x16_t use_aes(uint8x16_t d, uint8x16_t k) { return vaeseq_u8(d, k); }
+int plain(int a, int b) { return a / (b | 1); }
+"""
+
+
+@pytest.mark.parametrize("mode", ["-marm", "-mthumb"])
+def test_arm_a32_and_thumb(tmp_path, mode):
+    obj = build(tmp_path, "arm" if mode == "-marm" else "thumb", ARM_SRC, "-O2", mode,
+                "-march=armv8-a+crc", "-mfpu=crypto-neon-fp-armv8")
+    fn = audit_functions(obj)
+    assert fn["use_crc"].get("crc32") == 1 and fn["use_aes"].get("aes") == 1
+    assert "neon" in fn["use_aes"]              # the q registers move through NEON
+    assert ("thumb2" in fn["use_crc"]) == (mode == "-mthumb")
+    assert not {"crc32", "aes", "neon"} & set(fn["plain"])
+
+
+RISCV_SRC = r"""
+int use_zbb(unsigned long x) { return __builtin_clzl(x | 1); }
+long use_zba(const long *p, long i) { return p[i]; }
+long plain(long a, long b) { return a * b + 7; }
+"""
+
+
+def test_riscv64_zba_zbb(tmp_path):
+    obj = build(tmp_path, "riscv64", RISCV_SRC, "-O2", "-march=rv64gc_zba_zbb")
+    fn = audit_functions(obj)
+    assert fn["use_zbb"] == {"zbb": 1} and fn["use_zba"] == {"zba": 1}
+    assert fn["plain"] == {}
+
+
+def test_riscv64_longer_formats_skipped_whole(isatool, tmp_path):
+    """A 48-bit instruction (low bits 011111) is not decoded but skipped
+    whole: the c.nop after it is found where objdump finds it.  The mapping
+    symbols go, so the bytes count as code."""
+    src = ".text\n.globl f\n.type f,@function\nf:\n.2byte 0x001f, 0x1234, 0x5678\nc.nop\n.size f, .-f\n"
+    obj = build(tmp_path, "riscv64", src, suffix="s")
+    subprocess.run(["riscv64-linux-gnu-objcopy", "--strip-symbol=$d", "--strip-symbol=$x", str(obj)],
+                   check=True)
+    insns, undecoded = walk(isatool, "riscv64", obj)
+    assert undecoded == [(0, 6)] and insns == {6: (2, 0x0001)}
+    assert audit_rows(obj)["f"]["undecoded"] == 6 and audit_rows(obj)["f"]["features"] == {}
