@@ -8,7 +8,7 @@ from conftest import asmcap
 @pytest.mark.parametrize("args,msg", [
     (["--require", "adx,nosuch"], "--require: unknown feature"),
     (["--disable", "nosuch"], "--disable: unknown feature"),
-    (["list", "--arch", "arm"], "--arch takes x86_64 or i386"),
+    (["list", "--arch", "sparc"], "--arch takes x86_64, i386, aarch64, arm or riscv64"),
     (["--format", "yaml"], "unknown --format"),
     (["--cc", 'gcc "open'], "unterminated quote"),
     (["--timeout", "0"], "--timeout takes seconds"),
