@@ -408,7 +408,7 @@ static int audit_file(struct audit *a, const char *path)
 	int rc = 0, r, members = 0;
 
 	if (!buf) {
-		fprintf(stderr, "asmcap audit: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "asmcap audit: %s: %s\n", path, file_error());
 		return 2;
 	}
 	if (!ar_is_archive(buf, len)) {

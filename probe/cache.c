@@ -475,6 +475,8 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 			if (!strcmp(f[1], names[i])) {
 				if (got[i]++)
 					return -1;
+				if (i == 3 && *p->arch && strcmp(p->arch, f[2]))
+					return -1;      /* the recorded arch is the catalog line's */
 				if (i < 3)
 					*str[i] = strdup(f[2]);
 				else if (strlen(f[2]) >= sizeof p->arch || !*f[2])
@@ -535,8 +537,7 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 	free(text);
 	for (int i = 0; i < 7; i++)
 		ok &= got[i] == 1;
-	/* the recorded arch is the catalog's */
-	int hit = ok && p->v != NULL && p->cat.n && !strcmp(p->arch, p->cat.f[0].arch);
+	int hit = ok && p->v != NULL;
 	for (size_t i = 0; hit && i < p->cat.n; i++)
 		hit = p->v[i].reason != NULL && (!p->cat.f[i].nenable || p->vf[i].reason != NULL);
 	if (!hit) {
