@@ -137,13 +137,13 @@ SAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 test:
 	ci/deps
 	$(MAKE) all
-	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q -rs \
+	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q -rfEs \
 		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py \
 		tests/objects/test_audit_cross.py
 	MONT_TEST_BUILD=$(BUILD)/asan-mont MONT_TEST_MAKEFLAGS="CAPS=$(CAPS) CFLAGS='$(SAN_CFLAGS)'" \
-		$(PYTEST) -q -rs tests/mont
+		$(PYTEST) -q -rfEs tests/mont
 	$(MAKE) fuzz-audit FUZZ_TIME=5
-	$(PYTEST) -q -rs tests
+	$(PYTEST) -q -rfEs tests
 
 # The long forms of the seeded loops in tests/probe/test_reliability.py (a
 # flaky launcher 100 times, 240 random signals, 500 MB of noise); make test
