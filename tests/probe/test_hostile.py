@@ -41,9 +41,22 @@ def asmcap(*args, env=None, timeout=120, **kw):
     return subprocess.run([BIN, *map(str, args)], capture_output=True, text=True, env=e, timeout=timeout, **kw)
 
 
-def as_nobody(*args, **kw):
+@pytest.fixture(scope="module")
+def nobody_bin():
+    """A copy of the binary the unprivileged user can run: the checkout may
+    sit where only root can enter (a clean root's /root)."""
+    d = tempfile.mkdtemp(prefix="asmcap-bin-", dir="/tmp")
+    os.chmod(d, 0o755)
+    copy = os.path.join(d, "asmcap")
+    shutil.copy2(BIN, copy)
+    os.chmod(copy, 0o755)
+    yield copy
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def as_nobody(binary, *args, **kw):
     """asmcap as an unprivileged user (directly when not root already)."""
-    cmd = ([*NOBODY] if ROOT_USER else []) + [BIN, *map(str, args)]
+    cmd = ([*NOBODY, binary] if ROOT_USER else [BIN]) + [*map(str, args)]
     env = dict(os.environ)
     env.pop("ASMCAP_DISABLE", None)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env, **kw)
@@ -70,8 +83,8 @@ def test_o_on_a_device_as_root_writes_in_place(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["full", "null"], "temporary files left behind"
 
 
-def test_o_dev_stdout_as_non_root(shared_dir):
-    r = as_nobody("cpu", "--format", "sh", "-o", "/dev/stdout", cwd=shared_dir)
+def test_o_dev_stdout_as_non_root(shared_dir, nobody_bin):
+    r = as_nobody(nobody_bin, "cpu", "--format", "sh", "-o", "/dev/stdout", cwd=shared_dir)
     assert r.returncode == 0, r.stderr
     assert "ASMCAP_CPU_" in r.stdout
 
@@ -88,9 +101,9 @@ def test_o_stdout_by_name_redirected_to_a_file(tmp_path):
     assert "ASMCAP_CPU_" in out.read_text(), "the file the shell opened lost the output"
 
 
-def test_non_root_writes_a_regular_file_atomically(shared_dir):
+def test_non_root_writes_a_regular_file_atomically(shared_dir, nobody_bin):
     out = os.path.join(shared_dir, "cpu.mk")
-    r = as_nobody("cpu", "--format", "make", "-o", out)
+    r = as_nobody(nobody_bin, "cpu", "--format", "make", "-o", out)
     assert r.returncode == 0, r.stderr
     st = os.stat(out)
     assert stat.S_ISREG(st.st_mode) and st.st_uid != 0 or not ROOT_USER
@@ -99,7 +112,7 @@ def test_non_root_writes_a_regular_file_atomically(shared_dir):
 
 
 @pytest.mark.parametrize("who", ["root", "nobody"])
-def test_planted_symlink_at_the_old_temp_name_is_not_followed(shared_dir, who):
+def test_planted_symlink_at_the_old_temp_name_is_not_followed(shared_dir, who, nobody_bin):
     """The launcher plants caps.mk.tmp.$$ -> victim, then execs asmcap
     with the same pid: a predictable temp name would write the victim."""
     if who == "nobody" and not ROOT_USER:
@@ -109,7 +122,7 @@ def test_planted_symlink_at_the_old_temp_name_is_not_followed(shared_dir, who):
         f.write("precious\n")
     os.chmod(victim, 0o666)
     script = (f'cd {shared_dir} && ln -s victim caps.mk.tmp.$$ && ln -s victim .caps.mk.tmp.$$ && '
-              f'exec {BIN} cpu --format make -o caps.mk')
+              f'exec {nobody_bin if who == "nobody" else BIN} cpu --format make -o caps.mk')
     cmd = ([*NOBODY] if who == "nobody" else []) + ["sh", "-c", script]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
