@@ -13,7 +13,7 @@ import pytest
 
 from conftest import BUILD, ROOT, need_tool
 
-TOOL_CFLAGS = ["-std=c11", "-O1", "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE"]
+TOOL_CFLAGS = ["-std=c11", "-O1", "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE", "-D_FILE_OFFSET_BITS=64"]
 
 
 def mutate(path, old, new):
@@ -25,7 +25,7 @@ def mutate(path, old, new):
 
 def build_asmcap(d, catalog_c):
     """The probe from the (possibly mutated) sources in d/probe."""
-    srcs = sorted(str(p) for p in (d / "probe").glob("*.c"))
+    srcs = sorted(str(p) for p in [*(d / "probe").glob("*.c"), *(d / "probe" / "arch").glob("*.c")])
     exe = d / "asmcap"
     subprocess.run([need_tool("gcc"), *TOOL_CFLAGS, f"-I{d / 'probe'}", "-o", str(exe), *srcs,
                     str(catalog_c)], check=True, capture_output=True)
