@@ -24,19 +24,6 @@ HERE = ROOT / "tests" / "win64"
 FLAVOURS = os.environ.get("WIN64_FLAVOURS", ",".join(winenv.FLAVOURS)).split(",")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def wineserver():
-    """One wineserver for the module: each wine64 start then costs ~0.1 s, not seconds."""
-    server = "/usr/lib/wine/wineserver64"
-    if not os.access(server, os.X_OK):
-        yield
-        return
-    env = dict(os.environ, WINEDEBUG="-all")
-    subprocess.run([server, "-p"], env=env, timeout=60)
-    yield
-    subprocess.run([server, "-k"], env=env, timeout=60)
-
-
 def build_unwind(flavour, build, perl=None):
     """libmont.a of this flavour in build, and unwind.exe linked with it."""
     env = winenv.environment(flavour, build, ASMCAP)
