@@ -8,7 +8,7 @@
 
 #include "cmds.h"
 
-static char path[] = "/tmp/asmcap-fuzz-audit-XXXXXX";
+static char path[] = "/tmp/asmcap.fuzz-audit.XXXXXX";
 
 static void remove_input(void)
 {
