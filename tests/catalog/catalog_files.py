@@ -15,23 +15,30 @@ MULTI = ("expect", "cpuid")
 
 def parse(path):
     """Header keys (expect/cpuid: lists) plus 'body', 'nasm_body', 'path'."""
+    t = parse_header(path, MULTI)
+    nasm = t["path"].with_suffix(".nasm")
+    t["nasm_body"] = nasm.read_text() if nasm.exists() else None
+    return t
+
+
+def parse_header(path, multi):
+    """Header keys (the `multi` ones as lists of their lines) plus 'body'
+    and 'path'; a key given twice that is not in `multi` fails."""
     path = pathlib.Path(path)
     lines = path.read_text().split("\n")
-    t = {k: [] for k in MULTI}
+    t = {k: [] for k in multi}
     i = 0
     while i < len(lines) and lines[i].startswith("#"):
         key, sep, val = lines[i][1:].partition(":")
         if sep:
             key, val = key.strip(), val.strip()
-            if key in MULTI:
+            if key in multi:
                 t[key].append(val)
             else:
                 assert key not in t, f"{path}:{i + 1}: `{key}' given twice"
                 t[key] = val
         i += 1
     t["body"] = "\n".join(lines[i:])
-    nasm = path.with_suffix(".nasm")
-    t["nasm_body"] = nasm.read_text() if nasm.exists() else None
     t["path"] = path
     return t
 

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import tempfile
 
-from catalog_files import TEMPLATES, hexbytes, sections
+from catalog_files import TEMPLATES, hexbytes, parse_header, sections
 
 ARCHES = ("aarch64", "arm", "riscv64")
 MULTI = ("expect", "enable", "audit", "audit-thumb")
@@ -26,23 +26,7 @@ FEATURES = {
 
 def parse(path):
     """Header keys (MULTI ones as lists) plus 'body' and 'path'."""
-    path = pathlib.Path(path)
-    lines = path.read_text().split("\n")
-    t = {k: [] for k in MULTI}
-    i = 0
-    while i < len(lines) and lines[i].startswith("#"):
-        key, sep, val = lines[i][1:].partition(":")
-        if sep:
-            key, val = key.strip(), val.strip()
-            if key in MULTI:
-                t[key].append(val)
-            else:
-                assert key not in t, f"{path}:{i + 1}: `{key}' given twice"
-                t[key] = val
-        i += 1
-    t["body"] = "\n".join(lines[i:])
-    t["path"] = path
-    return t
+    return parse_header(path, MULTI)
 
 
 def load(arch):
