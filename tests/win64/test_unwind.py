@@ -25,7 +25,8 @@ FLAVOURS = os.environ.get("WIN64_FLAVOURS", ",".join(winenv.FLAVOURS)).split(","
 
 
 def build_unwind(flavour, build, perl=None):
-    """libmont.a of this flavour in build, and unwind.exe linked with it."""
+    """libmont.a of this flavour in build, unwind.exe linked with it, and
+    the environment Wine runs it in."""
     env = winenv.environment(flavour, build, ASMCAP)
     make = ["make", "-s", "-C", str(ROOT), f"BUILD={build}", *shlex.split(env["MONT_TEST_MAKEFLAGS"])]
     if perl:
@@ -38,11 +39,11 @@ def build_unwind(flavour, build, perl=None):
                         str(HERE / "unwind.c"), str(HERE / "wucall.S"), str(build / "libmont.a")],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
-    return exe
+    return exe, dict(os.environ, WINEDEBUG=env["WINEDEBUG"], WINEPREFIX=env["WINEPREFIX"])
 
 
-def run_wine(exe):
-    return run_program([winenv.WINE, str(exe)], env=dict(os.environ, WINEDEBUG="-all"), timeout=300)
+def run_wine(exe, env):
+    return run_program([winenv.WINE, str(exe)], env=env, timeout=300)
 
 
 def kernels(build):
@@ -60,7 +61,7 @@ def flavour(request):
 
 def test_unwind_through_a_fault(flavour):
     build = BUILD / f"win64-{flavour}"
-    p = run_wine(build_unwind(flavour, build))
+    p = run_wine(*build_unwind(flavour, build))
     assert p.returncode == 0, p.stdout + p.stderr
     lines = p.stdout.splitlines()
     assert lines[-1] == f"ok: {len(lines) - 1} cases"
@@ -77,7 +78,7 @@ def test_unwind_missing_a_save_fails(flavour):
     """The same test against kernels whose unwind codes drop one push."""
     build = BUILD / f"win64-{flavour}-broken"
     perl = f"perl -I{ROOT / 'perlasm'} -I{HERE} -MDropSave"
-    p = run_wine(build_unwind(flavour, build, perl=perl))
+    p = run_wine(*build_unwind(flavour, build, perl=perl))
     assert p.returncode == 1, p.stdout + p.stderr
     assert re.search(r"^FAIL unwind: unwound to 0x[0-9a-f]+, not the caller's return address",
                      p.stdout, re.M), p.stdout

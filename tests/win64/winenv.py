@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 WINE = "/usr/lib/wine/wine64"           # Debian's wine64: not on PATH
+WINESERVER = "/usr/lib/wine/wineserver"
 MINGW_CC = "x86_64-w64-mingw32-gcc"
 # flavour: (asmcap options naming its assembler, the assembler make runs)
 FLAVOURS = {
@@ -29,6 +30,24 @@ def missing(flavour):
     """The programs this flavour needs that are not installed (names)."""
     need = [MINGW_CC, FLAVOURS[flavour][1].split()[0]]
     return [p for p in need if not shutil.which(p)] + ([] if os.access(WINE, os.X_OK) else ["wine64"])
+
+
+def prefix(flavour):
+    """A Wine prefix of this flavour's own, made ready (wineboot) and idle.
+    Rows run side by side (ci/matrix --jobs) must not share one: they
+    would share its wineserver, whose shutdown after one row's last
+    program races the other row's next start.  Kept between runs in the
+    user's cache, as Wine keeps ~/.wine: making one takes seconds."""
+    cache = pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache")
+    path = cache / "asmcap" / f"wine-{flavour}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, WINEPREFIX=str(path), WINEDEBUG="-all")
+    for argv in ([WINE, "wineboot", "--init"], [WINESERVER, "-w"]):
+        with open(os.devnull, "w") as null:   # files, not pipes: see montlib.run_program
+            p = subprocess.run(argv, env=env, stdout=null, stderr=null, timeout=300)
+        if p.returncode:
+            raise RuntimeError(f"{' '.join(argv)} (WINEPREFIX={path}) exited {p.returncode}")
+    return str(path)
 
 
 def environment(flavour, build, asmcap):
@@ -53,6 +72,7 @@ def environment(flavour, build, asmcap):
         "MONT_TEST_RUNNER": WINE,
         "MONT_TEST_EXE": ".exe",
         "WINEDEBUG": "-all",
+        "WINEPREFIX": prefix(flavour),
     }
 
 
