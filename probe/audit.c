@@ -18,6 +18,7 @@
 #include "out.h"
 #include "arch.h"
 #include "arch/words.h"
+#include "xalloc.h"
 
 /* The catalog of one architecture with its patterns compiled. */
 struct arch_cat {
@@ -60,11 +61,7 @@ static struct arch_cat *get_catalog(struct audit *a, const struct arch *arch, ch
 	                 : catalog_load_builtin(&c->cat, arch->name, err, errlen))
 		return NULL;
 	c->loaded = -1;   /* until every pattern compiles; freed at the end either way */
-	c->pats = calloc(c->cat.n ? c->cat.n : 1, sizeof *c->pats);
-	if (!c->pats) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
+	c->pats = xcalloc(c->cat.n, sizeof *c->pats);
 	for (size_t i = 0; i < c->cat.n && arch->audit_compile; i++)
 		if (arch->audit_compile(&c->cat.f[i], &c->pats[i], err, errlen))
 			return NULL;
@@ -129,17 +126,11 @@ static struct row *add_row(struct rows *rs, const char *name, int section, uint6
 {
 	struct row *r;
 
-	if (rs->n == rs->cap) {
-		struct row *g = realloc(rs->r, (rs->cap = rs->cap ? 2 * rs->cap : 16) * sizeof *g);
-		if (!g)
-			return NULL;
-		rs->r = g;
-	}
+	if (rs->n == rs->cap)
+		rs->r = xrealloc(rs->r, (rs->cap = rs->cap ? 2 * rs->cap : 16) * sizeof *rs->r);
 	r = &rs->r[rs->n];
 	memset(r, 0, sizeof *r);
-	r->hits = calloc(rs->nfeat ? rs->nfeat : 1, sizeof *r->hits);
-	if (!r->hits)
-		return NULL;
+	r->hits = xcalloc(rs->nfeat, sizeof *r->hits);
 	rs->n++;
 	r->name = name;
 	r->section = section;
@@ -149,32 +140,27 @@ static struct row *add_row(struct rows *rs, const char *name, int section, uint6
 
 /* Code no symbol covers (a stripped library's local functions, padding)
  * is decoded too, into one row per section. */
-static int scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat *c,
-                    const struct code *k, uint64_t from, uint64_t to)
+static void scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat *c,
+                     const struct code *k, uint64_t from, uint64_t to)
 {
 	if (*gap == SIZE_MAX) {
-		if (!add_row(rs, NULL, si, from))
-			return -1;
+		add_row(rs, NULL, si, from);
 		*gap = rs->n - 1;
 	}
 	rs->r[*gap].size += to - from;
 	scan(c, k, from, to, &rs->r[*gap]);
-	return 0;
 }
 
-static int audit_section(const struct obj *o, int si, const struct arch_cat *c, struct rows *rs)
+static void audit_section(const struct obj *o, int si, const struct arch_cat *c, struct rows *rs)
 {
 	const struct obj_section *sec = &o->sections[si];
-	struct code_span *spans = NULL;
-	long nspans = code_spans(o, si, 0, &spans);
-	struct code code = { sec->data, spans, nspans > 0 ? (size_t)nspans : 0 };
-	size_t *idx = malloc((o->nsymbols ? o->nsymbols : 1) * sizeof *idx), n = 0, nfunc = 0;
+	struct code_span *spans;
+	size_t nspans = code_spans(o, si, 0, &spans);
+	struct code code = { sec->data, spans, nspans };
+	size_t *idx = xcalloc(o->nsymbols, sizeof *idx), n = 0, nfunc = 0;
 	uint64_t covered = 0, last_start = UINT64_MAX;
 	size_t gap = SIZE_MAX;    /* index: add_row may move the rows */
-	int rc = -1;
 
-	if (!idx || nspans < 0)
-		goto out;
 	for (size_t i = 0; i < o->nsymbols; i++)
 		if (o->symbols[i].section == si && o->symbols[i].value < sec->size && !o->symbols[i].mapping)
 			idx[n++] = i;
@@ -184,11 +170,8 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 		nfunc += decodable(&o->symbols[idx[k]]);
 	if (!nfunc) {
 		struct row *r = add_row(rs, sec->name, si, 0);
-		if (!r)
-			goto out;
 		r->size = sec->size;
 		scan(c, &code, 0, sec->size, r);
-		rc = 0;
 		goto out;
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -202,16 +185,14 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 					end = o->symbols[idx[j]].value;
 					break;
 				}
-		if (s->value > covered && scan_gap(rs, &gap, si, c, &code, covered, s->value))
-			goto out;
+		if (s->value > covered)
+			scan_gap(rs, &gap, si, c, &code, covered, s->value);
 		if (end > covered)
 			covered = end;
 		if (!decodable(s) || s->value == last_start)
 			continue;
 		last_start = s->value;
 		struct row *r = add_row(rs, s->name, si, s->value);
-		if (!r)
-			goto out;
 		r->size = end - s->value;
 		/* Without mapping symbols (a stripped library) the function
 		 * symbol says Thumb or A32. */
@@ -219,13 +200,11 @@ static int audit_section(const struct obj *o, int si, const struct arch_cat *c, 
 			spans[0].mode = s->thumb ? ARCH_MODE_THUMB : 0;
 		scan(c, &code, s->value, end, r);
 	}
-	if (covered < sec->size && scan_gap(rs, &gap, si, c, &code, covered, sec->size))
-		goto out;
-	rc = 0;
+	if (covered < sec->size)
+		scan_gap(rs, &gap, si, c, &code, covered, sec->size);
 out:
 	free(spans);
 	free(idx);
-	return rc;
 }
 
 static int any_hit(const struct row *r, size_t nfeat)
@@ -362,7 +341,6 @@ static int audit_object(struct audit *a, const char *file, const char *member,
 	struct obj o;
 	struct arch_cat *c;
 	struct rows rs = { 0 };
-	int rc = 0;
 
 	if (obj_parse(&o, buf, len, err, sizeof err)) {
 		fprintf(stderr, "asmcap audit: %s%s%s%s: %s\n", file, member ? "(" : "",
@@ -386,17 +364,13 @@ static int audit_object(struct audit *a, const char *file, const char *member,
 	}
 	rs.nfeat = c->cat.n;
 	/* x32 objects are ELF32 but hold 64-bit code. */
-	for (size_t i = 0; i < o.nsections && !rc; i++)
-		if (o.sections[i].is_code && o.sections[i].data &&
-		    audit_section(&o, (int)i, c, &rs)) {
-			fprintf(stderr, "asmcap audit: out of memory\n");
-			rc = 2;
-		}
-	if (!rc)
-		report(a, file, member, &o, c, &rs);
+	for (size_t i = 0; i < o.nsections; i++)
+		if (o.sections[i].is_code && o.sections[i].data)
+			audit_section(&o, (int)i, c, &rs);
+	report(a, file, member, &o, c, &rs);
 	free_rows(&rs);
 	obj_free(&o);
-	return rc;
+	return 0;
 }
 
 static int audit_file(struct audit *a, const char *path)
@@ -441,13 +415,13 @@ static int usage(void)
 
 static int split_list(struct audit *a, const char *list)
 {
-	char *copy = strdup(list), *t, *save = NULL;
+	char *copy = xstrdup(list), *t, *save = NULL;
 
 	if (!copy)
 		return -1;
 	for (t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		char **g = realloc(a->expect, (a->nexpect + 1) * sizeof *g);
-		if (!g || !(g[a->nexpect] = strdup(t))) {
+		char **g = xrealloc(a->expect, (a->nexpect + 1) * sizeof *g);
+		if (!g || !(g[a->nexpect] = xstrdup(t))) {
 			if (g)
 				a->expect = g;
 			free(copy);
@@ -497,7 +471,7 @@ static int check_expect(struct audit *a)
 int cmd_audit(int argc, char **argv)
 {
 	struct audit a = { .format = OUT_TEXT };
-	char **files = calloc(argc > 0 ? (size_t)argc : 1, sizeof *files);
+	char **files = xcalloc(argc > 0 ? (size_t)argc : 1, sizeof *files);
 	size_t nfiles = 0;
 	int rc = 0, opts = 1;
 
@@ -547,7 +521,7 @@ int cmd_audit(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	a.found = calloc(a.nexpect ? a.nexpect : 1, sizeof *a.found);
+	a.found = xcalloc(a.nexpect ? a.nexpect : 1, sizeof *a.found);
 	if (!a.found) {
 		rc = 2;
 		goto out;

@@ -11,6 +11,7 @@
 #include "arch.h"
 #include "file.h"
 #include "out.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -144,7 +145,7 @@ void deps_add_program(struct strv *deps, const char *path)
 		close(fd);
 		return;
 	}
-	uint8_t *dyn = malloc(dynsz);
+	uint8_t *dyn = xmalloc(dynsz);
 	uint64_t strva = 0, strsz = 0, runpath = UINT64_MAX;
 	size_t entsz = is64 ? 16 : 8, nneeded = 0;
 	uint64_t needed[64];
@@ -165,7 +166,7 @@ void deps_add_program(struct strv *deps, const char *path)
 	free(dyn);
 	uint64_t stroff;
 	if (strsz && strsz < (1 << 22) && !va_to_off(fd, is64, phoff, phnum, phsz, strva, &stroff)) {
-		char *str = malloc(strsz + 1);
+		char *str = xmalloc(strsz + 1);
 		if (!pread_all(fd, str, strsz, stroff)) {
 			str[strsz] = 0;
 			char origin[PATH_MAX];
@@ -478,7 +479,7 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 				if (i == 3 && *p->arch && strcmp(p->arch, f[2]))
 					return -1;      /* the recorded arch is the catalog line's */
 				if (i < 3)
-					*str[i] = strdup(f[2]);
+					*str[i] = xstrdup(f[2]);
 				else if (strlen(f[2]) >= sizeof p->arch || !*f[2])
 					return -1;
 				else
@@ -503,7 +504,7 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 		if (!ft || st < 0 || (flags && !ft->nenable) || v->reason || parse_ms(f[3], &v->ms))
 			return -1;
 		v->st = (enum status)st;
-		v->reason = strdup(f[4]);
+		v->reason = xstrdup(f[4]);
 		return 0;
 	}
 	if (!strcmp(f[0], "flags-blamed") && n == 2 && p->v) {
@@ -547,8 +548,8 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 	p->way = o->way;
 	p->mode = o->mode ? o->mode : 'S';
 	split_words(o->cmd, &p->argv, e, sizeof e);
-	p->cflags = strdup(o->cflags ? o->cflags : "");
-	p->asflags = strdup(o->asflags ? o->asflags : "");
+	p->cflags = xstrdup(o->cflags ? o->cflags : "");
+	p->asflags = xstrdup(o->asflags ? o->asflags : "");
 	return 1;
 }
 

@@ -4,6 +4,7 @@
 #include "file.h"
 #include "obj.h"
 #include "out.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <ctype.h>
@@ -25,28 +26,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (!d) {
-		fputs("asmcap: out of memory\n", stderr);
-		exit(3);
-	}
-	memcpy(d, s, n);
-	d[n] = 0;
-	return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fputs("asmcap: out of memory\n", stderr);
-		exit(3);
-	}
-	return q;
-}
-
 static char *trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -60,7 +39,7 @@ static char *trim(char *s)
 static int parse_hex_bytes(const char *v, struct cat_bytes *out)
 {
 	size_t n = 0, cap = strlen(v) / 2 + 1;
-	uint8_t *b = malloc(cap);
+	uint8_t *b = xmalloc(cap);
 	const char *p = v;
 	while (*p) {
 		while (*p == ' ' || *p == '\t')
@@ -187,7 +166,7 @@ static unsigned hex_word(const char *s, uint32_t *out)
  * Appends to *out (the key may repeat); an empty list is an error. */
 static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
 {
-	char *copy = dup_n(v, strlen(v)), *pats, *toks;
+	char *copy = xstrdup(v), *pats, *toks;
 	size_t before = *n;
 	int r = 0;
 	for (char *pat = strtok_r(copy, ";", &pats); pat && !r; pat = strtok_r(NULL, ";", &pats)) {
@@ -224,10 +203,10 @@ static int key_applies(const char *key, int x86)
 
 static void split_list(const char *v, const char *seps, char ***out, size_t *n)
 {
-	char *copy = dup_n(v, strlen(v));
+	char *copy = xstrdup(v);
 	for (char *tok = strtok(copy, seps); tok; tok = strtok(NULL, seps)) {
 		*out = xrealloc(*out, (*n + 1) * sizeof **out);
-		(*out)[(*n)++] = dup_n(tok, strlen(tok));
+		(*out)[(*n)++] = xstrdup(tok);
 	}
 	free(copy);
 }
@@ -252,7 +231,7 @@ static int parse_template(struct feature *f, const char *path, const char *name,
                           const char *arch, const char *text, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof *f);
-	f->arch = dup_n(arch, strlen(arch));
+	f->arch = xstrdup(arch);
 	f->hwprobe.key = -1;
 	const int x86 = catalog_arch_is_x86(arch);
 	const char *p = text;
@@ -263,7 +242,7 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 	while (!bad && *p == '#') {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *l = dup_n(p + 1, len - 1), *colon = strchr(l, ':');
+		char *l = xstrndup(p + 1, len - 1), *colon = strchr(l, ':');
 		line++;
 		p += len + (nl != NULL);
 		char *key = trim(l);
@@ -282,7 +261,7 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 			repeat |= !strcmp(seen.v[i], key);
 		if (!repeat) {
 			seen.v = xrealloc(seen.v, (seen.n + 1) * sizeof *seen.v);
-			seen.v[seen.n++] = dup_n(key, strlen(key));
+			seen.v[seen.n++] = xstrdup(key);
 		}
 		int may_repeat = !strcmp(key, "cpuid") || !strcmp(key, "expect") || !strcmp(key, "enable") ||
 		                 (!x86 && (!strcmp(key, "audit") || !strcmp(key, "audit-thumb")));
@@ -295,15 +274,15 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 				bad = fail(err, errlen, "%s:%u: feature `%s' does not match the file name `%s'",
 				           path, line, v, name);
 			else
-				f->name = dup_n(v, strlen(v));
+				f->name = xstrdup(v);
 		} else if (!strcmp(key, "summary"))
-			f->summary = dup_n(v, strlen(v));
+			f->summary = xstrdup(v);
 		else if (!strcmp(key, "since"))
-			f->since = dup_n(v, strlen(v));
+			f->since = xstrdup(v);
 		else if (!strcmp(key, "cost"))
-			f->cost = dup_n(v, strlen(v));
+			f->cost = xstrdup(v);
 		else if (!strcmp(key, "audit") && x86)
-			f->audit = dup_n(v, strlen(v));
+			f->audit = xstrdup(v);
 		else if (!strcmp(key, "audit") || !strcmp(key, "audit-thumb")) {
 			int t = key[5] == '-';   /* arm: T32 words apart from A32 ones */
 			if (parse_audit_words(v, t ? &f->audit_thumb_words : &f->audit_words,
@@ -314,7 +293,7 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 			if (!*v)
 				bad = fail(err, errlen, "%s:%u: empty `enable:' (want one directive)", path, line);
 			f->enable = xrealloc(f->enable, (f->nenable + 1) * sizeof *f->enable);
-			f->enable[f->nenable++] = dup_n(v, strlen(v));
+			f->enable[f->nenable++] = xstrdup(v);
 		} else if (!strcmp(key, "hwcap") || !strcmp(key, "hwcap2")) {
 			int two = key[5] == '2';
 			if (f->hwcap.reg)
@@ -329,9 +308,9 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 			if (f->isa || (strcmp(v, "thumb") && strcmp(v, "arm")))
 				bad = fail(err, errlen, "%s:%u: bad isa `%s' (want one `thumb' or `arm')", path, line, v);
 			else
-				f->isa = dup_n(v, strlen(v));
+				f->isa = xstrdup(v);
 		} else if (!strcmp(key, "section"))
-			f->section = dup_n(v, strlen(v));
+			f->section = xstrdup(v);
 		else if (!strcmp(key, "requires")) {
 			split_list(v, " \t,", &f->requires, &f->nrequires);
 			f->requires_line = line;
@@ -389,7 +368,7 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 	if (!have_formats)
 		f->formats = ~0u;
 	f->body_line = line + 1;
-	f->body = dup_n(p, strlen(p));
+	f->body = xstrdup(p);
 	const char *miss = !f->name ? "feature" : !f->nexpect && !f->expect_nonempty ? "expect" : NULL;
 	if (!miss && f->expect_nonempty && !f->section)
 		return feature_free(f), fail(err, errlen, "%s:%u: `expect: nonempty' needs a `section:' line", path, line);
@@ -425,7 +404,7 @@ static int by_path(const void *a, const void *b)
 static int check_names(const struct catalog *c, const char *root, char *err, size_t errlen)
 {
 	int r = 0;
-	char **var = calloc(c->n + 1, sizeof *var);
+	char **var = xcalloc(c->n + 1, sizeof *var);
 	for (size_t i = 0; i < c->n && !r; i++) {
 		var[i] = out_var_name("ASMCAP_", c->f[i].name);
 		for (size_t k = 0; k < i && !r; k++)
@@ -478,8 +457,8 @@ static int visit(const struct catalog *c, size_t i, unsigned char *state, size_t
  * requiring itself included): "usable" is computed by following them. */
 static int check_requires(const struct catalog *c, const char *root, char *err, size_t errlen)
 {
-	unsigned char *state = calloc(c->n + 1, 1);
-	size_t *path = calloc(c->n + 2, sizeof *path);
+	unsigned char *state = xcalloc(c->n + 1, 1);
+	size_t *path = xcalloc(c->n + 2, sizeof *path);
 	int r = 0;
 	for (size_t i = 0; i < c->n && !r; i++)
 		r = visit(c, i, state, path, 0, root, err, errlen);
@@ -502,7 +481,7 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 		if (len < 3 || strcmp(srcs[i].path + len - 2, ".s"))
 			continue;
 		const char *base = srcs[i].path + strlen(arch) + 1;
-		char *name = dup_n(base, strlen(base) - 2), full[4096];
+		char *name = xstrndup(base, strlen(base) - 2), full[4096];
 		snprintf(full, sizeof full, "%s/%s", root, srcs[i].path);
 		c->f = xrealloc(c->f, (c->n + 1) * sizeof *c->f);
 		int r = parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
@@ -512,7 +491,7 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 			snprintf(nasm, sizeof nasm, "%s/%s.nasm", arch, name);
 			for (size_t k = 0; k < n; k++)
 				if (!strcmp(srcs[k].path, nasm))
-					f->nasm_body = dup_n(srcs[k].text, strlen(srcs[k].text));
+					f->nasm_body = xstrdup(srcs[k].text);
 		}
 		free(name);
 		if (r) {
@@ -540,7 +519,7 @@ static int wanted(const char *path, const char *arch)
 
 int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen)
 {
-	struct src *s = calloc(catalog_nfiles + 1, sizeof *s);
+	struct src *s = xcalloc(catalog_nfiles + 1, sizeof *s);
 	size_t n = 0;
 	for (size_t i = 0; i < catalog_nfiles; i++)
 		if (wanted(catalog_files[i].path, arch)) {
@@ -594,7 +573,7 @@ int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char 
 			break;
 		}
 		s = xrealloc(s, (n + 1) * sizeof *s);
-		s[n].path = dup_n(rel, strlen(rel));
+		s[n].path = xstrdup(rel);
 		s[n++].text = text;
 	}
 	closedir(d);

@@ -14,6 +14,7 @@
 #include "cmds.h"
 #include "file.h"
 #include "out.h"
+#include "xalloc.h"
 
 static const char probe_src[] = "int asmcap_cc_probe(int x);\nint asmcap_cc_probe(int x) { return x + 1; }\n";
 
@@ -334,9 +335,9 @@ int cmd_cc_flag(int argc, char **argv)
 	}
 	size_t nflags = (size_t)(argc - i - 1);
 	char **flags = argv + i + 1;
-	struct out_var *vars = calloc(nflags, sizeof *vars);
-	char (*why)[512] = calloc(nflags, sizeof *why);
-	int *ok = malloc(nflags * sizeof *ok);
+	struct out_var *vars = xcalloc(nflags, sizeof *vars);
+	char (*why)[512] = xcalloc(nflags, sizeof *why);
+	int *ok = xmalloc(nflags * sizeof *ok);
 	int rc = 0, missing = 0;
 	for (size_t k = 0; k < nflags; k++) {
 		ok[k] = -1;

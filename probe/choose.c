@@ -27,6 +27,7 @@
 #include "file.h"
 #include "frame.h"
 #include "out.h"
+#include "xalloc.h"
 
 #define MAXV 16
 
@@ -46,14 +47,6 @@ struct spec {
 	struct variant v[MAXV];
 	size_t nv;
 };
-
-static char *dupstr(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	memcpy(d, s, n);
-	d[n] = 0;
-	return d;
-}
 
 static char *trim(char *s)
 {
@@ -92,7 +85,7 @@ static int spec_load(struct spec *sp, const char *file)
 		return -1;
 	}
 	const char *slash = strrchr(file, '/');
-	sp->dir = slash ? dupstr(file, (size_t)(slash - file)) : dupstr(".", 1);
+	sp->dir = slash ? xstrndup(file, (size_t)(slash - file)) : xstrdup(".");
 	int ln = 0, rc = 0;
 	for (char *line = text, *next; !rc && line < text + len; line = next) {
 		ln++;
@@ -123,7 +116,7 @@ static int spec_load(struct spec *sp, const char *file)
 			else if (!*val)
 				rc = spec_error(file, ln, "empty value");
 			else
-				*slot = dupstr(val, strlen(val));
+				*slot = xstrdup(val);
 		} else if (!strcmp(key, "variant")) {
 			char *eq = strchr(val, '=');
 			if (!eq) {
@@ -142,7 +135,7 @@ static int spec_load(struct spec *sp, const char *file)
 			if (!rc) {
 				strcpy(sp->v[sp->nv].name, name);
 				char *fl = trim(eq + 1);
-				sp->v[sp->nv++].flags = dupstr(fl, strlen(fl));
+				sp->v[sp->nv++].flags = xstrdup(fl);
 			}
 		} else {
 			rc = spec_error(file, ln, "unknown key (name source function check bench metric default variant)");
@@ -167,7 +160,7 @@ static int spec_load(struct spec *sp, const char *file)
 	if (sp->nv < 1)
 		return spec_error(file, ln, "no variants");
 	if (!sp->def)
-		sp->def = dupstr(sp->v[0].name, strlen(sp->v[0].name));
+		sp->def = xstrdup(sp->v[0].name);
 	for (size_t k = 0; k < sp->nv; k++)
 		if (!strcmp(sp->v[k].name, sp->def))
 			return 0;
@@ -444,7 +437,7 @@ int cmd_choose(int argc, char **argv)
 	}
 	if (!rc && !strcmp(metric, "cycles")) {
 		for (size_t k = 0; k < sp.nv; k++)
-			sp.v[k].cpb = calloc((size_t)rounds, sizeof(double));
+			sp.v[k].cpb = xcalloc((size_t)rounds, sizeof(double));
 		for (int r = 0; r < rounds && !rc; r++)      /* interleaved: drift hits all alike */
 			for (size_t k = 0; k < sp.nv && !rc; k++)
 				if (sp.v[k].fr.available && bench_round(&sp.v[k], &sp.v[k].cpb[r], err, sizeof err)) {

@@ -8,6 +8,7 @@
 #include "probe.h"
 #include "report.h"
 #include "run.h"
+#include "xalloc.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -205,7 +206,7 @@ static int probe_or_cache(struct cli *c, struct probe *p, int *cached, char *err
 /* --require: 0, 1 (message on stderr) or 2 (unknown name). */
 static int check_require(const struct probe *p, const char *list)
 {
-	unsigned char *want = calloc(p->cat.n + 1, 1);
+	unsigned char *want = xcalloc(p->cat.n + 1, 1);
 	char err[256];
 	int r = 0;
 	if (feature_list(&p->cat, list, want, "--require", err, sizeof err)) {
@@ -244,7 +245,7 @@ static int require_names_known(const struct cli *c)
 	for (const struct arch *const *a = arch_all; *a; a++)
 		if (!catalog_load(&cat[n], c->o.templates, (*a)->name, err, sizeof err))
 			n++;
-	char *list = strdup(c->require);
+	char *list = xstrdup(c->require);
 	for (char *w = strtok(list, ", \t"); w && !r; w = strtok(NULL, ", \t")) {
 		int found = 0;
 		for (int a = 0; a < n; a++)

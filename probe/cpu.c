@@ -5,6 +5,7 @@
 #include "cmds.h"
 #include "file.h"
 #include "out.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -63,8 +64,8 @@ int cmd_cpu(int argc, char **argv)
 	}
 	struct arch_cpu_state st[4];
 	size_t nst = a->cpu_state ? a->cpu_state(st) : 0;
-	struct out_var *v = calloc(c.n + nst + 1, sizeof *v);
-	char **own = calloc(2 * c.n + 2, sizeof *own);
+	struct out_var *v = xcalloc(c.n + nst + 1, sizeof *v);
+	char **own = xcalloc(2 * c.n + 2, sizeof *own);
 	size_t k = 0, nown = 0;
 	for (size_t i = 0; i < nst; i++)
 		v[k++] = (struct out_var){st[i].name, st[i].value, st[i].comment};

@@ -1,5 +1,7 @@
 /* Whole files in and out. */
 #include "file.h"
+#include "xalloc.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,18 +53,13 @@ uint8_t *file_read(const char *path, size_t *len)
 	 * limit holds on what is actually read. */
 	size_t cap = st.st_size > 0 && (uint64_t)st.st_size <= FILE_READ_MAX ? (size_t)st.st_size + 1 : 1 << 16;
 	size_t n = 0;
-	uint8_t *b = malloc(cap + 1);
-	if (!b)
-		return failed(fd, NULL, ENOMEM, "%s", "out of memory");
+	uint8_t *b = xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {
 			if (cap > FILE_READ_MAX)
 				return failed(fd, b, EFBIG, "larger than the %s limit", "256 MiB");
 			size_t ncap = cap * 2 > FILE_READ_MAX + 1 ? FILE_READ_MAX + 1 : cap * 2;
-			uint8_t *g = realloc(b, ncap + 1);
-			if (!g)
-				return failed(fd, b, ENOMEM, "%s", "out of memory");
-			b = g;
+			b = xrealloc(b, ncap + 1);
 			cap = ncap;
 		}
 		ssize_t got = read(fd, b + n, cap - n);
@@ -185,13 +182,7 @@ int file_replace(const char *path, const char *data, size_t len, char *err, size
 		target = real;
 	}
 	size_t tl = strlen(target);
-	char *tmp = malloc(tl + 16), *dcopy = strdup(target);
-	if (!tmp || !dcopy) {
-		free(tmp);
-		free(dcopy);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	char *tmp = xmalloc(tl + 16), *dcopy = xstrdup(target);
 	/* mkstemp: an unpredictable name opened O_EXCL, so nothing planted
 	 * there (a symlink) is followed. */
 	snprintf(tmp, tl + 16, "%s/.asmcap-XXXXXX", dirname(dcopy));

@@ -17,6 +17,7 @@
 #include "obj.h"
 #include "out.h"
 #include "arch.h"
+#include "xalloc.h"
 
 int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes)
 {
@@ -225,7 +226,7 @@ int cmd_frame(int argc, char **argv)
 		return usage(), 0;
 	const char *src = NULL, *func = NULL, *cc = NULL, *cflags = NULL;
 	enum out_format fmt = OUT_TEXT;
-	char **vars = calloc((size_t)argc + 1, sizeof *vars);
+	char **vars = xcalloc((size_t)argc + 1, sizeof *vars);
 	size_t nv = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

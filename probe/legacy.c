@@ -25,6 +25,7 @@
 #include "cmds.h"
 #include "probe.h"
 #include "run.h"
+#include "xalloc.h"
 
 enum { NERA = 3 };
 
@@ -121,12 +122,10 @@ static char *capture(const struct strv *words, const char *const *extra, char *w
 		run_describe(argv.v, &r, why, whylen);
 		run_result_free(&r);
 	} else {
-		all = malloc(r.outlen + r.errlen + 1);
-		if (all) {
-			memcpy(all, r.out, r.outlen);
-			memcpy(all + r.outlen, r.err, r.errlen);
-			all[r.outlen + r.errlen] = 0;
-		}
+		all = xmalloc(r.outlen + r.errlen + 1);
+		memcpy(all, r.out, r.outlen);
+		memcpy(all + r.outlen, r.err, r.errlen);
+		all[r.outlen + r.errlen] = 0;
 		run_result_free(&r);
 	}
 	strv_free(&argv);

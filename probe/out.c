@@ -1,5 +1,6 @@
 /* The generic variable writer and atomic, change-only file output. */
 #include "out.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -11,11 +12,7 @@ void buf_add(struct buf *b, const char *s, size_t n)
 {
 	if (b->n + n + 1 > b->cap) {
 		b->cap = 2 * (b->n + n + 1) + 64;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s) {
-			fputs("asmcap: out of memory\n", stderr);
-			exit(3);
-		}
+		b->s = xrealloc(b->s, b->cap);
 	}
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
@@ -38,7 +35,7 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 		buf_add(b, small, n);
 		return;
 	}
-	char *big = malloc(n + 1);
+	char *big = xmalloc(n + 1);
 	va_start(ap, fmt);
 	vsnprintf(big, n + 1, fmt, ap);
 	va_end(ap);
@@ -126,7 +123,7 @@ const char *out_format_names(void)
 char *out_var_name(const char *prefix, const char *word)
 {
 	size_t lp = strlen(prefix), lw = strlen(word);
-	char *s = malloc(lp + lw + 1);
+	char *s = xmalloc(lp + lw + 1);
 	memcpy(s, prefix, lp);
 	for (size_t i = 0; i < lw; i++)
 		s[lp + i] = isalnum((unsigned char)word[i]) ? toupper((unsigned char)word[i]) : '_';

@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "cache.h"
 #include "unit.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -142,7 +143,7 @@ static char *parse_driver(struct probe *p, const char *text, int *integrated)
 				as_version = xstrdup(line);     /* what the last program printed */
 		}
 		struct strv w = {0};
-		char e[64], *full = malloc(len + 1), *prog = NULL;
+		char e[64], *full = xmalloc(len + 1), *prog = NULL;
 		memcpy(full, l, len);
 		full[len] = 0;
 		/* command lines start with a space and name a program */
@@ -207,12 +208,7 @@ static int move_foreign(struct probe *p, const struct probe_opts *o, struct strv
 			for (size_t k = 0; k < other.f[i].nrequires; k++)
 				if (!listed(w, other.f[i].requires[k]))
 					strv_push(w, other.f[i].requires[k]);
-			struct feature *g = realloc(p->cat.f, (p->cat.n + 1) * sizeof *g);
-			if (!g) {
-				fputs("asmcap: out of memory\n", stderr);
-				exit(3);
-			}
-			p->cat.f = g;
+			p->cat.f = xrealloc(p->cat.f, (p->cat.n + 1) * sizeof *p->cat.f);
 			p->cat.f[p->cat.n++] = other.f[i];
 			memset(&other.f[i], 0, sizeof other.f[i]);      /* moved */
 			qsort(p->cat.f, p->cat.n, sizeof *p->cat.f, by_name);
@@ -254,12 +250,8 @@ int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *
 	snprintf(p->arch, sizeof p->arch, "%s", arch);
 	if (o->features)
 		add_foreign(p, o);
-	p->v = calloc(p->cat.n + 1, sizeof *p->v);
-	p->vf = calloc(p->cat.n + 1, sizeof *p->vf);
-	if (!p->v || !p->vf) {
-		fputs("asmcap: out of memory\n", stderr);
-		exit(3);
-	}
+	p->v = xcalloc(p->cat.n + 1, sizeof *p->v);
+	p->vf = xcalloc(p->cat.n + 1, sizeof *p->vf);
 	return 0;
 }
 
@@ -268,7 +260,7 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 {
 	struct probe *p = x->p;
 	size_t n = p->cat.n;
-	unsigned char *want = calloc(n + 1, 1), *off = calloc(n + 1, 1), *envoff = calloc(n + 1, 1);
+	unsigned char *want = xcalloc(n + 1, 1), *off = xcalloc(n + 1, 1), *envoff = xcalloc(n + 1, 1);
 	int r = 0;
 	if (x->o->features) {
 		if (feature_list(&p->cat, x->o->features, want, "--features", err, errlen))
@@ -484,17 +476,17 @@ static int control(struct ctx *x, char *err, size_t errlen)
  * toolchain is unusable.  0, or 3 with err. */
 static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_t errlen)
 {
-	size_t ncat = x->p->cat.n, *todo = calloc(n + 1, sizeof *todo);
-	unsigned *fails = calloc(ncat + 1, sizeof *fails);
-	char **said = calloc(ncat + 1, sizeof *said);          /* the last complaint */
-	char **why = calloc(ncat + 1, sizeof *why);            /* the last failure, for exit 3 */
+	size_t ncat = x->p->cat.n, *todo = xcalloc(n + 1, sizeof *todo);
+	unsigned *fails = xcalloc(ncat + 1, sizeof *fails);
+	char **said = xcalloc(ncat + 1, sizeof *said);          /* the last complaint */
+	char **why = xcalloc(ncat + 1, sizeof *why);            /* the last failure, for exit 3 */
 	int r = 0;
 	memcpy(todo, f, n * sizeof *f);
 	for (int round = 0; !r && n; round++) {
 		if (round && (r = control(x, err, errlen)))
 			break;
-		struct unit *u = calloc(n + 1, sizeof *u);
-		struct run_job *jobs = calloc(n + 1, sizeof *jobs);
+		struct unit *u = xcalloc(n + 1, sizeof *u);
+		struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
 		size_t prepared = 0;
 		for (; prepared < n && !r; prepared++)
 			r = prepare(x, &u[prepared], &todo[prepared], 1, err, errlen);
@@ -675,7 +667,7 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 static int probe_flags(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
-	size_t *run = calloc(p->cat.n + 1, sizeof *run), n = 0, left = 0;
+	size_t *run = xcalloc(p->cat.n + 1, sizeof *run), n = 0, left = 0;
 	enum outcome out = U_OK;
 	int r = 0;
 	for (size_t i = 0; i < p->cat.n; i++) {
@@ -719,7 +711,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		if (strcmp(loaded, guess) && (r = probe_load_catalog(p, x->o, guess, err, errlen)))
 			break;
 		snprintf(loaded, sizeof loaded, "%s", guess);
-		size_t *run = calloc(p->cat.n + 1, sizeof *run), *alone = calloc(p->cat.n + 1, sizeof *alone);
+		size_t *run = xcalloc(p->cat.n + 1, sizeof *run), *alone = xcalloc(p->cat.n + 1, sizeof *alone);
 		size_t nrun, nalone = 0, left = 0;
 		enum outcome out = U_OK;
 		if (!(r = plan(x, fmt, run, &nrun, err, errlen))) {
@@ -789,11 +781,11 @@ static int blame_flags(struct ctx *x, char *err, size_t errlen)
 	size_t n = 0, left;
 	if (!x->cflags.n && !x->asflags.n)
 		return 0;
-	size_t *idx = calloc(p->cat.n + 1, sizeof *idx), *run = calloc(p->cat.n + 1, sizeof *run);
+	size_t *idx = xcalloc(p->cat.n + 1, sizeof *idx), *run = xcalloc(p->cat.n + 1, sizeof *run);
 	for (size_t i = 0; i < p->cat.n; i++)
 		if (p->v[i].st == ST_NO)
 			idx[n++] = i;
-	struct verdict *saved = calloc(n + 1, sizeof *saved);
+	struct verdict *saved = xcalloc(n + 1, sizeof *saved);
 	struct strv cf = x->cflags, af = x->asflags;
 	struct build_info build = p->build;
 	char arch[sizeof p->arch], format[sizeof p->format], flavour[sizeof p->flavour];

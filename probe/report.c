@@ -3,6 +3,7 @@
 #include "report.h"
 #include "cpu.h"
 #include "unit.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,8 +116,8 @@ void report_json(struct buf *b, const struct probe *p)
 void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, const char *who)
 {
 	size_t n = 2 * p->cat.n + 9, k = 0;
-	struct out_var *v = calloc(n, sizeof *v);
-	char **own = calloc(2 * n, sizeof *own);
+	struct out_var *v = xcalloc(n, sizeof *v);
+	char **own = xcalloc(2 * n, sizeof *own);
 	size_t nown = 0;
 	const struct build_info *bi = &p->build;
 	char pic[16];
@@ -136,16 +137,11 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 		const char *missing = NULL;
 		int yes = feature_usable(p, i, &missing);
 		char *name = out_var_name("ASMCAP_", p->cat.f[i].name), *c = NULL;
-		if (missing) {
-			size_t len = strlen(p->cat.f[i].name) + strlen(missing) + 64;
-			c = malloc(len);
-			snprintf(c, len, "%s assembles, but it requires %s, which is %s", p->cat.f[i].name, missing,
-			         status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
-		} else if (!yes) {
-			size_t len = strlen(p->v[i].reason) + 32;
-			c = malloc(len);
-			snprintf(c, len, "%s%s%s", status_name(p->v[i].st), *p->v[i].reason ? ": " : "", p->v[i].reason);
-		}
+		if (missing)
+			c = xprintf("%s assembles, but it requires %s, which is %s", p->cat.f[i].name, missing,
+			            status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
+		else if (!yes)
+			c = xprintf("%s%s%s", status_name(p->v[i].st), *p->v[i].reason ? ": " : "", p->v[i].reason);
 		own[nown++] = name;
 		own[nown++] = c;
 		v[k++] = (struct out_var){name, p->v[i].st == ST_UNPROBED ? NULL : yes ? "yes" : "no", c};

@@ -1,6 +1,7 @@
 /* Command runner: shell-style word splitting, fork/exec in a fresh process
  * group, parallel jobs with per-job timeouts, the private temp dir. */
 #include "run.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,16 +23,6 @@ double run_default_timeout = 20;
 FILE *run_log;
 unsigned run_nprocs;
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fputs("asmcap: out of memory\n", stderr);
-		exit(3);
-	}
-	return p;
-}
-
 double now_ms(void)
 {
 	struct timespec ts;
@@ -45,7 +36,7 @@ void strv_push(struct strv *s, const char *word)
 		s->cap = s->cap ? 2 * s->cap : 8;
 		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
 	}
-	s->v[s->n++] = word ? strdup(word) : NULL;
+	s->v[s->n++] = word ? xstrdup(word) : NULL;
 	s->v[s->n] = NULL;
 }
 

@@ -5,40 +5,13 @@
 #include "unit.h"
 #include "arch.h"
 #include "file.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	if (!d) {
-		fputs("asmcap: out of memory\n", stderr);
-		exit(3);
-	}
-	return d;
-}
-
-char *xprintf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = malloc(n + 1);
-	if (!s) {
-		fputs("asmcap: out of memory\n", stderr);
-		exit(3);
-	}
-	va_start(ap, fmt);
-	vsnprintf(s, n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 void set_verdict(struct verdict *v, enum status st, char *reason, double ms)
 {
@@ -57,12 +30,12 @@ static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
 {
 	const char *ext = !strcmp(x->p->way, "nasm") ? "asm" : want_cpp(x) ? "S" : "s";
 	memset(u, 0, sizeof *u);
-	u->f = malloc((n + 1) * sizeof *u->f);
+	u->f = xmalloc((n + 1) * sizeof *u->f);
 	if (n)
 		memcpy(u->f, f, n * sizeof *f);
 	u->n = n;
-	u->first = calloc(n + 1, sizeof *u->first);
-	u->last = calloc(n + 1, sizeof *u->last);
+	u->first = xcalloc(n + 1, sizeof *u->first);
+	u->last = xcalloc(n + 1, sizeof *u->last);
 	snprintf(u->src, sizeof u->src, "asmcap%u.%s", x->seq, ext);
 	snprintf(u->obj, sizeof u->obj, "asmcap%u.o", x->seq++);
 	u->srcpath = xprintf("%s/%s", x->dir, u->src);
@@ -220,7 +193,7 @@ char *one_line(const char *s, size_t n)
 {
 	if (n > 300)
 		n = 300;
-	char *d = malloc(n + 1);
+	char *d = xmalloc(n + 1);
 	size_t k = 0;
 	for (size_t i = 0; i < n && s[i] && s[i] != '\n'; i++)
 		d[k++] = s[i] == '\t' ? ' ' : s[i];
@@ -408,7 +381,7 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 	v->ngot = ngot;
 	v->have_got = located;
 	if (ngot) {
-		v->got = malloc(ngot);
+		v->got = xmalloc(ngot);
 		memcpy(v->got, got, ngot);
 	}
 	keep_run(v, u);
@@ -526,7 +499,7 @@ enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **o
 	enum outcome out = run_end(u, err, errlen);
 	if (out != U_OK)
 		return out;
-	char **errs = calloc(u->n + 1, sizeof *errs), **warns = calloc(u->n + 1, sizeof *warns);
+	char **errs = xcalloc(u->n + 1, sizeof *errs), **warns = xcalloc(u->n + 1, sizeof *warns);
 	char *general = NULL;
 	size_t hit = blame(u, r->err, errs, warns, &general);
 	if (r->status == 0) {

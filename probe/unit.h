@@ -49,8 +49,6 @@ enum outcome {
 	U_UNUSABLE,     /* not started, not found, timed out, or not an x86 object */
 };
 
-char *xstrdup(const char *s);
-char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void set_verdict(struct verdict *v, enum status st, char *reason, double ms);
 char *one_line(const char *s, size_t n);     /* a shortened one-line copy */
 char *first_line(const char *s);

@@ -2,6 +2,7 @@
  * one instruction set, or data, starts; everything between two of them is
  * one span. */
 #include "words.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +13,10 @@ static int by_off(const void *x, const void *y)
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
-long code_spans(const struct obj *o, int si, int mode, struct code_span **spans)
+size_t code_spans(const struct obj *o, int si, int mode, struct code_span **spans)
 {
 	size_t n = 1;
-	struct code_span *s = malloc((o->nsymbols + 1) * sizeof *s);
-	if (!s)
-		return -1;
+	struct code_span *s = xmalloc((o->nsymbols + 1) * sizeof *s);
 	s[0] = (struct code_span){ 0, mode };
 	for (size_t i = 0; i < o->nsymbols; i++) {
 		const struct obj_symbol *m = &o->symbols[i];
@@ -29,7 +28,7 @@ long code_spans(const struct obj *o, int si, int mode, struct code_span **spans)
 	if (n > 1 && s[1].off == 0)     /* a mapping symbol at 0 replaces the default */
 		memmove(s, s + 1, --n * sizeof *s);
 	*spans = s;
-	return (long)n;
+	return n;
 }
 
 void code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,

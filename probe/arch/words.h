@@ -13,9 +13,9 @@
 struct code_span { uint64_t off; int mode; };
 
 /* The spans of section si from its mapping symbols, in order; code before
- * the first one is in `mode`.  The count (>= 1) with *spans to free, or -1
- * when out of memory.  A section without mapping symbols is one span. */
-long code_spans(const struct obj *o, int si, int mode, struct code_span **spans);
+ * the first one is in `mode`.  The count (>= 1) with *spans to free.  A
+ * section without mapping symbols is one span. */
+size_t code_spans(const struct obj *o, int si, int mode, struct code_span **spans);
 
 /* Decode data[from..to) with a->decode as the spans say, skipping data
  * spans.  visit sees every instruction (in->mode set), and every

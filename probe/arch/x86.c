@@ -3,6 +3,7 @@
  * SDM's opcode notation over the length decoder (x86dec.c), CPUID+XGETBV
  * for cpu, and the push/sub prologue for frame. */
 #include "arch.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -150,16 +151,9 @@ static int x86_audit_compile(const struct feature *f, void **out, char *err, siz
 		return 0;
 	for (const char *s = f->audit; *s; s++)
 		n += *s == ';';
-	fp = calloc(1, sizeof *fp);
-	text = strdup(f->audit);
-	if (fp)
-		fp->p = calloc(n, sizeof *fp->p);
-	if (!fp || !fp->p || !text) {
-		free(text);
-		x86_audit_free(fp);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	fp = xcalloc(1, sizeof *fp);
+	fp->p = xcalloc(n, sizeof *fp->p);
+	text = xstrdup(f->audit);
 	for (alt = strtok_r(text, ";", &save); alt; alt = strtok_r(NULL, ";", &save)) {
 		char copy[256];
 		snprintf(copy, sizeof copy, "%s", alt);

@@ -156,7 +156,8 @@ def dump(tmp_path_factory):
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
                     "-I", str(ROOT / "probe"), "-o", str(exe),
                     str(ROOT / "tests/catalog/catalog_dump.c"), str(ROOT / "probe/catalog.c"),
-                    str(ROOT / "probe/file.c"), str(ROOT / "probe/out.c")], check=True)
+                    str(ROOT / "probe/file.c"), str(ROOT / "probe/out.c"),
+                    str(ROOT / "probe/xalloc.c")], check=True)
 
     def run(directory, arch):
         return subprocess.run([str(exe), str(directory), arch], capture_output=True,
