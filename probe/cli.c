@@ -7,6 +7,7 @@
 #include "out.h"
 #include "probe.h"
 #include "report.h"
+#include "opt.h"
 #include "run.h"
 #include "xalloc.h"
 
@@ -23,38 +24,112 @@ struct cli {
 	const char *format, *output, *cache, *log, *require;
 	const char *positional;         /* explain: the feature */
 	const char *arch;               /* list */
+	int way_set;                    /* --cc, --as or --nasm given */
 };
 
-static void print_usage(FILE *f)
+static const char usage_text[] =
+	"usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
+	"              [--mode S|s] [--flavour elf|macosx|mingw64|nasm] [--features LIST]\n"
+	"              [--templates DIR] [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
+	"              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
+	"              [--require LIST] [--disable LIST]\n"
+	"       asmcap list [--templates DIR] [--arch x86_64|i386|aarch64|arm|riscv64]\n"
+	"       asmcap explain FEATURE [probe options]\n"
+	"       asmcap cpu | audit | legacy | cc-flag | frame | choose ...   (`asmcap CMD --help': its usage)\n"
+	"exit: 0 probed, 1 a --require'd feature is not yes, 2 usage or output, 3 the toolchain is unusable,\n"
+	"      4 out of memory\n";
+
+enum { O_CC, O_AS, O_NASM, O_CFLAGS, O_ASFLAGS, O_MODE, O_FLAVOUR, O_FEATURES, O_TEMPLATES, O_FORMAT,
+       O_OUTPUT, O_CACHE, O_TIMEOUT, O_JOBS, O_LOG, O_REQUIRE, O_DISABLE, O_ARCH };
+
+/* In the order of the ids: options[id].name names an id in messages. */
+static const struct opt options[] = {
+	{"--cc", O_CC, 1}, {"--as", O_AS, 1}, {"--nasm", O_NASM, 1}, {"--cflags", O_CFLAGS, 1},
+	{"--asflags", O_ASFLAGS, 1}, {"--mode", O_MODE, 1}, {"--flavour", O_FLAVOUR, 1},
+	{"--features", O_FEATURES, 1}, {"--templates", O_TEMPLATES, 1}, {"--format", O_FORMAT, 1},
+	{"-o", O_OUTPUT, 1}, {"--cache", O_CACHE, 1}, {"--timeout", O_TIMEOUT, 1}, {"--jobs", O_JOBS, 1},
+	{"--log", O_LOG, 1}, {"--require", O_REQUIRE, 1}, {"--disable", O_DISABLE, 1}, {"--arch", O_ARCH, 1},
+	{NULL, 0, 0},
+};
+
+/* One option's value checked and stored: 0, or the usage exit code. */
+static int set_option(struct cli *c, const struct opts *s, int id, const char *val)
 {
-	fprintf(f,
-	        "usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
-	        "              [--mode S|s] [--flavour elf|macosx|mingw64|nasm] [--features LIST]\n"
-	        "              [--templates DIR] [--format %s] [-o FILE]\n"
-	        "              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
-	        "              [--require LIST] [--disable LIST]\n"
-	        "       asmcap list [--templates DIR] [--arch x86_64|i386|aarch64|arm|riscv64]\n"
-	        "       asmcap explain FEATURE [probe options]\n"
-	        "       asmcap cpu [--format FMT] [-o FILE]\n"
-	        "       asmcap audit | legacy | cc-flag | frame | choose ...   (`asmcap CMD --help`: its usage)\n"
-	        "exit: 0 probed, 1 a --require'd feature is not yes, 2 usage, 3 the toolchain is unusable\n",
-	        out_format_names());
+	static const char *const ways[] = {[O_CC] = "cc", [O_AS] = "as", [O_NASM] = "nasm"};
+	static const char *const flavours[] = {"elf", "macosx", "mingw64", "nasm", NULL};
+	const char **store[] = {[O_CFLAGS] = &c->o.cflags, [O_ASFLAGS] = &c->o.asflags,
+		[O_TEMPLATES] = &c->o.templates, [O_OUTPUT] = &c->output, [O_CACHE] = &c->cache,
+		[O_LOG] = &c->log, [O_REQUIRE] = &c->require, [O_DISABLE] = &c->o.disable};
+	enum out_format f;
+	char *end;
+	long j;
+	switch (id) {
+	case O_CC: case O_AS: case O_NASM:
+		if (c->way_set && strcmp(c->o.way, ways[id]))
+			return opt_usage(s, "one way in: --cc, --as or --nasm, not both", options[id].name);
+		c->way_set = 1;
+		c->o.way = ways[id];
+		c->o.cmd = val;
+		return 0;
+	case O_MODE:
+		if (strcmp(val, "S") && strcmp(val, "s"))
+			return opt_usage(s, "--mode takes S or s, not", val);
+		c->o.mode = val[0];
+		return 0;
+	case O_FLAVOUR:
+		for (const char *const *k = flavours; *k; k++)
+			if (!strcmp(val, *k))
+				return c->o.flavour = val, 0;
+		return opt_usage(s, "--flavour takes elf, macosx, mingw64 or nasm, not", val);
+	case O_FEATURES:
+		if (!val[strspn(val, ", \t")])
+			return opt_usage(s, "--features names no feature (leave it out to probe all)", val);
+		c->o.features = val;
+		return 0;
+	case O_FORMAT:
+		if (out_format_parse(val, &f))
+			return opt_usage(s, "unknown --format", val);
+		c->format = val;
+		return 0;
+	case O_ARCH:
+		if (!arch_named(val))
+			return opt_usage(s, "--arch takes x86_64, i386, aarch64, arm or riscv64, not", val);
+		c->arch = val;
+		return 0;
+	case O_TIMEOUT:
+		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
+	case O_JOBS:
+		j = strtol(val, &end, 10);
+		if (*end || j < 1 || j > 1024)
+			return opt_usage(s, "--jobs takes a count (1..1024), not", val);
+		c->o.jobs = (unsigned)j;
+		return 0;
+	default:
+		*store[id] = val;
+		return 0;
+	}
 }
 
-static int usage(const char *why, const char *arg)
+/* --log FILE: opened now, so a bad path is a usage error before anything runs. */
+static int open_log(const struct cli *c, int argc, char **argv)
 {
-	if (why)
-		fprintf(stderr, "asmcap: %s%s%s%s\n", why, arg ? " `" : "", arg ? arg : "", arg ? "'" : "");
-	print_usage(stderr);
-	return 2;
+	run_log = fopen(c->log, "w");
+	if (!run_log) {
+		fprintf(stderr, "asmcap: cannot write the log %s\n", c->log);
+		return 2;
+	}
+	fcntl(fileno(run_log), F_SETFD, FD_CLOEXEC);
+	fprintf(run_log, "# asmcap %s log\n# argv:", asmcap_version());
+	for (int i = 0; i < argc; i++)
+		fprintf(run_log, " %s", argv[i]);
+	fprintf(run_log, "\n");
+	return 0;
 }
 
-/* Parse options; 0, or an exit code. */
-static int parse(struct cli *c, int argc, char **argv)
+/* Parse options: 0, or -1 to stop with the exit code s->rc (help printed,
+ * or an error reported). */
+static int parse(struct cli *c, struct opts *s, int argc, char **argv)
 {
-	static const char *const takes[] = {"--cc", "--as", "--nasm", "--cflags", "--asflags", "--mode",
-		"--flavour", "--features", "--templates", "--format", "-o", "--cache", "--timeout", "--jobs",
-		"--log", "--require", "--disable", "--arch", NULL};
 	memset(c, 0, sizeof *c);
 	c->o.way = "cc";
 	c->o.cmd = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
@@ -62,113 +137,25 @@ static int parse(struct cli *c, int argc, char **argv)
 	c->o.asflags = "";
 	c->o.mode = 'S';
 	c->format = "text";
-	int opts = 1;
-	const char *way = NULL;
-	for (int i = 1; i < argc; i++) {
-		char *a = argv[i], *val = NULL;
-		if (opts && !strcmp(a, "--")) {
-			opts = 0;       /* nothing after -- is an option */
-			continue;
-		}
-		if (opts && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-			print_usage(stdout);
-			exit(0);
-		}
-		if (!opts || a[0] != '-') {
-			if (c->positional)
-				return usage("unexpected argument", a);
-			c->positional = a;
-			continue;
-		}
-		size_t k;
-		char *eq = strchr(a, '=');
-		for (k = 0; takes[k]; k++) {
-			size_t n = strlen(takes[k]);
-			if (!strncmp(a, takes[k], n) && (a[n] == 0 || (a[n] == '=' && eq == a + n)))
-				break;
-		}
-		if (!takes[k])
-			return usage("unknown option", a);
-		if (eq && !strncmp(a, takes[k], strlen(takes[k])) && a[strlen(takes[k])] == '=')
-			val = eq + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
+	opt_init(s, "asmcap", usage_text, options, argc, argv);
+	const char *val;
+	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
+		if (id == OPT_STOP)
+			return -1;
+		if (id == OPT_ARG && c->positional)
+			s->rc = opt_usage(s, "unexpected argument", val);
+		else if (id == OPT_ARG)
+			c->positional = val;
 		else
-			return usage("missing value for", a);
-		const char *o = takes[k];
-		if (!strcmp(o, "--cc") || !strcmp(o, "--as") || !strcmp(o, "--nasm")) {
-			if (way && strcmp(way, o))
-				return usage("one way in: --cc, --as or --nasm, not both", o);
-			way = o;
-			c->o.way = o + 2;
-			c->o.cmd = val;
-		} else if (!strcmp(o, "--cflags"))
-			c->o.cflags = val;
-		else if (!strcmp(o, "--asflags"))
-			c->o.asflags = val;
-		else if (!strcmp(o, "--mode")) {
-			if (strcmp(val, "S") && strcmp(val, "s"))
-				return usage("--mode takes S or s, not", val);
-			c->o.mode = val[0];
-		} else if (!strcmp(o, "--flavour")) {
-			if (strcmp(val, "elf") && strcmp(val, "macosx") && strcmp(val, "mingw64") && strcmp(val, "nasm"))
-				return usage("--flavour takes elf, macosx, mingw64 or nasm, not", val);
-			c->o.flavour = val;
-		} else if (!strcmp(o, "--features")) {
-			if (!val[strspn(val, ", \t")])
-				return usage("--features names no feature (leave it out to probe all)", val);
-			c->o.features = val;
-		} else if (!strcmp(o, "--templates"))
-			c->o.templates = val;
-		else if (!strcmp(o, "--format")) {
-			enum out_format f;
-			if (out_format_parse(val, &f))
-				return usage("unknown --format", val);
-			c->format = val;
-		} else if (!strcmp(o, "-o"))
-			c->output = val;
-		else if (!strcmp(o, "--cache"))
-			c->cache = val;
-		else if (!strcmp(o, "--log"))
-			c->log = val;
-		else if (!strcmp(o, "--require"))
-			c->require = val;
-		else if (!strcmp(o, "--disable"))
-			c->o.disable = val;
-		else if (!strcmp(o, "--arch")) {
-			if (!arch_named(val))
-				return usage("--arch takes x86_64, i386, aarch64, arm or riscv64, not", val);
-			c->arch = val;
-		}
-		else if (!strcmp(o, "--timeout")) {
-			if (timeout_option("asmcap", val))
-				return usage(NULL, NULL);
-		} else if (!strcmp(o, "--jobs")) {
-			char *end;
-			long j = strtol(val, &end, 10);
-			if (*end || j < 1 || j > 1024)
-				return usage("--jobs takes a count (1..1024), not", val);
-			c->o.jobs = (unsigned)j;
-		}
+			s->rc = set_option(c, s, id, val);
+		if (s->rc)
+			return -1;
 	}
 	if (!c->o.jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		c->o.jobs = n > 0 ? (unsigned)n : 1;
 	}
-	if (c->log) {
-		run_log = fopen(c->log, "w");
-		if (run_log)
-			fcntl(fileno(run_log), F_SETFD, FD_CLOEXEC);
-		else {
-			fprintf(stderr, "asmcap: cannot write the log %s\n", c->log);
-			return 2;
-		}
-		fprintf(run_log, "# asmcap %s log\n# argv:", asmcap_version());
-		for (int i = 0; i < argc; i++)
-			fprintf(run_log, " %s", argv[i]);
-		fprintf(run_log, "\n");
-	}
-	return 0;
+	return c->log && (s->rc = open_log(c, argc, argv)) ? -1 : 0;
 }
 
 /* runs: assembler runs over catalog snippets (the rest of the processes
@@ -237,7 +224,7 @@ static int check_require(const struct probe *p, const char *list)
 
 /* --require names checked before anything runs: which catalog applies is
  * known only from the object, so a name must be in one of them. */
-static int require_names_known(const struct cli *c)
+static int require_names_known(const struct cli *c, const struct opts *s)
 {
 	struct catalog cat[ARCH_MAX];
 	char err[512];
@@ -251,7 +238,7 @@ static int require_names_known(const struct cli *c)
 		for (int a = 0; a < n; a++)
 			found |= catalog_find(&cat[a], w) != NULL;
 		if (!found)
-			r = usage("--require: unknown feature (see `asmcap list')", w);
+			r = opt_usage(s, "--require: unknown feature (see `asmcap list')", w);
 	}
 	free(list);
 	while (n--)
@@ -259,51 +246,50 @@ static int require_names_known(const struct cli *c)
 	return r;
 }
 
+/* The probe's result in the format asked for. */
+static void probe_report(const struct cli *c, const struct probe *p, struct buf *b)
+{
+	enum out_format f;
+	out_format_parse(c->format, &f);
+	if (f == OUT_JSON)
+		report_json(b, p);
+	else if (f == OUT_TEXT)
+		report_text(b, p, !c->output && out_use_colour(1));
+	else {
+		char *cmd = argv_join(p->argv.v), *who = xprintf("asmcap --%s %s", p->way, cmd);
+		report_vars(b, f, p, who);
+		free(cmd);
+		free(who);
+	}
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	struct cli c;
+	struct opts s;
 	struct probe p;
 	char err[1024] = "";
 	int cached, r;
 	double t0 = now_ms();
-	if ((r = parse(&c, argc, argv)))
-		return r;
+	if (parse(&c, &s, argc, argv))
+		return s.rc;
 	if (c.positional)
-		return usage("unexpected argument", c.positional);
-	if (c.require && (r = require_names_known(&c)))
+		return opt_usage(&s, "unexpected argument", c.positional);
+	if (c.require && (r = require_names_known(&c, &s)))
 		return r;
 	r = probe_or_cache(&c, &p, &cached, err, sizeof err);
 	if (r) {
-		unsigned runs = p.nruns;
-		probe_free(&p);
 		fprintf(stderr, "asmcap: %s\n", err);
 		if (r == 2)
-			usage(NULL, NULL);
-		finish_log(t0, cached, r, runs);
-		return r;
+			opt_usage(&s, NULL, NULL);
+	} else {
+		struct buf b = {0};
+		probe_report(&c, &p, &b);
+		r = file_output("asmcap", c.output, &b);
+		buf_free(&b);
+		if (!r && c.require)
+			r = check_require(&p, c.require);
 	}
-	enum out_format f;
-	out_format_parse(c.format, &f);
-	struct buf b = {0};
-	if (f == OUT_JSON)
-		report_json(&b, &p);
-	else if (f == OUT_TEXT)
-		report_text(&b, &p, !c.output && out_use_colour(1));
-	else {
-		struct buf who = {0};
-		char *cmd = argv_join(p.argv.v);
-		buf_printf(&who, "asmcap --%s %s", p.way, cmd);
-		report_vars(&b, f, &p, who.s);
-		free(cmd);
-		buf_free(&who);
-	}
-	if (file_replace(c.output, b.s ? b.s : "", b.n, err, sizeof err)) {
-		fprintf(stderr, "asmcap: %s\n", err);
-		r = 2;          /* a bad -o, not a bad toolchain */
-	}
-	buf_free(&b);
-	if (!r && c.require)
-		r = check_require(&p, c.require);
 	unsigned runs = p.nruns;
 	probe_free(&p);
 	finish_log(t0, cached, r, runs);
@@ -321,14 +307,14 @@ static void hexline(const char *label, const uint8_t *b, size_t n)
 int cmd_explain(int argc, char **argv)
 {
 	struct cli c;
+	struct opts s;
 	struct probe p;
 	char err[1024] = "";
 	double t0 = now_ms();
-	int r = parse(&c, argc, argv);
-	if (r)
-		return r;
+	if (parse(&c, &s, argc, argv))
+		return s.rc;
 	if (!c.positional)
-		return usage("explain needs a FEATURE", NULL);
+		return opt_usage(&s, "explain needs a FEATURE", NULL);
 	int known = 0;
 	for (const struct arch *const *a = arch_all; *a && !known; a++) {
 		struct catalog cat;
@@ -343,7 +329,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	c.o.features = c.positional;
 	c.o.exact = 1;
-	r = probe_run(&p, &c.o, err, sizeof err);
+	int r = probe_run(&p, &c.o, err, sizeof err);
 	if (r) {
 		unsigned runs = p.nruns;
 		probe_free(&p);
@@ -397,11 +383,11 @@ int cmd_explain(int argc, char **argv)
 int cmd_list(int argc, char **argv)
 {
 	struct cli c;
-	int r = parse(&c, argc, argv);
-	if (r)
-		return r;
+	struct opts s;
+	if (parse(&c, &s, argc, argv))
+		return s.rc;
 	if (c.positional)
-		return usage("unexpected argument", c.positional);
+		return opt_usage(&s, "unexpected argument", c.positional);
 	int shown = 0;
 	for (const struct arch *const *a = arch_all; *a; a++) {
 		const char *name = (*a)->name;

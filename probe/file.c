@@ -1,6 +1,6 @@
 /* Whole files in and out. */
 #include "file.h"
-#include "xalloc.h"
+#include "out.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -208,4 +208,13 @@ int file_replace(const char *path, const char *data, size_t len, char *err, size
 		unlink(tmp);
 	free(tmp);
 	return r;
+}
+
+int file_output(const char *who, const char *path, const struct buf *b)
+{
+	char err[1024];
+	if (!file_replace(path, b->s ? b->s : "", b->n, err, sizeof err))
+		return 0;
+	fprintf(stderr, "%s: %s\n", who, err);
+	return 2;
 }

@@ -29,4 +29,10 @@ int file_write(const char *path, const char *text);
  * 0, or -1 with err. */
 int file_replace(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
+struct buf;
+/* A subcommand's result (-o FILE, or stdout) through file_replace: 0, or
+ * 2 with "WHO: why" on stderr.  Every subcommand fails alike here: 2, as
+ * for a usage error (the path was the user's, the toolchain is fine). */
+int file_output(const char *who, const char *path, const struct buf *b);
+
 #endif

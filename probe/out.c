@@ -117,7 +117,7 @@ int out_format_parse(const char *name, enum out_format *f)
 
 const char *out_format_names(void)
 {
-	return "text|json|sh|make|h|perl|cmake";
+	return OUT_FORMAT_NAMES;
 }
 
 char *out_var_name(const char *prefix, const char *word)

@@ -21,7 +21,8 @@ void buf_free(struct buf *b);
 enum out_format { OUT_TEXT, OUT_JSON, OUT_SH, OUT_MAKE, OUT_H, OUT_PERL, OUT_CMAKE };
 /* "text", "json", ... -> 0, or -1 for an unknown name. */
 int out_format_parse(const char *name, enum out_format *f);
-const char *out_format_names(void);   /* "text|json|sh|make|h|perl|cmake" */
+#define OUT_FORMAT_NAMES "text|json|sh|make|h|perl|cmake"
+const char *out_format_names(void);   /* OUT_FORMAT_NAMES */
 
 /* One build variable.  value "yes"/"no" is a boolean (h: #define 1 /
  * #undef; cmake: ON/OFF; sh/make/perl/json: the word); anything else is a
