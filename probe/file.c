@@ -158,7 +158,7 @@ int file_replace(const char *path, const char *data, size_t len, char *err, size
 	    (!stat(path, &st) && !fstat(1, &out) && st.st_dev == out.st_dev && st.st_ino == out.st_ino)) {
 		/* stdout, also by name (-o /dev/stdout, whatever it is) */
 		if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
-			snprintf(err, errlen, "writing stdout: %s", strerror(errno));
+			snprintf(err, errlen, "cannot write standard output: %s", strerror(errno));
 			return -1;
 		}
 		return 0;

@@ -3,6 +3,7 @@
 #include "cmds.h"
 #include "report.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ static const struct {
 	{"audit", cmd_audit},
 };
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--version")) {
 		printf("asmcap %s\n", asmcap_version());
@@ -31,4 +32,19 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	return cmd_probe(argc, argv);
+}
+
+/* Whatever a subcommand printed must have reached stdout: a full disk is
+ * a failure like a bad -o (exit 2), never a silent success.  (A closed
+ * pipe ends asmcap with SIGPIPE before it gets here.)  A subcommand that
+ * already failed has said why; its code stands. */
+int main(int argc, char **argv)
+{
+	int r = run(argc, argv);
+	int e = fflush(stdout) ? errno : ferror(stdout) ? EIO : 0;
+	if (e && r < 2) {
+		fprintf(stderr, "asmcap: cannot write standard output: %s\n", strerror(e));
+		r = 2;
+	}
+	return r;
 }
