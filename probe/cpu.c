@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "cmds.h"
 #include "file.h"
+#include "opt.h"
 #include "out.h"
 #include "xalloc.h"
 
@@ -27,77 +28,104 @@ int cpu_checks(const struct feature *f)
 	return f->ncpuid > 0 || f->hwcap.reg || f->hwprobe.key >= 0;
 }
 
-int cmd_cpu(int argc, char **argv)
+static const char cpu_usage[] = "usage: asmcap cpu [--format " OUT_FORMAT_NAMES "] [-o FILE] [--templates DIR]\n";
+
+enum { C_FORMAT, C_OUTPUT, C_TEMPLATES };
+static const struct opt cpu_options[] = {
+	{"--format", C_FORMAT, 1}, {"-o", C_OUTPUT, 1}, {"--templates", C_TEMPLATES, 1}, {NULL, 0, 0},
+};
+
+struct cpu_cmd { enum out_format fmt; const char *output, *templates; };
+
+enum { CPU_STATE_MAX = 4 };     /* the most cpu_state lines a module gives */
+
+/* 0, or -1 to stop with s->rc. */
+static int cpu_parse(struct cpu_cmd *c, struct opts *s, int argc, char **argv)
 {
-	const char *format = "text", *output = NULL, *templates = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help")) {
-			printf("usage: asmcap cpu [--format %s] [-o FILE] [--templates DIR]\n", out_format_names());
-			return 0;
-		}
-		if ((!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--templates")) && i + 1 < argc) {
-			const char **dst = a[1] == 'o' ? &output : a[2] == 'f' ? &format : &templates;
-			*dst = argv[++i];
-		} else {
-			fprintf(stderr, "asmcap: cpu: unknown argument `%s'\nusage: asmcap cpu [--format %s] [-o FILE] [--templates DIR]\n",
-			        a, out_format_names());
-			return 2;
-		}
+	const char *val;
+	*c = (struct cpu_cmd){OUT_TEXT, NULL, NULL};
+	opt_init(s, "asmcap cpu", cpu_usage, cpu_options, argc, argv);
+	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
+		if (id == OPT_STOP)
+			return -1;
+		if (id == OPT_ARG)
+			s->rc = opt_usage(s, "unexpected argument", val);
+		else if (id == C_FORMAT && out_format_parse(val, &c->fmt))
+			s->rc = opt_usage(s, "unknown --format", val);
+		else if (id == C_OUTPUT)
+			c->output = val;
+		else if (id == C_TEMPLATES)
+			c->templates = val;
+		if (s->rc)
+			return -1;
 	}
-	enum out_format fmt;
-	if (out_format_parse(format, &fmt)) {
-		fprintf(stderr, "asmcap: cpu: unknown --format `%s' (%s)\n", format, out_format_names());
-		return 2;
+	return 0;
+}
+
+/* One line per variable: "adx  yes  comment". */
+static void cpu_text(struct buf *out, const struct out_var *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char low[64];
+		size_t k = 0;
+		for (const char *s = v[i].name + 11; *s && k + 1 < sizeof low; s++)
+			low[k++] = *s == '_' ? '-' : (char)tolower((unsigned char)*s);
+		low[k] = 0;
+		buf_printf(out, "%-12s %-7s %s\n", low, v[i].value, v[i].comment ? v[i].comment : "");
 	}
-	const struct arch *a = arch_host();
-	if (!a || !a->cpu_runs) {
-		fprintf(stderr, "asmcap: cpu: this build of asmcap cannot read the features of its CPU (%s)\n",
-		        a ? a->name : "an architecture asmcap has no module for");
-		return 3;
-	}
-	struct catalog c;
-	char err[512];
-	if (catalog_load(&c, templates, a->name, err, sizeof err)) {
-		fprintf(stderr, "asmcap: %s\n", err);
-		return 2;
-	}
-	struct arch_cpu_state st[4];
-	size_t nst = a->cpu_state ? a->cpu_state(st) : 0;
-	struct out_var *v = xcalloc(c.n + nst + 1, sizeof *v);
-	char **own = xcalloc(2 * c.n + 2, sizeof *own);
-	size_t k = 0, nown = 0;
+}
+
+/* The variables: the CPU state lines, then one per feature the CPU must
+ * support; own[] collects the strings to free. */
+static size_t cpu_vars(const struct arch *a, const struct catalog *c, struct out_var *v, char **own,
+                       size_t *nown)
+{
+	struct arch_cpu_state st[CPU_STATE_MAX];
+	size_t nst = a->cpu_state ? a->cpu_state(st) : 0, k = 0;
 	for (size_t i = 0; i < nst; i++)
 		v[k++] = (struct out_var){st[i].name, st[i].value, st[i].comment};
-	for (size_t i = 0; i < c.n; i++) {
-		const struct feature *f = &c.f[i];
+	for (size_t i = 0; i < c->n; i++) {
+		const struct feature *f = &c->f[i];
 		if (!cpu_checks(f))
 			continue;       /* directives: nothing for the CPU to do */
 		struct buf why = {0};
 		int ok = a->cpu_runs(f, &why);
 		char *name = out_var_name("ASMCAP_CPU_", f->name);
-		own[nown++] = name;
-		own[nown++] = why.s;
+		own[(*nown)++] = name;
+		own[(*nown)++] = why.s;
 		/* unknown: the OS does not say (riscv64 without hwprobe) */
 		v[k++] = (struct out_var){name, ok == 1 ? "yes" : ok == 0 ? "no" : "unknown", why.s};
 	}
-	struct buf out = {0};
-	if (fmt == OUT_TEXT)
-		for (size_t i = 0; i < k; i++) {
-			char low[64];
-			size_t n = 0;
-			for (const char *s = v[i].name + 11; *s && n + 1 < sizeof low; s++)
-				low[n++] = *s == '_' ? '-' : (char)tolower((unsigned char)*s);
-			low[n] = 0;
-			buf_printf(&out, "%-12s %-7s %s\n", low, v[i].value, v[i].comment ? v[i].comment : "");
-		}
-	else
-		out_vars(&out, fmt, "asmcap cpu", v, k);
-	int r = 0;
-	if (file_replace(output, out.s ? out.s : "", out.n, err, sizeof err)) {
-		fprintf(stderr, "asmcap: %s\n", err);
-		r = 2;     /* a bad -o, not a bad toolchain */
+	return k;
+}
+
+int cmd_cpu(int argc, char **argv)
+{
+	struct cpu_cmd cc;
+	struct opts s;
+	if (cpu_parse(&cc, &s, argc, argv))
+		return s.rc;
+	const struct arch *a = arch_host();
+	if (!a || !a->cpu_runs) {
+		fprintf(stderr, "asmcap cpu: this build of asmcap cannot read the features of its CPU (%s)\n",
+		        a ? a->name : "an architecture asmcap has no module for");
+		return 3;
 	}
+	struct catalog c;
+	char err[512];
+	if (catalog_load(&c, cc.templates, a->name, err, sizeof err)) {
+		fprintf(stderr, "asmcap cpu: %s\n", err);
+		return 2;
+	}
+	struct out_var *v = xcalloc(c.n + CPU_STATE_MAX, sizeof *v);
+	char **own = xcalloc(2 * c.n + 2, sizeof *own);
+	size_t nown = 0, k = cpu_vars(a, &c, v, own, &nown);
+	struct buf out = {0};
+	if (cc.fmt == OUT_TEXT)
+		cpu_text(&out, v, k);
+	else
+		out_vars(&out, cc.fmt, "asmcap cpu", v, k);
+	int r = file_output("asmcap cpu", cc.output, &out);
 	for (size_t i = 0; i < nown; i++)
 		free(own[i]);
 	free(own);
