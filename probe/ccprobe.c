@@ -13,6 +13,7 @@
 #include "cache.h"
 #include "cmds.h"
 #include "file.h"
+#include "opt.h"
 #include "out.h"
 #include "xalloc.h"
 
@@ -205,13 +206,6 @@ int timeout_option(const char *who, const char *val)
 	return 0;
 }
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format %s] [-o FILE] [--cache FILE] [--timeout SEC] [--require] -- FLAG...\n",
-	        out_format_names());
-	return 2;
-}
-
 /* The variable for a flag: "-fno-tree-pre" -> ASMCAP_CFLAG_FNO_TREE_PRE
  * (leading dashes dropped, the rest upper case, non-alphanumerics '_'). */
 static char *flag_var(const char *flag)
@@ -284,115 +278,150 @@ static void to_cache(const char *file, const char *key, const struct cc_ctx *c, 
 	strv_free(&deps);
 }
 
-int cmd_cc_flag(int argc, char **argv)
+static const char cc_flag_usage[] =
+	"usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
+	"                      [--cache FILE] [--timeout SEC] [--require] -- FLAG...\n";
+
+enum { F_CC, F_CFLAGS, F_OUTPUT, F_CACHE, F_TIMEOUT, F_FORMAT, F_REQUIRE };
+static const struct opt cc_flag_options[] = {
+	{"--cc", F_CC, 1}, {"--cflags", F_CFLAGS, 1}, {"-o", F_OUTPUT, 1}, {"--cache", F_CACHE, 1},
+	{"--timeout", F_TIMEOUT, 1}, {"--format", F_FORMAT, 1}, {"--require", F_REQUIRE, 0}, {NULL, 0, 0},
+};
+
+struct cc_flag_cmd {
+	const char *cc, *cflags, *output, *cache;
+	enum out_format fmt;
+	int require;
+	char **flags;           /* the flags under test: what follows -- */
+	size_t nflags;
+	struct out_var *vars;   /* one per flag: ASMCAP_CFLAG_... */
+	int *ok;                /* 1 accepted, 0 rejected, -1 not known yet */
+	char (*why)[512];       /* the compiler's line for a rejected flag */
+};
+
+/* Options, then the flags after `--`: 0, or -1 to stop with s->rc. */
+static int cc_flag_parse(struct cc_flag_cmd *c, struct opts *s, int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--help"))
-		return usage(), 0;
-	const char *cc = NULL, *cflags = NULL, *outpath = NULL, *cache = NULL;
-	enum out_format fmt = OUT_TEXT;
-	int require = 0, i;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--"))
-			break;
-		if (!strcmp(a, "--require")) {
-			require = 1;
-			continue;
-		}
-		if (i + 1 >= argc)
-			return usage();
-		if (!strcmp(a, "--cc"))
-			cc = argv[++i];
-		else if (!strcmp(a, "--cflags"))
-			cflags = argv[++i];
-		else if (!strcmp(a, "-o"))
-			outpath = argv[++i];
-		else if (!strcmp(a, "--cache"))
-			cache = argv[++i];
-		else if (!strcmp(a, "--timeout")) {
-			if (timeout_option("asmcap cc-flag", argv[++i]))
-				return 2;
-		}
-		else if (!strcmp(a, "--format")) {
-			if (out_format_parse(argv[++i], &fmt)) {
-				fprintf(stderr, "asmcap cc-flag: unknown format '%s' (%s)\n", argv[i], out_format_names());
-				return 2;
-			}
-		} else {
-			fprintf(stderr, "asmcap cc-flag: unknown option '%s' (flags under test go after --)\n", a);
-			return 2;
-		}
+	const char *val;
+	memset(c, 0, sizeof *c);
+	opt_init(s, "asmcap cc-flag", cc_flag_usage, cc_flag_options, argc, argv);
+	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
+		const char **store[] = {[F_CC] = &c->cc, [F_CFLAGS] = &c->cflags, [F_OUTPUT] = &c->output,
+		                        [F_CACHE] = &c->cache};
+		if (id == OPT_STOP)
+			return -1;
+		if (id == OPT_ARG && !s->dashdash)
+			s->rc = opt_usage(s, "flags under test go after --; got", val);
+		else if (id == OPT_ARG)
+			c->nflags++;
+		else if (id == F_FORMAT && out_format_parse(val, &c->fmt))
+			s->rc = opt_usage(s, "unknown --format", val);
+		else if (id == F_TIMEOUT && timeout_option(s->cmd, val))
+			s->rc = opt_usage(s, NULL, NULL);
+		else if (id == F_REQUIRE)
+			c->require = 1;
+		else if (id <= F_CACHE)
+			*store[id] = val;
+		if (s->rc)
+			return -1;
 	}
-	if (i >= argc - 1) {
-		fprintf(stderr, "asmcap cc-flag: no flags to test: put them after --\n");
-		return usage();
+	if (!c->nflags) {
+		s->rc = opt_usage(s, "no flags to test: put them after --", NULL);
+		return -1;
 	}
-	char err[1024];
-	struct cc_ctx c;
-	if (cc_init(&c, cc, cflags, err, sizeof err)) {
-		fprintf(stderr, "asmcap cc-flag: %s\n", err);
-		return 2;
-	}
-	size_t nflags = (size_t)(argc - i - 1);
-	char **flags = argv + i + 1;
-	struct out_var *vars = xcalloc(nflags, sizeof *vars);
-	char (*why)[512] = xcalloc(nflags, sizeof *why);
-	int *ok = xmalloc(nflags * sizeof *ok);
-	int rc = 0, missing = 0;
-	for (size_t k = 0; k < nflags; k++) {
-		ok[k] = -1;
-		vars[k].name = flag_var(flags[k]);
-		for (size_t j = 0; j < k && !rc; j++)
-			if (!strcmp(vars[j].name, vars[k].name)) {
+	c->flags = argv + argc - c->nflags;
+	return 0;
+}
+
+/* Each flag's variable; two flags with one name are a usage error (2). */
+static int cc_flag_names(struct cc_flag_cmd *c)
+{
+	c->vars = xcalloc(c->nflags, sizeof *c->vars);
+	c->why = xcalloc(c->nflags, sizeof *c->why);
+	c->ok = xcalloc(c->nflags, sizeof *c->ok);
+	for (size_t k = 0; k < c->nflags; k++) {
+		c->ok[k] = -1;
+		c->vars[k].name = flag_var(c->flags[k]);
+		for (size_t j = 0; j < k; j++)
+			if (!strcmp(c->vars[j].name, c->vars[k].name)) {
 				fprintf(stderr, "asmcap cc-flag: %s and %s would both be %s: probe them in separate runs\n",
-				        flags[j], flags[k], vars[k].name);
-				rc = 2;
+				        c->flags[j], c->flags[k], c->vars[k].name);
+				return 2;
 			}
 	}
-	char *key = cache && !rc ? flags_key(&c, flags, nflags) : NULL, *payload = NULL;
-	int hit = key && (payload = cache_lookup(cache, key, &c.cc)) && from_cache(payload, flags, nflags, ok, why);
-	for (size_t k = 0; k < nflags && !rc && !hit; k++) {
+	return 0;
+}
+
+/* Every flag's answer, from --cache or from the compiler: 0, or 3 (the
+ * compiler does not work; the reason on stderr). */
+static int cc_flag_run(struct cc_flag_cmd *c, struct cc_ctx *cc)
+{
+	char err[1024];
+	char *key = c->cache ? flags_key(cc, c->flags, c->nflags) : NULL, *payload = NULL;
+	int rc = 0, hit = key && (payload = cache_lookup(c->cache, key, &cc->cc)) &&
+	                  from_cache(payload, c->flags, c->nflags, c->ok, c->why);
+	for (size_t k = 0; k < c->nflags && !rc && !hit; k++) {
 		struct strv one = { 0 };
-		strv_push(&one, flags[k]);
-		ok[k] = cc_flags_accepted(&c, &one, why[k], sizeof why[k], err, sizeof err);
+		strv_push(&one, c->flags[k]);
+		c->ok[k] = cc_flags_accepted(cc, &one, c->why[k], sizeof c->why[k], err, sizeof err);
 		strv_free(&one);
-		if (ok[k] < 0) {
+		if (c->ok[k] < 0) {
 			fprintf(stderr, "asmcap cc-flag: %s\n", err);
 			rc = 3;
 		}
 	}
 	if (key && !hit && !rc)
-		to_cache(cache, key, &c, flags, nflags, ok, why);
-	for (size_t k = 0; k < nflags && !rc; k++) {
-		missing += !ok[k];
-		vars[k].value = ok[k] ? "yes" : "no";
-		vars[k].comment = ok[k] ? flags[k] : why[k];
-	}
-	if (!rc) {
-		struct buf b = { 0 };
-		char who[512];
-		snprintf(who, sizeof who, "asmcap cc-flag --cc %s", cc ? cc : c.cc.v[0]);
-		out_vars(&b, fmt, who, vars, nflags);
-		if (file_replace(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
-			fprintf(stderr, "asmcap cc-flag: %s\n", err);
-			rc = 2;     /* a bad -o, not a bad toolchain */
-		}
-		buf_free(&b);
-		if (!rc && require && missing) {
-			for (size_t k = 0; k < nflags; k++)
-				if (strcmp(vars[k].value, "yes"))
-					fprintf(stderr, "asmcap cc-flag: required flag %s rejected: %s\n",
-					        flags[k], why[k]);
-			rc = 1;
-		}
-	}
-	for (size_t k = 0; k < nflags; k++)
-		free((char *)vars[k].name);
-	free(vars);
-	free(why);
-	free(ok);
+		to_cache(c->cache, key, cc, c->flags, c->nflags, c->ok, c->why);
 	free(key);
 	free(payload);
-	cc_free(&c);
+	return rc;
+}
+
+/* The variables written out, then --require: 0, 1 (a flag rejected) or 2. */
+static int cc_flag_report(struct cc_flag_cmd *c, const struct cc_ctx *cc)
+{
+	int missing = 0;
+	for (size_t k = 0; k < c->nflags; k++) {
+		missing += !c->ok[k];
+		c->vars[k].value = c->ok[k] ? "yes" : "no";
+		c->vars[k].comment = c->ok[k] ? c->flags[k] : c->why[k];
+	}
+	struct buf b = { 0 };
+	char *who = xprintf("asmcap cc-flag --cc %s", c->cc ? c->cc : cc->cc.v[0]);
+	out_vars(&b, c->fmt, who, c->vars, c->nflags);
+	int rc = file_output("asmcap cc-flag", c->output, &b);
+	buf_free(&b);
+	free(who);
+	if (rc || !c->require || !missing)
+		return rc;
+	for (size_t k = 0; k < c->nflags; k++)
+		if (!c->ok[k])
+			fprintf(stderr, "asmcap cc-flag: required flag %s rejected: %s\n", c->flags[k], c->why[k]);
+	return 1;
+}
+
+int cmd_cc_flag(int argc, char **argv)
+{
+	struct cc_flag_cmd c;
+	struct opts s;
+	if (cc_flag_parse(&c, &s, argc, argv))
+		return s.rc;
+	char err[1024];
+	struct cc_ctx cc;
+	if (cc_init(&cc, c.cc, c.cflags, err, sizeof err)) {
+		fprintf(stderr, "asmcap cc-flag: %s\n", err);
+		return 2;
+	}
+	int rc = cc_flag_names(&c);
+	if (!rc)
+		rc = cc_flag_run(&c, &cc);
+	if (!rc)
+		rc = cc_flag_report(&c, &cc);
+	for (size_t k = 0; c.vars && k < c.nflags; k++)
+		free((char *)c.vars[k].name);
+	free(c.vars);
+	free(c.why);
+	free(c.ok);
+	cc_free(&cc);
 	return rc;
 }
