@@ -15,7 +15,9 @@
 #include "cmds.h"
 #include "file.h"
 #include "obj.h"
+#include "opt.h"
 #include "out.h"
+#include "xalloc.h"
 #include "arch.h"
 #include "xalloc.h"
 
@@ -213,134 +215,150 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 	return 0;
 }
 
-static int usage(void)
+static const char frame_usage[] =
+	"usage: asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]... [--cc CMD] [--cflags FLAGS]\n"
+	"                    [--timeout SEC] [--format text|json]\n";
+
+enum { M_FUNC, M_VARIANT, M_CC, M_CFLAGS, M_TIMEOUT, M_FORMAT };
+static const struct opt frame_options[] = {
+	{"--func", M_FUNC, 1}, {"--variant", M_VARIANT, 1}, {"--cc", M_CC, 1}, {"--cflags", M_CFLAGS, 1},
+	{"--timeout", M_TIMEOUT, 1}, {"--format", M_FORMAT, 1}, {NULL, 0, 0},
+};
+
+struct frame_cmd {
+	const char *src, *func, *cc, *cflags;
+	enum out_format fmt;
+	const char **vars;      /* NAME=FLAGS */
+	size_t nv;
+};
+
+/* One --variant or the file: 0, or the usage exit code. */
+static int frame_arg(struct frame_cmd *c, const struct opts *s, int id, const char *val)
 {
-	fprintf(stderr, "usage: asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]... "
-	        "[--cc CMD] [--cflags FLAGS] [--timeout SEC] [--format text|json]\n");
-	return 2;
+	const char **store[] = {[M_FUNC] = &c->func, [M_CC] = &c->cc, [M_CFLAGS] = &c->cflags};
+	if (id == OPT_ARG && c->src)
+		return opt_usage(s, "unexpected argument", val);
+	if (id == OPT_ARG)
+		c->src = val;
+	else if (id == M_VARIANT && (!strchr(val, '=') || val[0] == '='))
+		return opt_usage(s, "--variant is NAME=FLAGS, not", val);
+	else if (id == M_VARIANT)
+		c->vars[c->nv++] = val;
+	else if (id == M_TIMEOUT)
+		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
+	else if (id == M_FORMAT && (out_format_parse(val, &c->fmt) || (c->fmt != OUT_TEXT && c->fmt != OUT_JSON)))
+		return opt_usage(s, "--format takes text or json, not", val);
+	else if (id != M_FORMAT)
+		*store[id] = val;
+	return 0;
+}
+
+/* 0, or -1 to stop with s->rc. */
+static int frame_parse(struct frame_cmd *c, struct opts *s, int argc, char **argv)
+{
+	const char *val;
+	memset(c, 0, sizeof *c);
+	c->vars = xcalloc((size_t)argc + 1, sizeof *c->vars);
+	opt_init(s, "asmcap frame", frame_usage, frame_options, argc, argv);
+	for (int id; (id = opt_next(s, &val)) != OPT_END;)
+		if (id == OPT_STOP || (s->rc = frame_arg(c, s, id, val)))
+			return -1;
+	if (!c->src || !c->func) {
+		s->rc = opt_usage(s, c->src ? "--func names the function to measure" : "which FILE.c?", NULL);
+		return -1;
+	}
+	if (access(c->src, R_OK)) {
+		fprintf(stderr, "asmcap frame: cannot read %s\n", c->src);
+		s->rc = 2;
+		return -1;
+	}
+	if (c->nv == 0)
+		c->vars[c->nv++] = "default=";
+	return 0;
+}
+
+/* One variant's row (text) or object (json). */
+static void frame_row(struct buf *b, enum out_format fmt, size_t k, const char *name, const char *flags,
+                      const struct frame_result *fr)
+{
+	if (fmt == OUT_JSON) {
+		buf_puts(b, k ? ", {\"name\": " : "{\"name\": ");
+		buf_json_str(b, name);
+		buf_puts(b, ", \"flags\": ");
+		buf_json_str(b, flags);
+		if (fr->available)
+			buf_printf(b, ", \"status\": \"ok\", \"frame\": %ld, \"frame_from\": \"%s\", \"code\": %ld}",
+			           fr->frame, fr->frame_from, fr->code);
+		else
+			buf_puts(b, ", \"status\": \"unavailable\", \"reason\": "), buf_json_str(b, fr->why),
+			buf_puts(b, "}");
+		return;
+	}
+	struct buf shown = { 0 };
+	buf_puts(&shown, "");
+	buf_text(&shown, name);
+	if (fr->available)
+		buf_printf(b, "%-14s %8ld %8ld  %-12s ", shown.s, fr->frame, fr->code, fr->frame_from);
+	else
+		buf_printf(b, "%-14s %8s %8s  %-12s ", shown.s, "-", "-", "unavailable");
+	buf_free(&shown);
+	buf_text(b, flags);
+	if (!fr->available) {
+		buf_puts(b, "  (");
+		buf_text(b, fr->why);
+		buf_puts(b, ")");
+	}
+	buf_puts(b, "\n");
 }
 
 int cmd_frame(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--help"))
-		return usage(), 0;
-	const char *src = NULL, *func = NULL, *cc = NULL, *cflags = NULL;
-	enum out_format fmt = OUT_TEXT;
-	char **vars = xcalloc((size_t)argc + 1, sizeof *vars);
-	size_t nv = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int has = i + 1 < argc;
-		if (!strcmp(a, "--func") && has)
-			func = argv[++i];
-		else if (!strcmp(a, "--variant") && has)
-			vars[nv++] = argv[++i];
-		else if (!strcmp(a, "--cc") && has)
-			cc = argv[++i];
-		else if (!strcmp(a, "--cflags") && has)
-			cflags = argv[++i];
-		else if (!strcmp(a, "--timeout") && has) {
-			if (timeout_option("asmcap frame", argv[++i])) {
-				free(vars);
-				return 2;
-			}
-		} else if (!strcmp(a, "--format") && has) {
-			if (out_format_parse(argv[++i], &fmt) || (fmt != OUT_TEXT && fmt != OUT_JSON)) {
-				fprintf(stderr, "asmcap frame: --format takes text or json\n");
-				free(vars);
-				return 2;
-			}
-		} else if (a[0] != '-' && !src)
-			src = a;
-		else {
-			fprintf(stderr, "asmcap frame: unexpected '%s'\n", a);
-			free(vars);
-			return usage();
-		}
+	struct frame_cmd c;
+	struct opts s;
+	if (frame_parse(&c, &s, argc, argv)) {
+		free(c.vars);
+		return s.rc;
 	}
-	for (size_t k = 0; k < nv; k++)
-		if (!strchr(vars[k], '=') || vars[k][0] == '=') {
-			fprintf(stderr, "asmcap frame: --variant '%s' is not NAME=FLAGS\n", vars[k]);
-			free(vars);
-			return 2;
-		}
-	if (!src || !func) {
-		free(vars);
-		return usage();
-	}
-	if (access(src, R_OK)) {
-		fprintf(stderr, "asmcap frame: cannot read %s\n", src);
-		free(vars);
-		return 2;
-	}
-	if (nv == 0)
-		vars[nv++] = "default=";
 	char err[1024];
-	struct cc_ctx c;
-	if (cc_init(&c, cc, cflags, err, sizeof err)) {
+	struct cc_ctx cc;
+	if (cc_init(&cc, c.cc, c.cflags, err, sizeof err)) {
 		fprintf(stderr, "asmcap frame: %s\n", err);
-		free(vars);
+		free(c.vars);
 		return 2;
 	}
 	struct buf b = { 0 };
 	int rc = 0, found = 0, compiled = 0;
-	if (fmt == OUT_JSON)
-		buf_puts(&b, "{\"function\": "), buf_json_str(&b, func), buf_puts(&b, ", \"variants\": [");
+	if (c.fmt == OUT_JSON)
+		buf_puts(&b, "{\"function\": "), buf_json_str(&b, c.func), buf_puts(&b, ", \"variants\": [");
 	else
 		buf_printf(&b, "%-14s %8s %8s  %-12s %s\n", "variant", "frame", "code", "from", "flags");
-	for (size_t k = 0; k < nv && !rc; k++) {
-		char *eq = strchr(vars[k], '=');
-		char name[128];
-		snprintf(name, sizeof name, "%.*s", (int)(eq - vars[k]), vars[k]);
+	for (size_t k = 0; k < c.nv && !rc; k++) {
+		const char *eq = strchr(c.vars[k], '=');
+		char *name = xstrndup(c.vars[k], (size_t)(eq - c.vars[k]));
 		struct strv flags = { 0 };
 		struct frame_result fr;
 		int m = split_words(eq + 1, &flags, err, sizeof err) ? -2
-		        : frame_measure(&c, src, func, &flags, &fr, err, sizeof err);
+		        : frame_measure(&cc, c.src, c.func, &flags, &fr, err, sizeof err);
 		if (m < 0) {
 			fprintf(stderr, "asmcap frame: %s\n", err);
 			rc = m == -1 ? 3 : 2;
-		} else if (fmt == OUT_JSON) {
-			buf_puts(&b, k ? ", {\"name\": " : "{\"name\": ");
-			buf_json_str(&b, name);
-			buf_puts(&b, ", \"flags\": ");
-			buf_json_str(&b, eq + 1);
-			if (fr.available)
-				buf_printf(&b, ", \"status\": \"ok\", \"frame\": %ld, \"frame_from\": \"%s\", \"code\": %ld}",
-				           fr.frame, fr.frame_from, fr.code);
-			else
-				buf_puts(&b, ", \"status\": \"unavailable\", \"reason\": "), buf_json_str(&b, fr.why),
-				buf_puts(&b, "}");
-		} else {
-			struct buf shown = { 0 };
-			buf_puts(&shown, "");
-			buf_text(&shown, name);
-			if (fr.available)
-				buf_printf(&b, "%-14s %8ld %8ld  %-12s ", shown.s, fr.frame, fr.code, fr.frame_from);
-			else
-				buf_printf(&b, "%-14s %8s %8s  %-12s ", shown.s, "-", "-", "unavailable");
-			buf_free(&shown);
-			buf_text(&b, eq + 1);
-			if (!fr.available) {
-				buf_puts(&b, "  (");
-				buf_text(&b, fr.why);
-				buf_puts(&b, ")");
-			}
-			buf_puts(&b, "\n");
-		}
+		} else
+			frame_row(&b, c.fmt, k, name, eq + 1, &fr);
 		found += m == 0 && fr.available;
 		compiled += m == 0 && fr.compiled;
 		strv_free(&flags);
+		free(name);
 	}
 	if (!rc && compiled && !found) {
-		fprintf(stderr, "asmcap frame: no function %s in %s under any variant\n", func, src);
+		fprintf(stderr, "asmcap frame: no function %s in %s under any variant\n", c.func, c.src);
 		rc = 2;
 	}
-	if (fmt == OUT_JSON)
+	if (c.fmt == OUT_JSON)
 		buf_puts(&b, "]}\n");
 	if (!rc)
-		fwrite(b.s, 1, b.n, stdout);
+		rc = file_output("asmcap frame", NULL, &b);
 	buf_free(&b);
-	cc_free(&c);
-	free(vars);
+	cc_free(&cc);
+	free(c.vars);
 	return rc;
 }
