@@ -26,6 +26,7 @@
 #include "cmds.h"
 #include "file.h"
 #include "frame.h"
+#include "opt.h"
 #include "out.h"
 #include "xalloc.h"
 
@@ -74,76 +75,57 @@ static int ident(const char *s)
 	return 1;
 }
 
-/* The spec, read whole (bounded, regular files only) and taken a line at a
- * time: no line is cut at a buffer's length, and a NUL is an error. */
-static int spec_load(struct spec *sp, const char *file)
+/* A `variant: NAME = FLAGS' line's value: 0, or -1 (reported). */
+static int spec_variant(struct spec *sp, char *val, const char *file, int ln)
 {
-	size_t len;
-	char *text = (char *)file_read(file, &len);
-	if (!text) {
-		fprintf(stderr, "asmcap choose: cannot read spec %s: %s\n", file, file_error());
-		return -1;
-	}
-	const char *slash = strrchr(file, '/');
-	sp->dir = slash ? xstrndup(file, (size_t)(slash - file)) : xstrdup(".");
-	int ln = 0, rc = 0;
-	for (char *line = text, *next; !rc && line < text + len; line = next) {
-		ln++;
-		size_t n = strcspn(line, "\n");
-		next = line + n + (line[n] == '\n');
-		if (!line[n] && line + n < text + len) {
-			rc = spec_error(file, ln, "contains a NUL byte");
-			break;
-		}
-		line[n] = 0;
-		char *s = trim(line);
-		if (!*s || *s == '#')
-			continue;
-		char *colon = strchr(s, ':');
-		if (!colon) {
-			rc = spec_error(file, ln, "expected 'key: value'");
-			break;
-		}
-		*colon = 0;
-		char *key = trim(s), *val = trim(colon + 1);
-		char **slot = !strcmp(key, "name") ? &sp->name : !strcmp(key, "source") ? &sp->source :
-		              !strcmp(key, "function") ? &sp->function : !strcmp(key, "check") ? &sp->check :
-		              !strcmp(key, "bench") ? &sp->bench : !strcmp(key, "metric") ? &sp->metric :
-		              !strcmp(key, "default") ? &sp->def : NULL;
-		if (slot) {
-			if (*slot)
-				rc = spec_error(file, ln, "key given twice");
-			else if (!*val)
-				rc = spec_error(file, ln, "empty value");
-			else
-				*slot = xstrdup(val);
-		} else if (!strcmp(key, "variant")) {
-			char *eq = strchr(val, '=');
-			if (!eq) {
-				rc = spec_error(file, ln, "variant is 'NAME = FLAGS'");
-				break;
-			}
-			*eq = 0;
-			char *name = trim(val);
-			if (!ident(name) || strlen(name) >= sizeof sp->v[0].name)
-				rc = spec_error(file, ln, "variant name must be letters, digits and _");
-			else if (sp->nv == MAXV)
-				rc = spec_error(file, ln, "too many variants (16 at most)");
-			for (size_t k = 0; !rc && k < sp->nv; k++)
-				if (!strcmp(sp->v[k].name, name))
-					rc = spec_error(file, ln, "variant named twice");
-			if (!rc) {
-				strcpy(sp->v[sp->nv].name, name);
-				char *fl = trim(eq + 1);
-				sp->v[sp->nv++].flags = xstrdup(fl);
-			}
-		} else {
-			rc = spec_error(file, ln, "unknown key (name source function check bench metric default variant)");
-		}
-	}
-	free(text);
-	if (rc)
-		return -1;
+	char *eq = strchr(val, '=');
+	if (!eq)
+		return spec_error(file, ln, "variant is 'NAME = FLAGS'");
+	*eq = 0;
+	char *name = trim(val);
+	if (!ident(name) || strlen(name) >= sizeof sp->v[0].name)
+		return spec_error(file, ln, "variant name must be letters, digits and _");
+	if (sp->nv == MAXV)
+		return spec_error(file, ln, "too many variants (16 at most)");
+	for (size_t k = 0; k < sp->nv; k++)
+		if (!strcmp(sp->v[k].name, name))
+			return spec_error(file, ln, "variant named twice");
+	strcpy(sp->v[sp->nv].name, name);
+	sp->v[sp->nv++].flags = xstrdup(trim(eq + 1));
+	return 0;
+}
+
+/* One line (NUL-terminated, not yet trimmed): 0, or -1 (reported). */
+static int spec_line(struct spec *sp, char *line, const char *file, int ln)
+{
+	char *s = trim(line);
+	if (!*s || *s == '#')
+		return 0;
+	char *colon = strchr(s, ':');
+	if (!colon)
+		return spec_error(file, ln, "expected 'key: value'");
+	*colon = 0;
+	char *key = trim(s), *val = trim(colon + 1);
+	char **slot = !strcmp(key, "name") ? &sp->name : !strcmp(key, "source") ? &sp->source :
+	              !strcmp(key, "function") ? &sp->function : !strcmp(key, "check") ? &sp->check :
+	              !strcmp(key, "bench") ? &sp->bench : !strcmp(key, "metric") ? &sp->metric :
+	              !strcmp(key, "default") ? &sp->def : NULL;
+	if (!strcmp(key, "variant"))
+		return spec_variant(sp, val, file, ln);
+	if (!slot)
+		return spec_error(file, ln, "unknown key (name source function check bench metric default variant)");
+	if (*slot)
+		return spec_error(file, ln, "key given twice");
+	if (!*val)
+		return spec_error(file, ln, "empty value");
+	*slot = xstrdup(val);
+	return 0;
+}
+
+/* The whole spec read: every key it needs, and names that fit together.
+ * 0, or -1 (reported at line ln, the last). */
+static int spec_check(struct spec *sp, const char *file, int ln)
+{
 	const char *missing = !sp->name ? "name" : !sp->source ? "source" : !sp->function ? "function" :
 	                      !sp->check ? "check" : !sp->metric ? "metric" : NULL;
 	if (missing) {
@@ -165,6 +147,34 @@ static int spec_load(struct spec *sp, const char *file)
 		if (!strcmp(sp->v[k].name, sp->def))
 			return 0;
 	return spec_error(file, ln, "default names no variant");
+}
+
+/* The spec, read whole (bounded, regular files only) and taken a line at a
+ * time: no line is cut at a buffer's length, and a NUL is an error. */
+static int spec_load(struct spec *sp, const char *file)
+{
+	size_t len;
+	char *text = (char *)file_read(file, &len);
+	if (!text) {
+		fprintf(stderr, "asmcap choose: cannot read spec %s: %s\n", file, file_error());
+		return -1;
+	}
+	const char *slash = strrchr(file, '/');
+	sp->dir = slash ? xstrndup(file, (size_t)(slash - file)) : xstrdup(".");
+	int ln = 0, rc = 0;
+	for (char *line = text, *next; !rc && line < text + len; line = next) {
+		ln++;
+		size_t n = strcspn(line, "\n");
+		next = line + n + (line[n] == '\n');
+		if (!line[n] && line + n < text + len)
+			rc = spec_error(file, ln, "contains a NUL byte");
+		else {
+			line[n] = 0;
+			rc = spec_line(sp, line, file, ln);
+		}
+	}
+	free(text);
+	return rc ? -1 : spec_check(sp, file, ln);
 }
 
 static void spec_free(struct spec *sp)
@@ -334,133 +344,140 @@ static double metric_of(const struct variant *v, const char *metric)
 	       : (double)v->fr.code;
 }
 
-static int usage(void)
+static const char choose_usage[] =
+	"usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--rounds N] [--timeout SEC]\n"
+	"                     [--format " OUT_FORMAT_NAMES "] [-o FILE]\n";
+
+enum { H_CC, H_CFLAGS, H_OUTPUT, H_TIMEOUT, H_ROUNDS, H_FORMAT };
+static const struct opt choose_options[] = {
+	{"--cc", H_CC, 1}, {"--cflags", H_CFLAGS, 1}, {"-o", H_OUTPUT, 1}, {"--timeout", H_TIMEOUT, 1},
+	{"--rounds", H_ROUNDS, 1}, {"--format", H_FORMAT, 1}, {NULL, 0, 0},
+};
+
+struct choose_cmd {
+	const char *file, *cc, *cflags, *output;
+	enum out_format fmt;
+	int rounds;
+};
+
+/* One option or the spec: 0, or the usage exit code. */
+static int choose_arg(struct choose_cmd *c, const struct opts *s, int id, const char *val)
 {
-	fprintf(stderr, "usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--rounds N] [--timeout SEC] "
-	        "[--format %s] [-o FILE]\n", out_format_names());
-	return 2;
+	const char **store[] = {[H_CC] = &c->cc, [H_CFLAGS] = &c->cflags, [H_OUTPUT] = &c->output};
+	char *end;
+	long n;
+	switch (id) {
+	case OPT_ARG:
+		if (c->file)
+			return opt_usage(s, "unexpected argument", val);
+		c->file = val;
+		return 0;
+	case H_TIMEOUT:
+		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
+	case H_ROUNDS:
+		n = strtol(val, &end, 10);
+		if (*end || n < 3 || n > 101)
+			return opt_usage(s, "--rounds takes 3..101, not", val);
+		c->rounds = (int)n;
+		return 0;
+	case H_FORMAT:
+		return out_format_parse(val, &c->fmt) ? opt_usage(s, "unknown --format", val) : 0;
+	default:
+		*store[id] = val;
+		return 0;
+	}
 }
 
-int cmd_choose(int argc, char **argv)
+/* 0, or -1 to stop with s->rc. */
+static int choose_parse(struct choose_cmd *c, struct opts *s, int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--help"))
-		return usage(), 0;
-	const char *file = NULL, *cc = NULL, *cflags = NULL, *outpath = NULL;
-	enum out_format fmt = OUT_TEXT;
-	int rounds = 7;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int has = i + 1 < argc;
-		if (!strcmp(a, "--cc") && has)
-			cc = argv[++i];
-		else if (!strcmp(a, "--cflags") && has)
-			cflags = argv[++i];
-		else if (!strcmp(a, "-o") && has)
-			outpath = argv[++i];
-		else if (!strcmp(a, "--timeout") && has) {
-			if (timeout_option("asmcap choose", argv[++i]))
-				return 2;
-		} else if (!strcmp(a, "--rounds") && has) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-			if (*end || n < 3 || n > 101) {
-				fprintf(stderr, "asmcap choose: --rounds takes 3..101\n");
-				return 2;
-			}
-			rounds = (int)n;
-		} else if (!strcmp(a, "--format") && has) {
-			if (out_format_parse(argv[++i], &fmt)) {
-				fprintf(stderr, "asmcap choose: unknown format '%s' (%s)\n", argv[i], out_format_names());
-				return 2;
-			}
-		} else if (a[0] != '-' && !file)
-			file = a;
-		else
-			return usage();
+	const char *val;
+	*c = (struct choose_cmd){.fmt = OUT_TEXT, .rounds = 7};
+	opt_init(s, "asmcap choose", choose_usage, choose_options, argc, argv);
+	for (int id; (id = opt_next(s, &val)) != OPT_END;)
+		if (id == OPT_STOP || (s->rc = choose_arg(c, s, id, val)))
+			return -1;
+	if (!c->file) {
+		s->rc = opt_usage(s, "which SPEC?", NULL);
+		return -1;
 	}
-	if (!file)
-		return usage();
-	struct spec sp;
-	memset(&sp, 0, sizeof sp);
-	if (spec_load(&sp, file)) {
-		spec_free(&sp);
-		return 2;
-	}
-	char err[1024], src[4200], why[512] = "";
-	snprintf(src, sizeof src, "%s/%s", sp.dir, sp.source);
-	struct cc_ctx c;
-	if (cc_init(&c, cc, cflags, err, sizeof err)) {
-		fprintf(stderr, "asmcap choose: %s\n", err);
-		spec_free(&sp);
-		return 2;
-	}
-	int rc = 0, runnable = 1;
-	struct variant *def = NULL;
-	for (size_t k = 0; k < sp.nv && !rc; k++) {
-		struct variant *v = &sp.v[k];
+	return 0;
+}
+
+/* Every variant's frame measured and, where it compiles, linked and
+ * checked.  *runnable: all of them run here (else why says why not).
+ * 0, or the exit code (reported). */
+static int choose_build(struct spec *sp, struct cc_ctx *c, const char *src, int *runnable,
+                        char *why, size_t whylen)
+{
+	char err[1024];
+	int rc = 0;
+	*runnable = 1;
+	for (size_t k = 0; k < sp->nv && !rc; k++) {
+		struct variant *v = &sp->v[k];
 		struct strv flags = { 0 };
 		int m = split_words(v->flags, &flags, err, sizeof err) ? -2
-		        : frame_measure(&c, src, sp.function, &flags, &v->fr, err, sizeof err);
+		        : frame_measure(c, src, sp->function, &flags, &v->fr, err, sizeof err);
+		strv_free(&flags);
 		if (m < 0) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
-			rc = m == -1 ? 3 : 2;
+			return m == -1 ? 3 : 2;
 		}
-		strv_free(&flags);
-		if (!strcmp(v->name, sp.def))
-			def = v;
-		if (rc || !v->fr.available)
+		if (!v->fr.available)
 			continue;
-		int ok = link_variant(&c, &sp, v, src, why, sizeof why, err, sizeof err);
+		int ok = link_variant(c, sp, v, src, why, whylen, err, sizeof err);
 		if (ok < 0) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
 			rc = ok == -1 ? 3 : ok == -2 ? 2 : 1;
 		}
 		v->runnable = ok == 1;
-		runnable &= v->runnable;
+		*runnable &= v->runnable;
 	}
-	if (!rc && !def->fr.available) {
-		fprintf(stderr, "asmcap choose: the default variant %s is unavailable: %s\n", def->name, def->fr.why);
-		rc = 2;
-	}
-	/* Every variant must compute what the default computes. */
-	for (size_t k = 0; !rc && runnable && k < sp.nv; k++)
-		if (sp.v[k].fr.available && sp.v[k].digest != def->digest) {
+	return rc;
+}
+
+/* Every variant must compute what the default computes: 0, or 1. */
+static int choose_same_result(const struct spec *sp, const struct variant *def)
+{
+	for (size_t k = 0; k < sp->nv; k++)
+		if (sp->v[k].fr.available && sp->v[k].digest != def->digest) {
 			fprintf(stderr, "asmcap choose: variant %s computes a different result than %s "
 			        "(check digest %016llx, expected %016llx): rejected\n",
-			        sp.v[k].name, def->name, sp.v[k].digest, def->digest);
-			rc = 1;
+			        sp->v[k].name, def->name, sp->v[k].digest, def->digest);
+			return 1;
 		}
-	const char *metric = sp.metric, *note = "";
-	if (!rc && !runnable && !strcmp(metric, "cycles")) {
-		metric = "frame";
-		note = why;
+	return 0;
+}
+
+/* The benchmark, `rounds' times, interleaved (drift hits all alike); each
+ * variant's median, min and max.  0, or 1 (a run failed; reported). */
+static int choose_bench(struct spec *sp, int rounds)
+{
+	char err[1024];
+	for (size_t k = 0; k < sp->nv; k++)
+		sp->v[k].cpb = xcalloc((size_t)rounds, sizeof(double));
+	for (int r = 0; r < rounds; r++)
+		for (size_t k = 0; k < sp->nv; k++)
+			if (sp->v[k].fr.available && bench_round(&sp->v[k], &sp->v[k].cpb[r], err, sizeof err)) {
+				fprintf(stderr, "asmcap choose: %s\n", err);
+				return 1;
+			}
+	for (size_t k = 0; k < sp->nv; k++) {
+		struct variant *v = &sp->v[k];
+		if (!v->fr.available)
+			continue;
+		qsort(v->cpb, (size_t)rounds, sizeof(double), cmp_double);
+		v->min = v->cpb[0], v->max = v->cpb[rounds - 1], v->med = v->cpb[rounds / 2];
 	}
-	if (!rc && !strcmp(metric, "cycles")) {
-		for (size_t k = 0; k < sp.nv; k++)
-			sp.v[k].cpb = xcalloc((size_t)rounds, sizeof(double));
-		for (int r = 0; r < rounds && !rc; r++)      /* interleaved: drift hits all alike */
-			for (size_t k = 0; k < sp.nv && !rc; k++)
-				if (sp.v[k].fr.available && bench_round(&sp.v[k], &sp.v[k].cpb[r], err, sizeof err)) {
-					fprintf(stderr, "asmcap choose: %s\n", err);
-					rc = 1;
-				}
-		for (size_t k = 0; k < sp.nv && !rc; k++) {
-			struct variant *v = &sp.v[k];
-			if (!v->fr.available)
-				continue;
-			qsort(v->cpb, (size_t)rounds, sizeof(double), cmp_double);
-			v->min = v->cpb[0], v->max = v->cpb[rounds - 1], v->med = v->cpb[rounds / 2];
-		}
-	}
-	if (rc) {
-		cc_free(&c);
-		spec_free(&sp);
-		return rc;
-	}
-	/* The decision. */
+	return 0;
+}
+
+/* The winner: the default unless another is better by more than the noise. */
+static struct variant *choose_decide(struct spec *sp, struct variant *def, const char *metric)
+{
 	struct variant *win = def;
-	for (size_t k = 0; k < sp.nv; k++) {
-		struct variant *v = &sp.v[k];
+	for (size_t k = 0; k < sp->nv; k++) {
+		struct variant *v = &sp->v[k];
 		if (!v->fr.available || v == def)
 			continue;
 		double m = metric_of(v, metric), best = metric_of(win, metric);
@@ -470,35 +487,15 @@ int cmd_choose(int argc, char **argv)
 		if (better)
 			win = v;
 	}
-	char envname[256], reason[600];
-	snprintf(envname, sizeof envname, "ASMCAP_CHOICE_%s", sp.name);
-	for (char *p = envname; *p; p++)
-		*p = (char)toupper((unsigned char)*p);
-	const char *over = getenv(envname);
-	if (over && *over) {
-		struct variant *o = NULL;
-		for (size_t k = 0; k < sp.nv; k++)
-			if (!strcmp(sp.v[k].name, over))
-				o = &sp.v[k];
-		if (!o) {
-			fprintf(stderr, "asmcap choose: %s=%s names no variant of %s\n", envname, over, file);
-			cc_free(&c);
-			spec_free(&sp);
-			return 2;
-		}
-		win = o;
-		snprintf(reason, sizeof reason, "overridden by %s", envname);
-	} else if (*note) {
-		snprintf(reason, sizeof reason, "chosen by frame size: %s", note);
-	} else {
-		snprintf(reason, sizeof reason, win == def ? "default kept: no variant wins by more than the noise"
-		         : "wins on %s", metric);
-	}
-	/* Figures for people (stderr when the output is for a build). */
-	FILE *fig = fmt == OUT_TEXT && !outpath ? stdout : stderr;
+	return win;
+}
+
+/* Figures for people (stderr when the output is for a build). */
+static void choose_table(FILE *fig, const struct spec *sp, const struct variant *win)
+{
 	fprintf(fig, "%-12s %8s %8s %10s %10s %10s  %s\n", "variant", "frame", "code", "cyc/B med", "min", "max", "flags");
-	for (size_t k = 0; k < sp.nv; k++) {
-		struct variant *v = &sp.v[k];
+	for (size_t k = 0; k < sp->nv; k++) {
+		const struct variant *v = &sp->v[k];
 		if (!v->fr.available) {
 			fprintf(fig, "%-12s %8s %8s %10s %10s %10s  %s  (unavailable: %s)\n", v->name, "-", "-", "-",
 			        "-", "-", v->flags, v->fr.why);
@@ -513,18 +510,92 @@ int cmd_choose(int argc, char **argv)
 		fprintf(fig, "%-12s %8ld %8ld %10s %10s %10s  %s%s\n", v->name, v->fr.frame, v->fr.code, med, mn, mx,
 		        v->flags, v == win ? "  <- chosen" : "");
 	}
-	fprintf(fig, "%s: %s (%s)\n", envname, win->name, reason);
-	if (fmt != OUT_TEXT || outpath) {
-		struct out_var var = { envname, win->name, reason };
-		struct buf b = { 0 };
-		out_vars(&b, fmt, "asmcap choose", &var, 1);
-		if (file_replace(outpath, b.s ? b.s : "", b.n, err, sizeof err)) {
-			fprintf(stderr, "asmcap choose: %s\n", err);
-			rc = 2;     /* a bad -o, not a bad toolchain */
+}
+
+/* ASMCAP_CHOICE_<NAME> overrides: *win and the reason, or 2 (it names no
+ * variant; reported). */
+static int choose_override(const struct spec *sp, const char *file, const char *envname, struct variant **win,
+                           char *reason, size_t len)
+{
+	const char *over = getenv(envname);
+	if (!over || !*over)
+		return 0;
+	for (size_t k = 0; k < sp->nv; k++)
+		if (!strcmp(sp->v[k].name, over)) {
+			*win = (struct variant *)&sp->v[k];
+			snprintf(reason, len, "overridden by %s", envname);
+			return 0;
 		}
-		buf_free(&b);
+	fprintf(stderr, "asmcap choose: %s=%s names no variant of %s\n", envname, over, file);
+	return 2;
+}
+
+/* Built and checked: measure, decide, report.  0, or the exit code. */
+static int choose_report(struct spec *sp, const struct choose_cmd *c, struct variant *def, int runnable,
+                         const char *why)
+{
+	int fallback = !runnable && !strcmp(sp->metric, "cycles");
+	const char *metric = fallback ? "frame" : sp->metric;
+	if (!strcmp(metric, "cycles") && choose_bench(sp, c->rounds))
+		return 1;
+	struct variant *win = choose_decide(sp, def, metric);
+	char envname[256], reason[600];
+	snprintf(envname, sizeof envname, "ASMCAP_CHOICE_%s", sp->name);
+	for (char *p = envname; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	if (fallback)
+		snprintf(reason, sizeof reason, "chosen by frame size: %s", why);
+	else
+		snprintf(reason, sizeof reason, win == def ? "default kept: no variant wins by more than the noise"
+		         : "wins on %s", metric);
+	if (choose_override(sp, c->file, envname, &win, reason, sizeof reason))
+		return 2;
+	FILE *fig = c->fmt == OUT_TEXT && !c->output ? stdout : stderr;
+	choose_table(fig, sp, win);
+	fprintf(fig, "%s: %s (%s)\n", envname, win->name, reason);
+	if (c->fmt == OUT_TEXT && !c->output)
+		return 0;
+	struct out_var var = { envname, win->name, reason };
+	struct buf b = { 0 };
+	out_vars(&b, c->fmt, "asmcap choose", &var, 1);
+	int rc = file_output("asmcap choose", c->output, &b);
+	buf_free(&b);
+	return rc;
+}
+
+int cmd_choose(int argc, char **argv)
+{
+	struct choose_cmd c;
+	struct opts s;
+	if (choose_parse(&c, &s, argc, argv))
+		return s.rc;
+	struct spec sp;
+	memset(&sp, 0, sizeof sp);
+	if (spec_load(&sp, c.file)) {
+		spec_free(&sp);
+		return 2;
 	}
-	cc_free(&c);
+	char err[1024], *src = xprintf("%s/%s", sp.dir, sp.source), why[512] = "";
+	struct cc_ctx cc;
+	int rc = 0, runnable;
+	if (cc_init(&cc, c.cc, c.cflags, err, sizeof err)) {
+		fprintf(stderr, "asmcap choose: %s\n", err);
+		rc = 2;
+	} else
+		rc = choose_build(&sp, &cc, src, &runnable, why, sizeof why);
+	struct variant *def = &sp.v[0];
+	while (strcmp(def->name, sp.def))
+		def++;
+	if (!rc && !def->fr.available) {
+		fprintf(stderr, "asmcap choose: the default variant %s is unavailable: %s\n", def->name, def->fr.why);
+		rc = 2;
+	}
+	if (!rc && runnable)
+		rc = choose_same_result(&sp, def);
+	if (!rc)
+		rc = choose_report(&sp, &c, def, runnable, why);
+	cc_free(&cc);
 	spec_free(&sp);
+	free(src);
 	return rc;
 }
