@@ -15,6 +15,7 @@
 #include "cmds.h"
 #include "file.h"
 #include "obj.h"
+#include "opt.h"
 #include "out.h"
 #include "arch.h"
 #include "arch/words.h"
@@ -406,31 +407,48 @@ static int audit_file(struct audit *a, const char *path)
 	return rc;
 }
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: asmcap audit FILE... [--expect LIST] [--format text|json] "
-	                "[--templates DIR]\n");
-	return 2;
-}
+static const char audit_usage[] =
+	"usage: asmcap audit FILE... [--expect LIST] [--format text|json] [--templates DIR]\n";
 
-static int split_list(struct audit *a, const char *list)
-{
-	char *copy = xstrdup(list), *t, *save = NULL;
+enum { A_EXPECT, A_FORMAT, A_TEMPLATES };
+static const struct opt audit_options[] = {
+	{"--expect", A_EXPECT, 1}, {"--format", A_FORMAT, 1}, {"--templates", A_TEMPLATES, 1}, {NULL, 0, 0},
+};
 
-	if (!copy)
-		return -1;
-	for (t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		char **g = xrealloc(a->expect, (a->nexpect + 1) * sizeof *g);
-		if (!g || !(g[a->nexpect] = xstrdup(t))) {
-			if (g)
-				a->expect = g;
-			free(copy);
-			return -1;
-		}
-		a->expect = g;
-		a->nexpect++;
+/* --expect adx,bmi2 (or several --expect): the names appended. */
+static void add_expect(struct audit *a, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		a->expect = xrealloc(a->expect, (a->nexpect + 1) * sizeof *a->expect);
+		a->expect[a->nexpect++] = xstrdup(t);
 	}
 	free(copy);
+}
+
+/* Options and the files (into files[]): 0, or -1 to stop with s->rc. */
+static int audit_parse(struct audit *a, struct opts *s, int argc, char **argv, const char **files, size_t *nfiles)
+{
+	const char *val;
+	opt_init(s, "asmcap audit", audit_usage, audit_options, argc, argv);
+	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
+		if (id == OPT_STOP)
+			return -1;
+		if (id == OPT_ARG)
+			files[(*nfiles)++] = val;
+		else if (id == A_EXPECT)
+			add_expect(a, val);
+		else if (id == A_TEMPLATES)
+			a->templates = val;
+		else if (out_format_parse(val, &a->format) || (a->format != OUT_TEXT && a->format != OUT_JSON)) {
+			s->rc = opt_usage(s, "--format is text or json, not", val);
+			return -1;
+		}
+	}
+	if (!*nfiles) {
+		s->rc = opt_usage(s, "which FILE?", NULL);
+		return -1;
+	}
 	return 0;
 }
 
@@ -468,89 +486,40 @@ static int check_expect(struct audit *a)
 	return 0;
 }
 
-int cmd_audit(int argc, char **argv)
+/* Every file audited: 0, 1 (an --expect'ed feature missing) or 2. */
+static int audit_files(struct audit *a, const char *const *files, size_t nfiles)
 {
-	struct audit a = { .format = OUT_TEXT };
-	char **files = xcalloc(argc > 0 ? (size_t)argc : 1, sizeof *files);
-	size_t nfiles = 0;
-	int rc = 0, opts = 1;
-
-	if (!files)
-		return 2;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (opts && !strcmp(arg, "--")) {
-			opts = 0;
-		} else if (opts && !strcmp(arg, "--help")) {
-			usage();
-			goto out;
-		} else if (opts && (!strcmp(arg, "--expect") || !strcmp(arg, "--format") ||
-		                    !strcmp(arg, "--templates"))) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "asmcap audit: %s needs a value\n", arg);
-				rc = 2;
-				goto out;
-			}
-			if (!strcmp(arg, "--expect") && split_list(&a, argv[i + 1])) {
-				rc = 2;
-				goto out;
-			}
-			if (!strcmp(arg, "--format") &&
-			    (out_format_parse(argv[i + 1], &a.format) ||
-			     (a.format != OUT_TEXT && a.format != OUT_JSON))) {
-				fprintf(stderr, "asmcap audit: --format is text or json, not \"%s\"\n", argv[i + 1]);
-				rc = 2;
-				goto out;
-			}
-			if (!strcmp(arg, "--templates"))
-				a.templates = argv[i + 1];
-			i++;
-		} else if (opts && arg[0] == '-' && arg[1]) {
-			fprintf(stderr, "asmcap audit: unknown option %s\n", arg);
-			rc = usage();
-			goto out;
-		} else {
-			files[nfiles++] = argv[i];
-		}
-	}
-	if (!nfiles) {
-		rc = usage();
-		goto out;
-	}
-	if (check_expect(&a)) {
-		rc = 2;
-		goto out;
-	}
-	a.found = xcalloc(a.nexpect ? a.nexpect : 1, sizeof *a.found);
-	if (!a.found) {
-		rc = 2;
-		goto out;
-	}
-	if (a.format == OUT_JSON)
-		buf_puts(&a.json, "{\"schema\": 1, \"objects\": [");
+	int rc = 0;
+	a->found = xcalloc(a->nexpect, sizeof *a->found);
+	if (a->format == OUT_JSON)
+		buf_puts(&a->json, "{\"schema\": 1, \"objects\": [");
 	for (size_t f = 0; f < nfiles; f++) {
-		int r;
-		memset(a.found, 0, a.nexpect * sizeof *a.found);
-		r = audit_file(&a, files[f]);
+		memset(a->found, 0, a->nexpect * sizeof *a->found);
+		int r = audit_file(a, files[f]);
 		if (r) {
 			rc = r;
 			continue;
 		}
-		for (size_t i = 0; i < a.nexpect; i++)
-			if (!a.found[i]) {
+		for (size_t i = 0; i < a->nexpect; i++)
+			if (!a->found[i]) {
 				fprintf(stderr, "asmcap audit: %s: expected %s, but no function or section in it "
-				                "uses it\n", files[f], a.expect[i]);
+				                "uses it\n", files[f], a->expect[i]);
 				if (!rc)
 					rc = 1;
 			}
 	}
-	if (a.format == OUT_JSON) {
-		buf_puts(&a.json, "\n]}\n");
-		fwrite(a.json.s, 1, a.json.n, stdout);
+	if (a->format == OUT_JSON) {
+		buf_puts(&a->json, "\n]}\n");
+		int w = file_output("asmcap audit", NULL, &a->json);
+		rc = w ? w : rc;
 	}
-out:
+	return rc;
+}
+
+static void audit_free(struct audit *a)
+{
 	for (size_t k = 0; k < ARCH_MAX; k++) {
-		struct arch_cat *c = &a.cats[k];
+		struct arch_cat *c = &a->cats[k];
 		if (!c->loaded)
 			continue;
 		for (size_t i = 0; c->pats && c->arch->audit_free && i < c->cat.n; i++)
@@ -558,11 +527,22 @@ out:
 		free(c->pats);
 		catalog_free(&c->cat);
 	}
-	for (size_t i = 0; i < a.nexpect; i++)
-		free(a.expect[i]);
-	free(a.expect);
-	free(a.found);
-	buf_free(&a.json);
+	for (size_t i = 0; i < a->nexpect; i++)
+		free(a->expect[i]);
+	free(a->expect);
+	free(a->found);
+	buf_free(&a->json);
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	struct audit a = { .format = OUT_TEXT };
+	const char **files = xcalloc((size_t)argc, sizeof *files);
+	size_t nfiles = 0;
+	struct opts s;
+	int rc = audit_parse(&a, &s, argc, argv, files, &nfiles) ? s.rc
+	         : check_expect(&a) ? 2 : audit_files(&a, files, nfiles);
+	audit_free(&a);
 	free(files);
 	return rc;
 }
