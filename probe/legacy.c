@@ -23,6 +23,7 @@
 #include <string.h>
 #include "catalog.h"
 #include "cmds.h"
+#include "opt.h"
 #include "probe.h"
 #include "run.h"
 #include "xalloc.h"
@@ -242,105 +243,122 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 		printf("no rule recognises this toolchain's version text\n");
 }
 
-static int usage(FILE *to, int rc)
-{
-	fprintf(to, "usage: asmcap legacy [--cc CMD] [--nasm CMD]\n"
-	            "  what OpenSSL's version-regex ADX detection concluded, era by era,\n"
-	            "  beside the probe's verdict for the same toolchain\n");
-	return rc;
-}
+static const char legacy_usage[] =
+	"usage: asmcap legacy [--cc CMD] [--nasm CMD]\n"
+	"  what OpenSSL's version-regex ADX detection concluded, era by era,\n"
+	"  beside the probe's verdict for the same toolchain\n";
 
-int cmd_legacy(int argc, char **argv)
-{
-	const char *cc = getenv("CC"), *nasm = NULL;
-	struct strv ccw = { 0 }, nasmw = { 0 };
+enum { L_CC, L_NASM };
+static const struct opt legacy_options[] = { {"--cc", L_CC, 1}, {"--nasm", L_NASM, 1}, {NULL, 0, 0} };
+
+/* One run: the toolchain's words, what it printed, what each rule made of it. */
+struct legacy {
+	const char *cc, *nasm;
+	struct strv ccw, nasmw;
+	char *asout, *ccout, *nasmout;  /* `-Wa,-v ...`, `-v`, `nasm -v` with 2>&1 */
 	struct rule gas, nrule, clang[NERA];
 	struct probe_adx p;
-	char err[512], ccv[512] = "", ccfirst[512] = "", asv[512] = "", nasmv[512] = "";
-	char *asout = NULL, *ccout = NULL, *nasmout = NULL;
-	int rc = 3;
+};
 
-	err[0] = 0;
-	memset(&gas, 0, sizeof gas);
-	memset(&nrule, 0, sizeof nrule);
-	memset(clang, 0, sizeof clang);
-	memset(&p, 0, sizeof p);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--cc") && i + 1 < argc)
-			cc = argv[++i];
-		else if (!strcmp(argv[i], "--nasm") && i + 1 < argc)
-			nasm = argv[++i];
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return usage(stdout, 0);
-		else {
-			fprintf(stderr, "asmcap legacy: unknown or incomplete option '%s'\n", argv[i]);
-			return usage(stderr, 2);
+/* 0, or -1 to stop with s->rc. */
+static int legacy_parse(struct legacy *l, struct opts *s, int argc, char **argv)
+{
+	const char *val;
+	char err[512] = "";
+	opt_init(s, "asmcap legacy", legacy_usage, legacy_options, argc, argv);
+	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
+		if (id == OPT_STOP)
+			return -1;
+		if (id == OPT_ARG) {
+			s->rc = opt_usage(s, "unexpected argument", val);
+			return -1;
 		}
+		*(id == L_CC ? &l->cc : &l->nasm) = val;
 	}
-	if (!cc || !*cc)
-		cc = "cc";
-	if (split_words(cc, &ccw, err, sizeof err) < 0 || ccw.n == 0 ||
-	    (nasm && (split_words(nasm, &nasmw, err, sizeof err) < 0 || nasmw.n == 0))) {
-		fprintf(stderr, "asmcap legacy: bad command '%s': %s\n",
-		        ccw.n ? nasm : cc, *err ? err : "empty");
-		rc = 2;
-		goto out;
+	if (!l->cc || !*l->cc)
+		l->cc = "cc";
+	if (split_words(l->cc, &l->ccw, err, sizeof err) < 0 || l->ccw.n == 0 ||
+	    (l->nasm && (split_words(l->nasm, &l->nasmw, err, sizeof err) < 0 || l->nasmw.n == 0))) {
+		fprintf(stderr, "asmcap legacy: bad command '%s': %s\n", l->ccw.n ? l->nasm : l->cc, *err ? err : "empty");
+		s->rc = 2;
+		return -1;
 	}
+	return 0;
+}
 
-	int prc = probe_adx(cc, nasm, &p, err, sizeof err);
-	if (prc == 3 || prc == 2) {
-		fprintf(stderr, "asmcap legacy: the probe failed: %s\n", err);
-		rc = prc;
-		goto out;
-	}
+/* The version texts, and every rule applied as Perl applied them: 0, or
+ * 3 (a command could not run; reported). */
+static int legacy_run(struct legacy *l)
+{
 	static const char *const as_args[] = { "-Wa,-v", "-c", "-o", "/dev/null", "-x", "assembler", "/dev/null", NULL };
 	static const char *const v_args[] = { "-v", NULL };
-	if (!(asout = capture(&ccw, as_args, err, sizeof err)) ||
-	    !(ccout = capture(&ccw, v_args, err, sizeof err)) ||
-	    (nasm && !(nasmout = capture(&nasmw, v_args, err, sizeof err)))) {
+	char err[512];
+	if (!(l->asout = capture(&l->ccw, as_args, err, sizeof err)) ||
+	    !(l->ccout = capture(&l->ccw, v_args, err, sizeof err)) ||
+	    (l->nasm && !(l->nasmout = capture(&l->nasmw, v_args, err, sizeof err)))) {
 		fprintf(stderr, "asmcap legacy: %s\n", err);
-		goto out;
+		return 3;
 	}
-
-	rule_number(&gas, "GNU assembler version ([2-9]\\.[0-9]+)", asout, 2.23);
-	if (nasm && !gas.yes)
-		rule_number(&nrule, "NASM version ([2-9]\\.[0-9]+)", nasmout, 2.10);
+	rule_number(&l->gas, "GNU assembler version ([2-9]\\.[0-9]+)", l->asout, 2.23);
+	if (l->nasm && !l->gas.yes)
+		rule_number(&l->nrule, "NASM version ([2-9]\\.[0-9]+)", l->nasmout, 2.10);
 	for (int e = 0; e < NERA; e++)
-		if (!gas.yes && !nrule.yes)
-			rule_clang(&clang[e], eras[e].clang_re, ccout);
+		if (!l->gas.yes && !l->nrule.yes)
+			rule_clang(&l->clang[e], eras[e].clang_re, l->ccout);
+	return 0;
+}
 
-	line_of(ccout, " version ", ccv, sizeof ccv);
-	line_of(ccout, NULL, ccfirst, sizeof ccfirst);
-	line_of(asout, "GNU assembler version", asv, sizeof asv);
-	printf("cc: %s\n", cc);
+/* The table: the version lines, each era's conclusion, the probe's, and
+ * why each disagreeing era disagrees. */
+static void legacy_report(const struct legacy *l)
+{
+	char ccv[512], ccfirst[512], asv[512], nasmv[512];
+	line_of(l->ccout, " version ", ccv, sizeof ccv);
+	line_of(l->ccout, NULL, ccfirst, sizeof ccfirst);
+	line_of(l->asout, "GNU assembler version", asv, sizeof asv);
+	printf("cc: %s\n", l->cc);
 	printf("cc -v: %s\n", ccv);
-	printf("as -v: %s\n", gas.matched ? asv : "(no \"GNU assembler version\")");
-	if (nasm) {
-		line_of(nasmout, "NASM version", nasmv, sizeof nasmv);
+	printf("as -v: %s\n", l->gas.matched ? asv : "(no \"GNU assembler version\")");
+	if (l->nasm) {
+		line_of(l->nasmout, "NASM version", nasmv, sizeof nasmv);
 		printf("nasm -v: %s\n", nasmv);
 	}
 	printf("era         adx  rules\n");
 	int yes[NERA];
 	for (int e = 0; e < NERA; e++) {
-		yes[e] = gas.yes || nrule.yes || clang[e].yes;
+		yes[e] = l->gas.yes || l->nrule.yes || l->clang[e].yes;
 		printf("%-11s %-4s", eras[e].name, yes[e] ? "yes" : "no");
 		const char *sep = " ";
-		trace("gnu-as", &gas, "2.23", &sep);
-		trace("nasm", &nrule, "2.10", &sep);
-		trace("clang", &clang[e], "3.03", &sep);
+		trace("gnu-as", &l->gas, "2.23", &sep);
+		trace("nasm", &l->nrule, "2.10", &sep);
+		trace("clang", &l->clang[e], "3.03", &sep);
 		putchar('\n');
 	}
-	printf("%-11s %-4s %s\n", "probe", p.status, *p.reason ? p.reason : "assembled, bytes match");
-	int probe_yes = !strcmp(p.status, "yes");
+	printf("%-11s %-4s %s\n", "probe", l->p.status, *l->p.reason ? l->p.reason : "assembled, bytes match");
+	int probe_yes = !strcmp(l->p.status, "yes");
 	for (int e = 0; e < NERA; e++)
 		if (yes[e] != probe_yes)
-			explain(e, &gas, clang, &nrule, yes[e], &p, ccfirst);
-	rc = 0;
-out:
-	free(asout);
-	free(ccout);
-	free(nasmout);
-	strv_free(&ccw);
-	strv_free(&nasmw);
+			explain(e, &l->gas, l->clang, &l->nrule, yes[e], &l->p, ccfirst);
+}
+
+int cmd_legacy(int argc, char **argv)
+{
+	struct legacy l;
+	struct opts s;
+	char err[512];
+	int rc;
+	memset(&l, 0, sizeof l);
+	l.cc = getenv("CC");
+	if (legacy_parse(&l, &s, argc, argv))
+		rc = s.rc;
+	else if ((rc = probe_adx(l.cc, l.nasm, &l.p, err, sizeof err)) == 2 || rc == 3)
+		fprintf(stderr, "asmcap legacy: the probe failed: %s\n", err);
+	else if (!(rc = legacy_run(&l)))
+		legacy_report(&l);
+	free(l.asout);
+	free(l.ccout);
+	free(l.nasmout);
+	strv_free(&l.ccw);
+	strv_free(&l.nasmw);
 	return rc;
 }
