@@ -468,6 +468,27 @@ static int control(struct ctx *x, char *err, size_t errlen)
 	return r;
 }
 
+/* One unit per feature of todo[0..n), run --jobs at a time; *prepared
+ * units to free, whatever happens.  0, or 3 with err. */
+static int run_units(struct ctx *x, struct unit *u, const size_t *todo, size_t n, size_t *prepared,
+                     char *err, size_t errlen)
+{
+	int r = 0;
+	for (*prepared = 0; *prepared < n && !r; (*prepared)++)
+		r = prepare(x, &u[*prepared], &todo[*prepared], 1, err, errlen);
+	if (r)
+		return r;
+	struct run_job *jobs = xcalloc(n, sizeof *jobs);
+	for (size_t i = 0; i < n; i++)
+		jobs[i] = u[i].job;
+	run_jobs(jobs, n, x->o->jobs);
+	x->p->nruns += n;
+	for (size_t i = 0; i < n; i++)
+		u[i].job = jobs[i];
+	free(jobs);
+	return 0;
+}
+
 /* One run per feature, --jobs at a time.  A run that fails naming its
  * snippet decides `no'.  One that fails naming nothing runs again after a
  * control run, TRIES runs in all: it decides `no' only when every run
@@ -486,18 +507,8 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 		if (round && (r = control(x, err, errlen)))
 			break;
 		struct unit *u = xcalloc(n + 1, sizeof *u);
-		struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
-		size_t prepared = 0;
-		for (; prepared < n && !r; prepared++)
-			r = prepare(x, &u[prepared], &todo[prepared], 1, err, errlen);
-		if (!r) {
-			for (size_t i = 0; i < n; i++)
-				jobs[i] = u[i].job;
-			run_jobs(jobs, n, x->o->jobs);
-			x->p->nruns += n;
-			for (size_t i = 0; i < n; i++)
-				u[i].job = jobs[i];
-		}
+		size_t prepared;
+		r = run_units(x, u, todo, n, &prepared, err, errlen);
 		size_t left = 0;
 		int settled = 1;        /* every failure reproduced, nameless */
 		for (size_t i = 0; i < n && !r; i++) {
@@ -545,7 +556,6 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 		for (size_t i = 0; i < prepared; i++)
 			unit_free(&u[i]);
 		free(u);
-		free(jobs);
 		n = left;
 	}
 	for (size_t i = 0; i < ncat; i++)
