@@ -14,7 +14,7 @@ ASMCAP = pathlib.Path(os.environ.get("ASMCAP_BIN", BUILD / "asmcap"))
 FAKES = ROOT / "tests" / "fake"
 
 # An ASan or UBSan report exits with a code asmcap never uses (it exits
-# 0-3), so a sanitizer finding cannot pass for a verdict. One code for both:
+# 0-4), so a sanitizer finding cannot pass for a verdict. One code for both:
 # in a combined build the last options parsed (UBSan's) set it for either.
 # Every program the tests run inherits these; later options override earlier.
 SANITIZER_EXIT = 86
