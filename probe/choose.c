@@ -364,7 +364,6 @@ struct choose_cmd {
 static int choose_arg(struct choose_cmd *c, const struct opts *s, int id, const char *val)
 {
 	const char **store[] = {[H_CC] = &c->cc, [H_CFLAGS] = &c->cflags, [H_OUTPUT] = &c->output};
-	char *end;
 	long n;
 	switch (id) {
 	case OPT_ARG:
@@ -375,9 +374,8 @@ static int choose_arg(struct choose_cmd *c, const struct opts *s, int id, const 
 	case H_TIMEOUT:
 		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
 	case H_ROUNDS:
-		n = strtol(val, &end, 10);
-		if (*end || n < 3 || n > 101)
-			return opt_usage(s, "--rounds takes 3..101, not", val);
+		if (opt_number(s, "--rounds takes", val, 3, 101, &n))
+			return 2;
 		c->rounds = (int)n;
 		return 0;
 	case H_FORMAT:

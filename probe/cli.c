@@ -61,7 +61,6 @@ static int set_option(struct cli *c, const struct opts *s, int id, const char *v
 		[O_TEMPLATES] = &c->o.templates, [O_OUTPUT] = &c->output, [O_CACHE] = &c->cache,
 		[O_LOG] = &c->log, [O_REQUIRE] = &c->require, [O_DISABLE] = &c->o.disable};
 	enum out_format f;
-	char *end;
 	long j;
 	switch (id) {
 	case O_CC: case O_AS: case O_NASM:
@@ -99,9 +98,8 @@ static int set_option(struct cli *c, const struct opts *s, int id, const char *v
 	case O_TIMEOUT:
 		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
 	case O_JOBS:
-		j = strtol(val, &end, 10);
-		if (*end || j < 1 || j > 1024)
-			return opt_usage(s, "--jobs takes a count (1..1024), not", val);
+		if (opt_number(s, "--jobs takes a count,", val, 1, 1024, &j))
+			return 2;
 		c->o.jobs = (unsigned)j;
 		return 0;
 	default:

@@ -1,6 +1,7 @@
 /* The option parser every subcommand shares (opt.h). */
 #include "opt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void opt_init(struct opts *s, const char *cmd, const char *usage, const struct opt *table,
@@ -15,6 +16,18 @@ int opt_usage(const struct opts *s, const char *what, const char *arg)
 		fprintf(stderr, "%s: %s%s%s%s\n", s->cmd, what, arg ? " `" : "", arg ? arg : "", arg ? "'" : "");
 	fputs(s->usage, stderr);
 	return 2;
+}
+
+int opt_number(const struct opts *s, const char *what, const char *val, long lo, long hi, long *out)
+{
+	char *end, msg[128];
+	long n = strtol(val, &end, 10);
+	if (*val && !*end && n >= lo && n <= hi) {
+		*out = n;
+		return 0;
+	}
+	snprintf(msg, sizeof msg, "%s %ld..%ld, not", what, lo, hi);
+	return opt_usage(s, msg, val);
 }
 
 static int stop(struct opts *s, int rc)

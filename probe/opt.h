@@ -35,6 +35,10 @@ void opt_init(struct opts *s, const char *cmd, const char *usage, const struct o
  * was printed (rc 0) or a usage error reported (rc 2): return s->rc. */
 int opt_next(struct opts *s, const char **val);
 
+/* val as a whole number in lo..hi into *out: 0, or a usage error ("WHAT
+ * lo..hi, not `val'"), 2. */
+int opt_number(const struct opts *s, const char *what, const char *val, long lo, long hi, long *out);
+
 /* A usage error: "CMD: WHAT `ARG'" (ARG may be NULL; WHAT NULL prints
  * nothing, for a message already given) and the usage, on stderr.
  * Returns 2, the usage exit code. */
