@@ -75,12 +75,11 @@ static void cpu_text(struct buf *out, const struct out_var *v, size_t n)
 	}
 }
 
-/* The variables: the CPU state lines, then one per feature the CPU must
- * support; own[] collects the strings to free. */
-static size_t cpu_vars(const struct arch *a, const struct catalog *c, struct out_var *v, char **own,
-                       size_t *nown)
+/* The variables: the CPU state lines (their text in st[]), then one per
+ * feature the CPU must support; own[] collects the strings to free. */
+static size_t cpu_vars(const struct arch *a, const struct catalog *c, struct arch_cpu_state *st,
+                       struct out_var *v, char **own, size_t *nown)
 {
-	struct arch_cpu_state st[CPU_STATE_MAX];
 	size_t nst = a->cpu_state ? a->cpu_state(st) : 0, k = 0;
 	for (size_t i = 0; i < nst; i++)
 		v[k++] = (struct out_var){st[i].name, st[i].value, st[i].comment};
@@ -119,7 +118,8 @@ int cmd_cpu(int argc, char **argv)
 	}
 	struct out_var *v = xcalloc(c.n + CPU_STATE_MAX, sizeof *v);
 	char **own = xcalloc(2 * c.n + 2, sizeof *own);
-	size_t nown = 0, k = cpu_vars(a, &c, v, own, &nown);
+	struct arch_cpu_state st[CPU_STATE_MAX];
+	size_t nown = 0, k = cpu_vars(a, &c, st, v, own, &nown);
 	struct buf out = {0};
 	if (cc.fmt == OUT_TEXT)
 		cpu_text(&out, v, k);
