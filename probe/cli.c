@@ -29,10 +29,10 @@ static void print_usage(FILE *f)
 	fprintf(f,
 	        "usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
 	        "              [--mode S|s] [--flavour elf|macosx|mingw64|nasm] [--features LIST]\n"
-	        "              [--templates DIR] [--format %s] [-o FILE]\n"
+	        "              [--templates DIR] [--add-templates DIR]... [--format %s] [-o FILE]\n"
 	        "              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
 	        "              [--require LIST] [--disable LIST]\n"
-	        "       asmcap list [--templates DIR] [--arch x86_64|i386|aarch64|arm|riscv64]\n"
+	        "       asmcap list [--templates DIR] [--add-templates DIR]... [--arch x86_64|i386|aarch64|arm|riscv64]\n"
 	        "       asmcap explain FEATURE [probe options]\n"
 	        "       asmcap cpu [--format FMT] [-o FILE]\n"
 	        "       asmcap audit | legacy | cc-flag | frame | choose ...   (`asmcap CMD --help`: its usage)\n"
@@ -52,7 +52,7 @@ static int usage(const char *why, const char *arg)
 static int parse(struct cli *c, int argc, char **argv)
 {
 	static const char *const takes[] = {"--cc", "--as", "--nasm", "--cflags", "--asflags", "--mode",
-		"--flavour", "--features", "--templates", "--format", "-o", "--cache", "--timeout", "--jobs",
+		"--flavour", "--features", "--templates", "--add-templates", "--format", "-o", "--cache", "--timeout", "--jobs",
 		"--log", "--require", "--disable", "--arch", NULL};
 	memset(c, 0, sizeof *c);
 	c->o.way = "cc";
@@ -119,6 +119,8 @@ static int parse(struct cli *c, int argc, char **argv)
 			c->o.features = val;
 		} else if (!strcmp(o, "--templates"))
 			c->o.templates = val;
+		else if (!strcmp(o, "--add-templates"))
+			catalog_add_dir(val);
 		else if (!strcmp(o, "--format")) {
 			enum out_format f;
 			if (out_format_parse(val, &f))
@@ -352,7 +354,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	const struct feature *f = catalog_find(&p.cat, c.positional);
 	const struct verdict *v = &p.v[f - p.cat.f];
-	printf("feature:   %s (%s/%s.s)\n", f->name, f->arch, f->name);
+	printf("feature:   %s (%s)\n", f->name, f->file);
 	if (f->summary)
 		printf("summary:   %s\n", f->summary);
 	printf("verdict:   %s%s%s\n", status_name(v->st), *v->reason ? " — " : "", v->reason);
@@ -427,6 +429,8 @@ int cmd_list(int argc, char **argv)
 		for (size_t i = 0; i < cat.n; i++) {
 			const struct feature *f = &cat.f[i];
 			printf("  %-*s  %s", (int)w, f->name, f->summary ? f->summary : "");
+			if (f->added)
+				printf(" [added: %s]", f->file);
 			if (f->nrequires) {
 				printf(" [requires");
 				for (size_t k = 0; k < f->nrequires; k++)
