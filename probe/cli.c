@@ -331,12 +331,18 @@ int cmd_explain(int argc, char **argv)
 	if (!c.positional)
 		return usage("explain needs a FEATURE", NULL);
 	int known = 0;
+	char bad[1024] = "";    /* a catalog that failed to load: its error, not "unknown" */
 	for (const struct arch *const *a = arch_all; *a && !known; a++) {
 		struct catalog cat;
 		if (!catalog_load(&cat, c.o.templates, (*a)->name, err, sizeof err)) {
 			known = catalog_find(&cat, c.positional) != NULL;
 			catalog_free(&cat);
-		}
+		} else if (!*bad && strncmp(err, "templates directory ", 20))   /* a --templates tree may lack this arch */
+			snprintf(bad, sizeof bad, "%s", err);
+	}
+	if (!known && *bad) {
+		fprintf(stderr, "asmcap: %s\n", bad);
+		return 2;
 	}
 	if (!known) {
 		fprintf(stderr, "asmcap: explain: unknown feature `%s' (see `asmcap list')\n", c.positional);
