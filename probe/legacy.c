@@ -23,6 +23,7 @@
 #include <string.h>
 #include "catalog.h"
 #include "cmds.h"
+#include "legacy.h"
 #include "probe.h"
 #include "run.h"
 
@@ -153,38 +154,47 @@ struct probe_adx {
 	char status[16], reason[256];
 };
 
-/* The probe's own ADX verdict for the same toolchain, exactly what
- * `asmcap --cc CMD` (or --nasm) would print.  0, or the probe's code
- * (2 usage, 3 toolchain unusable) with `why` set. */
-static int probe_adx(const char *cc, const char *nasm, struct probe_adx *pa, char *why, size_t whylen)
-{
-	struct probe p;
-	struct probe_opts o;
-	int rc;
+/* Every feature a gate of legacy_gates30 names. */
+static const char gate_features[] =
+	"adx,bmi2,avx,avx2,avx-pclmul,avx-aes,movbe,xop,avx512f,avx512vl,avx512ifma,sha";
 
-	memset(&p, 0, sizeof p);
+/* The probe's verdicts for the same toolchain, exactly what `asmcap --cc
+ * CMD` (or --nasm) would print.  0, or the probe's code (2 usage, 3
+ * toolchain unusable) with `why` set. */
+static int probe_gates(const char *cc, const char *nasm, struct probe *p, char *why, size_t whylen)
+{
+	struct probe_opts o;
+
+	memset(p, 0, sizeof *p);
 	memset(&o, 0, sizeof o);
 	o.way = nasm ? "nasm" : "cc";
 	o.cmd = nasm ? nasm : cc;
 	o.flavour = nasm ? "nasm" : NULL;   /* the nasm rule is for the Win64 flavour */
 	o.cflags = getenv("CFLAGS");
 	o.mode = 'S';
-	o.features = "adx";
+	o.features = gate_features;
 	o.disable = getenv("ASMCAP_DISABLE");
-	rc = probe_run(&p, &o, why, whylen);
-	if (rc == 0) {
-		const struct feature *f = catalog_find(&p.cat, "adx");
-		if (f) {
-			const struct verdict *v = &p.v[f - p.cat.f];
-			snprintf(pa->status, sizeof pa->status, "%s", status_name(v->st));
-			snprintf(pa->reason, sizeof pa->reason, "%s", v->reason ? v->reason : "");
-		} else {
-			snprintf(pa->status, sizeof pa->status, "absent");
-			snprintf(pa->reason, sizeof pa->reason, "no adx in the %s catalog", p.arch);
-		}
+	return probe_run(p, &o, why, whylen);
+}
+
+static const char *probe_status(void *ctx, const char *name)
+{
+	const struct probe *p = ctx;
+	const struct feature *f = catalog_find(&p->cat, name);
+	return f ? status_name(p->v[f - p->cat.f].st) : "absent";
+}
+
+static void adx_of(const struct probe *p, struct probe_adx *pa)
+{
+	const struct feature *f = catalog_find(&p->cat, "adx");
+	if (f) {
+		const struct verdict *v = &p->v[f - p->cat.f];
+		snprintf(pa->status, sizeof pa->status, "%s", status_name(v->st));
+		snprintf(pa->reason, sizeof pa->reason, "%s", v->reason ? v->reason : "");
+	} else {
+		snprintf(pa->status, sizeof pa->status, "absent");
+		snprintf(pa->reason, sizeof pa->reason, "no adx in the %s catalog", p->arch);
 	}
-	probe_free(&p);
-	return rc;
 }
 
 /* " gnu-as: 2.40 >= 2.23", " clang: no match"; nothing for a rule that did
@@ -246,8 +256,9 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 static int usage(FILE *to, int rc)
 {
 	fprintf(to, "usage: asmcap legacy [--cc CMD] [--nasm CMD]\n"
-	            "  what OpenSSL's version-regex ADX detection concluded, era by era,\n"
-	            "  beside the probe's verdict for the same toolchain\n");
+	            "  what OpenSSL's version-regex ADX detection concluded, era by era, and\n"
+	            "  every gate of OpenSSL 3.0's x86_64 perlasm, beside the probe's verdicts\n"
+	            "  for the same toolchain\n");
 	return rc;
 }
 
@@ -257,6 +268,7 @@ int cmd_legacy(int argc, char **argv)
 	struct strv ccw = { 0 }, nasmw = { 0 };
 	struct rule gas, nrule, clang[NERA];
 	struct probe_adx p;
+	struct probe pr;
 	char err[512], ccv[512] = "", ccfirst[512] = "", asv[512] = "", nasmv[512] = "";
 	char *asout = NULL, *ccout = NULL, *nasmout = NULL;
 	int rc = 3;
@@ -266,6 +278,7 @@ int cmd_legacy(int argc, char **argv)
 	memset(&nrule, 0, sizeof nrule);
 	memset(clang, 0, sizeof clang);
 	memset(&p, 0, sizeof p);
+	memset(&pr, 0, sizeof pr);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--cc") && i + 1 < argc)
 			cc = argv[++i];
@@ -288,7 +301,9 @@ int cmd_legacy(int argc, char **argv)
 		goto out;
 	}
 
-	int prc = probe_adx(cc, nasm, &p, err, sizeof err);
+	int prc = probe_gates(cc, nasm, &pr, err, sizeof err);
+	if (!prc)
+		adx_of(&pr, &p);
 	if (prc == 3 || prc == 2) {
 		fprintf(stderr, "asmcap legacy: the probe failed: %s\n", err);
 		rc = prc;
@@ -336,8 +351,11 @@ int cmd_legacy(int argc, char **argv)
 	for (int e = 0; e < NERA; e++)
 		if (yes[e] != probe_yes)
 			explain(e, &gas, clang, &nrule, yes[e], &p, ccfirst);
+	struct legacy_text t = { asout, ccout, nasmout };
+	legacy_gates30(&t, probe_status, &pr);
 	rc = 0;
 out:
+	probe_free(&pr);
 	free(asout);
 	free(ccout);
 	free(nasmout);
