@@ -122,3 +122,16 @@ def test_cache_key_covers_added_text(asmcap_bin, tmp_path):
     assert run() == (False, "0")          # edited: re-probed, not the stale yes
     p.write_text(LFENCE.format("0f ae e8"))
     assert run() == (True, "1")           # back: the first entry is still valid
+
+
+def test_override_takes_the_nasm_body_with_it(asmcap_bin, tmp_path):
+    """The catalog's adx.nasm (adcx) must not stay paired with a user's adx.s:
+    without the user's own .nasm, nasm has no form of it; with it, the
+    user's body is what nasm assembles."""
+    write(tmp_path, "x86_64/adx.s", LFENCE.replace("mytest", "adx").format("0f ae e8"))
+    r = asmcap("--nasm", "nasm", "--add-templates", tmp_path, "--features", "adx", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["features"]["adx"]["status"] == "skipped"
+    write(tmp_path, "x86_64/adx.nasm", "\tlfence\n")
+    r = asmcap("--nasm", "nasm", "--add-templates", tmp_path, "--features", "adx", "--format", "json")
+    assert json.loads(r.stdout)["features"]["adx"]["status"] == "yes"
