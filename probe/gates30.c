@@ -63,9 +63,7 @@ static const struct gate {
 	  { {"the SHA-NI code", "sha", 0} } },
 };
 
-/* Match `re` against `text`; copy groups 1..n out (empty when unset).
- * 1 on a match, 0 none, -1 when the pattern does not compile. */
-static int groups(const char *re, const char *text, char g[][32], int n)
+int legacy_match(const char *re, const char *text, char g[][32], int n)
 {
 	regex_t r;
 	regmatch_t m[8];
@@ -96,18 +94,18 @@ static int weigh(const struct weighted *t, double v)
 static int clang_level(enum clang_rule k, const char *ccout, char *trace, size_t len)
 {
 	char g[6][32];
-	if (k == CL_AVX && groups("((clang|LLVM) version|[^\n]*based on LLVM) ([0-9]+\\.[0-9]+)", ccout, g, 3) == 1) {
+	if (k == CL_AVX && legacy_match("((clang|LLVM) version|[^\n]*based on LLVM) ([0-9]+\\.[0-9]+)", ccout, g, 3) == 1) {
 		double v = strtod(g[2], NULL);
 		int lvl = (v >= 3.0) + (v > 3.0);
 		snprintf(trace, len, "clang: %s -> (>=3.0)+(>3.0) = %d", g[2], lvl);
 		return lvl;
 	}
-	if (k == CL_ADDX && groups("((clang|LLVM) version|[^\n]*based on LLVM) ([0-9]+)\\.([0-9]+)", ccout, g, 4) == 1) {
+	if (k == CL_ADDX && legacy_match("((clang|LLVM) version|[^\n]*based on LLVM) ([0-9]+)\\.([0-9]+)", ccout, g, 4) == 1) {
 		double v = strtod(g[2], NULL) + strtod(g[3], NULL) / 100.0;
 		snprintf(trace, len, "clang: %.2f %s 3.03", v, v >= 3.03 ? ">=" : "<");
 		return v >= 3.03;
 	}
-	if (k == CL_IFMA && groups("(Apple)?[[:space:]]*((clang|LLVM) version|[^\n]*based on LLVM) "
+	if (k == CL_IFMA && legacy_match("(Apple)?[[:space:]]*((clang|LLVM) version|[^\n]*based on LLVM) "
 	                           "([0-9]+)\\.([0-9]+)\\.([0-9]+)?", ccout, g, 6) == 1) {
 		double v = strtod(g[3], NULL) + strtod(g[4], NULL) / 100.0 + strtod(g[5], NULL) / 10000.0;
 		if (*g[0]) {
@@ -143,7 +141,7 @@ static int openssl_level(const struct gate *g, const struct legacy_text *t, enum
 		*by = BY_CONSTANT;
 		return 1;
 	}
-	if (groups("GNU assembler version ([2-9]\\.[0-9]+)", t->as, v, 1) == 1) {
+	if (legacy_match("GNU assembler version ([2-9]\\.[0-9]+)", t->as, v, 1) == 1) {
 		lvl = weigh(g->gas, strtod(v[0], NULL));
 		*by = BY_GAS;
 		snprintf(part, sizeof part, "gnu-as: %s -> %d", v[0], lvl);
@@ -151,7 +149,7 @@ static int openssl_level(const struct gate *g, const struct legacy_text *t, enum
 		snprintf(part, sizeof part, "gnu-as: no match");
 	add(trace, len, part);
 	if (t->nasm && (!lvl || g->always)) {
-		if (groups("NASM version ([2-9]\\.[0-9]+)(\\.([0-9]+))?", t->nasm, v, 3) == 1) {
+		if (legacy_match("NASM version ([2-9]\\.[0-9]+)(\\.([0-9]+))?", t->nasm, v, 3) == 1) {
 			double x = strtod(v[0], NULL);
 			lvl = weigh(g->nasm, x) + (x == 2.11 && atoi(v[2]) >= 8) * g->nasm_bonus;
 			*by = BY_NASM;

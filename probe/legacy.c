@@ -17,7 +17,6 @@
  * Perl applied them to the whole output without /m, so `^` is the start of
  * the text (POSIX ERE without REG_NEWLINE: the same) and `.` stops at a
  * newline (spelt [^\n] here, since an ERE `.` would cross it). */
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,62 +44,34 @@ struct rule {
 	char raw[32];           /* the matched "MAJOR.MINOR" (clang rule) */
 };
 
-/* Match `re` against `text`; copy capture groups g1 (and g2 when > 0) out.
- * Returns 1 on a match, 0 otherwise, -1 if the pattern does not compile. */
-static int rx(const char *re, const char *text, int g1, char *c1, int g2, char *c2, size_t len)
-{
-	regex_t r;
-	regmatch_t m[6];
-	int ok;
-
-	if (regcomp(&r, re, REG_EXTENDED))
-		return -1;
-	ok = regexec(&r, text, 6, m, 0) == 0;
-	regfree(&r);
-	if (!ok)
-		return 0;
-	for (int i = 0; i < 2; i++) {
-		int g = i ? g2 : g1;
-		char *c = i ? c2 : c1;
-		if (g <= 0)
-			continue;
-		size_t n = (size_t)(m[g].rm_eo - m[g].rm_so);
-		if (n >= len)
-			n = len - 1;
-		memcpy(c, text + m[g].rm_so, n);
-		c[n] = 0;
-	}
-	return 1;
-}
-
 /* `$1 >= min` for the one-number rules (GNU as, nasm); Perl numifies the
  * captured "2.40" to 2.4, as strtod does. */
 static void rule_number(struct rule *ru, const char *re, const char *text, double min)
 {
-	char v[32];
+	char v[1][32];
 
 	ru->ran = 1;
-	ru->matched = rx(re, text, 1, v, 0, NULL, sizeof v) == 1;
+	ru->matched = legacy_match(re, text, v, 1) == 1;
 	if (!ru->matched)
 		return;
-	ru->ver = strtod(v, NULL);
+	ru->ver = strtod(v[0], NULL);
 	ru->yes = ru->ver >= min;
-	snprintf(ru->text, sizeof ru->text, "%s", v);
+	snprintf(ru->text, sizeof ru->text, "%s", v[0]);
 }
 
 /* The clang rule: $2 + $3/100.0 >= 3.03 ("3.1" -> 3.01, "3.10" -> 3.10). */
 static void rule_clang(struct rule *ru, const char *re, const char *text)
 {
-	char maj[16], min[16];
+	char g[4][32];
 
 	ru->ran = 1;
-	ru->matched = rx(re, text, 3, maj, 4, min, sizeof maj) == 1;
+	ru->matched = legacy_match(re, text, g, 4) == 1;
 	if (!ru->matched)
 		return;
-	ru->ver = strtod(maj, NULL) + strtod(min, NULL) / 100.0;
+	ru->ver = strtod(g[2], NULL) + strtod(g[3], NULL) / 100.0;
 	ru->yes = ru->ver >= 3.03;
 	snprintf(ru->text, sizeof ru->text, "%.2f", ru->ver);
-	snprintf(ru->raw, sizeof ru->raw, "%s.%s", maj, min);
+	snprintf(ru->raw, sizeof ru->raw, "%.15s.%.15s", g[2], g[3]);
 }
 
 /* Run words + extra args; stdout then stderr (the `2>&1` of the original),

@@ -12,6 +12,12 @@ struct legacy_text {
 /* The probe's status of a feature: "yes", "no", ... */
 typedef const char *(*legacy_status_fn)(void *ctx, const char *feature);
 
+/* Match the POSIX ERE `re` against the whole text (no REG_NEWLINE: `^` is
+ * its start, as in Perl without /m); copy groups 1..n (n <= 7) out, at most
+ * 31 characters each, empty when unset.  1 on a match, 0 none, -1 when the
+ * pattern does not compile. */
+int legacy_match(const char *re, const char *text, char g[][32], int n);
+
 /* The OpenSSL 3.0 gate table and its lost-path lines, on stdout. */
 void legacy_gates30(const struct legacy_text *t, legacy_status_fn st, void *ctx);
 
