@@ -1,8 +1,12 @@
 # AsmcapConfig.cmake — find_package(Asmcap) support.
 #
 #   find_package(Asmcap REQUIRED)
-#   asmcap_probe(FEATURES adx bmi2 [PREFIX MYLIB] [REQUIRED])
+#   asmcap_probe(FEATURES adx bmi2 [PREFIX MYLIB] [REQUIRED]
+#                [ADD_TEMPLATES dir...])
 #
+# ADD_TEMPLATES: the project's own catalog additions (DIR/x86_64/NAME.s,
+# the catalog's format): a new NAME adds a feature, a catalog name replaces
+# it (asmcap --add-templates; $ASMCAP_ADD_TEMPLATES is honoured too).
 # Runs asmcap with the project's C compiler and flags at every configure:
 # the compiler command CMake runs, with the target, sysroot and external
 # toolchain a cross build (toolchain file) gives it, and CMAKE_C_FLAGS plus
@@ -32,7 +36,7 @@ endif()
 set(Asmcap_FOUND TRUE)
 
 function(asmcap_probe)
-  cmake_parse_arguments(A "REQUIRED" "PREFIX" "FEATURES" ${ARGN})
+  cmake_parse_arguments(A "REQUIRED" "PREFIX" "FEATURES;ADD_TEMPLATES" ${ARGN})
   if(NOT A_PREFIX)
     set(A_PREFIX ASMCAP)
   endif()
@@ -63,9 +67,13 @@ function(asmcap_probe)
     set(_cc "${_launcher} ${_cc}")
   endif()
   list(JOIN A_FEATURES "," _list)
+  set(_add "")
+  foreach(_d IN LISTS A_ADD_TEMPLATES)
+    list(APPEND _add --add-templates "${_d}")
+  endforeach()
   execute_process(
     COMMAND "${ASMCAP_EXECUTABLE}" --cc "${_cc}" --cflags "${_cflags}"
-            --features "${_list}" --format json
+            --features "${_list}" ${_add} --format json
             --cache "${CMAKE_BINARY_DIR}/asmcap.cache"
     OUTPUT_VARIABLE _json ERROR_VARIABLE _err RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)

@@ -1,6 +1,11 @@
 # asmcap.m4 — verified assembler capabilities for autoconf.
 #
-# ASMCAP_CHECK([FEATURES], [ACTION-IF-ALL-YES], [ACTION-IF-NOT])
+# ASMCAP_CHECK([FEATURES], [ACTION-IF-ALL-YES], [ACTION-IF-NOT], [TEMPLATE-DIRS])
+#
+# TEMPLATE-DIRS: the project's own catalog additions (DIR/x86_64/NAME.s, the
+# catalog's format), e.g. [$srcdir/asm-templates]: a new NAME adds a
+# feature, a catalog name replaces it.  They are passed to asmcap after any
+# the user gives in $ASMCAP_ADD_TEMPLATES (':'-separated), and win over them.
 #
 # Probes the configured $CC with $CPPFLAGS $CFLAGS (one asmcap run for all
 # FEATURES not already cached), then for each feature sets the cache
@@ -22,6 +27,7 @@
 AC_DEFUN([ASMCAP_CHECK],
 [AC_REQUIRE([AC_PROG_CC])dnl
 AC_ARG_VAR([ASMCAP], [asmcap, the assembler capability probe])dnl
+AC_ARG_VAR([ASMCAP_ADD_TEMPLATES], [directories of templates asmcap adds to its catalog (':'-separated)])dnl
 AC_PATH_PROG([ASMCAP], [asmcap], [no])
 AS_IF([test "x$ASMCAP" = xno],
   [AC_MSG_ERROR([asmcap not found in PATH; install it or set ASMCAP=/path/to/asmcap])])
@@ -30,9 +36,12 @@ m4_foreach_w([asmcap_f], [$1],
 [AS_VAR_SET_IF([asmcap_cv_]m4_translit(asmcap_f, [-], [_]), [],
   [asmcap_todo="$asmcap_todo,asmcap_f"])
 ])dnl
+asmcap_add=$ASMCAP_ADD_TEMPLATES
+m4_ifval([$4], [for asmcap_d in $4; do asmcap_add="$asmcap_add:$asmcap_d"; done
+])dnl
 AS_IF([test -n "$asmcap_todo"],
-[AS_ECHO(["$as_me:$LINENO: $ASMCAP --cc $CC --cflags '$CPPFLAGS $CFLAGS' --features ${asmcap_todo#,} --format sh"]) >&AS_MESSAGE_LOG_FD
- AS_IF([asmcap_sh=`"$ASMCAP" --cc "$CC" --cflags "$CPPFLAGS $CFLAGS" --features "${asmcap_todo#,}" --format sh 2>conftest.asmcap`],
+[AS_ECHO(["$as_me:$LINENO: ASMCAP_ADD_TEMPLATES=$asmcap_add $ASMCAP --cc $CC --cflags '$CPPFLAGS $CFLAGS' --features ${asmcap_todo#,} --format sh"]) >&AS_MESSAGE_LOG_FD
+ AS_IF([asmcap_sh=`ASMCAP_ADD_TEMPLATES="$asmcap_add" "$ASMCAP" --cc "$CC" --cflags "$CPPFLAGS $CFLAGS" --features "${asmcap_todo#,}" --format sh 2>conftest.asmcap`],
    [],
    [asmcap_err=`cat conftest.asmcap`; rm -f conftest.asmcap
     AC_MSG_ERROR([asmcap failed: $asmcap_err])])

@@ -15,7 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct src { char *path, *text; };   /* path relative to the catalog root */
+/* path relative to its catalog root (root: where it came from, for
+ * messages); owned: read from a directory (freed), not the built-in table;
+ * added: from an added directory. */
+struct src { char *path, *text; const char *root; int owned, added; };
+
+/* Directories of additions and overrides, in the order given: the
+ * environment's list first, then each --add-templates.  Process-wide, so
+ * that every load of the catalog (each architecture, the cache key, list,
+ * explain, audit) sees the same catalog. */
+static const char **added_dirs;
+static size_t nadded_dirs;
+
+void catalog_add_dir(const char *dir)
+{
+	added_dirs = xrealloc(added_dirs, (nadded_dirs + 1) * sizeof *added_dirs);
+	added_dirs[nadded_dirs++] = dir;
+}
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -214,7 +230,7 @@ static void split_list(const char *v, const char *seps, char ***out, size_t *n)
 static void feature_free(struct feature *f)
 {
 	free(f->name); free(f->summary); free(f->since); free(f->audit); free(f->cost);
-	free(f->arch); free(f->body); free(f->nasm_body); free(f->section);
+	free(f->arch); free(f->body); free(f->nasm_body); free(f->section); free(f->file);
 	for (size_t i = 0; i < f->nrequires; i++)
 		free(f->requires[i]);
 	free(f->requires);
@@ -401,7 +417,7 @@ static int by_path(const void *a, const void *b)
 
 /* Two features must not share a variable: adx.s and ADX.s, or a-b and
  * a_b, would both be ASMCAP_ADX / ASMCAP_A_B. */
-static int check_names(const struct catalog *c, const char *root, char *err, size_t errlen)
+static int check_names(const struct catalog *c, char *err, size_t errlen)
 {
 	int r = 0;
 	char **var = xcalloc(c->n + 1, sizeof *var);
@@ -409,8 +425,8 @@ static int check_names(const struct catalog *c, const char *root, char *err, siz
 		var[i] = out_var_name("ASMCAP_", c->f[i].name);
 		for (size_t k = 0; k < i && !r; k++)
 			if (!strcmp(var[i], var[k]))
-				r = fail(err, errlen, "%s/%s/%s.s:1: feature `%s' and %s/%s/%s.s both become %s: rename one",
-				         root, c->f[i].arch, c->f[i].name, c->f[i].name, root, c->f[k].arch, c->f[k].name, var[i]);
+				r = fail(err, errlen, "%s:1: feature `%s' and %s both become %s: rename one",
+				         c->f[i].file, c->f[i].name, c->f[k].file, var[i]);
 	}
 	for (size_t i = 0; i < c->n; i++)
 		free(var[i]);
@@ -421,7 +437,7 @@ static int check_names(const struct catalog *c, const char *root, char *err, siz
 /* Depth-first over requires: state 0 unvisited, 1 on the path, 2 done.
  * A feature met again while on the path closes a cycle. */
 static int visit(const struct catalog *c, size_t i, unsigned char *state, size_t *path, size_t depth,
-                 const char *root, char *err, size_t errlen)
+                 char *err, size_t errlen)
 {
 	const struct feature *f = &c->f[i];
 	if (state[i] == 2)
@@ -435,8 +451,7 @@ static int visit(const struct catalog *c, size_t i, unsigned char *state, size_t
 		for (size_t k = from; k <= depth; k++)
 			buf_printf(&b, "%s%s", k > from ? " -> " : "", c->f[path[k]].name);
 		const struct feature *g = &c->f[path[depth - 1]];
-		fail(err, errlen, "%s/%s/%s.s:%u: `requires' makes a cycle: %s", root, g->arch, g->name,
-		     g->requires_line, b.s);
+		fail(err, errlen, "%s:%u: `requires' makes a cycle: %s", g->file, g->requires_line, b.s);
 		buf_free(&b);
 		return -1;
 	}
@@ -444,9 +459,9 @@ static int visit(const struct catalog *c, size_t i, unsigned char *state, size_t
 	for (size_t k = 0; k < f->nrequires; k++) {
 		const struct feature *r = catalog_find(c, f->requires[k]);
 		if (!r)
-			return fail(err, errlen, "%s/%s/%s.s:%u: requires unknown feature `%s'", root, f->arch, f->name,
+			return fail(err, errlen, "%s:%u: requires unknown feature `%s'", f->file,
 			            f->requires_line, f->requires[k]);
-		if (visit(c, (size_t)(r - c->f), state, path, depth + 1, root, err, errlen))
+		if (visit(c, (size_t)(r - c->f), state, path, depth + 1, err, errlen))
 			return -1;
 	}
 	state[i] = 2;
@@ -455,21 +470,23 @@ static int visit(const struct catalog *c, size_t i, unsigned char *state, size_t
 
 /* Every required feature exists and requires never loops (a feature
  * requiring itself included): "usable" is computed by following them. */
-static int check_requires(const struct catalog *c, const char *root, char *err, size_t errlen)
+static int check_requires(const struct catalog *c, char *err, size_t errlen)
 {
 	unsigned char *state = xcalloc(c->n + 1, 1);
 	size_t *path = xcalloc(c->n + 2, sizeof *path);
 	int r = 0;
 	for (size_t i = 0; i < c->n && !r; i++)
-		r = visit(c, i, state, path, 0, root, err, errlen);
+		r = visit(c, i, state, path, 0, err, errlen);
 	free(state);
 	free(path);
 	return r;
 }
 
-/* srcs: every file of this arch ("x86_64/adx.s", "x86_64/adx.nasm"). */
+/* srcs: every file of this arch ("x86_64/adx.s", "x86_64/adx.nasm"), each
+ * with the root it came from.  The hash covers every text, so a changed
+ * added template changes it (and with it the cache key). */
 static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch,
-                 const char *root, char *err, size_t errlen)
+                 char *err, size_t errlen)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	memset(c, 0, sizeof *c);
@@ -482,12 +499,14 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 			continue;
 		const char *base = srcs[i].path + strlen(arch) + 1;
 		char *name = xstrndup(base, strlen(base) - 2), full[4096];
-		snprintf(full, sizeof full, "%s/%s", root, srcs[i].path);
+		snprintf(full, sizeof full, "%s/%s", srcs[i].root, srcs[i].path);
 		c->f = xrealloc(c->f, (c->n + 1) * sizeof *c->f);
 		int r = parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
 		if (!r) {
 			struct feature *f = &c->f[c->n++];
 			char nasm[4096];
+			f->file = xstrdup(full);
+			f->added = srcs[i].added;
 			snprintf(nasm, sizeof nasm, "%s/%s.nasm", arch, name);
 			for (size_t k = 0; k < n; k++)
 				if (!strcmp(srcs[k].path, nasm))
@@ -501,7 +520,7 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 	}
 	if (c->n)
 		qsort(c->f, c->n, sizeof *c->f, by_name);
-	if (check_names(c, root, err, errlen) || check_requires(c, root, err, errlen)) {
+	if (check_names(c, err, errlen) || check_requires(c, err, errlen)) {
 		catalog_free(c);
 		return -1;
 	}
@@ -515,20 +534,6 @@ static int wanted(const char *path, const char *arch)
 	if (strncmp(path, arch, a) || path[a] != '/' || strchr(path + a + 1, '/'))
 		return 0;
 	return (n > 2 && !strcmp(path + n - 2, ".s")) || (n > 5 && !strcmp(path + n - 5, ".nasm"));
-}
-
-int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen)
-{
-	struct src *s = xcalloc(catalog_nfiles + 1, sizeof *s);
-	size_t n = 0;
-	for (size_t i = 0; i < catalog_nfiles; i++)
-		if (wanted(catalog_files[i].path, arch)) {
-			s[n].path = (char *)catalog_files[i].path;
-			s[n++].text = (char *)catalog_files[i].text;
-		}
-	int r = build(c, s, n, arch, "templates", err, errlen);
-	free(s);
-	return r;
 }
 
 static char *slurp(const char *path, char *err, size_t errlen)
@@ -550,39 +555,146 @@ static char *slurp(const char *path, char *err, size_t errlen)
 	return b;
 }
 
-int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen)
+/* Append DIR/<arch>/'s templates to *s.  A missing folder is an error for
+ * a --templates tree; an added directory may hold some architectures only. */
+static int read_dir(const char *dir, const char *arch, int added, struct src **s, size_t *n,
+                    char *err, size_t errlen)
 {
 	char sub[4096];
 	snprintf(sub, sizeof sub, "%s/%s", dir, arch);
 	DIR *d = opendir(sub);
 	if (!d)
-		return fail(err, errlen, "templates directory %s: %s", sub, strerror(errno));
-	struct src *s = NULL;
-	size_t n = 0;
+		return added && errno == ENOENT ? 0 : fail(err, errlen, "templates directory %s: %s", sub, strerror(errno));
 	struct dirent *e;
 	int r = 0;
-	while ((e = readdir(d))) {
+	while (!r && (e = readdir(d))) {
 		char rel[4096], full[8192];
 		snprintf(rel, sizeof rel, "%s/%s", arch, e->d_name);
 		if (!wanted(rel, arch))
 			continue;
 		snprintf(full, sizeof full, "%s/%s", dir, rel);
 		char *text = slurp(full, err, errlen);
-		if (!text) {
+		if (!text)
 			r = -1;
-			break;
+		else {
+			*s = xrealloc(*s, (*n + 1) * sizeof **s);
+			(*s)[(*n)++] = (struct src){xstrdup(rel), text, dir, 1, added};
 		}
-		s = xrealloc(s, (n + 1) * sizeof *s);
-		s[n].path = xstrdup(rel);
-		s[n++].text = text;
 	}
 	closedir(d);
-	if (!r)
-		r = build(c, s, n, arch, dir, err, errlen);
-	for (size_t i = 0; i < n; i++)
-		free(s[i].path), free(s[i].text);
-	free(s);
 	return r;
+}
+
+/* "x86_64/adx.s" and "x86_64/adx.nasm" belong to the same feature. */
+static int same_feature(const char *a, const char *b)
+{
+	size_t la = (size_t)(strrchr(a, '.') - a), lb = (size_t)(strrchr(b, '.') - b);
+	return la == lb && !strncmp(a, b, la);
+}
+
+/* An added directory must exist and hold its templates in <arch>/
+ * folders like the catalog: a template at its top would be silently
+ * ignored otherwise. */
+static int check_added_root(const char *dir, const char *arch, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return fail(err, errlen, "added templates directory %s: %s", dir, strerror(errno));
+	struct dirent *e;
+	int r = 0;
+	while (!r && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if ((n > 2 && !strcmp(e->d_name + n - 2, ".s")) || (n > 5 && !strcmp(e->d_name + n - 5, ".nasm")))
+			r = fail(err, errlen, "%s/%s: added templates go in an architecture folder (%s/%s/%s)",
+			         dir, e->d_name, dir, arch, e->d_name);
+	}
+	closedir(d);
+	return r;
+}
+
+/* One added directory over what is loaded so far: each feature it names
+ * replaces every earlier file of that name, .s and .nasm together (a new
+ * AT&T body must not keep the old nasm one), so its .nasm needs its .s. */
+static int add_layer(struct src **s, size_t *n, const char *dir, const char *arch, char *err, size_t errlen)
+{
+	size_t from = *n, kept = 0;
+	if (check_added_root(dir, arch, err, errlen) || read_dir(dir, arch, 1, s, n, err, errlen))
+		return -1;
+	for (size_t k = from; k < *n; k++) {
+		const char *p = (*s)[k].path;
+		int paired = strcmp(p + strlen(p) - 5, ".nasm") != 0;
+		for (size_t j = from; j < *n && !paired; j++)
+			paired = j != k && same_feature(p, (*s)[j].path);
+		if (!paired)
+			return fail(err, errlen, "%s/%s:1: a .nasm file needs its .s beside it (an added "
+			            "feature replaces all of the catalog's files of that name)", dir, p);
+	}
+	for (size_t i = 0; i < *n; i++) {
+		int replaced = 0;
+		for (size_t k = from; i < from && k < *n && !replaced; k++)
+			replaced = same_feature((*s)[i].path, (*s)[k].path);
+		if (replaced && (*s)[i].owned) {
+			free((*s)[i].path);
+			free((*s)[i].text);
+		}
+		if (!replaced)
+			(*s)[kept++] = (*s)[i];
+	}
+	*n = kept;
+	return 0;
+}
+
+static void free_srcs(struct src *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i].owned) {
+			free(s[i].path);
+			free(s[i].text);
+		}
+	free(s);
+}
+
+/* The base files s[0..n) with the added directories layered over them
+ * ($ASMCAP_ADD_TEMPLATES, ':'-separated, first; then each --add-templates;
+ * later ones win), built into c.  Frees s. */
+static int layer_and_build(struct catalog *c, struct src *s, size_t n, const char *arch, char *err, size_t errlen)
+{
+	const char *env = getenv("ASMCAP_ADD_TEMPLATES");
+	char *copy = xstrdup(env ? env : ""), *save;
+	int r = 0;
+	memset(c, 0, sizeof *c);
+	for (char *d = strtok_r(copy, ":", &save); d && !r; d = strtok_r(NULL, ":", &save))
+		r = add_layer(&s, &n, d, arch, err, errlen);
+	for (size_t i = 0; i < nadded_dirs && !r; i++)
+		r = add_layer(&s, &n, added_dirs[i], arch, err, errlen);
+	if (!r)
+		r = build(c, s, n, arch, err, errlen);
+	free_srcs(s, n);
+	free(copy);
+	return r;
+}
+
+int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen)
+{
+	struct src *s = xcalloc(catalog_nfiles + 1, sizeof *s);
+	size_t n = 0;
+	for (size_t i = 0; i < catalog_nfiles; i++)
+		if (wanted(catalog_files[i].path, arch))
+			s[n++] = (struct src){(char *)catalog_files[i].path, (char *)catalog_files[i].text,
+			                      "templates", 0, 0};
+	return layer_and_build(c, s, n, arch, err, errlen);
+}
+
+int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen)
+{
+	struct src *s = NULL;
+	size_t n = 0;
+	if (read_dir(dir, arch, 0, &s, &n, err, errlen)) {
+		memset(c, 0, sizeof *c);
+		free_srcs(s, n);
+		return -1;
+	}
+	return layer_and_build(c, s, n, arch, err, errlen);
 }
 
 int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen)

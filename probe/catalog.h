@@ -1,6 +1,6 @@
 /* The feature catalog: templates/<arch>/<feature>.s (+ optional .nasm),
- * compiled into the binary (build/catalog.c) or read from --templates DIR.
- * One parser serves both. */
+ * compiled into the binary (build/catalog.c) or read from --templates DIR,
+ * with --add-templates directories over it.  One parser serves all. */
 #ifndef ASMCAP_CATALOG_H
 #define ASMCAP_CATALOG_H
 
@@ -24,6 +24,8 @@ struct feature {
 	char *audit;                    /* x86: the textual pattern list; NULL elsewhere */
 	char *cost;                     /* "# cost:" what losing it costs, measured (advice) */
 	char *arch;                     /* "x86_64" | "i386" (the directory) */
+	char *file;                     /* the template's path, as messages name it */
+	int added;                      /* from an added directory (--add-templates) */
 	char *body;                     /* AT&T snippet */
 	unsigned body_line;             /* line of the .s file where the body starts */
 	char *nasm_body;                /* NULL: no nasm form */
@@ -63,6 +65,11 @@ extern const size_t catalog_nfiles;
  * 0, or -1 with err naming the file and line that is wrong. */
 int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen);
 int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen);
+/* Both layer the added directories over their base: a file named like a
+ * feature there replaces it (.s and .nasm together), a new name adds one.
+ * Directories come from $ASMCAP_ADD_TEMPLATES (':'-separated), then from
+ * catalog_add_dir (--add-templates) in call order; later ones win. */
+void catalog_add_dir(const char *dir);
 /* dir ? catalog_load_dir : catalog_load_builtin. */
 int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen);
 const struct feature *catalog_find(const struct catalog *c, const char *name);

@@ -30,17 +30,17 @@ struct cli {
 static const char usage_text[] =
 	"usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
 	"              [--mode S|s] [--flavour elf|macosx|mingw64|nasm] [--features LIST]\n"
-	"              [--templates DIR] [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
+	"              [--templates DIR] [--add-templates DIR]... [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
 	"              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
 	"              [--require LIST] [--disable LIST]\n"
-	"       asmcap list [--templates DIR] [--arch x86_64|i386|aarch64|arm|riscv64]\n"
+	"       asmcap list [--templates DIR] [--add-templates DIR]... [--arch x86_64|i386|aarch64|arm|riscv64]\n"
 	"       asmcap explain FEATURE [probe options]\n"
 	"       asmcap cpu | audit | legacy | cc-flag | frame | choose ...   (`asmcap CMD --help': its usage)\n"
 	"exit: 0 probed, 1 a --require'd feature is not yes, 2 usage or output, 3 the toolchain is unusable,\n"
 	"      4 out of memory\n";
 
 enum { O_CC, O_AS, O_NASM, O_CFLAGS, O_ASFLAGS, O_MODE, O_FLAVOUR, O_FEATURES, O_TEMPLATES, O_FORMAT,
-       O_OUTPUT, O_CACHE, O_TIMEOUT, O_JOBS, O_LOG, O_REQUIRE, O_DISABLE, O_ARCH };
+       O_OUTPUT, O_CACHE, O_TIMEOUT, O_JOBS, O_LOG, O_REQUIRE, O_DISABLE, O_ARCH, O_ADD_TEMPLATES };
 
 /* In the order of the ids: options[id].name names an id in messages. */
 static const struct opt options[] = {
@@ -49,7 +49,7 @@ static const struct opt options[] = {
 	{"--features", O_FEATURES, 1}, {"--templates", O_TEMPLATES, 1}, {"--format", O_FORMAT, 1},
 	{"-o", O_OUTPUT, 1}, {"--cache", O_CACHE, 1}, {"--timeout", O_TIMEOUT, 1}, {"--jobs", O_JOBS, 1},
 	{"--log", O_LOG, 1}, {"--require", O_REQUIRE, 1}, {"--disable", O_DISABLE, 1}, {"--arch", O_ARCH, 1},
-	{NULL, 0, 0},
+	{"--add-templates", O_ADD_TEMPLATES, 1}, {NULL, 0, 0},
 };
 
 /* One option's value checked and stored: 0, or the usage exit code. */
@@ -94,6 +94,9 @@ static int set_option(struct cli *c, const struct opts *s, int id, const char *v
 		if (!arch_named(val))
 			return opt_usage(s, "--arch takes x86_64, i386, aarch64, arm or riscv64, not", val);
 		c->arch = val;
+		return 0;
+	case O_ADD_TEMPLATES:
+		catalog_add_dir(val);
 		return 0;
 	case O_TIMEOUT:
 		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
@@ -314,12 +317,18 @@ int cmd_explain(int argc, char **argv)
 	if (!c.positional)
 		return opt_usage(&s, "explain needs a FEATURE", NULL);
 	int known = 0;
+	char bad[1024] = "";    /* a catalog that failed to load: its error, not "unknown" */
 	for (const struct arch *const *a = arch_all; *a && !known; a++) {
 		struct catalog cat;
 		if (!catalog_load(&cat, c.o.templates, (*a)->name, err, sizeof err)) {
 			known = catalog_find(&cat, c.positional) != NULL;
 			catalog_free(&cat);
-		}
+		} else if (!*bad && strncmp(err, "templates directory ", 20))   /* a --templates tree may lack this arch */
+			snprintf(bad, sizeof bad, "%s", err);
+	}
+	if (!known && *bad) {
+		fprintf(stderr, "asmcap: %s\n", bad);
+		return 2;
 	}
 	if (!known) {
 		fprintf(stderr, "asmcap: explain: unknown feature `%s' (see `asmcap list')\n", c.positional);
@@ -337,7 +346,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	const struct feature *f = catalog_find(&p.cat, c.positional);
 	const struct verdict *v = &p.v[f - p.cat.f];
-	printf("feature:   %s (%s/%s.s)\n", f->name, f->arch, f->name);
+	printf("feature:   %s (%s)\n", f->name, f->file);
 	if (f->summary)
 		printf("summary:   %s\n", f->summary);
 	printf("verdict:   %s%s%s\n", status_name(v->st), *v->reason ? " — " : "", v->reason);
@@ -412,6 +421,8 @@ int cmd_list(int argc, char **argv)
 		for (size_t i = 0; i < cat.n; i++) {
 			const struct feature *f = &cat.f[i];
 			printf("  %-*s  %s", (int)w, f->name, f->summary ? f->summary : "");
+			if (f->added)
+				printf(" [added: %s]", f->file);
 			if (f->nrequires) {
 				printf(" [requires");
 				for (size_t k = 0; k < f->nrequires; k++)

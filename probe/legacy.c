@@ -17,12 +17,12 @@
  * Perl applied them to the whole output without /m, so `^` is the start of
  * the text (POSIX ERE without REG_NEWLINE: the same) and `.` stops at a
  * newline (spelt [^\n] here, since an ERE `.` would cross it). */
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "catalog.h"
 #include "cmds.h"
+#include "legacy.h"
 #include "opt.h"
 #include "probe.h"
 #include "run.h"
@@ -46,62 +46,34 @@ struct rule {
 	char raw[32];           /* the matched "MAJOR.MINOR" (clang rule) */
 };
 
-/* Match `re` against `text`; copy capture groups g1 (and g2 when > 0) out.
- * Returns 1 on a match, 0 otherwise, -1 if the pattern does not compile. */
-static int rx(const char *re, const char *text, int g1, char *c1, int g2, char *c2, size_t len)
-{
-	regex_t r;
-	regmatch_t m[6];
-	int ok;
-
-	if (regcomp(&r, re, REG_EXTENDED))
-		return -1;
-	ok = regexec(&r, text, 6, m, 0) == 0;
-	regfree(&r);
-	if (!ok)
-		return 0;
-	for (int i = 0; i < 2; i++) {
-		int g = i ? g2 : g1;
-		char *c = i ? c2 : c1;
-		if (g <= 0)
-			continue;
-		size_t n = (size_t)(m[g].rm_eo - m[g].rm_so);
-		if (n >= len)
-			n = len - 1;
-		memcpy(c, text + m[g].rm_so, n);
-		c[n] = 0;
-	}
-	return 1;
-}
-
 /* `$1 >= min` for the one-number rules (GNU as, nasm); Perl numifies the
  * captured "2.40" to 2.4, as strtod does. */
 static void rule_number(struct rule *ru, const char *re, const char *text, double min)
 {
-	char v[32];
+	char v[1][32];
 
 	ru->ran = 1;
-	ru->matched = rx(re, text, 1, v, 0, NULL, sizeof v) == 1;
+	ru->matched = legacy_match(re, text, v, 1) == 1;
 	if (!ru->matched)
 		return;
-	ru->ver = strtod(v, NULL);
+	ru->ver = strtod(v[0], NULL);
 	ru->yes = ru->ver >= min;
-	snprintf(ru->text, sizeof ru->text, "%s", v);
+	snprintf(ru->text, sizeof ru->text, "%s", v[0]);
 }
 
 /* The clang rule: $2 + $3/100.0 >= 3.03 ("3.1" -> 3.01, "3.10" -> 3.10). */
 static void rule_clang(struct rule *ru, const char *re, const char *text)
 {
-	char maj[16], min[16];
+	char g[4][32];
 
 	ru->ran = 1;
-	ru->matched = rx(re, text, 3, maj, 4, min, sizeof maj) == 1;
+	ru->matched = legacy_match(re, text, g, 4) == 1;
 	if (!ru->matched)
 		return;
-	ru->ver = strtod(maj, NULL) + strtod(min, NULL) / 100.0;
+	ru->ver = strtod(g[2], NULL) + strtod(g[3], NULL) / 100.0;
 	ru->yes = ru->ver >= 3.03;
 	snprintf(ru->text, sizeof ru->text, "%.2f", ru->ver);
-	snprintf(ru->raw, sizeof ru->raw, "%s.%s", maj, min);
+	snprintf(ru->raw, sizeof ru->raw, "%.15s.%.15s", g[2], g[3]);
 }
 
 /* Run words + extra args; stdout then stderr (the `2>&1` of the original),
@@ -153,38 +125,47 @@ struct probe_adx {
 	char status[16], reason[256];
 };
 
-/* The probe's own ADX verdict for the same toolchain, exactly what
- * `asmcap --cc CMD` (or --nasm) would print.  0, or the probe's code
- * (2 usage, 3 toolchain unusable) with `why` set. */
-static int probe_adx(const char *cc, const char *nasm, struct probe_adx *pa, char *why, size_t whylen)
-{
-	struct probe p;
-	struct probe_opts o;
-	int rc;
+/* Every feature a gate of legacy_gates30 names. */
+static const char gate_features[] =
+	"adx,bmi2,avx,avx2,avx-pclmul,avx-aes,movbe,xop,avx512f,avx512vl,avx512ifma,sha";
 
-	memset(&p, 0, sizeof p);
+/* The probe's verdicts for the same toolchain, exactly what `asmcap --cc
+ * CMD` (or --nasm) would print.  0, or the probe's code (2 usage, 3
+ * toolchain unusable) with `why` set. */
+static int probe_gates(const char *cc, const char *nasm, struct probe *p, char *why, size_t whylen)
+{
+	struct probe_opts o;
+
+	memset(p, 0, sizeof *p);
 	memset(&o, 0, sizeof o);
 	o.way = nasm ? "nasm" : "cc";
 	o.cmd = nasm ? nasm : cc;
 	o.flavour = nasm ? "nasm" : NULL;   /* the nasm rule is for the Win64 flavour */
 	o.cflags = getenv("CFLAGS");
 	o.mode = 'S';
-	o.features = "adx";
+	o.features = gate_features;
 	o.disable = getenv("ASMCAP_DISABLE");
-	rc = probe_run(&p, &o, why, whylen);
-	if (rc == 0) {
-		const struct feature *f = catalog_find(&p.cat, "adx");
-		if (f) {
-			const struct verdict *v = &p.v[f - p.cat.f];
-			snprintf(pa->status, sizeof pa->status, "%s", status_name(v->st));
-			snprintf(pa->reason, sizeof pa->reason, "%s", v->reason ? v->reason : "");
-		} else {
-			snprintf(pa->status, sizeof pa->status, "absent");
-			snprintf(pa->reason, sizeof pa->reason, "no adx in the %s catalog", p.arch);
-		}
+	return probe_run(p, &o, why, whylen);
+}
+
+static const char *probe_status(void *ctx, const char *name)
+{
+	const struct probe *p = ctx;
+	const struct feature *f = catalog_find(&p->cat, name);
+	return f ? status_name(p->v[f - p->cat.f].st) : "absent";
+}
+
+static void adx_of(const struct probe *p, struct probe_adx *pa)
+{
+	const struct feature *f = catalog_find(&p->cat, "adx");
+	if (f) {
+		const struct verdict *v = &p->v[f - p->cat.f];
+		snprintf(pa->status, sizeof pa->status, "%s", status_name(v->st));
+		snprintf(pa->reason, sizeof pa->reason, "%s", v->reason ? v->reason : "");
+	} else {
+		snprintf(pa->status, sizeof pa->status, "absent");
+		snprintf(pa->reason, sizeof pa->reason, "no adx in the %s catalog", p->arch);
 	}
-	probe_free(&p);
-	return rc;
 }
 
 /* " gnu-as: 2.40 >= 2.23", " clang: no match"; nothing for a rule that did
@@ -245,8 +226,9 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 
 static const char legacy_usage[] =
 	"usage: asmcap legacy [--cc CMD] [--nasm CMD]\n"
-	"  what OpenSSL's version-regex ADX detection concluded, era by era,\n"
-	"  beside the probe's verdict for the same toolchain\n";
+	"  what OpenSSL's version-regex ADX detection concluded, era by era, and\n"
+	"  every gate of OpenSSL 3.0's x86_64 perlasm, beside the probe's verdicts\n"
+	"  for the same toolchain\n";
 
 enum { L_CC, L_NASM };
 static const struct opt legacy_options[] = { {"--cc", L_CC, 1}, {"--nasm", L_NASM, 1}, {NULL, 0, 0} };
@@ -257,6 +239,7 @@ struct legacy {
 	struct strv ccw, nasmw;
 	char *asout, *ccout, *nasmout;  /* `-Wa,-v ...`, `-v`, `nasm -v` with 2>&1 */
 	struct rule gas, nrule, clang[NERA];
+	struct probe pr;                /* the probe's verdicts on the gates' features */
 	struct probe_adx p;
 };
 
@@ -351,10 +334,14 @@ int cmd_legacy(int argc, char **argv)
 	l.cc = getenv("CC");
 	if (legacy_parse(&l, &s, argc, argv))
 		rc = s.rc;
-	else if ((rc = probe_adx(l.cc, l.nasm, &l.p, err, sizeof err)) == 2 || rc == 3)
+	else if ((rc = probe_gates(l.cc, l.nasm, &l.pr, err, sizeof err)) == 2 || rc == 3)
 		fprintf(stderr, "asmcap legacy: the probe failed: %s\n", err);
-	else if (!(rc = legacy_run(&l)))
+	else if (adx_of(&l.pr, &l.p), !(rc = legacy_run(&l))) {
 		legacy_report(&l);
+		struct legacy_text t = { l.asout, l.ccout, l.nasmout };
+		legacy_gates30(&t, probe_status, &l.pr);
+	}
+	probe_free(&l.pr);
 	free(l.asout);
 	free(l.ccout);
 	free(l.nasmout);

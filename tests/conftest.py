@@ -27,6 +27,7 @@ def asmcap(*args, env=None, timeout=120, **kw):
     """Run the probe binary; returns CompletedProcess (text)."""
     e = dict(os.environ)
     e.pop("ASMCAP_DISABLE", None)
+    e.pop("ASMCAP_ADD_TEMPLATES", None)   # a user's additions would change every verdict
     if env:
         e.update(env)
     r = subprocess.run([str(ASMCAP), *map(str, args)], capture_output=True,

@@ -46,7 +46,7 @@ def test_autoconf_gcc_defines_features(configure_script, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     h = (d / "config.h").read_text()
     assert "#define ASMCAP_ADX 1" in h and "#define ASMCAP_BMI2 1" in h
-    assert (d / "result.txt").read_text().strip() == "adx_path=yes"
+    assert (d / "result.txt").read_text().splitlines()[0] == "adx_path=yes"
     assert "checking whether gcc can assemble adx... yes" in r.stdout
 
 
@@ -55,7 +55,7 @@ def test_autoconf_old_assembler_says_no(configure_script, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     h = (d / "config.h").read_text()
     assert "/* #undef ASMCAP_ADX */" in h and "#define ASMCAP_BMI2 1" in h
-    assert (d / "result.txt").read_text().strip() == "adx_path=no"
+    assert (d / "result.txt").read_text().splitlines()[0] == "adx_path=no"
 
 
 def test_autoconf_cache_and_override(configure_script, tmp_path):
@@ -143,3 +143,59 @@ def test_cmake_follows_requires(tmp_path):
     assert "requires bmi2, which is disabled" in res["adx_reason"]
     # the package found is the AsmcapConfig.cmake installed for this test
     assert f"Asmcap_DIR:PATH={prefix}\n" in (tmp_path / "b2" / "CMakeCache.txt").read_text()
+
+
+# A project's own template through each recipe: lfence, with the right
+# bytes (yes) or with wrong ones (broken: no) — the verdict is the
+# template's, and it reaches the build's variables.
+def user_template(d, right=True):
+    p = d / "x86_64" / "mytest.s"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(f"# feature: mytest\n# expect: 0f ae {'e8' if right else 'f0'}\n\tlfence\n")
+    return d
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_autoconf_added_templates(configure_script, tmp_path, right):
+    d = tmp_path / "b"
+    shutil.copytree(configure_script, d)
+    user_template(d / "asm-templates", right)
+    r = run(["./configure", f"ASMCAP={ASMCAP}", "CC=gcc"], d, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"checking whether gcc can assemble mytest... {'yes' if right else 'no'}" in r.stdout
+    assert ("#define ASMCAP_MYTEST 1" in (d / "config.h").read_text()) == right
+    assert f"mytest={'yes' if right else 'no'}" in (d / "result.txt").read_text()
+
+
+def test_autoconf_bad_added_template_stops_configure(configure_script, tmp_path):
+    d = tmp_path / "b"
+    shutil.copytree(configure_script, d)
+    (d / "asm-templates" / "x86_64").mkdir(parents=True)
+    (d / "asm-templates" / "x86_64" / "mytest.s").write_text("# feature: mytest\n# expect: 0f zz\n\tlfence\n")
+    r = run(["./configure", f"ASMCAP={ASMCAP}", "CC=gcc"], d, check=False)
+    assert r.returncode != 0
+    assert "asm-templates/x86_64/mytest.s:2: bad expect" in r.stderr
+
+
+def test_cmake_added_templates_and_no_stale_verdict(tmp_path):
+    t = user_template(tmp_path / "t")
+    b = tmp_path / "build"
+    r = cmake(tmp_path, b, "-DCMAKE_C_COMPILER=gcc", f"-DSAMPLE_TEMPLATES={t}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(b)["mytest"] == "ON" and result(b)["adx"] == "ON"
+    # Same build tree and asmcap cache, the template edited: re-probed.
+    user_template(t, right=False)
+    r = cmake(tmp_path, b)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(b)["mytest"] == "OFF" and "0f ae f0" in result(b)["mytest_reason"].lower()
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_meson_added_templates(tmp_path, right):
+    t = user_template(tmp_path / "t", right)
+    env = {"CC": "gcc", "PATH": f"{ASMCAP.parent}:{os.environ['PATH']}"}
+    r = run(["meson", "setup", str(tmp_path / "b"), str(HERE / "meson"), f"-Dasmcap_templates={t}",
+             "-Dasmcap_features=mytest"], tmp_path, env=env, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"mytest={'yes' if right else 'no'}" in r.stdout and "adx=yes" in r.stdout
+    assert ("#define ASMCAP_MYTEST" in (tmp_path / "b" / "caps.h").read_text()) == right

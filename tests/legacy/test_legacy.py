@@ -1,11 +1,12 @@
 """asmcap legacy: OpenSSL perlasm's ADX version rules, era by era, beside
 the probe.  The fake compilers print fixed version banners and pass real
 work to a real compiler, so the probe's verdict is measured, not scripted."""
+import pathlib
 import subprocess
 
 import pytest
 
-from conftest import FAKES, asmcap
+from conftest import FAKES, asmcap, need_tool
 
 ERAS = ("pre-10855", "post-10855", "post-12725")
 HEAD = "era         adx  rules"
@@ -18,8 +19,10 @@ def legacy(*args):
 
 
 def era_rows(lines):
+    """The era rows, the probe row and the explanations (up to the gate table)."""
     i = lines.index(HEAD)
-    return lines[i + 1:i + 4], lines[i + 4], lines[i + 5:]
+    end = lines.index("", i)
+    return lines[i + 1:i + 4], lines[i + 4], lines[i + 5:end]
 
 
 @pytest.mark.parametrize("fake, verdicts, rules, explain", [
@@ -122,3 +125,125 @@ def test_model_agrees_with_perl(asmcap_bin, fake):
                           text=True, check=True).stdout.split()
     rows, _, _ = era_rows(legacy("--cc", cc))
     assert [r.split()[1] for r in rows] == perl
+
+
+# --- the OpenSSL 3.0 gate table ----------------------------------------------
+GATES_HEAD = "gate          openssl  probe  generators: rules"
+GATES_PL = pathlib.Path(__file__).with_name("openssl30_gates.pl")
+GATES = ["addx", "avx", "avx-gcm", "avx-chacha", "avx-poly1305", "avx512ifma", "shaext"]
+
+
+def gate_table(lines):
+    """{gate: (openssl level, probe level, total)} and the lines after."""
+    i = lines.index(GATES_HEAD)
+    rows = lines[i + 1:i + 1 + len(GATES)]
+    assert [r.split()[0] for r in rows] == GATES, rows
+    table = {}
+    for r in rows:
+        name, ours, probe = r.split()[:3]
+        (o, n), (p, m) = ours.split("/"), probe.split("/")
+        assert n == m
+        table[name] = (int(o), int(p), int(n))
+    return table, lines[i + 1 + len(GATES):]
+
+
+def texts(cc, nasm=None):
+    def out(cmd):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        return p.stdout + p.stderr
+    return "\0".join([out([cc, "-Wa,-v", "-c", "-o", "/dev/null", "-x", "assembler", "/dev/null"]),
+                      out([cc, "-v"]), out([nasm, "-v"]) if nasm else ""])
+
+
+def perl_gates(cc, nasm=None):
+    r = subprocess.run(["perl", str(GATES_PL)], input=texts(cc, nasm), capture_output=True, text=True,
+                       check=True)
+    return {g: int(v) for g, v in (l.split() for l in r.stdout.splitlines())}
+
+
+CLANG_CAP = ("and its clang rule ($2>=3.0)+($2>3.0) can never reach {}")
+TOOLCHAINS = [(str(FAKES / f), None) for f in (
+    "legacy-gcc-gas240", "legacy-clang9", "legacy-clang10", "legacy-debian-clang14",
+    "legacy-apple-clang10", "legacy-apple-clang4", "legacy-gas222")] + [
+    (str(FAKES / "legacy-debian-clang14"), str(FAKES / "legacy-nasm209")),
+    ("gcc-12", None), ("clang-14", None), ("clang-19", None)]
+
+
+@pytest.mark.parametrize("cc, nasm", TOOLCHAINS, ids=lambda x: pathlib.Path(x).name if x else "-")
+def test_gate_table_agrees_with_perl(asmcap_bin, cc, nasm):
+    need_tool(pathlib.Path(cc).name if "/" not in cc else "perl")
+    lines = legacy("--cc", cc, *(["--nasm", nasm] if nasm else []))
+    table, why = gate_table(lines)
+    assert {g: v[0] for g, v in table.items()} == perl_gates(cc, nasm)
+    # one line per code path lost (probe above OpenSSL) or wrongly emitted
+    lost = [(g, l) for g, (o, p, n) in table.items() for l in range(o + 1, p + 1)]
+    bad = [(g, l) for g, (o, p, n) in table.items() if g != "shaext" for l in range(p + 1, o + 1)]
+    assert len(why) == len(lost) + len(bad), why
+    for g, _ in lost:
+        assert any(w.startswith(f"{g}: loses the ") for w in why), (g, why)
+    for g, _ in bad:
+        assert any(w.startswith(f"{g}: emits the ") and "the assembler rejects" in w for w in why), (g, why)
+
+
+@pytest.mark.parametrize("cc", ["clang-14", "clang-19", str(FAKES / "legacy-clang10")])
+def test_clang_loses_avx512_chacha_and_poly1305(asmcap_bin, cc):
+    """OpenSSL 3.0's chacha/poly1305 clang rule stops at $avx=2: every clang
+    build loses the AVX-512 ChaCha20 and the AVX-512/IFMA Poly1305, which
+    the same clang assembles (probe: yes)."""
+    if "/" not in cc:
+        need_tool(cc)
+    table, why = gate_table(legacy("--cc", cc))
+    assert table["avx-chacha"] == (2, 3, 3) and table["avx-poly1305"] == (2, 4, 4)
+    assert ("avx-chacha: loses the AVX-512 ChaCha20 (avx512f yes, avx512vl yes): OpenSSL's rules stop "
+            "at 2 < 3, " + CLANG_CAP.format(3)) in why
+    assert ("avx-poly1305: loses the IFMA (base 2^44) Poly1305 (avx512ifma yes, avx512vl yes): "
+            "OpenSSL's rules stop at 2 < 4, " + CLANG_CAP.format(4)) in why
+    # the common family's two levels are all clang can reach, and all it needs
+    assert table["avx"] == (2, 2, 2) and table["addx"] == (1, 1, 1)
+
+
+def test_gcc_loses_nothing(asmcap_bin):
+    need_tool("gcc-12")
+    table, why = gate_table(legacy("--cc", "gcc-12"))
+    assert why == []
+    assert table == {"addx": (1, 1, 1), "avx": (2, 2, 2), "avx-gcm": (2, 2, 2), "avx-chacha": (3, 3, 3),
+                     "avx-poly1305": (4, 4, 4), "avx512ifma": (1, 1, 1), "shaext": (1, 1, 1)}
+
+
+def test_gates_clang_over_old_gnu_as(asmcap_bin):
+    """rsaz-avx512's clang rule runs even after the GNU as rule (it tests an
+    unset variable), and $addx's clang rule judges the compiler: both emit
+    what an assembler that rejects ADX would choke on; the probe says no."""
+    table, why = gate_table(legacy("--cc", FAKES / "legacy-gas222"))
+    assert table["addx"] == (1, 0, 1)
+    assert any(w.startswith("addx: emits the ADCX/ADOX+MULX code the assembler rejects (adx no, bmi2 yes)")
+               for w in why), why
+
+
+GCC = "gcc version 12.2.0 (Debian 12.2.0-14)"
+GAS = "GNU assembler version {} (x86_64-linux-gnu) using BFD version (GNU Binutils) {}"
+BANNERS = (
+    [(GCC, GAS.format(v, v), None) for v in
+     ("2.18", "2.19", "2.20", "2.21", "2.22", "2.23", "2.24", "2.25", "2.26", "2.30")] +
+    [(cc, None, None) for cc in (
+        "clang version 3.0 (tags/RELEASE_30/final)", "clang version 3.2", "clang version 3.3",
+        "clang version 6.0.1", "clang version 7.0.0",
+        "Apple LLVM version 10.0.0 (clang-1000.11.45.5)", "Apple LLVM version 10.0.1 (clang-1001.0.46.4)",
+        "Ubuntu clang version 3.4-1ubuntu3 (tags/RELEASE_34/final) (based on LLVM 3.4)")] +
+    [(GCC, None, f"NASM version {v} compiled on Jan  1 2020") for v in
+     ("2.08.02", "2.09.10", "2.10.07", "2.11.06", "2.11.08", "2.12.01", "2.16.01")])
+
+
+@pytest.mark.parametrize("cc_banner, as_banner, nasm_banner", BANNERS)
+def test_gate_thresholds_agree_with_perl(asmcap_bin, monkeypatch, cc_banner, as_banner, nasm_banner):
+    """Each threshold of each gate, from just below to just above, against
+    the Perl rules."""
+    monkeypatch.setenv("LEGACY_CC_BANNER", cc_banner)
+    if as_banner:
+        monkeypatch.setenv("LEGACY_AS_BANNER", as_banner)
+    else:
+        monkeypatch.delenv("LEGACY_AS_BANNER", raising=False)
+    monkeypatch.setenv("LEGACY_NASM_BANNER", nasm_banner or "")
+    cc, nasm = str(FAKES / "legacy-banner"), str(FAKES / "legacy-nasm-banner") if nasm_banner else None
+    table, _ = gate_table(legacy("--cc", cc, *(["--nasm", nasm] if nasm else [])))
+    assert {g: v[0] for g, v in table.items()} == perl_gates(cc, nasm)
