@@ -106,17 +106,16 @@ sub epilogue {
 	return $s . "\tret\n";
 }
 
-# Registers the instruction sets below work with; each kernel sets them:
-our @X;		# the limbs of a group (the accumulator window)
-our ($Z, $H);	# ADX: a zero register; the other hi-half register
-
 sub reg32 {	# %rbp -> %ebp, %r8 -> %r8d
 	my ($r) = @_;
 	return $r =~ /^%r(\d+)$/ ? "%r$1d" : $r =~ s/^%r/%e/r;
 }
 
 # ---------------------------------------------------------------------------
-# The two instruction sets. Each provides:
+# The two instruction sets, built for the registers a kernel hands them:
+# @$X the limbs of a group (the accumulator window); ADX also takes $Z, a
+# register it keeps zero, and $H, its second register for high halves.
+# Each provides:
 #   bi, m        where a row of the kernel keeps b_i and m
 #   setm($reg)   m = $reg * n0, and make it the multiplier
 #   mult($op)    make $op (bi or m) the multiplier of the following products
@@ -126,19 +125,19 @@ sub reg32 {	# %rbp -> %ebp, %r8 -> %r8d
 #                hi(M*src_{-1}) being the carry word C (absent if !cin),
 #                C = hi(M*src_{W-1}) + carries; x_k goes to out->(k)
 #                (a memory operand, or nowhere if undef) or, if out is
-#                undef, to $X[k].
+#                undef, to $X->[k].
 #   nadd(W, src, C, cin, out)
-#                y_k = $X[k] + lo(M*src_k) + hi(M*src_{k-1}), carry in C as
+#                y_k = $X->[k] + lo(M*src_k) + hi(M*src_{k-1}), carry in C as
 #                above; y_k stored to out->(k) unless that is undef.
 # Both keep every carry inside the group, in the word C: the sum of a
 # W-limb accumulator, a W-limb by 1-limb product and a carry word is below
 # 2^(64(W+1)), so C never overflows and the flags are free between groups.
 # ---------------------------------------------------------------------------
 
-my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
-{
+sub mulq_set {	# MUL/ADC: product in %rdx:%rax, multiplier in a register
+	my ($X) = @_;
 	my $M;
-	%MULQ = (
+	return {
 		name  => 'mulq',
 		bi    => '%rbp',
 		m     => '%rbx',
@@ -148,13 +147,13 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 		madd  => sub {
 			my ($W, $src, $acc, $C, $cin, $out) = @_;
 			my $s = '';
-			die "madd: $W limbs do not fit in registers\n" if !$out && $W > @X;
+			die "madd: $W limbs do not fit in registers\n" if !$out && $W > @$X;
 			for my $k (0 .. $W - 1) {
 				# %rdx:%rax = M*src_k + acc_k + C
 				$s .= "\tmov\t" . $src->($k) . ",%rax\n\tmulq\t$M\n"
 				    . "\tadd\t" . $acc->($k) . ",%rax\n\tadc\t\$0,%rdx\n";
 				$s .= "\tadd\t$C,%rax\n\tadc\t\$0,%rdx\n" if $k || $cin;
-				my $o = $out ? $out->($k) : $X[$k];
+				my $o = $out ? $out->($k) : $X->[$k];
 				$s .= "\tmov\t%rax,$o\n" if defined $o;
 				$s .= "\tmov\t%rdx,$C\n";
 			}
@@ -166,7 +165,7 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 			for my $k (0 .. $W - 1) {
 				# %rdx:%rax = M*src_k + x_k + C
 				$s .= "\tmov\t" . $src->($k) . ",%rax\n\tmulq\t$M\n"
-				    . "\tadd\t$X[$k],%rax\n\tadc\t\$0,%rdx\n";
+				    . "\tadd\t$X->[$k],%rax\n\tadc\t\$0,%rdx\n";
 				$s .= "\tadd\t$C,%rax\n\tadc\t\$0,%rdx\n" if $k || $cin;
 				my $o = $out->($k);
 				$s .= "\tmov\t%rax,$o\n" if defined $o;
@@ -202,11 +201,11 @@ my %MULQ;	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 			     . "\tbt\t\$0,%rbp\n\tadc\t$p,$p\n\tadc\t$q,$q\n\tsbb\t%rbp,%rbp\n"
 			     . "\tbt\t\$0,%rbx\n\tadc\t%rax,$p\n\tadc\t%rdx,$q\n\tsbb\t%rbx,%rbx\n";
 		},
-	);
+	};
 }
 
-my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
-{
+sub adx_set {	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
+	my ($X, $Z, $H) = @_;
 	# The hi half of product k goes to C or $H alternately, ending in C;
 	# product 0 never writes C while the incoming carry is still unread.
 	my $hi = sub {
@@ -240,7 +239,7 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 		$s .= "\tmov\t$h,$C\n" if $h ne $C;
 		return $s;
 	};
-	%ADX = (
+	return {
 		name  => 'adx',
 		bi    => "$BI(%rsp)",
 		m     => "$MI(%rsp)",
@@ -249,28 +248,28 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 		clear => sub { "\txor\t" . reg32($Z) . "," . reg32($Z) . "\n" },
 		madd  => sub {
 			my ($W, $src, $acc, $C, $cin, $out) = @_;
-			die "madd: $W limbs do not fit in registers\n" if !$out && $W > @X;
+			die "madd: $W limbs do not fit in registers\n" if !$out && $W > @$X;
 			# x_k = lo(M*src_k) +CF acc_k +OF hi(M*src_{k-1})
-			return $chain->($C, $cin, map { my $x = $X[$_ % @X];
+			return $chain->($C, $cin, map { my $x = $X->[$_ % @$X];
 				[$src->($_), $x, $acc->($_), $x, $out && $out->($_)] } 0 .. $W - 1);
 		},
 		nadd  => sub {
 			my ($W, $src, $C, $cin, $out) = @_;
 			# y_k = x_k +CF lo(M*src_k) +OF hi(M*src_{k-1})
 			return $chain->($C, $cin, map {
-				[$src->($_), '%rax', '%rax', $X[$_], $out->($_)] } 0 .. $W - 1);
+				[$src->($_), '%rax', '%rax', $X->[$_], $out->($_)] } 0 .. $W - 1);
 		},
 		# 16 limbs of a row, x_0..7 in registers, x_8..15 in t
 		both16 => sub {
 			my ($V, $Nm, $t, $tdown) = @_;
 			return "\tmov\t$BI(%rsp),%rdx\n" . "\txor\t" . reg32($Z) . "," . reg32($Z) . "\n"
 			     . $chain->('%rcx', 1, map { $_ < 8
-				? [$V->($_), $X[$_], $t->($_), $X[$_], undef]
+				? [$V->($_), $X->[$_], $t->($_), $X->[$_], undef]
 				: [$V->($_), '%rax', $t->($_), '%rax', $t->($_)] } 0 .. 15)
 			     . "\tmov\t$MI(%rsp),%rdx\n"
 			     . $chain->('%rsi', 1, map { $_ < 8
-				? [$Nm->($_), '%rax', '%rax', $X[$_], $tdown->($_)]
-				: [$Nm->($_), $X[$_ - 8], $t->($_), $X[$_ - 8], $tdown->($_)] } 0 .. 15);
+				? [$Nm->($_), '%rax', '%rax', $X->[$_], $tdown->($_)]
+				: [$Nm->($_), $X->[$_ - 8], $t->($_), $X->[$_ - 8], $tdown->($_)] } 0 .. 15);
 		},
 		# square_then_reduce8: M_k in %rdx, %rbp = 0; a step has two
 		# carry chains (OF: the lo halves, CF: the hi halves), both
@@ -296,7 +295,7 @@ my %ADX;	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 			return "\tmov\t$a,%rdx\n\tmulx\t%rdx,%rax,%rbx\n"
 			     . "\tadcx\t$p,$p\n\tadcx\t$q,$q\n\tadox\t%rax,$p\n\tadox\t%rbx,$q\n";
 		},
-	);
+	};
 }
 
 sub mem {	# operand: limb k of a group at base + 8*k + disp
@@ -362,6 +361,11 @@ ${l}_sel:				# r ^= (r ^ t) & mask; t = 0
 ___
 }
 
+# The 8 limbs a kernel keeps in registers: a group of a row, or the window
+# of a square_then_reduce8 pass (window limb w in $WINDOW[w % 8]).
+my @WINDOW = map { "%r$_" } 8 .. 15;
+sub window_reg { return $WINDOW[ $_[0] % 8 ] }
+
 # Squaring when num % 8 == 0: square first, then reduce, in a frame
 # t of 2 num limbs (the carry above them in PC), instead of the rows above:
 #  1. t = sum_{i<j} a_i*a_j * 2^(64(i+j))   (each cross product once)
@@ -386,30 +390,40 @@ my $MS = $T + 8 * (2 * $MAXNUM + 1);	# the 8 multipliers of a pass
 
 sub square_then_reduce8 {
 	my ($I, $l) = @_;
-	my @X = map { "%r$_" } 8 .. 15;
-	my $x = sub { $X[$_[0] % 8] };	# window limb w, at t + 8w from %rdi
-	# Step k: window limbs k+j += M_k * src_j (src_j = 8j(%rsi)) for
-	# j = jmin..7, and limb k += t limb k if $tadd; limb k is stored,
-	# its register becomes limb k+8. The sum fits in limbs k..k+8, so
-	# no carry leaves the step and the flags are free after it.
-	my $step = sub {
-		my ($k, $jmin, $tadd) = @_;
-		my $st = "\tmov\t" . $x->($k) . "," . 8 * $k . "(%rdi)\n";
-		my $s = $jmin ? $st : '';	# the diagonal adds nothing to limb k
-		return $s . "\txor\t" . reg32($x->($k)) . "," . reg32($x->($k)) . "\n" if $jmin > 7;
-		return $s . "\t# x[" . ($k + $jmin) . ".." . ($k + 8) . "] += M_$k * src[$jmin..7]"
-		     . ($tadd ? " + t[$k]" : '') . "\n" . $I->{sq8step}->($x, $k, $jmin, $tadd, $st);
-	};
-	# Blocks after the first, while %rsi < SEND: the 8 steps with the
-	# multipliers at MS, adding t.
-	my $blocks = sub {
-		my ($m) = @_;
-		my $s = "\tjmp\t${l}_${m}t\n${l}_$m:\n";
-		$s .= $I->{sq8mult}->($MS + 8 * $_ . "(%rsp)") . $step->($_, 0, 1) for 0 .. 7;
-		return $s . "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n${l}_${m}t:\n"
-		     . "\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_$m\n";
-	};
-	my $load = join '', map { "\tmov\t" . 8 * $_ . "(%rdi),$X[$_]\n" } 0 .. 7;
+	return sq8_setup($l) . sq8_cross($I, $l) . sq8_double($I, $l) . sq8_reduce($I, $l)
+	     . sq8_result($l);
+}
+
+# Step k of a pass: window limbs k+j += M_k * src_j (src_j = 8j(%rsi)) for
+# j = jmin..7, and limb k += t limb k if $tadd; limb k is stored, its
+# register becomes limb k+8. The sum fits in limbs k..k+8, so no carry
+# leaves the step and the flags are free after it.
+sub sq8_step {
+	my ($I, $k, $jmin, $tadd) = @_;
+	my $st = "\tmov\t" . window_reg($k) . "," . 8 * $k . "(%rdi)\n";
+	my $s = $jmin ? $st : '';	# the diagonal adds nothing to limb k
+	return $s . "\txor\t" . reg32(window_reg($k)) . "," . reg32(window_reg($k)) . "\n" if $jmin > 7;
+	return $s . "\t# x[" . ($k + $jmin) . ".." . ($k + 8) . "] += M_$k * src[$jmin..7]"
+	     . ($tadd ? " + t[$k]" : '') . "\n" . $I->{sq8step}->(\&window_reg, $k, $jmin, $tadd, $st);
+}
+
+# The blocks of a pass after the first, while %rsi < SEND: the 8 steps
+# with the multipliers at MS, adding t: x[k..k+8] += M_k * src[0..7] + t[k].
+sub sq8_blocks {
+	my ($I, $l, $m) = @_;
+	my $s = "\tjmp\t${l}_${m}t\n${l}_$m:\n";
+	$s .= $I->{sq8mult}->($MS + 8 * $_ . "(%rsp)") . sq8_step($I, $_, 0, 1) for 0 .. 7;
+	return $s . "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n${l}_${m}t:\n"
+	     . "\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_$m\n";
+}
+
+# The window = t[0..7] from %rdi.
+sub sq8_load { return join '', map { "\tmov\t" . 8 * $_ . "(%rdi),$WINDOW[$_]\n" } 0 .. 7 }
+
+# The arguments into the frame (the pointers a pass walks: SA = &a[i0],
+# ST = &t[2 i0]; their ends SEND, TEND) and t[0..num-1] = 0.
+sub sq8_setup {
+	my ($l) = @_;
 	my $s = <<___;
 ${l}_sqr8:
 	mov	%rdi,$R(%rsp)
@@ -428,27 +442,46 @@ ${l}_sqr8:
 ${l}_zero:				# t[0..num-1] = 0
 ___
 	$s .= "\tmovq\t\$0," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
-	$s .= <<___;
+	return $s . <<___;
 	lea	64(%rdi),%rdi
 	cmp	$TEND(%rsp),%rdi
 	jb	${l}_zero
+___
+}
+
+# Step 1, one pass per 8 rows i0..i0+7: the diagonal block adds
+# a_{i0+k} * a_{i0+j} for k < j < 8 to t[2 i0 + k + j], the blocks after it
+# a_{i0+k} * a[i0+8..num-1]; the window's last 8 limbs go to t[i0+num..],
+# which no pass has written yet.
+sub sq8_cross {
+	my ($I, $l) = @_;
+	my $s = <<___;
 ${l}_sq:				# pass i0: t[2i0..] += sum a_{i0+k}*a_j, j > i0+k
 	mov	$SA(%rsp),%rsi		# &a[i0]
 	mov	$ST(%rsp),%rdi		# &t[2i0]
 ___
 	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. 7;
-	$s .= $load . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < 8\n";
-	$s .= ($_ < 7 ? $I->{sq8mult}->(8 * $_ . "(%rsi)") : '') . $step->($_, $_ + 1) for 0 .. 7;
-	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . $blocks->('sqb')
+	$s .= sq8_load() . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < 8\n";
+	$s .= ($_ < 7 ? $I->{sq8mult}->(8 * $_ . "(%rsi)") : '') . sq8_step($I, $_, $_ + 1) for 0 .. 7;
+	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . sq8_blocks($I, $l, 'sqb')
 	    . "\t# t[i0+num..] = x (no pass wrote there yet)\n";
-	$s .= "\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
-	$s .= <<___;
+	$s .= "\tmov\t$WINDOW[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	return $s . <<___;
 	mov	$SA(%rsp),%rsi
 	lea	64(%rsi),%rsi
 	mov	%rsi,$SA(%rsp)
 	addq	\$128,$ST(%rsp)
 	cmp	$SEND(%rsp),%rsi
 	jb	${l}_sq
+___
+}
+
+# Step 2: t[2i..2i+1] = 2 t[2i..2i+1] + a_i^2 + the carries of the limbs
+# below (the doubling's, the squares'), which the loop keeps in the
+# instruction set's way (sq8dbl) from one pair of limbs to the next.
+sub sq8_double {
+	my ($I, $l) = @_;
+	my $s = <<___;
 	mov	$A0(%rsp),%rsi		# t = 2t + a_i^2 * 2^(128i), 4 limbs of a per loop
 	lea	$T(%rsp),%rdi
 	mov	$NUM(%rsp),%rcx
@@ -456,19 +489,29 @@ ___
 $I->{sq8dbl0}${l}_dbl:
 ___
 	for my $u (0 .. 3) {
-		my ($p, $q) = @X[2 * $u, 2 * $u + 1];
+		my ($p, $q) = @WINDOW[2 * $u, 2 * $u + 1];
 		my $o = 16 * $u;
 		$s .= "\t# t[2i+" . 2 * $u . "..2i+" . (2 * $u + 1) . "] = 2t + a_{i+$u}^2\n"
 		    . "\tmov\t$o(%rdi),$p\n\tmov\t" . ($o + 8) . "(%rdi),$q\n"
 		    . $I->{sq8dbl}->(8 * $u . "(%rsi)", $p, $q)
 		    . "\tmov\t$p,$o(%rdi)\n\tmov\t$q," . ($o + 8) . "(%rdi)\n";
 	}
-	$s .= <<___;
+	return $s . <<___;
 	lea	32(%rsi),%rsi		# the loop keeps both flags
 	lea	64(%rdi),%rdi
 	lea	-1(%rcx),%rcx
 	jrcxz	${l}_red
 	jmp	${l}_dbl
+___
+}
+
+# Step 3, one pass per 8 limbs i0..i0+7 of t: m_k = t[i0+k]*n0 makes
+# t[i0+k] zero, t += m_k * n << 64(i0+k); the window's last 8 limbs are
+# added to t[i0+num..] with the carry out of the previous pass (PC, 0 or 1),
+# and this pass's carry goes to PC.
+sub sq8_reduce {
+	my ($I, $l) = @_;
+	my $s = <<___;
 ${l}_red:
 	mov	$NUM(%rsp),%r9
 	mov	$N(%rsp),%rax
@@ -481,14 +524,14 @@ ${l}_rd:				# pass i0: m_k = t_{i0+k}*n0, t += m_k*n << 64(i0+k)
 	mov	$ST(%rsp),%rdi		# &t[i0]
 	mov	$N(%rsp),%rsi
 ___
-	$s .= $load;
+	$s .= sq8_load();
 	$s .= "\t# M_$_ = m_$_ = x[$_]*n0; x[$_] becomes 0\n"
-	    . $I->{sq8m}->($X[$_], $MS + 8 * $_ . "(%rsp)") . $step->($_, 0) for 0 .. 7;
-	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . $blocks->('rdb')
+	    . $I->{sq8m}->($WINDOW[$_], $MS + 8 * $_ . "(%rsp)") . sq8_step($I, $_, 0) for 0 .. 7;
+	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . sq8_blocks($I, $l, 'rdb')
 	    . "\t# t[i0+num..] = x + t[i0+num..] + the carry of the last pass (0 or 1)\n"
 	    . "\tmov\t$PC(%rsp),%rax\n\tneg\t%rax\t\t\t# CF = that carry\n";
-	$s .= "\tadc\t" . 8 * $_ . "(%rdi),$X[$_]\n\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
-	$s .= <<___;
+	$s .= "\tadc\t" . 8 * $_ . "(%rdi),$WINDOW[$_]\n\tmov\t$WINDOW[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	return $s . <<___;
 	mov	\$0,%eax
 	adc	\$0,%rax
 	mov	%rax,$PC(%rsp)
@@ -497,6 +540,15 @@ ___
 	mov	%rdi,$ST(%rsp)
 	cmp	$TEND(%rsp),%rdi
 	jb	${l}_rd
+___
+}
+
+# r = PC:t[num..2num-1] - n if that does not borrow, else t[num..]: the
+# difference into r, then a masked select; t and the multipliers at MS
+# are wiped.
+sub sq8_result {
+	my ($l) = @_;
+	my $s = <<___;
 	# r = t[num..2num-1] - n, 8 limbs per loop; t[0..num-1] are 0 by now
 	mov	$R(%rsp),%rdi
 	mov	$N(%rsp),%rbp
@@ -506,8 +558,8 @@ ___
 	xor	%ebx,%ebx		# CF = 0
 ${l}_sub:
 ___
-	$s .= "\tmov\t" . 8 * $_ . "(%rsi),$X[$_]\n\tsbb\t" . 8 * $_ . "(%rbp),$X[$_]\n"
-	    . "\tmov\t$X[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
+	$s .= "\tmov\t" . 8 * $_ . "(%rsi),$WINDOW[$_]\n\tsbb\t" . 8 * $_ . "(%rbp),$WINDOW[$_]\n"
+	    . "\tmov\t$WINDOW[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
 	$s .= <<___;
 	lea	64(%rsi),%rsi		# the loop keeps CF
 	lea	64(%rdi),%rdi
@@ -524,7 +576,7 @@ ${l}_subd:
 ${l}_sel:				# r ^= (r ^ t) & mask; t = 0
 ___
 	for my $k (0 .. 7) {
-		my ($p, $q) = @X[2 * ($k % 4), 2 * ($k % 4) + 1];
+		my ($p, $q) = @WINDOW[2 * ($k % 4), 2 * ($k % 4) + 1];
 		my $o = 8 * $k;
 		$s .= "\tmov\t$o(%rsi),$p\n\tmov\t$o(%rdi),$q\n\txor\t$q,$p\n\tand\t%rax,$p\n"
 		    . "\txor\t$p,$q\n\tmov\t$q,$o(%rdi)\n\tmovq\t\$0,$o(%rsi)\n";
@@ -557,15 +609,23 @@ ___
 # at most 7 multiplications by zero per row. The bound t < 2n may not hold
 # between rows (row 0 adds up to 2*a_0*a), but t stays below 4*2^(64n), so
 # t[num] holds it, and the result (a^2 + M*n)/R < 2n as for any product.
+#
+# The steps below: kernel_setup fills the frame; per row, row_start loads
+# b_i, row_head computes the first group (and m), row_groups the others,
+# row_end folds the two carry words into t[num-1..num]; then
+# final_reduce. $A names the multiplicand in the output's comments: a, or
+# V when squaring.
 my $VC = $T + 8 * ($MAXNUM + 2);	# V or a copy of a; V[-1] is free
 my $NC = $VC + 8 * ($MAXNUM + 1);
+my $TP = mem($T, '%rdi');		# t_j of a group at p = %rdi
+my $TDOWN = mem($T - 8, '%rdi');	# t_{j-1}: where a row's result goes
 sub mont_kernel {
-	my ($I, $sqr) = @_;
-	local @X = map { "%r$_" } 8 .. 15;
-	local ($Z, $H) = qw(%rbp %rbx);
+	my ($set, $sqr) = @_;
+	my $I = $set->(\@WINDOW, qw(%rbp %rbx));
 	my $name = "montk_" . ($sqr ? 'sqr' : 'mul') . "_$I->{name}";
 	my $frame = frame_size(3 * $MAXNUM + 3);
 	my $l = '.Lmont' . $seq++;
+	my $A = $sqr ? 'V' : 'a';
 	my $s = prologue($name, $sqr ? 5 : 6, $frame);
 	$s .= <<___ if $sqr;
 	mov	%r8,%r9			# the arguments of a*a*R^-1
@@ -573,9 +633,40 @@ sub mont_kernel {
 	mov	%rdx,%rcx
 	mov	%rsi,%rdx
 ___
-	my $sqr8 = $sqr && sub { square_then_reduce8($I, $l) };
-	$s .= "\ttest\t\$7,%r9\n\tjz\t${l}_sqr8\n" if $sqr8;
-	$s .= <<___;
+	$s .= "\ttest\t\$7,%r9\n\tjz\t${l}_sqr8\n" if $sqr;
+	$s .= kernel_setup($sqr, $l) . row_start($I, $sqr, $l) . row_head($I, $sqr, $l, $A)
+	    . row_groups($I, $sqr, $A) . row_end($I, $sqr, $l);
+	# V[-1] and V[n] are 0 by now, V[0..n-1] (or a) are wiped here, and
+	# b_i and m where the frame holds them.
+	$s .= join '', map { "\tmovq\t\$0,$_\n" } grep { /%rsp/ } $I->{bi}, $I->{m};
+	return $s . final_reduce($VC - $T) . epilogue($name, $frame)
+	     . ($sqr ? square_then_reduce8($I, $l) . epilogue($name, $frame) : '')
+	     . ".size\t$name,.-$name\n";
+}
+
+# Comments in the output: what a group of W limbs at p = j computes.
+sub limbs_text {	# limbs j+d .. j+d+W-1, j = 0 in the first group
+	my ($W, $j, $d) = @_;
+	my @r = map { $j ? ($_ ? "j+$_" : 'j') =~ s/\+-/-/r : $_ } $d, $d + $W - 1;
+	return $W == 1 ? "[$r[0]]" : "[$r[0]..$r[1]]";
+}
+sub carry_text { my ($j, $c) = @_; return $j ? " + carry $c" : '' }
+sub amath {	# x = t + A*b_i (+ the a*b_i carry word %rcx after the first group)
+	my ($A, $W, $j) = @_;
+	return "\t# x" . limbs_text($W, $j, 0) . " = t" . limbs_text($W, $j, 0) . " + $A"
+	     . limbs_text($W, $j, 0) . "*b_i" . carry_text($j, '%rcx') . "\n";
+}
+sub nmath {	# t, one limb down = x (or t) + n*m (+ the m*n carry word %rsi)
+	my ($W, $j, $from) = @_;
+	return "\t# t" . limbs_text($W, $j, -1) . " = $from" . limbs_text($W, $j, 0) . " + n"
+	     . limbs_text($W, $j, 0) . "*m" . carry_text($j, '%rsi') . "\n";
+}
+
+# The frame: the arguments; where a row's groups of 16, 8, 4 and 1 limbs
+# end; V = 2a (squaring) or a copy of a, a copy of n, t = 0.
+sub kernel_setup {
+	my ($sqr, $l) = @_;
+	my $s = <<___;
 	mov	%rdi,$R(%rsp)
 	mov	%rdx,$B(%rsp)
 	mov	%rcx,$N(%rsp)
@@ -611,7 +702,7 @@ ___
 	mov	%rax,%rdx
 	mov	%r10,$VC(%rsp,%rbx,8)
 ___
-	$s .= <<___;
+	return $s . <<___;
 	mov	(%rcx,%rbx,8),%rax
 	mov	%rax,$NC(%rsp,%rbx,8)
 	movq	\$0,$T(%rsp,%rbx,8)
@@ -620,6 +711,15 @@ ___
 	jb	${l}_copy
 	movq	\$0,$T(%rsp,%rbx,8)
 	mov	%rdx,$VC(%rsp,%rbx,8)	# V[n] = d_n (0 when multiplying)
+___
+}
+
+# A row starts: b_i where the instruction set keeps it; squaring moves V
+# on (V[i-1] = 0, V[i] = a_i, V[i+1] loses bit 0) and leaves i in %rax;
+# p = %rdi = 0.
+sub row_start {
+	my ($I, $sqr, $l) = @_;
+	my $s = <<___;
 ${l}_row:
 	mov	$B(%rsp),%rax		# b_i, and advance b
 	mov	(%rax),%rdx
@@ -637,46 +737,37 @@ ___
 	mov	$NUM(%rsp),%rax		# i
 	sub	$ROWS(%rsp),%rax
 ___
-	$s .= "\tlea\t0(%rsp),%rdi\n";
-	my $t = mem($T, '%rdi');
-	my $tdown = mem($T - 8, '%rdi');
-	my $A = $sqr ? 'V' : 'a';
-	# Comments in the output: what a group of W limbs at p = j computes.
-	my $lim = sub {		# limbs j+d .. j+d+W-1, j = 0 in the first group
-		my ($W, $j, $d) = @_;
-		my @r = map { $j ? ($_ ? "j+$_" : 'j') =~ s/\+-/-/r : $_ } $d, $d + $W - 1;
-		return $W == 1 ? "[$r[0]]" : "[$r[0]..$r[1]]";
-	};
-	my $cin = sub { $_[0] ? " + carry $_[1]" : '' };
-	my $amath = sub { my ($W, $j) = @_;
-		"\t# x" . $lim->($W, $j, 0) . " = t" . $lim->($W, $j, 0) . " + $A"
-		. $lim->($W, $j, 0) . "*b_i" . $cin->($j, '%rcx') . "\n" };
-	my $nmath = sub { my ($W, $j, $from) = @_;
-		"\t# t" . $lim->($W, $j, -1) . " = $from" . $lim->($W, $j, 0) . " + n"
-		. $lim->($W, $j, 0) . "*m" . $cin->($j, '%rsi') . "\n" };
-	# The first group, limbs 0..W-1 (W = 8, or 4 when num < 8):
-	# x = t + a*b_i; m = x_0*n0; t = x + m*n shifted down a limb.
-	# Squaring rows i >= 8 have V[0..7] = 0: m = t_0*n0, t + m*n only.
-	my $first = sub {
-		my ($W, $both) = @_;
-		my $tfirst = sub { $_[0] ? $tdown->($_[0]) : undef };
-		return $both
-		     ? $amath->($W, 0) . $I->{mult}->($I->{bi}) . $I->{clear}->()
-		     . $I->{madd}->($W, mem($VC, '%rdi'), $t, '%rcx', 0, undef)
-		     . "\t# m = x[0]*n0\n" . $nmath->($W, 0, 'x')
-		     . $I->{setm}->($X[0]) . $I->{clear}->()
-		     . $I->{nadd}->($W, mem($NC, '%rdi'), '%rsi', 0, $tfirst)
-		     . "\tlea\t" . 8 * $W . "(%rdi),%rdi\n"
-		     : "\t# m = t[0]*n0\n" . $nmath->($W, 0, 't')
-		     . $I->{setm}->("$T(%rsp)") . $I->{clear}->()
-		     . $I->{madd}->($W, mem($NC, '%rdi'), $t, '%rsi', 0, $tfirst)
-		     . "\txor\t%ecx,%ecx\n\tlea\t" . 8 * $W . "(%rdi),%rdi\n";
-	};
-	$s .= "\tcmpq\t\$8,$NUM(%rsp)\n\tjb\t${l}_head4\n";
-	# Rows i >= 8: groups of 8 from limb 8 to s = i & ~7 are t + m*n only
-	# (PN), then groups of 16 from s (NE16). Rows i < 8 keep the values
-	# of the setup: none, and the multiplication's NE16.
-	$s .= "\tcmp\t\$8,%rax\n\tjb\t${l}_head8\n" . <<___ . ($I->{both16} ? <<___ : '') . $first->(8, 0)
+	return $s . "\tlea\t0(%rsp),%rdi\n";
+}
+
+# The first group, limbs 0..W-1 (W = 8, or 4 when num < 8):
+# x = t + A*b_i; m = x_0*n0; t = x + m*n shifted down a limb.
+# Without $both (squaring rows i >= 8, where V[0..7] = 0): m = t_0*n0,
+# t + m*n only.
+sub first_group {
+	my ($I, $A, $W, $both) = @_;
+	my $tfirst = sub { $_[0] ? $TDOWN->($_[0]) : undef };	# x_0 + lo(m*n_0) = 0 is not stored
+	return $both
+	     ? amath($A, $W, 0) . $I->{mult}->($I->{bi}) . $I->{clear}->()
+	     . $I->{madd}->($W, mem($VC, '%rdi'), $TP, '%rcx', 0, undef)
+	     . "\t# m = x[0]*n0\n" . nmath($W, 0, 'x')
+	     . $I->{setm}->($WINDOW[0]) . $I->{clear}->()
+	     . $I->{nadd}->($W, mem($NC, '%rdi'), '%rsi', 0, $tfirst)
+	     . "\tlea\t" . 8 * $W . "(%rdi),%rdi\n"
+	     : "\t# m = t[0]*n0\n" . nmath($W, 0, 't')
+	     . $I->{setm}->("$T(%rsp)") . $I->{clear}->()
+	     . $I->{madd}->($W, mem($NC, '%rdi'), $TP, '%rsi', 0, $tfirst)
+	     . "\txor\t%ecx,%ecx\n\tlea\t" . 8 * $W . "(%rdi),%rdi\n";
+}
+
+# The head of a row: the first group at its width. Squaring rows i >= 8
+# also set where their groups of 8 without A*b_i end (PN: i & ~7) and
+# where the groups of 16 from there end (NE16); rows i < 8 keep the
+# values of the setup: none, and the multiplication's NE16.
+sub row_head {
+	my ($I, $sqr, $l, $A) = @_;
+	my $s = "\tcmpq\t\$8,$NUM(%rsp)\n\tjb\t${l}_head4\n";
+	$s .= "\tcmp\t\$8,%rax\n\tjb\t${l}_head8\n" . <<___ . ($I->{both16} ? <<___ : '')
 	and	\$-8,%rax
 	lea	(%rsp,%rax,8),%rdx
 	mov	%rdx,$PN(%rsp)
@@ -688,33 +779,46 @@ ___
 	lea	(%rsp,%rdx,8),%rdx
 	mov	%rdx,$NE16(%rsp)
 ___
-	    . "\tjmp\t${l}_body\n" if $sqr;
-	$s .= "${l}_head8:\n" . $first->(8, 1) . "\tjmp\t${l}_body\n"
-	    . "${l}_head4:\n" . $first->(4, 1) . "${l}_body:\n";
-	# Squaring: groups of 8 below limb i & ~7, t + m*n only.
+	    . first_group($I, $A, 8, 0) . "\tjmp\t${l}_body\n" if $sqr;
+	return $s . "${l}_head8:\n" . first_group($I, $A, 8, 1) . "\tjmp\t${l}_body\n"
+	     . "${l}_head4:\n" . first_group($I, $A, 4, 1) . "${l}_body:\n";
+}
+
+# A group of W limbs at p = j, carries in: x = t + A*b_i + %rcx (the
+# a*b_i carry word), then t one limb down = x + n*m + %rsi (the m*n one).
+sub group {
+	my ($I, $A, $W) = @_;
+	return amath($A, $W, 1) . $I->{mult}->($I->{bi}) . $I->{clear}->()
+	     . $I->{madd}->($W, mem($VC, '%rdi'), $TP, '%rcx', 1, undef)
+	     . nmath($W, 1, 'x') . $I->{mult}->($I->{m})
+	     . $I->{nadd}->($W, mem($NC, '%rdi'), '%rsi', 1, $TDOWN);
+}
+
+# The rest of a row. Squaring: first the groups of 8 below limb i & ~7,
+# t + m*n only. Then groups as above, of 16 first where the instruction
+# set has them (two carry closings fewer), then of 8, 4 and 1.
+sub row_groups {
+	my ($I, $sqr, $A) = @_;
+	my $s = '';
 	$s .= row_loops(['%rdi'], '%rdi', [[8, "$PN(%rsp)"]], sub {
-		return $nmath->(8, 1, 't') . $I->{clear}->()
-		     . $I->{madd}->(8, mem($NC, '%rdi'), $t, '%rsi', 1, $tdown);
+		return nmath(8, 1, 't') . $I->{clear}->()
+		     . $I->{madd}->(8, mem($NC, '%rdi'), $TP, '%rsi', 1, $TDOWN);
 	}) if $sqr;
-	# The other limbs, as the first group with carries in; first groups of
-	# 16 where the instruction set has them (two carry closings fewer).
-	my $group = sub {
-		my ($W, $d) = @_;	# W limbs from p + 8d
-		return $amath->($W, 1) . $I->{mult}->($I->{bi}) . $I->{clear}->()
-		     . $I->{madd}->($W, mem($VC + 8 * $d, '%rdi'), mem($T + 8 * $d, '%rdi'),
-		                    '%rcx', 1, undef)
-		     . $nmath->($W, 1, 'x') . $I->{mult}->($I->{m})
-		     . $I->{nadd}->($W, mem($NC + 8 * $d, '%rdi'), '%rsi', 1,
-		                    mem($T - 8 + 8 * $d, '%rdi'));
-	};
-	$s .= row_loops(['%rdi'], '%rdi', [$I->{both16} ? [16, "$NE16(%rsp)"] : (),
+	return $s . row_loops(['%rdi'], '%rdi', [$I->{both16} ? [16, "$NE16(%rsp)"] : (),
 	                [8, "$NE8(%rsp)"], [4, "$NE4(%rsp)"], [1, "$NE(%rsp)"]], sub {
 		my ($W) = @_;
-		return $group->($W, 0) if $W < 16;
-		return $amath->(16, 1) . $nmath->(16, 1, 'x')
-		     . $I->{both16}->(mem($VC, '%rdi'), mem($NC, '%rdi'), $t, $tdown);
+		return group($I, $A, $W) if $W < 16;
+		return amath($A, 16, 1) . nmath(16, 1, 'x')
+		     . $I->{both16}->(mem($VC, '%rdi'), mem($NC, '%rdi'), $TP, $TDOWN);
 	});
-	$s .= <<___;
+}
+
+# The end of a row: t[num-1] = t[num] + %rcx + %rsi (+ a_i * V[n] when
+# squaring), its carries into t[num]; the next row, or %rsi = &t[num] and
+# %rcx = n for final_reduce.
+sub row_end {
+	my ($I, $sqr, $l) = @_;
+	my $s = <<___;
 	xor	%eax,%eax		# t[num-1], t[num] = t[num] + both carry words
 	add	%rcx,%rsi
 	adc	\$0,%rax
@@ -729,7 +833,7 @@ ___
 	add	%rdx,%rsi
 	adc	\$0,%rax
 ___
-	$s .= <<___;
+	return $s . <<___;
 	mov	%rsi,$T-8(%rdi)
 	mov	%rax,$T(%rdi)
 	decq	$ROWS(%rsp)
@@ -737,15 +841,10 @@ ___
 	lea	$T(%rdi),%rsi
 	mov	$N(%rsp),%rcx
 ___
-	# V[-1] and V[n] are 0 by now, V[0..n-1] (or a) are wiped here, and
-	# b_i and m where the frame holds them.
-	$s .= join '', map { "\tmovq\t\$0,$_\n" } grep { /%rsp/ } $I->{bi}, $I->{m};
-	return $s . final_reduce($VC - $T) . epilogue($name, $frame)
-	     . ($sqr8 ? $sqr8->() . epilogue($name, $frame) : '') . ".size\t$name,.-$name\n";
 }
 
 my $code = "# Generated by perlasm/x86_64-mont.pl; do not edit.\n.text\n";
-for my $I (\%MULQ, $adx ? (\%ADX) : ()) {
-	$code .= mont_kernel($I, 0) . mont_kernel($I, 1);
+for my $set (\&mulq_set, $adx ? (\&adx_set) : ()) {
+	$code .= mont_kernel($set, 0) . mont_kernel($set, 1);
 }
 print Xlate::translate($code, $flavour, $caps);
