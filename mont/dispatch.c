@@ -22,8 +22,15 @@
 #undef MONT_ASM
 #endif
 
-/* The asm kernels' contract starts at 4 limbs. */
-#define KERNEL_MIN_NUM 4
+#ifdef MONT_ASM
+/* The kernels' sizes come from their generator (mont-kernels.h). */
+_Static_assert(MONTK_MAX_NUM >= MONT_MAX_NUM,
+               "the asm kernels must take every num up to MONT_MAX_NUM");
+_Static_assert(MONTK_MIN_NUM >= 1 && MONTK_MIN_NUM <= MONT_MAX_NUM,
+               "the asm kernels' smallest num must be a size the library takes");
+#else
+#define MONTK_MIN_NUM 1	/* no kernels: the C code takes every num */
+#endif
 
 enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1, CPU_AVX2 = 1u << 2,
        CPU_IFMA = 1u << 3 };
@@ -150,7 +157,8 @@ static void init(void)
 	atomic_store(&active, best);
 }
 
-/* The one dispatch decision: kernels for num >= 4, the C code below. */
+/* The one dispatch decision: the kernels from their smallest num, the C
+ * code below it. */
 const struct mont_backend *mont_backend_for(size_t num)
 {
 	if (num > MONT_MAX_NUM) {
@@ -159,7 +167,7 @@ const struct mont_backend *mont_backend_for(size_t num)
 		abort();
 	}
 	pthread_once(&once, init);
-	if (num < KERNEL_MIN_NUM)
+	if (num < MONTK_MIN_NUM)
 		return &built[0];
 	return atomic_load_explicit(&active, memory_order_relaxed);
 }
@@ -186,7 +194,7 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 	const size_t k1 = (L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
 	const size_t k2 = (L + MONTK_IFMA_X2_LANES - 1) / MONTK_IFMA_X2_LANES;
 
-	if (num == 0 || num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
+	if (num < MONTK_IFMA_MIN_NUM || num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
 		return 0;
 	static mont_amm_fn *const oney[] = MONTK_IFMA_X1Y;
 	/* 256-bit registers where they need fewer limbs (see the generator) */
@@ -226,6 +234,11 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
  * against 305; 24: 442 against 680; 103: 33 ms against 193 ms). */
 #define IFMA_MIN_NUM 12
 #define IFMA2_MIN_NUM 5
+#ifdef MONT_HAVE_IFMA
+_Static_assert(IFMA2_MIN_NUM >= MONTK_IFMA_MIN_NUM && IFMA_MIN_NUM >= MONTK_IFMA_MIN_NUM &&
+               IFMA2_MIN_NUM <= MONTK_IFMA_MAX_NUM && IFMA_MIN_NUM <= MONTK_IFMA_MAX_NUM,
+               "the sizes picked here must be ones the IFMA kernels take");
+#endif
 
 int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
 {

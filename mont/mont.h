@@ -10,10 +10,16 @@
  * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|a64|mulq|adx|ifma
  * in the environment asks for one; when it cannot be honoured one line goes
  * to stderr and the best available backend runs. Sizes below the kernels'
- * minimum (num < 4) always use the C code.
+ * minimum (their generator states it in mont-kernels.h) use the C code.
  *
- * Thread-safe. Constant time in the values of a, b, base and exp (only num
- * and exp_limbs, which are public, change the instruction and address trace).
+ * Thread-safe. Constant time: the secrets are a, b, base and exp, whose
+ * values never change the instruction and address trace. Public, and free
+ * to change it: num and exp_limbs; the modulus n, its value and its bit
+ * length (R mod n is computed by branching on them, and mont_modexp checks
+ * that n is odd); whether base < n (the one range check); the backend,
+ * from this CPU, MONT_BACKEND and mont_select(). The exponent's length
+ * counts in limbs: leading zero bits within exp_limbs cost the same time
+ * as any others.
  */
 #ifndef MONT_H
 #define MONT_H
@@ -80,8 +86,8 @@ MONT_API int mont_modexp2(uint64_t *r1, const uint64_t *b1, const uint64_t *e1,
                           uint64_t *r2, const uint64_t *b2, const uint64_t *e2,
                           size_t e2_limbs, const uint64_t *n2, size_t num);
 
-/* Name of the backend for num >= 4: "ifma", "adx", "mulq" (x86_64), "a64"
- * (AArch64) or "c". With
+/* Name of the backend for the sizes the kernels take: "ifma", "adx",
+ * "mulq" (x86_64), "a64" (AArch64) or "c". With
  * "ifma", mont_modexp and mont_modexp2 run the AVX-512 IFMA kernels (radix
  * 2^52) at the sizes where they are measured faster, and mont_mul/mont_sqr
  * the adx kernels (mulq without ADX). */

@@ -91,15 +91,6 @@ package Xlate;
 use strict;
 use warnings;
 
-my %FLAVOUR = (
-	'elf'       => { syntax => 'gas',  obj => 'elf',   win64 => 0 },
-	'macosx'    => { syntax => 'gas',  obj => 'macho', win64 => 0 },
-	'mingw64'   => { syntax => 'gas',  obj => 'coff',  win64 => 1 },
-	'nasm'      => { syntax => 'nasm', obj => 'coff',  win64 => 1 },
-	'nasm-elf'  => { syntax => 'nasm', obj => 'elf',   win64 => 0 },
-	'elf-win64' => { syntax => 'gas',  obj => 'elf',   win64 => 1 },
-);
-
 # ---- registers: name => [bits, number 0-15 | 'rip', class] -----------------
 my %REG;
 {
@@ -525,15 +516,10 @@ sub _analyse_frame {
 }
 
 # ---- output -------------------------------------------------------------------------
-# Name of a symbol in the flavour's syntax.
+# Name of a symbol in the flavour's syntax (.Lname is a local label).
 sub _sym {
 	my ($fl, $name) = @_;
-	if ($name =~ /^\.L(\w+)$/) {
-		return "L$1" if $fl->{obj} eq 'macho';
-		return "L\$$1" if $fl->{syntax} eq 'nasm';
-		return $name;
-	}
-	return $fl->{obj} eq 'macho' ? "_$name" : $name;
+	return $name =~ /^\.L(\w+)$/ ? "$fl->{local}$1" : "$fl->{global}$name";
 }
 
 sub _expr {
@@ -588,23 +574,104 @@ sub _nasm_operand {
 	return "[$m]";
 }
 
-sub _insn_text {
+sub _gas_insn {
 	my ($fl, $s) = @_;
-	if ($fl->{syntax} eq 'gas') {
-		my $ops = join(',', map { _gas_operand($fl, $_) } @{ $s->{ops} });
-		return "\t$s->{mn}" . (length $ops ? "\t$ops" : '');
-	}
+	my $ops = join(',', map { _gas_operand($fl, $_) } @{ $s->{ops} });
+	return "\t$s->{mn}" . (length $ops ? "\t$ops" : '');
+}
+
+sub _nasm_insn {
+	my ($fl, $s) = @_;
 	my $ops = join(', ', map { _nasm_operand($fl, $_, $s) } reverse @{ $s->{ops} });
 	return "\t$s->{intel}" . (length $ops ? "\t$ops" : '');
 }
 
 sub _data_text {
 	my ($fl, $bytes, @e) = @_;
-	my $d = $fl->{syntax} eq 'nasm'
-		? { 1 => 'db', 2 => 'dw', 4 => 'dd', 8 => 'dq' }->{$bytes}
-		: { 1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad' }->{$bytes};
-	return "\t$d\t" . join(',', map { _expr($fl, $_) } @e);
+	return "\t$fl->{data}{$bytes}\t" . join(',', map { _expr($fl, $_) } @e);
 }
+
+# The flavours: a syntax (gas or nasm) and an object format each. The
+# entries hold everything that differs, so the output code below asks the
+# entry and never the flavour's name:
+#   local, global      prefixes of local labels (.Lname) and other symbols
+#   comment, data      the comment character; the data directive per size
+#   insn(S)            an instruction's text
+#   section(A)         the lines that open the code (A: its largest .align)
+#   align(N)           an alignment of N bytes
+#   globl(NAME, F), hidden(NAME, F), type(NAME, F)   the directives' lines
+#                      (F: the function NAME)
+#   end_label(F)       F needs a label at its end (.pdata; nasm's ELF global)
+#   size(F)            the lines after F's end label
+#   win64              Win64 ABI: arguments moved at entry, rdi/rsi saved
+#   seh                Win64 unwind tables, written with rva (a format),
+#                      pdata and xdata (the sections' opening lines) and
+#                      xdata_align (before each UNWIND_INFO)
+#   cfi                DWARF CFI where the caps say the assembler takes it
+#   notes              ELF: the .note.GNU-stack line and the opening lines
+#                      of .note.gnu.property; its presence also means CET
+#                      (endbr64, the property) follows the build
+# Every sub gets the entry first.
+my %GAS = (
+	local   => '.L', global => '', comment => '#',
+	data    => { 1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad' },
+	insn    => \&_gas_insn,
+	section => sub { "\t.text" },
+	align   => sub { sprintf("\t.p2align\t%d", log($_[1]) / log(2) + 0.5) },
+	globl   => sub { "\t.globl\t" . _sym($_[0], $_[1]) },
+	hidden  => sub { () },
+	type    => sub { () },
+	end_label => sub { 0 },
+	size    => sub { () },
+	rva     => "\t.rva\t%s",
+	pdata   => ["\t.section\t.pdata,\"dr\"", "\t.p2align\t2"],
+	xdata   => ["\t.section\t.xdata,\"dr\""],
+	xdata_align => "\t.p2align\t2",
+);
+my %GAS_ELF = (%GAS,
+	cfi     => 1,
+	hidden  => sub { "\t.hidden\t$_[1]" },
+	type    => sub { "\t.type\t$_[1],\@function" },
+	size    => sub { "\t.size\t$_[1]{name},.-$_[1]{name}" },
+	notes   => { stack => "\t.section\t.note.GNU-stack,\"\",\@progbits",
+	             property => ["\t.section\t.note.gnu.property,\"a\"", "\t.p2align\t3"] },
+);
+my %NASM = (
+	local   => 'L$', global => '', comment => ';',
+	data    => { 1 => 'db', 2 => 'dw', 4 => 'dd', 8 => 'dq' },
+	insn    => \&_nasm_insn,
+	align   => sub { "align\t$_[1]" },
+	globl   => sub { "global\t$_[1]" },
+	hidden  => sub { () },
+	type    => sub { () },
+	end_label => sub { 1 },
+	size    => sub { () },
+	rva     => "\tdd\t%s wrt ..imagebase",
+	pdata   => ['section .pdata rdata align=4'],
+	xdata   => ['section .xdata rdata align=4'],
+	xdata_align => 'align 4',
+);
+my %FLAVOUR = (
+	'elf'       => { %GAS_ELF },
+	'elf-win64' => { %GAS_ELF, win64 => 1 },
+	'macosx'    => { %GAS, local => 'L', global => '_', cfi => 1,
+		section => sub { "\t.section\t__TEXT,__text,regular,pure_instructions" },
+		hidden  => sub { "\t.private_extern\t" . _sym($_[0], $_[1]) } },
+	'mingw64'   => { %GAS, win64 => 1, seh => 1,
+		type    => sub { "\t.def\t$_[1];\t.scl\t" . ($_[2]{globl} ? 2 : 3) . ";\t.type\t32;\t.endef" },
+		end_label => sub { 1 } },
+	'nasm'      => { %NASM, win64 => 1, seh => 1,
+		section => sub { ('default rel', "section .text code align=$_[1]") } },
+	'nasm-elf'  => { %NASM,
+		section => sub { ('default rel', "section .text align=$_[1]") },
+		# nasm's ELF global carries type, visibility and size (up to an end label)
+		globl   => sub { my ($fl, $name, $f) = @_;
+			"global\t$name:function" . ($f->{hidden} ? ' hidden' : '')
+			. ' (' . _sym($fl, ".Lxlate_${name}_end") . " - $name)" },
+		end_label => sub { $_[1]{globl} },
+		notes   => { stack => 'section .note.GNU-stack noalloc noexec nowrite progbits',
+		             property => ['section .note.gnu.property note alloc noexec nowrite align=8'] } },
+);
 
 # AT&T text -> a statement, for what the translator inserts.
 sub _make {
@@ -649,22 +716,152 @@ sub _unwind_info {
 	return (1, $prolog, $count, 0, map { @$_ } @slots);
 }
 
+# The .pdata RUNTIME_FUNCTION and the .xdata UNWIND_INFO of every function.
+sub _seh_tables {
+	my ($fl, $fns) = @_;
+	my @out = @{ $fl->{pdata} };
+	for my $f (@$fns) {
+		push @out, map { sprintf($fl->{rva}, _sym($fl, $_)) }
+			$f->{name}, $f->{seh_fn_end}, ".Lxlate_$f->{name}_info";
+	}
+	push @out, @{ $fl->{xdata} };
+	for my $f (@$fns) {
+		push @out, $fl->{xdata_align}, _sym($fl, ".Lxlate_$f->{name}_info") . ':',
+			"\t$fl->{data}{1}\t" . join(',', _unwind_info($fl, $f));
+	}
+	return @out;
+}
+
 # The ELF sections after the code: .note.GNU-stack (no executable stack) and,
 # when CET is on, the .note.gnu.property note.
 sub _elf_notes {
 	my ($fl, $bits) = @_;
-	my $nasm = $fl->{syntax} eq 'nasm';
-	my @out = $nasm ? ('section .note.GNU-stack noalloc noexec nowrite progbits')
-		: ("\t.section\t.note.GNU-stack,\"\",\@progbits");
+	my @out = ($fl->{notes}{stack});
 	return @out unless $bits;
 	# psABI: n_namesz 4, n_descsz 16 (one 4-byte property padded to 8),
 	# NT_GNU_PROPERTY_TYPE_0, "GNU\0", then pr_type GNU_PROPERTY_X86_FEATURE_1_AND,
 	# pr_datasz 4, the feature bits, a zero word padding to 8.
-	return (@out, $nasm ? 'section .note.gnu.property note alloc noexec nowrite align=8'
-			: ("\t.section\t.note.gnu.property,\"a\"", "\t.p2align\t3"),
+	return (@out, @{ $fl->{notes}{property} },
 		_data_text($fl, 4, 4, 16, 5), _data_text($fl, 1, qw(0x47 0x4e 0x55 0)),
 		_data_text($fl, 4, '0xc0000002', 4, sprintf('0x%x', $bits), 0));
 }
+
+# ---- translation: one emitter per statement kind ------------------------------------
+# They share the state $x of one translation: fl (the flavour's entry), out
+# (the lines so far), cfi, cet (the GNU property bits), fnat (function by
+# the index of its label), byname, prologue_at (statement index => [f,
+# what, register]), cur (the function being emitted), cfa (its CFA offset
+# from %rsp), body_cfa, seq (unwind labels so far), ncode (instructions).
+
+# A local label for unwind offsets: (its name, its definition).
+sub _mark {
+	my ($x, $f, $what) = @_;
+	my $name = ".Lxlate_$f->{name}_$what";
+	return ($name, _sym($x->{fl}, $name) . ':');
+}
+
+# After a prologue or epilogue instruction (push REG, alloc N, pop REG,
+# free N): the label SEH codes point at, and the CFI.
+sub _frame_op {
+	my ($x, $what, $arg) = @_;
+	my $cur = $x->{cur};
+	if ($x->{fl}{seh} && ($what eq 'push' || $what eq 'alloc')) {
+		my ($l, $t) = _mark($x, $cur, 'p' . ++$x->{seq});
+		push @{ $x->{out} }, $t;
+		push @{ $cur->{seh_push} }, [ $arg, $l ] if $what eq 'push';
+		$cur->{seh_alloc} = $l if $what eq 'alloc';
+		$cur->{seh_end_prologue} = $l;
+	}
+	return unless $x->{cfi};
+	$x->{cfa} += { push => 8, pop => -8, alloc => $arg, free => -$arg }->{$what};
+	push @{ $x->{out} }, "\t.cfi_def_cfa_offset\t$x->{cfa}";
+	push @{ $x->{out} }, "\t.cfi_offset\t%$arg,-$x->{cfa}" if $what eq 'push';
+	push @{ $x->{out} }, "\t.cfi_restore\t%$arg" if $what eq 'pop';
+}
+
+sub _end_function {
+	my ($x, $f) = @_;
+	my $fl = $x->{fl};
+	push @{ $x->{out} }, "\t.cfi_endproc" if $x->{cfi};
+	undef $x->{cur};
+	if ($fl->{end_label}->($fl, $f)) {
+		my ($l, $t) = _mark($x, $f, 'end');
+		$f->{seh_fn_end} = $l;
+		push @{ $x->{out} }, $t;
+	}
+	push @{ $x->{out} }, $fl->{size}->($fl, $f);
+}
+
+# A label; at a function's: CFI start, endbr64, the Win64 entry.
+sub _emit_label {
+	my ($x, $s, $i) = @_;
+	my $fl = $x->{fl};
+	push @{ $x->{out} }, _sym($fl, $s->{name}) . ':';
+	my $f = $x->{fnat}{$i} or return;
+	@$x{qw(cur seq cfa)} = ($f, 0, 8);
+	push @{ $x->{out} }, "\t.cfi_startproc" if $x->{cfi};
+	push @{ $x->{out} }, _data_text($fl, 1, qw(0xf3 0x0f 0x1e 0xfa)) . "\t$fl->{comment} endbr64"
+		if $x->{cet} & 1 && $f->{globl};
+	return unless $fl->{win64};
+	$f->{seh_push} = [];
+	for my $e (_win64_entry($f->{nargs})) {
+		push @{ $x->{out} }, $fl->{insn}->($fl, $e);
+		_frame_op($x, 'push', $e->{ops}[0]{r}) if _is_push($e);
+	}
+}
+
+# An instruction, with the Win64 exit before a ret and the unwind data of
+# prologue and epilogue instructions.
+sub _emit_insn {
+	my ($x, $s, $i) = @_;
+	my ($fl, $cur) = @$x{qw(fl cur)};
+	$x->{ncode}++;
+	my $ret = $s->{intel} eq 'ret';
+	if ($x->{cfi} && $cur->{epi_first}{$i}) {
+		push @{ $x->{out} }, "\t.cfi_remember_state";
+		$x->{body_cfa} = $x->{cfa};
+	}
+	if ($fl->{win64} && $ret) {
+		for my $reg (qw(rsi rdi)) {
+			push @{ $x->{out} }, $fl->{insn}->($fl, _make("popq %$reg"));
+			_frame_op($x, 'pop', $reg);
+		}
+	}
+	push @{ $x->{out} }, $fl->{insn}->($fl, $s);
+	if (my $p = $x->{prologue_at}{$i}) {
+		_frame_op($x, $p->[1], $p->[1] eq 'push' ? $p->[2] : $cur->{alloc});
+	}
+	elsif (($cur->{role}{$i} // '') eq 'epilogue') {
+		if (_is_pop($s)) { _frame_op($x, 'pop', $s->{ops}[0]{r}) }
+		else { _frame_op($x, 'free', $cur->{alloc}) }
+	}
+	if ($x->{cfi} && $ret) {
+		push @{ $x->{out} }, "\t.cfi_restore_state";
+		$x->{cfa} = $x->{body_cfa};
+	}
+}
+
+# A directive naming a function: the flavour's lines for it.
+sub _directive_emitter {
+	my ($what) = @_;
+	return sub {
+		my ($x, $s) = @_;
+		push @{ $x->{out} }, $x->{fl}{$what}->($x->{fl}, $s->{name}, $x->{byname}{ $s->{name} });
+	};
+}
+
+my %EMIT = (
+	comment => sub { my ($x, $s) = @_; push @{ $x->{out} }, "$x->{fl}{comment} $s->{text}" },
+	text    => sub { },	# the only section; opened at the start
+	size    => sub { },	# its lines come at the function's end
+	align   => sub { my ($x, $s) = @_; push @{ $x->{out} }, $x->{fl}{align}->($x->{fl}, $s->{bytes}) },
+	data    => sub { my ($x, $s) = @_; push @{ $x->{out} }, _data_text($x->{fl}, $s->{bytes}, @{ $s->{exprs} }) },
+	globl   => _directive_emitter('globl'),
+	hidden  => _directive_emitter('hidden'),
+	type    => _directive_emitter('type'),
+	label   => \&_emit_label,
+	insn    => \&_emit_insn,
+);
 
 sub translate {
 	my ($text, $flavour, $caps) = @_;
@@ -676,161 +873,34 @@ sub translate {
 		unless $caps->arch eq 'x86_64';
 	die "Xlate: " . $caps->file . " describes an ILP32 (x32) build; the dialect assumes 64-bit pointers\n"
 		if $caps->build('ilp32');
-	my ($ibt, $shstk) = (0, 0);
-	if ($fl->{obj} eq 'elf') {
-		$ibt = $caps->build('cet_ibt') ? 1 : 0;
-		$shstk = $caps->build('cet_shstk') ? 1 : 0;
-	}
 	my $st = parse($text);
 	my $fns = analyse($st);
-	my %fnat = map { $_->{start} => $_ } @$fns;
-	my %byname = map { $_->{name} => $_ } @$fns;
+	my $x = { fl => $fl, out => [], ncode => 0,
+		cfi => $fl->{cfi} && $caps->known('cfi') && $caps->has('cfi'),
+		cet => $fl->{notes} ? ($caps->build('cet_ibt') ? 1 : 0) | ($caps->build('cet_shstk') ? 2 : 0) : 0,
+		fnat => { map { $_->{start} => $_ } @$fns }, byname => { map { $_->{name} => $_ } @$fns } };
 	my %endat;
 	push @{ $endat{ $_->{end} } }, $_ for @$fns;
-	my %prologue_at;	# statement index => [function, what]
 	for my $f (@$fns) {
-		$prologue_at{ $_->[1] } = [ $f, 'push', $_->[0] ] for @{ $f->{push} };
-		$prologue_at{ $f->{alloc_at} } = [ $f, 'alloc' ] if defined $f->{alloc_at};
+		$x->{prologue_at}{ $_->[1] } = [ $f, 'push', $_->[0] ] for @{ $f->{push} };
+		$x->{prologue_at}{ $f->{alloc_at} } = [ $f, 'alloc' ] if defined $f->{alloc_at};
 	}
-	my $nasm = $fl->{syntax} eq 'nasm';
-	my $seh = $fl->{win64} && $fl->{obj} eq 'coff';
 	my $maxalign = 16;
 	$_->{k} eq 'align' && $_->{bytes} > $maxalign and $maxalign = $_->{bytes} for @$st;
-	my $text_dir = $nasm ? 'section .text' . ($fl->{obj} eq 'coff' ? ' code' : '') . " align=$maxalign"
-		: $fl->{obj} eq 'macho' ? "\t.section\t__TEXT,__text,regular,pure_instructions" : "\t.text";
-	# DWARF CFI (gas-syntax ELF and Mach-O) where the toolchain takes it.
-	my $cfi = !$nasm && $fl->{obj} ne 'coff' && $caps->known('cfi') && $caps->has('cfi');
-	my $seq = 0;
-	my $mark = sub {	# a local label for unwind offsets
-		my ($f, $what) = @_;
-		my $name = ".Lxlate_$f->{name}_$what";
-		return ($name, _sym($fl, $name) . ':');
-	};
-	my @out = ($nasm ? ('default rel', $text_dir) : ($text_dir));
-	my $ncode = 0;
-	my ($cur, $cfa, $body_cfa);	# function being emitted, CFA offset from %rsp
-	# After a prologue or epilogue instruction (push REG, alloc N, pop REG,
-	# free N): the label SEH codes point at, and the CFI.
-	my $frame_op = sub {
-		my ($what, $arg) = @_;
-		if ($seh && ($what eq 'push' || $what eq 'alloc')) {
-			my ($l, $t) = $mark->($cur, 'p' . ++$seq);
-			push @out, $t;
-			push @{ $cur->{seh_push} }, [ $arg, $l ] if $what eq 'push';
-			$cur->{seh_alloc} = $l if $what eq 'alloc';
-			$cur->{seh_end_prologue} = $l;
-		}
-		return unless $cfi;
-		$cfa += { push => 8, pop => -8, alloc => $arg, free => -$arg }->{$what};
-		push @out, "\t.cfi_def_cfa_offset\t$cfa";
-		push @out, "\t.cfi_offset\t%$arg,-$cfa" if $what eq 'push';
-		push @out, "\t.cfi_restore\t%$arg" if $what eq 'pop';
-	};
-	my $emit_end = sub {
-		my ($f) = @_;
-		push @out, "\t.cfi_endproc" if $cfi;
-		undef $cur;
-		if ($seh || ($nasm && $fl->{obj} eq 'elf' && $f->{globl})) {	# for .pdata, or the size in `global`
-			my ($l, $t) = $mark->($f, 'end');
-			$f->{seh_fn_end} = $l;
-			push @out, $t;
-		}
-		push @out, "\t.size\t$f->{name},.-$f->{name}" if $fl->{obj} eq 'elf' && !$nasm;
-	};
+	push @{ $x->{out} }, $fl->{section}->($fl, $maxalign);
 	for my $i (0 .. $#$st) {
-		my $s = $st->[$i];
-		$LINE = $s;
-		$emit_end->($_) for @{ $endat{$i} // [] };
-		my $k = $s->{k};
-		if ($k eq 'comment') { push @out, ($nasm ? ';' : '#') . " $s->{text}" }
-		elsif ($k eq 'text') { }	# the only section; opened above
-		elsif ($k eq 'align') {
-			push @out, $nasm ? "align\t$s->{bytes}" : sprintf("\t.p2align\t%d", log($s->{bytes}) / log(2) + 0.5);
-		}
-		elsif ($k eq 'globl' && $nasm && $fl->{obj} eq 'elf') {
-			# nasm's ELF global carries type, visibility and size (up to an end label)
-			my $f = $byname{ $s->{name} };
-			push @out, "global\t$s->{name}:function" . ($f->{hidden} ? ' hidden' : '')
-				. ' (' . _sym($fl, ".Lxlate_$s->{name}_end") . " - $s->{name})";
-		}
-		elsif ($k eq 'globl') { push @out, $nasm ? "global\t$s->{name}" : "\t.globl\t" . _sym($fl, $s->{name}) }
-		elsif ($k eq 'hidden') {
-			push @out, "\t.hidden\t$s->{name}" if $fl->{obj} eq 'elf' && !$nasm;
-			push @out, "\t.private_extern\t" . _sym($fl, $s->{name}) if $fl->{obj} eq 'macho';
-		}
-		elsif ($k eq 'type') {
-			push @out, "\t.type\t$s->{name},\@function" if $fl->{obj} eq 'elf' && !$nasm;
-			if ($fl->{obj} eq 'coff' && !$nasm) {
-				my $scl = grep({ $_->{name} eq $s->{name} && $_->{globl} } @$fns) ? 2 : 3;
-				push @out, "\t.def\t$s->{name};\t.scl\t$scl;\t.type\t32;\t.endef";
-			}
-		}
-		elsif ($k eq 'size') { }	# emitted by $emit_end
-		elsif ($k eq 'data') { push @out, _data_text($fl, $s->{bytes}, @{ $s->{exprs} }) }
-		elsif ($k eq 'label') {
-			push @out, _sym($fl, $s->{name}) . ':';
-			if (my $f = $fnat{$i}) {
-				($cur, $seq, $cfa) = ($f, 0, 8);
-				push @out, "\t.cfi_startproc" if $cfi;
-				push @out, _data_text($fl, 1, qw(0xf3 0x0f 0x1e 0xfa)) . ($nasm ? "\t; " : "\t# ") . 'endbr64'
-					if $ibt && $f->{globl};
-				if ($fl->{win64}) {
-					$f->{seh_push} = [];
-					for my $e (_win64_entry($f->{nargs})) {
-						push @out, _insn_text($fl, $e);
-						$frame_op->('push', $e->{ops}[0]{r}) if _is_push($e);
-					}
-				}
-			}
-		}
-		elsif ($k eq 'insn') {
-			$ncode++;
-			my $ret = $s->{intel} eq 'ret';
-			if ($cfi && $cur->{epi_first}{$i}) {
-				push @out, "\t.cfi_remember_state";
-				$body_cfa = $cfa;
-			}
-			if ($fl->{win64} && $ret) {
-				for my $reg (qw(rsi rdi)) {
-					push @out, _insn_text($fl, _make("popq %$reg"));
-					$frame_op->('pop', $reg);
-				}
-			}
-			push @out, _insn_text($fl, $s);
-			if (my $p = $prologue_at{$i}) {
-				$frame_op->($p->[1], $p->[1] eq 'push' ? $p->[2] : $cur->{alloc});
-			}
-			elsif (($cur->{role}{$i} // '') eq 'epilogue') {
-				if (_is_pop($s)) { $frame_op->('pop', $s->{ops}[0]{r}) }
-				else { $frame_op->('free', $cur->{alloc}) }
-			}
-			if ($cfi && $ret) {
-				push @out, "\t.cfi_restore_state";
-				$cfa = $body_cfa;
-			}
-		}
-		else { _die("internal: statement kind $k") }
+		$LINE = $st->[$i];
+		_end_function($x, $_) for @{ $endat{$i} // [] };
+		my $emit = $EMIT{ $st->[$i]{k} } or _die("internal: statement kind $st->[$i]{k}");
+		$emit->($x, $st->[$i], $i);
 	}
-	$emit_end->($_) for @{ $endat{ scalar @$st } // [] };
+	_end_function($x, $_) for @{ $endat{ scalar @$st } // [] };
 	undef $LINE;
-	unless ($ncode) {	# every generated file holds code (see the header)
-		push @out, _sym($fl, '.Lxlate_empty') . ':', "\tret";
-	}
-	if ($seh && @$fns) {
-		my $rva = sub { $nasm ? "\tdd\t$_[0] wrt ..imagebase" : "\t.rva\t$_[0]" };
-		push @out, $nasm ? 'section .pdata rdata align=4' : ("\t.section\t.pdata,\"dr\"", "\t.p2align\t2");
-		for my $f (@$fns) {
-			push @out, map { $rva->(_sym($fl, $_)) } $f->{name}, $f->{seh_fn_end}, ".Lxlate_$f->{name}_info";
-		}
-		push @out, $nasm ? 'section .xdata rdata align=4' : "\t.section\t.xdata,\"dr\"";
-		for my $f (@$fns) {
-			push @out, $nasm ? 'align 4' : "\t.p2align\t2";
-			push @out, _sym($fl, ".Lxlate_$f->{name}_info") . ':';
-			push @out, "\t" . ($nasm ? 'db' : '.byte') . "\t" . join(',', _unwind_info($fl, $f));
-		}
-	}
-	push @out, _elf_notes($fl, ($ibt ? 1 : 0) | ($shstk ? 2 : 0)) if $fl->{obj} eq 'elf';
-	return join("\n", @out) . "\n";
+	# every generated file holds code (see the header)
+	push @{ $x->{out} }, _sym($fl, '.Lxlate_empty') . ':', "\tret" unless $x->{ncode};
+	push @{ $x->{out} }, _seh_tables($fl, $fns) if $fl->{seh} && @$fns;
+	push @{ $x->{out} }, _elf_notes($fl, $x->{cet}) if $fl->{notes};
+	return join("\n", @{ $x->{out} }) . "\n";
 }
 
 # perl perlasm/Xlate.pm FLAVOUR CAPS.json [IN] > OUT

@@ -122,12 +122,13 @@ if ($flavour eq '--header') {
  * montk_amm52x2_K: L = K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX.
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
  * limb below 2^52, k0 = -n^-1 mod 2^52; r may alias a or b. A number of num
- * 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: up to
- * MONTK_IFMA_MAX_NUM limbs. */
+ * 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
+ * MONTK_IFMA_MIN_NUM up to MONTK_IFMA_MAX_NUM limbs. */
 #define MONTK_IFMA_LANES $l1
 #define MONTK_IFMA_KMAX $X1_KMAX
 #define MONTK_IFMA_X2_LANES $l2
 #define MONTK_IFMA_X2_KMAX $X2_KMAX
+#define MONTK_IFMA_MIN_NUM 1
 #define MONTK_IFMA_MAX_NUM $maxnum
 #define MONTK_IFMA_Y_KMAX $X1Y_K[-1]
 typedef void montk_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,

@@ -17,7 +17,6 @@
 typedef montk_mul_fn mulf;
 typedef montk_sqr_fn sqrf;
 
-#define MAXNUM 128
 #define CANARY 0xa5a5a5a55a5a5a5aULL
 
 static int read_words(uint64_t *w, size_t count)
@@ -42,8 +41,8 @@ int main(int argc, char **argv)
 	uint64_t n0;
 	while (scanf("%15s %7s %zu %" SCNx64, kernel, alias, &num, &n0) == 4) {
 		/* buf: canary, r, canary; separate a, b unless aliased */
-		uint64_t buf[MAXNUM + 2], a[MAXNUM], b[MAXNUM], n[MAXNUM];
-		if (num < 4 || num > MAXNUM) {
+		uint64_t buf[MONTK_MAX_NUM + 2], a[MONTK_MAX_NUM], b[MONTK_MAX_NUM], n[MONTK_MAX_NUM];
+		if (num < MONTK_MIN_NUM || num > MONTK_MAX_NUM) {
 			printf("ERR num %zu\n", num);
 			return 1;
 		}

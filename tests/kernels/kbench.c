@@ -18,7 +18,7 @@ int bn_mul_mont(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
                 const uint64_t *np, const uint64_t *n0, int num);
 void OPENSSL_cpuid_setup(void);
 
-enum { BATCH = 16, RUNS = 301, MAXN = 128 };
+enum { BATCH = 16, RUNS = 301, MAXN = MONTK_MAX_NUM };
 static uint64_t r[MAXN], a[MAXN], b[MAXN], n[MAXN], n0;
 
 static int cmp(const void *x, const void *y)
@@ -75,8 +75,8 @@ int main(int argc, char **argv)
 #endif
 	for (int c = 0; c < count; c++) {
 		size_t num = nums[c];
-		if (num < 4 || num > MAXN)
-			return fprintf(stderr, "num %zu out of 4..%d\n", num, MAXN), 2;
+		if (num < MONTK_MIN_NUM || num > MAXN)
+			return fprintf(stderr, "num %zu out of %d..%d\n", num, MONTK_MIN_NUM, MAXN), 2;
 		for (size_t i = 0; i < num; i++)
 			n[i] = rnd(), a[i] = rnd(), b[i] = rnd();
 		n[0] |= 1;

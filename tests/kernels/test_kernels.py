@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import random
+import re
 import subprocess
 
 import pytest
@@ -117,6 +118,19 @@ def test_kernel_matches_python(driver, kernel):
             for i, (a, b) in enumerate(operands(n, rnd)):
                 cases.append((kernel, ALIASES[i % 4], num, n, a, b))
     check(driver, cases)
+
+
+def test_sizes_reach_both_ends_of_the_contract(driver):
+    """The sizes checked above start and end where the generator says the
+    kernels' contract does (MONTK_MIN_NUM, MONTK_MAX_NUM), and the driver,
+    sized by the same header, refuses one limb beyond either end."""
+    header = (driver.parent / "mont-kernels.h").read_text()
+    lo, hi = (int(v) for v in re.findall(r"^#define MONTK_M(?:IN|AX)_NUM (\d+)$", header, re.M))
+    assert (min(NUMS), max(NUMS)) == (lo, hi)
+    for num in (lo - 1, hi + 1):
+        p = subprocess.run([str(driver)], input=f"mul_mulq none {num} 1\n", capture_output=True,
+                           text=True)
+        assert (p.returncode, p.stdout) == (1, f"ERR num {num}\n")
 
 
 def test_random_many(driver, kernel):

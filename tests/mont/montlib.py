@@ -4,6 +4,7 @@ import json
 import os
 import pathlib
 import random
+import re
 import shlex
 import signal
 import subprocess
@@ -121,6 +122,14 @@ def kernels_header(build=BUILD):
     """What the generator produced: None in a C-only build (target not x86_64)."""
     h = build / "mont-kernels.h"
     return h.read_text() if h.exists() else None
+
+
+def kernel_limits(header):
+    """(MONTK_MIN_NUM, MONTK_MAX_NUM) of a kernels header: the sizes the
+    64-bit kernels take."""
+    got = [re.search(rf"^#define MONTK_{w}_NUM (\d+)$", header, re.M) for w in ("MIN", "MAX")]
+    assert all(got), f"no MONTK_MIN_NUM/MONTK_MAX_NUM in the kernels header:\n{header}"
+    return tuple(int(m.group(1)) for m in got)
 
 
 def built_backends(header):

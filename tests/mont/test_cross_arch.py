@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from conftest import BUILD, ROOT
-from montlib import Harness, make, mont_mul, random_modulus
+from montlib import Harness, kernel_limits, kernels_header, make, mont_mul, random_modulus
 
 # target triple: the qemu-user binary that runs its static programs
 TARGETS = {
@@ -55,8 +55,9 @@ def test_mont_suite_under_qemu(triple):
 
 def test_a64_kernels_every_size():
     """The AArch64 kernels (perlasm/aarch64-mont.pl) under qemu-aarch64 for
-    every size 4..128 limbs, r apart and r aliasing the inputs, against
-    Python integers; the dispatch picks them and honours MONT_BACKEND=c."""
+    every size they take (1..128 limbs, their header says), r apart and r
+    aliasing the inputs, against Python integers; the dispatch picks them
+    and honours MONT_BACKEND=c."""
     triple, qemu = "aarch64-linux-gnu", "qemu-aarch64"
     build = BUILD / f"cross-{triple}"
     make(build / "mont-harness", build=build, CC=f"{CROSS_CC} --target={triple}", LDFLAGS=CROSS_LDFLAGS)
@@ -64,9 +65,11 @@ def test_a64_kernels_every_size():
     runner = (qemu,)
     assert h.lines(["backend"], wrapper=runner) == ["a64"]
     assert h.lines(["backend"], wrapper=runner, env={"MONT_BACKEND": "c"}) == ["c"]
+    limits = kernel_limits(kernels_header(build))
+    assert limits == (1, 128)
     rng = random.Random(0xa64)
     cases = []
-    for num in range(4, 129):
+    for num in range(limits[0], limits[1] + 1):
         n = random_modulus(rng, num, ("random", "ones", "topbit")[num % 3])
         a, b = rng.randrange(n), rng.randrange(n)
         cases += [(f"mul {num} {n:x} {a:x} {b:x}", mont_mul(a, b, n, num)),

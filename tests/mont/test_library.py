@@ -77,3 +77,28 @@ int main(void)
     n = (1 << 255) - 59
     assert out[0] == "0" and out[1] in ("c", "mulq", "adx", "ifma")
     assert int(out[2], 16) == pow(12345, 65537, n)
+
+
+@pytest.mark.parametrize("macro, value, message", [
+    ("MONTK_MAX_NUM", "127", "every num up to MONT_MAX_NUM"),
+    ("MONTK_MIN_NUM", "0", "smallest num"),
+    ("MONTK_IFMA_MAX_NUM", "11", "ones the IFMA kernels take"),
+])
+def test_kernel_limits_checked_at_compile_time(tmp_path, macro, value, message):
+    """mont/dispatch.c refuses to compile against a kernels header whose
+    limits do not cover what the library asks of the kernels; the header
+    as generated compiles."""
+    header = kernels_header()
+    if header is None or f"#define {macro} " not in header:
+        pytest.skip(f"this build's kernels header has no {macro}")
+    cc = ["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-DMONT_ASM", f"-I{tmp_path}",
+          "-c", "-o", str(tmp_path / "dispatch.o"), str(ROOT / "mont" / "dispatch.c")]
+    (tmp_path / "mont-kernels.h").write_text(header)
+    p = subprocess.run(cc, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    doctored, count = re.subn(rf"^#define {macro} \d+$", f"#define {macro} {value}", header,
+                              flags=re.M)
+    assert count == 1
+    (tmp_path / "mont-kernels.h").write_text(doctored)
+    p = subprocess.run(cc, capture_output=True, text=True)
+    assert p.returncode != 0 and message in p.stderr, p.stderr
