@@ -28,8 +28,11 @@ PROBE_SRC := $(sort $(wildcard probe/*.c probe/arch/*.c))
 PROBE_HDR := $(wildcard probe/*.h probe/arch/*.h)
 TEMPLATES := $(sort $(wildcard templates/*/*))
 
-$(BUILD)/catalog.c: probe/embed-catalog.pl $(TEMPLATES) | $(BUILD)
-	$(PERL) probe/embed-catalog.pl templates >$@.tmp && mv $@.tmp $@
+# The catalog, and the test driver `asmcap choose` compiles (a real C file
+# in probe/driver/, carried as text).
+$(BUILD)/catalog.c: probe/embed-catalog.pl $(TEMPLATES) probe/driver/choose-driver.c | $(BUILD)
+	$(PERL) probe/embed-catalog.pl templates --text choose_driver_c probe/driver/choose-driver.c >$@.tmp \
+		&& mv $@.tmp $@
 
 $(BUILD)/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c | $(BUILD)
 	$(CC) $(TOOL_CFLAGS) -Iprobe -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
@@ -93,11 +96,17 @@ ifeq ($(MONT_AARCH64),1)
 MONT_A64_GEN  := perlasm/aarch64-mont.pl
 MONT_A64_FLAV := $(shell printf '__APPLE__ _WIN32\n' | $(CC) $(CFLAGS) -E -P - 2>/dev/null | \
 	awk '{ print $$1 == "1" ? "macosx" : $$2 == "1" ? "coff" : "elf" }')
+# Branch protection (BTI landing pads, PAC return addresses, the ELF
+# property note, GCS marked) as the build's macros ask (-mbranch-protection=...).
+MONT_A64_PROT := $(shell printf '__ARM_FEATURE_BTI_DEFAULT __ARM_FEATURE_PAC_DEFAULT __ARM_FEATURE_GCS_DEFAULT\n' | \
+	$(CC) $(CFLAGS) -E -P - 2>/dev/null | awk '{ split("bti pac gcs", k); \
+	for (i = 1; i <= 3; i++) printf "%s=%s ", k[i], ($$i ~ /^[0-9]+$$/ ? $$i : 0) }')
 MONT_OBJ    += $(BUILD)/mont/mont-aarch64.o
 MONT_CFLAGS += -DMONT_ASM
 MONT_DEPS   += $(BUILD)/mont-kernels.h
-$(BUILD)/mont-aarch64.s: $(MONT_A64_GEN) | $(BUILD)
-	$(PERL) $(MONT_A64_GEN) $(MONT_A64_FLAV) >$@.tmp && mv $@.tmp $@
+$(BUILD)/mont-aarch64.s: $(MONT_A64_GEN) FORCE | $(BUILD)
+	$(PERL) $(MONT_A64_GEN) $(MONT_A64_FLAV) $(MONT_A64_PROT) >$@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 $(BUILD)/mont-kernels.h: $(MONT_A64_GEN) | $(BUILD)
 	$(PERL) $(MONT_A64_GEN) --header >$@.tmp && mv $@.tmp $@
 $(BUILD)/mont/mont-aarch64.o: $(BUILD)/mont-aarch64.s | $(BUILD)/mont

@@ -1,8 +1,21 @@
 #!/usr/bin/perl
 # AArch64 Montgomery kernels for libmont: montk_mul_a64 and montk_sqr_a64.
 #
-#   perl perlasm/aarch64-mont.pl FLAVOUR > mont-aarch64.s     (elf, macosx, coff)
+#   perl perlasm/aarch64-mont.pl FLAVOUR [bti=N] [pac=N] [gcs=N] > mont-aarch64.s   (elf, macosx, coff)
 #   perl perlasm/aarch64-mont.pl --header > mont-kernels.h
+#
+# Branch protection follows the build, as the x86 kernels' CET does: bti=,
+# pac= and gcs= are what the build's preprocessor says of
+# __ARM_FEATURE_BTI_DEFAULT, __ARM_FEATURE_PAC_DEFAULT (ACLE: PAC bit 0
+# the A key, bit 1 the B key) and __ARM_FEATURE_GCS_DEFAULT.  With bti=1
+# every function starts with a `bti c` landing pad; with pac the return
+# address is signed (paciasp or pacibsp) before the frame record stores it
+# and authenticated after it is loaded back; on ELF a .note.gnu.property
+# marks the object BTI, PAC, GCS (one object without a mark turns that
+# protection off for the whole link; the kernels return to where they
+# were called from, so they are GCS-compatible as they are).  All are hint-space
+# encodings, NOPs where the CPU lacks the feature, written as `hint #N`
+# so no assembler needs to know them.
 #
 # The contract (the same as the x86_64 kernels', mont/internal.h):
 #   montk_mul_a64(r, a, b, n, n0, num): r = a*b*2^(-64 num) mod n
@@ -56,7 +69,16 @@ montk_sqr_fn montk_sqr_a64;
 EOF
 	exit 0;
 }
-my $fl = $FLAVOUR{$arg} or die "usage: $0 {elf|macosx|coff} > mont-aarch64.s\n       $0 --header > mont-kernels.h\n";
+my $usage = "usage: $0 {elf|macosx|coff} [bti=N] [pac=N] [gcs=N] > mont-aarch64.s\n       $0 --header > mont-kernels.h\n";
+my $fl = $FLAVOUR{$arg} or die $usage;
+my %build = (bti => 0, pac => 0, gcs => 0);
+for (@ARGV) {
+	/^(bti|pac|gcs)=(\d+)$/ or die $usage;
+	$build{$1} = $2;
+}
+# hint numbers (Arm ARM C6.2 HINT): BTI c 34; PACIASP 25, AUTIASP 29; PACIBSP 27, AUTIBSP 31
+my @pac = $build{pac} & 2 ? ("hint\t#27\t// pacibsp", "hint\t#31\t// autibsp")
+        : $build{pac} & 1 ? ("hint\t#25\t// paciasp", "hint\t#29\t// autiasp") : ();
 
 my @out;
 sub emit { push @out, map { /^[.\w]+:$/ || /^\./ && !/^\.L/ ? $_ : "\t$_" } @_ }
@@ -68,6 +90,7 @@ sub label { return '.L' . shift() . '_' . $labels++ }
 sub enter {
 	my ($num) = @_;
 	my $zero = label('zero');
+	emit($pac[0]) if @pac;                                    # sign x30 before it is stored
 	emit("stp\tx29, x30, [sp, #-16]!", "mov\tx29, sp",
 	     "lsl\tx9, $num, #4", "add\tx9, x9, #16", "sub\tsp, sp, x9", "mov\tx10, sp",
 	     "mov\tx11, x10", "$zero:", "stp\txzr, xzr, [x11], #16", "subs\tx9, x9, #16",
@@ -80,7 +103,9 @@ sub leave {
 	my $wipe = label('wipe');
 	emit("lsl\tx9, $num, #4", "add\tx9, x9, #16", "mov\tx11, x10",
 	     "$wipe:", "stp\txzr, xzr, [x11], #16", "subs\tx9, x9, #16", "b.ne\t$wipe",
-	     "mov\tsp, x29", "ldp\tx29, x30, [sp], #16", "ret");
+	     "mov\tsp, x29", "ldp\tx29, x30, [sp], #16");
+	emit($pac[1]) if @pac;                                    # a forged x30 faults here
+	emit("ret");
 }
 
 # One multiply-accumulate row: for j < count,
@@ -118,6 +143,7 @@ sub function {
 	my ($name, $body) = @_;
 	my $sym = $fl->{prefix} . $name;
 	emit($fl->{head}->($sym), ".p2align\t4", "$sym:");
+	emit("hint\t#34\t// bti c") if $build{bti};              # the dispatch calls through a pointer
 	$body->();
 	emit($fl->{tail}->($sym));
 }
@@ -212,4 +238,9 @@ function('montk_sqr_a64', sub {
 });
 
 emit($fl->{notes}) if $fl->{notes};
+# NT_GNU_PROPERTY_TYPE_0 "GNU": GNU_PROPERTY_AARCH64_FEATURE_1_AND, BTI 1 | PAC 2 | GCS 4
+my $prop = ($build{bti} ? 1 : 0) | (@pac ? 2 : 0) | ($build{gcs} ? 4 : 0);
+emit(".section\t.note.gnu.property,\"a\"", ".p2align\t3",
+     ".word\t4", ".word\t16", ".word\t5", ".asciz\t\"GNU\"",
+     ".word\t0xc0000000", ".word\t4", ".word\t$prop", ".word\t0") if $prop && $arg eq 'elf';
 print "$_\n" for @out;

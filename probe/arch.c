@@ -50,6 +50,19 @@ const struct arch *arch_host(void)
 #endif
 }
 
+int arch_runs_natively(const struct obj *o)
+{
+#if defined(__APPLE__)
+	const enum obj_format host_format = OBJ_MACHO;
+#elif defined(_WIN32)
+	const enum obj_format host_format = OBJ_COFF;
+#else
+	const enum obj_format host_format = OBJ_ELF;
+#endif
+	const struct arch *a = arch_of_obj(o), *h = arch_host();
+	return a && h && o->format == host_format && (a == h || (h == &arch_x86_64 && a == &arch_i386));
+}
+
 const char *arch_macro_named(const char *name)
 {
 	for (const struct arch *const *a = arch_all; *a; a++)

@@ -103,6 +103,12 @@ struct arch {
 	/* frame: the stack bytes the prologue of code[0..len) sets up, or -1
 	 * when it does not read (used where -fstack-usage is unavailable). */
 	long (*prologue_frame)(const uint8_t *code, size_t len, int mode);
+
+	/* audit: the GNU property (.note.gnu.property) holding the protections
+	 * an ELF object is marked for, and its bits' names from bit 0 (0, NULL:
+	 * none for this architecture). */
+	uint32_t gnu_property;
+	const char *const *gnu_property_bits;
 };
 
 /* Every architecture asmcap knows, NULL-terminated (at most ARCH_MAX). */
@@ -115,6 +121,10 @@ const struct arch *arch_named(const char *name);
 const struct arch *arch_of_obj(const struct obj *o);
 /* The module of the machine asmcap itself runs on, or NULL. */
 const struct arch *arch_host(void);
+/* Can this machine run o's code without an emulator?  Its architecture
+ * (x86_64 hosts run i386 code too) in the host's object format; exec
+ * still has the last word (a kernel without IA32 emulation). */
+int arch_runs_natively(const struct obj *o);
 /* What o's machine is called: the module's name, else a common name
  * ("ppc64le", "s390x", "mips", ...), else "machine N". */
 const char *arch_machine_name(const struct obj *o, char *buf, size_t len);

@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "cmds.h"
 #include "file.h"
+#include "gnuprop.h"
 #include "obj.h"
 #include "opt.h"
 #include "out.h"
@@ -245,6 +246,45 @@ static void note_found(struct audit *a, const char *feature)
 			a->found[i] = 1;
 }
 
+/* The protections the object is marked for in its GNU property note
+ * (text: a line when there is a note; JSON: "marked", null without). */
+static void report_marks(struct audit *a, const struct obj *o, const struct arch *arch)
+{
+	uint32_t bits;
+	int has = arch->gnu_property && gnu_property_word(o, arch->gnu_property, &bits);
+	if (a->format == OUT_JSON && !has) {
+		buf_puts(&a->json, ", \"marked\": null");
+		return;
+	}
+	if (!has)
+		return;
+	if (a->format == OUT_TEXT)
+		printf("  marked:");
+	else
+		buf_puts(&a->json, ", \"marked\": [");
+	const char *const *names = arch->gnu_property_bits;
+	size_t named = 0;
+	while (names[named])
+		named++;
+	const char *sep = "";
+	for (unsigned b = 0; b < 32; b++) {
+		if (!(bits >> b & 1))
+			continue;
+		char other[16];
+		snprintf(other, sizeof other, "bit%u", b);
+		const char *name = b < named ? names[b] : other;
+		if (a->format == OUT_TEXT)
+			printf(" %s", name);
+		else
+			buf_puts(&a->json, sep), buf_json_str(&a->json, name);
+		sep = ", ";
+	}
+	if (a->format == OUT_TEXT)
+		printf("%s (.note.gnu.property: kept by the link only when every object has it)\n", bits ? "" : " none");
+	else
+		buf_puts(&a->json, "]");
+}
+
 static void report(struct audit *a, const char *file, const char *member, const struct obj *o,
                    const struct arch_cat *c, const struct rows *rs)
 {
@@ -325,7 +365,10 @@ static void report(struct audit *a, const char *file, const char *member, const 
 	if (a->format == OUT_TEXT && *sep)
 		printf(" (%s)\n", "directive features whose sections are present");
 	if (a->format == OUT_JSON)
-		buf_puts(&a->json, "]}");
+		buf_puts(&a->json, "]");
+	report_marks(a, o, c->arch);
+	if (a->format == OUT_JSON)
+		buf_puts(&a->json, "}");
 }
 
 static void free_rows(struct rows *rs)

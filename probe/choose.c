@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "cmds.h"
 #include "file.h"
 #include "frame.h"
@@ -37,7 +38,8 @@ struct variant {
 	char *flags;
 	struct frame_result fr;
 	char exe[4200];
-	int runnable;
+	int checked;            /* digest holds the check's result */
+	int native;             /* this machine runs its code: it may be timed */
 	unsigned long long digest;
 	double *cpb;            /* cycles/byte per round */
 	double med, min, max;
@@ -185,61 +187,40 @@ static void spec_free(struct spec *sp)
 		free(sp->v[k].flags), free(sp->v[k].cpb);
 }
 
-/* The driver: `check` prints the digest; `bench` times one sample of about
- * 40 ms and prints core cycles per byte, the core clock calibrated with a
- * dependent add chain (one add per cycle) — the TSC is not the core clock. */
-static const char driver_fmt[] =
-	"#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n#include <time.h>\n"
-	"uint64_t %s(void);\n%s"
-	"static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);"
-	" return t.tv_sec * 1e9 + t.tv_nsec; }\n"
-	"static double cycles_per_ns(void) {\n"
-	"#if defined(__x86_64__) || defined(__i386__)\n"
-	"  unsigned long x = 0; double best = 0;\n"
-	"  for (int r = 0; r < 5; r++) { double t0 = now();\n"
-	"    for (int i = 0; i < 1000000; i++)\n"
-	"      __asm__ volatile(\"add $1,%%0\\n\\tadd $1,%%0\\n\\tadd $1,%%0\\n\\tadd $1,%%0\\n\\t\"\n"
-	"                       \"add $1,%%0\\n\\tadd $1,%%0\\n\\tadd $1,%%0\\n\\tadd $1,%%0\" : \"+r\"(x));\n"
-	"    double c = 8e6 / (now() - t0); if (c > best) best = c; }\n"
-	"  return best;\n#else\n  return 1.0;\n#endif\n}\n"
-	"int main(int argc, char **argv) {\n"
-	"  unsigned long long d = %s();\n"
-	"  if (argc > 1 && !strcmp(argv[1], \"check\")) { printf(\"%%016llx\\n\", d); return 0; }\n"
-	"%s"
-	"  return 2;\n}\n";
-static const char bench_fmt[] =
-	"size_t %s(size_t);\n";
-static const char bench_body_fmt[] =
-	"  size_t it = 1; double dt = 0;\n"
-	"  while ((dt = now(), %s(it), dt = now() - dt) < 4e6) it *= 2;\n"
-	"  it = (size_t)(it * (40e6 / dt)) + 1;\n"
-	"  double cpn = cycles_per_ns(), t0 = now(); size_t bytes = %s(it); double ns = now() - t0;\n"
-	"  printf(\"%%.6f\\n\", ns * cpn / (double)bytes);\n  return 0;\n";
+/* The test driver (probe/driver/choose-driver.c, carried in build/catalog.c). */
+extern const char choose_driver_c[];
 
-/* Build the driver object once, then link one executable per variant.
- * Returns 1 runnable, 0 not (why set), -1 toolchain error, -2 spec error,
- * -3 the variant's check crashed, timed out or failed (err set). */
+/* Build the driver object once, then link one executable per variant and
+ * run its check, under the wrapper when one is given (an emulator for a
+ * cross toolchain's code; v->native says whether it may be timed).
+ * Returns 1 checked, 0 not (why set), -1 toolchain error, -2 spec or
+ * usage error, -3 the variant's check crashed, timed out or failed. */
 static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, const char *src,
-                        char *why, size_t whylen, char *err, size_t errlen)
+                        const struct strv *wrap, char *why, size_t whylen, char *err, size_t errlen)
 {
 	static char driver_o[4200];
 	static int driver_state;        /* 0 not built, 1 ok, 2 failed */
 	static unsigned seq;
 	if (!driver_state) {
-		char path[4200], text[8192], bdecl[256] = "", bbody[1024] = "";
+		char path[4200];
 		snprintf(path, sizeof path, "%s/choose-driver.c", tmpdir_path());
 		snprintf(driver_o, sizeof driver_o, "%s/choose-driver.o", tmpdir_path());
-		if (sp->bench) {
-			snprintf(bdecl, sizeof bdecl, bench_fmt, sp->bench);
-			snprintf(bbody, sizeof bbody, bench_body_fmt, sp->bench, sp->bench);
-		}
-		snprintf(text, sizeof text, driver_fmt, sp->check, bdecl, sp->check, bbody);
-		if (file_write(path, text)) {
+		if (file_write(path, choose_driver_c)) {
 			snprintf(err, errlen, "cannot write %.900s", path);
 			return -1;
 		}
+		struct strv defs = { 0 };
+		char *check = xprintf("-DCHOOSE_CHECK=%s", sp->check);
+		char *bench = sp->bench ? xprintf("-DCHOOSE_BENCH=%s", sp->bench) : NULL;
+		strv_push(&defs, check);
+		if (bench)
+			strv_push(&defs, bench);
+		free(check);
+		free(bench);
 		struct run_result r;
-		if (cc_compile(c, NULL, path, driver_o, &r, err, errlen))
+		int rc = cc_compile(c, &defs, path, driver_o, &r, err, errlen);
+		strv_free(&defs);
+		if (rc)
 			return -1;
 		driver_state = r.exited && r.status == 0 ? 1 : 2;
 		run_result_free(&r);
@@ -296,22 +277,37 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 	run_result_free(&r);
 	if (!ok)
 		return 0;
-	char *run[] = { v->exe, "check", NULL };
-	if (run_cmd(run, NULL, 0, &r, err, errlen))
-		return -1;
+	/* Code for another machine is never executed directly: exec would fail,
+	 * or a binfmt emulator would run it and its timing would mean nothing. */
+	char machine[96];
+	const struct arch *host = arch_host();
+	v->native = frame_object_native(obj, machine, sizeof machine) == 1;
+	if (!v->native)
+		snprintf(why, whylen, "cannot run %s code on this %s machine", machine, host ? host->name : "unknown");
+	if (!v->native && !wrap->n)
+		return 0;
+	struct strv run = { 0 };
+	strv_append(&run, wrap);
+	strv_push(&run, v->exe);
+	strv_push(&run, "check");
+	char what[512];
+	if (run_cmd(run.v, NULL, 0, &r, what, sizeof what)) {
+		strv_free(&run);
+		snprintf(err, errlen, "%s%s", wrap->n ? "--run: " : "", what);
+		return wrap->n ? -2 : -1;       /* a wrong --run is a usage error */
+	}
 	ok = r.exited && r.status == 0 && sscanf(r.out, "%llx", &v->digest) == 1;
-	/* Only a binary this machine cannot execute (another architecture:
-	 * exec fails, or the shell's fallback says 126/127) means "cannot run
-	 * here"; a check that crashes, hangs or fails is the variant's fault. */
-	int foreign = r.not_found || (r.exited && (r.status == 126 || r.status == 127));
+	/* Only the shell's 126/127 on this machine's own code (a kernel without
+	 * IA32 emulation) means "cannot run here"; a check that crashes, hangs
+	 * or fails is the variant's fault. */
+	int foreign = !wrap->n && r.exited && (r.status == 126 || r.status == 127);
+	run_describe(run.v, &r, what, sizeof what);
 	if (!ok && foreign)
-		snprintf(why, whylen, "cannot run here: exec failed");
-	else if (!ok) {
-		char what[512];
-		run_describe(run, &r, what, sizeof what);
+		snprintf(why, whylen, "cannot run here: exec failed"), v->native = 0;
+	else if (!ok)
 		snprintf(err, errlen, "variant %s fails its check: %s%s", v->name, what,
 		         r.exited && r.status == 0 ? " (no digest printed)" : "");
-	}
+	strv_free(&run);
 	run_result_free(&r);
 	return ok ? 1 : foreign ? 0 : -3;
 }
@@ -344,18 +340,40 @@ static double metric_of(const struct variant *v, const char *metric)
 	       : (double)v->fr.code;
 }
 
+/* What running the variants here told: all checked, all timeable (native
+ * code), and when not, why not. */
+struct run_facts {
+	int checked, timeable;
+	char why[512];
+};
+
+/* For people: whether the variants were timed and checked, and how. */
+static void say_how_checked(FILE *fig, const char *metric, const struct run_facts *f, const char *wrap)
+{
+	if (!f->timeable)
+		fprintf(fig, "asmcap choose: %s: nothing timed; the static metric decides: %s\n", f->why,
+		        !strcmp(metric, "size") ? "code size (bytes of the function in the object)"
+		        : "frame size (stack bytes, from -fstack-usage or the object's prologue)");
+	if (f->checked && wrap)
+		fprintf(fig, "asmcap choose: results checked under `%s' (correctness only: never timed)\n", wrap);
+	else if (!f->checked)
+		fprintf(fig, "asmcap choose: results not checked (%s)%s\n", f->why, wrap ? ""
+		        : "; --run CMD checks them under an emulator, e.g. --run 'qemu-aarch64 -L /usr/aarch64-linux-gnu'");
+}
+
 static const char choose_usage[] =
-	"usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--rounds N] [--timeout SEC]\n"
+	"usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--run CMD] [--rounds N] [--timeout SEC]\n"
 	"                     [--format " OUT_FORMAT_NAMES "] [-o FILE]\n";
 
-enum { H_CC, H_CFLAGS, H_OUTPUT, H_TIMEOUT, H_ROUNDS, H_FORMAT };
+enum { H_CC, H_CFLAGS, H_OUTPUT, H_RUN, H_TIMEOUT, H_ROUNDS, H_FORMAT };
 static const struct opt choose_options[] = {
-	{"--cc", H_CC, 1}, {"--cflags", H_CFLAGS, 1}, {"-o", H_OUTPUT, 1}, {"--timeout", H_TIMEOUT, 1},
-	{"--rounds", H_ROUNDS, 1}, {"--format", H_FORMAT, 1}, {NULL, 0, 0},
+	{"--cc", H_CC, 1}, {"--cflags", H_CFLAGS, 1}, {"-o", H_OUTPUT, 1}, {"--run", H_RUN, 1},
+	{"--timeout", H_TIMEOUT, 1}, {"--rounds", H_ROUNDS, 1}, {"--format", H_FORMAT, 1}, {NULL, 0, 0},
 };
 
 struct choose_cmd {
 	const char *file, *cc, *cflags, *output;
+	const char *run;        /* the check's wrapper (an emulator), never the timing's */
 	enum out_format fmt;
 	int rounds;
 };
@@ -363,7 +381,8 @@ struct choose_cmd {
 /* One option or the spec: 0, or the usage exit code. */
 static int choose_arg(struct choose_cmd *c, const struct opts *s, int id, const char *val)
 {
-	const char **store[] = {[H_CC] = &c->cc, [H_CFLAGS] = &c->cflags, [H_OUTPUT] = &c->output};
+	const char **store[] = {[H_CC] = &c->cc, [H_CFLAGS] = &c->cflags, [H_OUTPUT] = &c->output,
+	                        [H_RUN] = &c->run};
 	long n;
 	switch (id) {
 	case OPT_ARG:
@@ -403,14 +422,13 @@ static int choose_parse(struct choose_cmd *c, struct opts *s, int argc, char **a
 }
 
 /* Every variant's frame measured and, where it compiles, linked and
- * checked.  *runnable: all of them run here (else why says why not).
- * 0, or the exit code (reported). */
-static int choose_build(struct spec *sp, struct cc_ctx *c, const char *src, int *runnable,
-                        char *why, size_t whylen)
+ * checked (under wrap when given).  0, or the exit code (reported). */
+static int choose_build(struct spec *sp, struct cc_ctx *c, const char *src, const struct strv *wrap,
+                        struct run_facts *f)
 {
 	char err[1024];
 	int rc = 0;
-	*runnable = 1;
+	f->checked = f->timeable = 1;
 	for (size_t k = 0; k < sp->nv && !rc; k++) {
 		struct variant *v = &sp->v[k];
 		struct strv flags = { 0 };
@@ -423,13 +441,14 @@ static int choose_build(struct spec *sp, struct cc_ctx *c, const char *src, int 
 		}
 		if (!v->fr.available)
 			continue;
-		int ok = link_variant(c, sp, v, src, why, whylen, err, sizeof err);
+		int ok = link_variant(c, sp, v, src, wrap, f->why, sizeof f->why, err, sizeof err);
 		if (ok < 0) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
 			rc = ok == -1 ? 3 : ok == -2 ? 2 : 1;
 		}
-		v->runnable = ok == 1;
-		*runnable &= v->runnable;
+		v->checked = ok == 1;
+		f->checked &= v->checked;
+		f->timeable &= v->checked && v->native;
 	}
 	return rc;
 }
@@ -529,10 +548,10 @@ static int choose_override(const struct spec *sp, const char *file, const char *
 }
 
 /* Built and checked: measure, decide, report.  0, or the exit code. */
-static int choose_report(struct spec *sp, const struct choose_cmd *c, struct variant *def, int runnable,
-                         const char *why)
+static int choose_report(struct spec *sp, const struct choose_cmd *c, struct variant *def,
+                         const struct run_facts *f)
 {
-	int fallback = !runnable && !strcmp(sp->metric, "cycles");
+	int fallback = !f->timeable && !strcmp(sp->metric, "cycles");
 	const char *metric = fallback ? "frame" : sp->metric;
 	if (!strcmp(metric, "cycles") && choose_bench(sp, c->rounds))
 		return 1;
@@ -542,13 +561,14 @@ static int choose_report(struct spec *sp, const struct choose_cmd *c, struct var
 	for (char *p = envname; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	if (fallback)
-		snprintf(reason, sizeof reason, "chosen by frame size: %s", why);
+		snprintf(reason, sizeof reason, "chosen by frame size: %s", f->why);
 	else
 		snprintf(reason, sizeof reason, win == def ? "default kept: no variant wins by more than the noise"
 		         : "wins on %s", metric);
 	if (choose_override(sp, c->file, envname, &win, reason, sizeof reason))
 		return 2;
 	FILE *fig = c->fmt == OUT_TEXT && !c->output ? stdout : stderr;
+	say_how_checked(fig, metric, f, c->run);
 	choose_table(fig, sp, win);
 	fprintf(fig, "%s: %s (%s)\n", envname, win->name, reason);
 	if (c->fmt == OUT_TEXT && !c->output)
@@ -573,14 +593,16 @@ int cmd_choose(int argc, char **argv)
 		spec_free(&sp);
 		return 2;
 	}
-	char err[1024], *src = xprintf("%s/%s", sp.dir, sp.source), why[512] = "";
+	char err[1024], *src = xprintf("%s/%s", sp.dir, sp.source);
 	struct cc_ctx cc;
-	int rc = 0, runnable;
-	if (cc_init(&cc, c.cc, c.cflags, err, sizeof err)) {
+	struct strv wrap = { 0 };
+	struct run_facts f = { 0 };
+	int rc = 0;
+	if (cc_init(&cc, c.cc, c.cflags, err, sizeof err) || (c.run && split_words(c.run, &wrap, err, sizeof err))) {
 		fprintf(stderr, "asmcap choose: %s\n", err);
 		rc = 2;
 	} else
-		rc = choose_build(&sp, &cc, src, &runnable, why, sizeof why);
+		rc = choose_build(&sp, &cc, src, &wrap, &f);
 	struct variant *def = &sp.v[0];
 	while (strcmp(def->name, sp.def))
 		def++;
@@ -588,10 +610,11 @@ int cmd_choose(int argc, char **argv)
 		fprintf(stderr, "asmcap choose: the default variant %s is unavailable: %s\n", def->name, def->fr.why);
 		rc = 2;
 	}
-	if (!rc && runnable)
+	if (!rc && f.checked)
 		rc = choose_same_result(&sp, def);
 	if (!rc)
-		rc = choose_report(&sp, &c, def, runnable, why);
+		rc = choose_report(&sp, &c, def, &f);
+	strv_free(&wrap);
 	cc_free(&cc);
 	spec_free(&sp);
 	free(src);

@@ -122,6 +122,20 @@ int frame_object_defines(const char *path, const char *name)
 	return found;
 }
 
+int frame_object_native(const char *path, char *name, size_t len)
+{
+	struct obj o;
+	uint8_t *bytes = open_object(path, &o);
+	snprintf(name, len, "unreadable");
+	if (!bytes)
+		return -1;
+	char buf[64];
+	snprintf(name, len, "%s %s", arch_machine_name(&o, buf, sizeof buf), obj_format_name(&o));
+	int native = arch_runs_natively(&o);
+	close_object(&o, bytes);
+	return native;
+}
+
 static void from_object(const char *path, const char *func, struct frame_result *fr, int want_frame)
 {
 	struct obj o;

@@ -30,4 +30,8 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 /* Does the object at path define the symbol name?  1, 0, or -1 unreadable. */
 int frame_object_defines(const char *path, const char *name);
 
+/* Can this machine run the code of the object at path (arch_runs_natively)?
+ * 1 yes, 0 no, -1 unreadable; what its machine is called goes to name. */
+int frame_object_native(const char *path, char *name, size_t len);
+
 #endif

@@ -7,7 +7,7 @@
 #include "words.h"
 
 static const char *const macros[] = {
-	"__ARM_FEATURE_BTI_DEFAULT", "__ARM_FEATURE_PAC_DEFAULT", "__ARM_ARCH", "__ARM_FEATURE_SVE",
+	"__ARM_FEATURE_BTI_DEFAULT", "__ARM_FEATURE_PAC_DEFAULT", "__ARM_FEATURE_GCS_DEFAULT", "__ARM_ARCH", "__ARM_FEATURE_SVE",
 	"__ARM_FEATURE_SVE2", "__ARM_FEATURE_SME", "__ARM_FEATURE_CRYPTO", "__ARM_FEATURE_SHA3",
 	"__ARM_FEATURE_ATOMICS", "__ARM_FEATURE_CRC32", NULL,
 };
@@ -54,6 +54,9 @@ static long prologue_frame(const uint8_t *code, size_t len, int mode)
 	return words_frame(&arch_aarch64, code, len, mode, sp_down);
 }
 
+/* GNU_PROPERTY_AARCH64_FEATURE_1_AND (AArch64 ELF ABI): branch protection */
+static const char *const protection_bits[] = { "bti", "pac", "gcs", NULL };
+
 const struct arch arch_aarch64 = {
 	.name = "aarch64", .bits = 64,
 	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
@@ -61,4 +64,5 @@ const struct arch arch_aarch64 = {
 	.min_insn = 4, .decode = decode, .audit_match = words_match,
 	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
 	.prologue_frame = prologue_frame,
+	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits,
 };

@@ -332,6 +332,10 @@ static long x86_64_prologue_frame(const uint8_t *c, size_t len, int mode)
 /* __CET__: bit 0 IBT, bit 1 SHSTK (-fcf-protection). */
 static const char *const x86_macros[] = {"__CET__", NULL};
 
+/* GNU_PROPERTY_X86_FEATURE_1_AND (x86-64 psABI): the CET marks */
+static const char *const cet_bits[] = { "ibt", "shstk", NULL };
+#define X86_GNU_PROPERTY .gnu_property = 0xc0000002, .gnu_property_bits = cet_bits
+
 const struct arch arch_x86_64 = {
 	.name = "x86_64", .bits = 64,
 	.elf_machine = 62, .elf_any_class = 1, .coff_machine = 0x8664, .macho_cputype = 0x01000007,
@@ -340,6 +344,7 @@ const struct arch arch_x86_64 = {
 	.decode = decode64, .audit_match = x86_audit_match,
 	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE,
 	.prologue_frame = x86_64_prologue_frame,
+	X86_GNU_PROPERTY,
 };
 
 const struct arch arch_i386 = {
@@ -350,5 +355,6 @@ const struct arch arch_i386 = {
 	.decode = decode32, .audit_match = x86_audit_match,
 	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE,
 	.prologue_frame = NULL,
+	X86_GNU_PROPERTY,
 };
 

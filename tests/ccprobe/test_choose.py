@@ -1,9 +1,11 @@
 """asmcap choose: a variant made slow must lose, a big frame must lose, a
 variant computing something else is rejected, overrides win, a toolchain
 whose code cannot run here falls back to the frame size."""
+import subprocess
+
 import pytest
 
-from conftest import ROOT, asmcap
+from conftest import ROOT, asmcap, need_tool
 
 DATA = ROOT / "tests" / "ccprobe" / "data"
 
@@ -77,6 +79,48 @@ def test_cross_toolchain_falls_back_to_frame(tmp_path):
     assert "chosen by frame size" in r.stdout and "cannot" in r.stdout
 
 
+A64 = "clang-19 --target=aarch64-linux-gnu"
+QEMU_A64 = "qemu-aarch64 -L /usr/aarch64-linux-gnu"
+
+
+@pytest.mark.tools("clang-19")
+def test_cross_code_is_never_run_here(tmp_path):
+    """aarch64 code on this machine: not run (not even through a binfmt
+    emulator), not timed, not checked; the frame decides and the output
+    says so."""
+    p = spec(tmp_path, "cycles", "big", [("big", "-DBIG=1"), ("small", "")])
+    r = asmcap("choose", str(p), "--cc", A64, "--cflags", "-O2", "--format", "sh")
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CHOICE_KNOB=small" in r.stdout
+    assert "chosen by frame size: cannot run aarch64 elf64 code on this x86_64 machine" in r.stdout
+    assert "the static metric decides: frame size" in r.stderr
+    assert "results not checked" in r.stderr and "--run" in r.stderr
+    rows = {l.split()[0]: l.split() for l in r.stderr.splitlines() if l.startswith(("big ", "small "))}
+    assert rows["big"][3] == rows["small"][3] == "-"        # no cycles
+    assert int(rows["big"][1]) > 4096 > int(rows["small"][1])
+
+
+@pytest.mark.tools("clang-19", "qemu-aarch64")
+def test_run_wrapper_checks_but_never_times(tmp_path):
+    """--run: the check runs under qemu-aarch64 (a variant computing
+    something else is caught there), the timing never does."""
+    p = spec(tmp_path, "cycles", "big", [("big", "-DBIG=1"), ("small", "")])
+    r = asmcap("choose", str(p), "--cc", A64, "--cflags", "-O2", "--run", QEMU_A64, "--format", "sh")
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CHOICE_KNOB=small" in r.stdout and "chosen by frame size" in r.stdout
+    assert f"results checked under `{QEMU_A64}' (correctness only: never timed)" in r.stderr
+    p = spec(tmp_path, "frame", "good", [("good", ""), ("wrong", "-DWRONG=1")], bench=False)
+    r = asmcap("choose", str(p), "--cc", A64, "--cflags", "-O2", "--run", QEMU_A64)
+    assert r.returncode == 1 and "variant wrong computes a different result" in r.stderr
+
+
+@pytest.mark.tools("clang-19")
+def test_run_wrapper_missing_is_an_error(tmp_path):
+    p = spec(tmp_path, "frame", "a", [("a", "")], bench=False)
+    r = asmcap("choose", str(p), "--cc", A64, "--run", "no-such-emulator -L /x")
+    assert r.returncode == 2 and "--run: cannot run `no-such-emulator -L /x " in r.stderr, r.stderr
+
+
 def test_bad_specs_name_the_line(tmp_path):
     p = tmp_path / "bad.spec"
     for text, msg in [("name: x\nfrobnicate: 1\n", "bad.spec:2: unknown key"),
@@ -97,3 +141,27 @@ def test_examples_run(example):
     r = asmcap("choose", str(ROOT / "examples" / example), "--cc", "gcc", "--cflags", "-O2", "--rounds", "3")
     assert r.returncode == 0, r.stderr
     assert "ASMCAP_CHOICE_" in r.stdout and "<- chosen" in r.stdout
+
+
+@pytest.mark.parametrize("cc", ["gcc", "clang-14"])
+@pytest.mark.parametrize("bench", [False, True])
+def test_driver_compiles_clean_and_runs(tmp_path, cc, bench):
+    """probe/driver/choose-driver.c, the program choose links with every
+    variant, as a C file of its own: warning-free under -std=c11, its check
+    prints the digest, its bench a positive cycles-per-byte figure."""
+    cc = need_tool(cc)
+    defs = ["-DCHOOSE_CHECK=knob_check"] + (["-DCHOOSE_BENCH=knob_bench"] if bench else [])
+    exe = tmp_path / "driver"
+    subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", *defs, "-o", str(exe),
+                    str(ROOT / "probe" / "driver" / "choose-driver.c"), str(DATA / "knob.c")], check=True)
+    data = bytes((i * 7 + 3) & 0xff for i in range(1024))
+    s = 0
+    for c in data:
+        s = (s * 31 + c) % 2**64
+    r = subprocess.run([str(exe), "check"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout == f"{s:016x}\n", r
+    r = subprocess.run([str(exe), "bench"], capture_output=True, text=True, timeout=60)
+    if bench:
+        assert r.returncode == 0 and float(r.stdout) > 0, r
+    else:
+        assert r.returncode == 2 and r.stdout == ""     # no bench entry point compiled in

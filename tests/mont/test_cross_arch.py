@@ -1,8 +1,11 @@
 """libmont's C backend on aarch64, 32-bit arm (the portable 64x64->128
 product, no __int128) and riscv64: the whole mont suite (test_mont.py)
 against Python integers, with the harness cross-built by clang and run
-under qemu-user; and the portable product path on x86_64 itself against
-the __int128 one it replaces there."""
+under qemu-user; the AArch64 kernels, plain and with branch protection
+(BTI enforced by qemu, PAC signing for real), and what `asmcap audit`
+says of the library; and the portable product path on x86_64 itself
+against the __int128 one it replaces there."""
+import json
 import os
 import random
 import shutil
@@ -11,7 +14,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, ROOT, asmcap
 from montlib import Harness, kernel_limits, kernels_header, make, mont_mul, random_modulus
 
 # target triple: the qemu-user binary that runs its static programs
@@ -53,14 +56,27 @@ def test_mont_suite_under_qemu(triple):
     print(f"{triple} under {qemu}: {last}")
 
 
-def test_a64_kernels_every_size():
+A64 = f"{CROSS_CC} --target=aarch64-linux-gnu"
+# build directory suffix: the branch protection the build asks for
+PROTECTION = {"": "-O2", "-bp": "-O2 -mbranch-protection=standard",
+              "-bkey": "-O2 -mbranch-protection=pac-ret+leaf+b-key"}
+
+
+def a64_build(kind, *targets):
+    """The aarch64 library (and targets) built with PROTECTION[kind]."""
+    build = BUILD / f"cross-aarch64-linux-gnu{kind}"
+    make(*[build / t for t in targets], build=build, CC=A64, CFLAGS=PROTECTION[kind], LDFLAGS=CROSS_LDFLAGS)
+    return build
+
+
+@pytest.mark.parametrize("kind", ["", "-bp"])
+def test_a64_kernels_every_size(kind):
     """The AArch64 kernels (perlasm/aarch64-mont.pl) under qemu-aarch64 for
     every size they take (1..128 limbs, their header says), r apart and r
-    aliasing the inputs, against Python integers; the dispatch picks them
-    and honours MONT_BACKEND=c."""
-    triple, qemu = "aarch64-linux-gnu", "qemu-aarch64"
-    build = BUILD / f"cross-{triple}"
-    make(build / "mont-harness", build=build, CC=f"{CROSS_CC} --target={triple}", LDFLAGS=CROSS_LDFLAGS)
+    aliasing the inputs, against Python integers, plain and with BTI+PAC (qemu authenticates every
+    return address); the dispatch picks them and honours MONT_BACKEND=c."""
+    qemu = "qemu-aarch64"
+    build = a64_build(kind, "mont-harness")
     h = Harness(build / "mont-harness")
     runner = (qemu,)
     assert h.lines(["backend"], wrapper=runner) == ["a64"]
@@ -80,6 +96,67 @@ def test_a64_kernels_every_size():
     assert out[0] == "0"
     bad = [(c, o) for (c, e), o in zip(cases, out[1:]) if int(o, 16) != e]
     assert not bad, f"{len(bad)} of {len(cases)} wrong, first: {bad[0]}"
+
+
+def audit(lib):
+    r = asmcap("audit", "--format", "json", str(lib))
+    assert r.returncode == 0, r.stderr
+    return {o["member"]: o for o in json.loads(r.stdout)["objects"]}
+
+
+def test_a64_branch_protection_follows_the_build():
+    """-mbranch-protection=standard: each kernel starts with `bti c`, signs
+    and authenticates its return address, and the object carries the same
+    property note as the compiler's own objects; audit shows both.  A plain
+    build has none of it."""
+    bp, plain = a64_build("-bp", "libmont.a"), a64_build("", "libmont.a")
+    s = (bp / "mont-aarch64.s").read_text()
+    assert s.count("// bti c") == 2 and s.count("// paciasp") == 2 and s.count("// autiasp") == 2
+    assert "hint" not in (plain / "mont-aarch64.s").read_text()
+    objs = audit(bp / "libmont.a")
+    kernels = {f["name"]: f["features"] for f in objs["mont-aarch64.o"]["functions"]}
+    assert kernels["montk_mul_a64"].get("bti") == 1 and kernels["montk_sqr_a64"].get("bti") == 1, kernels
+    marks = objs["mont-aarch64.o"]["marked"]
+    assert {"bti", "pac"} <= set(marks) and marks == objs["mont_c.o"]["marked"], objs
+    objs = audit(plain / "libmont.a")
+    assert objs["mont-aarch64.o"]["marked"] is None
+    assert all("bti" not in f["features"] for f in objs["mont-aarch64.o"]["functions"])
+    bkey = (a64_build("-bkey", "libmont.a") / "mont-aarch64.s").read_text()
+    assert bkey.count("// pacibsp") == 2 and bkey.count("// autibsp") == 2 and "bti c" not in bkey
+
+
+def bti_program(tmp_path, build, *ldflags):
+    """tests/mont/bti_check.c linked with build's kernel object, run under
+    qemu-aarch64: its exit status (negative: the signal)."""
+    rng = random.Random(0xb71)
+    num = 4
+    n = random_modulus(rng, num)
+    a, b = rng.randrange(n), rng.randrange(n)
+    n0 = (-pow(n, -1, 2**64)) % 2**64
+
+    def arr(name, x):
+        return f"static const uint64_t {name}[{num}] = {{" + \
+            ", ".join(f"{(x >> (64 * i)) % 2**64:#x}u" for i in range(num)) + "};\n"
+    (tmp_path / "vectors.h").write_text(
+        f"#define NUM {num}\n#define N0 {n0:#x}u\n" + arr("N", n) + arr("A", a) + arr("B", b)
+        + arr("MUL", mont_mul(a, b, n, num)) + arr("SQR", mont_mul(a, a, n, num)))
+    exe = tmp_path / "bti-check"
+    subprocess.run([*A64.split(), "-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-ffreestanding",
+                    "-fno-stack-protector", "-mbranch-protection=standard", "-nostdlib", "-static",
+                    "-fuse-ld=lld", *ldflags, f"-I{tmp_path}", f"-I{build}", "-o", str(exe),
+                    str(ROOT / "tests" / "mont" / "bti_check.c"), str(build / "mont" / "mont-aarch64.o")],
+                   check=True)
+    return subprocess.run(["qemu-aarch64", str(exe)], capture_output=True, timeout=60)
+
+
+def test_a64_bti_enforced(tmp_path):
+    """Under BTI enforcement the protected kernels run and compute right;
+    the plain ones (no landing pad), forced into a BTI-marked program, die
+    of SIGILL at their first indirect call: the enforcement is real."""
+    r = bti_program(tmp_path, a64_build("-bp", "libmont.a"))
+    assert r.returncode == 0, r
+    r = bti_program(tmp_path, a64_build("", "libmont.a"), "-Wl,-z,force-bti")
+    assert r.returncode == -4, r        # SIGILL: the BTI exception
 
 
 def test_portable_product_on_x86_64():

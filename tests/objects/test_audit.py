@@ -506,3 +506,34 @@ def test_waitpkg_is_the_register_form_only(tmp_path, asmcap_bin):
     rc, data, err = audit(assemble(tmp_path, "elf64", src))
     assert rc == 0, err
     assert functions(data) == {"w": {"waitpkg": 3}, "m": {}}
+
+
+def property_note(*words, descsz=None, prop_type=0xc0000002):
+    """A .note.gnu.property section holding one FEATURE_1_AND word per
+    argument (descsz: a lying descriptor size)."""
+    body = "".join(f"\t.long\t{prop_type:#x}\n\t.long\t4\n\t.long\t{w}\n\t.long\t0\n" for w in words)
+    return ("\t.text\n\t.globl\tf\n\t.type\tf,@function\nf:\tret\n\t.size\tf,.-f\n"
+            "\t.section\t.note.gnu.property,\"a\",@note\n\t.p2align\t3\n"
+            f"\t.long\t4\n\t.long\t{descsz if descsz is not None else 16 * len(words)}\n\t.long\t5\n"
+            f"\t.asciz\t\"GNU\"\n{body}")
+
+
+@pytest.mark.parametrize("text,marked", [
+    (property_note(3), ["ibt", "shstk"]),
+    (property_note(1), ["ibt"]),
+    (property_note(0), []),
+    (property_note(0x11), ["ibt", "bit4"]),                    # a bit with no name yet
+    (property_note(3, prop_type=0xc0000001), None),            # another property only
+    (property_note(3, descsz=0x7ffffff0), None),               # descriptor past the section
+    (property_note(3, descsz=10), None),                       # property data cut short
+], ids=["ibt-shstk", "ibt", "none", "unnamed-bit", "other-property", "desc-too-long", "data-cut"])
+def test_gnu_property_marks(tmp_path, asmcap_bin, text, marked):
+    """The protections an ELF object's property note marks it for (x86:
+    IBT, SHSTK), read bounds-checked: a note that does not parse is none."""
+    rc, data, err = audit(assemble(tmp_path, "elf64", text))
+    assert rc == 0, err
+    assert data["objects"][0]["marked"] == marked, data
+    r = asmcap("audit", str(tmp_path / "snip-elf64.o"))
+    assert ("  marked: " in r.stdout) == (marked is not None), r.stdout
+    if marked == []:
+        assert "  marked: none (" in r.stdout

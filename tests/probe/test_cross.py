@@ -247,6 +247,7 @@ def test_cache_keeps_both_answers_and_macros(tmp_path):
                             "bti": ("yes", "yes")}
         m = c["build"]["macros"]
         assert m["__ARM_FEATURE_BTI_DEFAULT"] == 1 and m["__ARM_FEATURE_PAC_DEFAULT"] == 1
+        assert m["__ARM_FEATURE_GCS_DEFAULT"] == 1      # what the kernels follow (Makefile)
 
 
 def test_build_macros_riscv():
