@@ -26,7 +26,7 @@ $(BUILD):
 ## 1. The probe: build/asmcap (libc only; the catalog is compiled in) ##########
 PROBE_SRC := $(sort $(wildcard probe/*.c probe/arch/*.c))
 PROBE_HDR := $(wildcard probe/*.h probe/arch/*.h)
-TEMPLATES := $(sort $(wildcard templates/*/*))
+TEMPLATES := $(sort $(wildcard templates/*/* templates/*/c/*.c))
 
 $(BUILD)/catalog.c: probe/embed-catalog.pl $(TEMPLATES) | $(BUILD)
 	$(PERL) probe/embed-catalog.pl templates >$@.tmp && mv $@.tmp $@
