@@ -225,7 +225,9 @@ static char *source(const struct answer *a)
 {
 	const struct cprobe *p = a->p;
 	char *attr = p->target && !a->m ? xprintf("__attribute__((target(\"%s\")))", p->target) : xstrdup("");
-	char *s = xprintf("#define ASMCAP_TARGET %s\n#line %u \"%s\"\n%s", attr, p->body_line, p->path, p->body);
+	/* defined only where used: -Wunused-macros */
+	char *s = xprintf("%s%s%s#line %u \"%s\"\n%s", strstr(p->body, "ASMCAP_TARGET") ? "#define ASMCAP_TARGET " : "",
+	                  attr, strstr(p->body, "ASMCAP_TARGET") ? "\n" : "", p->body_line, p->path, p->body);
 	free(attr);
 	return s;
 }

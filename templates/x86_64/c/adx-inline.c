@@ -4,6 +4,7 @@
 // since: any compiler with GNU inline asm whose assembler knows adx (binutils 2.23, llvm 3.3)
 #include <stdint.h>
 
+void asmcap_probe(uint64_t *r, const uint64_t *a);
 void asmcap_probe(uint64_t *r, const uint64_t *a)
 {
 	uint64_t x = r[0], y = r[1];

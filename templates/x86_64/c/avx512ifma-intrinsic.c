@@ -6,6 +6,7 @@
 // since: gcc 5, clang 3.9
 #include <immintrin.h>
 
+ASMCAP_TARGET void asmcap_probe(__m512i *r, const __m512i *a, const __m512i *b);
 ASMCAP_TARGET void asmcap_probe(__m512i *r, const __m512i *a, const __m512i *b)
 {
 	*r = _mm512_madd52lo_epu64(*r, *a, *b);

@@ -6,6 +6,7 @@
 // since: gcc 8, clang 6
 #include <immintrin.h>
 
+ASMCAP_TARGET void asmcap_probe(__m512i *r, const __m512i *a, const __m512i *b);
 ASMCAP_TARGET void asmcap_probe(__m512i *r, const __m512i *a, const __m512i *b)
 {
 	*r = _mm512_aesenc_epi128(*a, *b);
