@@ -45,6 +45,7 @@ struct answer {
 	double ms;
 	unsigned fails;                 /* nameless failures so far */
 	char *said;                     /* the last one's complaint */
+	int killed;                     /* one was a signal: never settles as `no' */
 };
 
 struct cp {
@@ -524,7 +525,7 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 		}
 		if (rr->exited && !rr->status) {
 			c->flaky |= a->fails > 0;       /* failed before, not now */
-			if ((line = own_line(a, rr->err, (const char *const[]){"warning", NULL})))
+			if ((line = own_line(a, rr->err, (const char *const[]){"warning", "Warning:", NULL})))
 				answer_set(a, ST_NO, xprintf("the compiler warned: %s", line), rr->ms);
 			else
 				verify(a, u[i].obj, rr->ms);
@@ -539,7 +540,7 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 			size_t len;
 			const char *e = cc_error_line(rr->err, &len);
 			free(line);
-			line = own_line(a, rr->err, (const char *const[]){"error", "warning", NULL});
+			line = own_line(a, rr->err, (const char *const[]){"error", "Error:", "warning", "Warning:", NULL});
 			if (!line)
 				line = one_line(e, len);
 			answer_set(a, ST_NO, xprintf("rejected: %s", line), rr->ms);
@@ -552,8 +553,9 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 		const char *e = cc_error_line(rr->err, &len);
 		if (rr->exited)
 			snprintf(what, sizeof what, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
-		else
-			run_describe(u[i].argv.v, rr, what, sizeof what);
+		else    /* the same words each round: the command names a new file each time */
+			snprintf(what, sizeof what, "the compiler was killed by %s", signal_name(rr->signal));
+		a->killed |= !rr->exited;
 		if (a->fails && strcmp(a->said, what))
 			c->flaky = 1;
 		free(a->said);
@@ -595,7 +597,7 @@ static int probe_all(struct cp *c, char *err, size_t errlen)
 			 * verdicts are set); anything less: unusable */
 			int settled = !c->flaky;
 			for (size_t k = 0; k < n; k++)
-				settled &= todo[k]->fails >= PROBE_TRIES;
+				settled &= todo[k]->fails >= PROBE_TRIES && !todo[k]->killed;
 			if (!settled) {
 				snprintf(err, errlen, "%s: %s (tried %d times%s)", todo[0]->name, todo[0]->said, PROBE_TRIES,
 				         c->flaky ? "; this toolchain fails intermittently" : "");
