@@ -138,7 +138,7 @@ test:
 	ci/deps
 	$(MAKE) all
 	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q -rfEs \
-		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py \
+		tests/probe tests/ccprobe tests/cprobe tests/legacy tests/objects/test_audit.py \
 		tests/objects/test_audit_cross.py
 	# (test_cross_arch builds its own qemu harnesses: the last pass runs it)
 	MONT_TEST_BUILD=$(BUILD)/asan-mont MONT_TEST_MAKEFLAGS="CAPS=$(CAPS) CFLAGS='$(SAN_CFLAGS)'" \
