@@ -8,13 +8,13 @@
 
 __extension__ typedef unsigned long long asmcap_u64;   /* the intrinsics' type, also under -std=c89 -pedantic */
 
-ASMCAP_TARGET void asmcap_probe(asmcap_u64 *r, const asmcap_u64 *a, const asmcap_u64 *b);
-ASMCAP_TARGET void asmcap_probe(asmcap_u64 *r, const asmcap_u64 *a, const asmcap_u64 *b)
+ASMCAP_TARGET asmcap_u64 asmcap_probe(asmcap_u64 a, asmcap_u64 b, asmcap_u64 *x, asmcap_u64 *y);
+ASMCAP_TARGET asmcap_u64 asmcap_probe(asmcap_u64 a, asmcap_u64 b, asmcap_u64 *x, asmcap_u64 *y)
 {
 	unsigned char c1, c2;
-	c1 = _addcarryx_u64(0, a[0], b[0], &r[0]);
-	c2 = _addcarryx_u64(0, a[1], b[1], &r[1]);
-	c1 = _addcarryx_u64(c1, a[2], r[1], &r[2]);
-	c2 = _addcarryx_u64(c2, a[3], r[0], &r[3]);
-	r[4] = (asmcap_u64)c1 + c2;
+	c1 = _addcarryx_u64(0, a, *x, x);
+	c2 = _addcarryx_u64(0, b, *y, y);
+	c1 = _addcarryx_u64(c1, b, *x, x);
+	c2 = _addcarryx_u64(c2, a, *y, y);
+	return (asmcap_u64)c1 + c2;
 }
