@@ -2,6 +2,7 @@
 #include "ccat.h"
 #include "catalog.h"
 #include "unit.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,11 +80,7 @@ int ccat_load(struct ccat *c, const char *arch, char *err, size_t errlen)
 			continue;
 		h = catalog_fnv(catalog_fnv(h, path), catalog_files[i].text);
 		char *name = xprintf("%.*s", (int)(len - n - 2), path + n), *full = xprintf("templates/%s", path);
-		struct cprobe *g = realloc(c->p, (c->n + 1) * sizeof *g);
-		if (!g) {
-			fputs("asmcap: out of memory\n", stderr);
-			exit(3);
-		}
+		struct cprobe *g = xrealloc(c->p, (c->n + 1) * sizeof *g);
 		c->p = g;
 		r = parse(&c->p[c->n], full, name, catalog_files[i].text, &feats, err, errlen);
 		if (r)

@@ -27,6 +27,7 @@
 #include "probe.h"
 #include "report.h"
 #include "unit.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,11 +151,7 @@ static int load(struct cp *c, char *err, size_t errlen)
 		for (size_t i = 0; i < c->cats[k].n; i++)
 			for (int m = 0; m < 1 + !!c->cats[k].p[i].mflags; m++) {
 				const struct cprobe *p = &c->cats[k].p[i];
-				struct answer *g = realloc(c->a, (c->n + 1) * sizeof *g);
-				if (!g) {
-					fputs("asmcap: out of memory\n", stderr);
-					exit(3);
-				}
+				struct answer *g = xrealloc(c->a, (c->n + 1) * sizeof *g);
 				c->a = g;
 				g = &c->a[c->n++];
 				memset(g, 0, sizeof *g);
@@ -497,8 +494,8 @@ static int control(struct cp *c, int first, char *err, size_t errlen)
  * err. */
 static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, char *err, size_t errlen)
 {
-	struct unit1 *u = calloc(n + 1, sizeof *u);
-	struct run_job *jobs = calloc(n + 1, sizeof *jobs);
+	struct unit1 *u = xcalloc(n + 1, sizeof *u);
+	struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
 	size_t made = 0;
 	int r = 0;
 	*left = 0;
@@ -576,7 +573,7 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 static int probe_all(struct cp *c, char *err, size_t errlen)
 {
 	int r = control(c, 1, err, errlen);
-	struct answer **todo = calloc(c->n + 1, sizeof *todo);
+	struct answer **todo = xcalloc(c->n + 1, sizeof *todo);
 	size_t n = 0;
 	for (size_t i = 0; i < c->n && !r; i++) {
 		struct answer *a = &c->a[i];
@@ -768,8 +765,8 @@ static void write_text(struct buf *b, const struct cp *c)
  * (unprobed has no value: never a false "no"). */
 static void write_vars(struct buf *b, enum out_format f, const struct cp *c)
 {
-	struct out_var *v = calloc(c->n + 1, sizeof *v);
-	char **own = calloc(2 * c->n + 1, sizeof *own);
+	struct out_var *v = xcalloc(c->n + 1, sizeof *v);
+	char **own = xcalloc(2 * c->n + 1, sizeof *own);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct answer *a = &c->a[i];
 		own[2 * i] = out_var_name("ASMCAP_C_", a->name);
@@ -806,8 +803,8 @@ int cmd_cc_probe(int argc, char **argv)
 	else if (load(&c, err, sizeof err))
 		r = 3;      /* the built-in catalog is wrong: asmcap itself is broken */
 	else {
-		int *want = calloc(c.n + 1, sizeof *want);
-		req = calloc(c.n + 1, sizeof *req);
+		int *want = xcalloc(c.n + 1, sizeof *want);
+		req = xcalloc(c.n + 1, sizeof *req);
 		if (mark(&c, o.features, "--features", want, err, sizeof err) ||
 		    (o.require && mark(&c, o.require, "--require", req, err, sizeof err)))
 			r = 2;
