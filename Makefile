@@ -26,7 +26,7 @@ $(BUILD):
 ## 1. The probe: build/asmcap (libc only; the catalog is compiled in) ##########
 PROBE_SRC := $(sort $(wildcard probe/*.c probe/arch/*.c))
 PROBE_HDR := $(wildcard probe/*.h probe/arch/*.h)
-TEMPLATES := $(sort $(wildcard templates/*/*))
+TEMPLATES := $(sort $(wildcard templates/*/* templates/*/c/*.c))
 
 # The catalog, and the test driver `asmcap choose` compiles (a real C file
 # in probe/driver/, carried as text).
@@ -147,7 +147,7 @@ test:
 	ci/deps
 	$(MAKE) all
 	$(MAKE) $(BUILD)/asan/asmcap && ASMCAP_BIN=$(BUILD)/asan/asmcap $(PYTEST) -q -rfEs \
-		tests/probe tests/ccprobe tests/legacy tests/objects/test_audit.py \
+		tests/probe tests/ccprobe tests/cprobe tests/legacy tests/objects/test_audit.py \
 		tests/objects/test_audit_cross.py
 	# (test_cross_arch builds its own qemu harnesses: the last pass runs it)
 	MONT_TEST_BUILD=$(BUILD)/asan-mont MONT_TEST_MAKEFLAGS="CAPS=$(CAPS) CFLAGS='$(SAN_CFLAGS)'" \

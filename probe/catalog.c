@@ -398,7 +398,7 @@ static int parse_template(struct feature *f, const char *path, const char *name,
 	return 0;
 }
 
-static uint64_t fnv(uint64_t h, const char *s)
+uint64_t catalog_fnv(uint64_t h, const char *s)
 {
 	for (; *s; s++)
 		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
@@ -488,12 +488,12 @@ static int check_requires(const struct catalog *c, char *err, size_t errlen)
 static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch,
                  char *err, size_t errlen)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = CATALOG_FNV_INIT;
 	memset(c, 0, sizeof *c);
 	if (n)
 		qsort(srcs, n, sizeof *srcs, by_path);
 	for (size_t i = 0; i < n; i++) {
-		h = fnv(fnv(h, srcs[i].path), srcs[i].text);
+		h = catalog_fnv(catalog_fnv(h, srcs[i].path), srcs[i].text);
 		size_t len = strlen(srcs[i].path);
 		if (len < 3 || strcmp(srcs[i].path + len - 2, ".s"))
 			continue;

@@ -61,6 +61,11 @@ struct catalog_file { const char *path, *text; };
 extern const struct catalog_file catalog_files[];
 extern const size_t catalog_nfiles;
 
+/* The catalog hash: 64-bit FNV-1a over each text (and a separator),
+ * starting from CATALOG_FNV_INIT. */
+#define CATALOG_FNV_INIT 0xcbf29ce484222325ULL
+uint64_t catalog_fnv(uint64_t h, const char *s);
+
 /* Load the arch's features from the built-in copy or a directory.
  * 0, or -1 with err naming the file and line that is wrong. */
 int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen);

@@ -44,25 +44,30 @@ void cc_free(struct cc_ctx *c)
 	free(c->base_err);
 }
 
+void cc_argv(const struct cc_ctx *c, const struct strv *extra, const char *src, const char *obj,
+             struct strv *argv)
+{
+	strv_append(argv, &c->cc);
+	strv_append(argv, &c->cflags);
+	if (extra)
+		strv_append(argv, extra);
+	strv_push(argv, "-c");
+	strv_push(argv, src);
+	strv_push(argv, "-o");
+	strv_push(argv, obj);
+}
+
 int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *src, const char *obj,
                struct run_result *r, char *err, size_t errlen)
 {
 	struct strv argv = { 0 };
-	strv_append(&argv, &c->cc);
-	strv_append(&argv, &c->cflags);
-	if (extra)
-		strv_append(&argv, extra);
-	strv_push(&argv, "-c");
-	strv_push(&argv, src);
-	strv_push(&argv, "-o");
-	strv_push(&argv, obj);
+	cc_argv(c, extra, src, obj, &argv);
 	int rc = run_cmd(argv.v, NULL, 0, r, err, errlen);
 	strv_free(&argv);
 	return rc;
 }
 
-/* The probe source, written once into the private temp dir. */
-static const char *probe_file(char *err, size_t errlen)
+const char *cc_probe_file(char *err, size_t errlen)
 {
 	static char path[4096];
 	if (path[0])
@@ -115,7 +120,7 @@ static int baseline(struct cc_ctx *c, char *err, size_t errlen)
 {
 	if (c->base_done)
 		return 0;
-	const char *src = probe_file(err, errlen);
+	const char *src = cc_probe_file(err, errlen);
 	if (!src)
 		return -1;
 	char obj[4200];
@@ -171,7 +176,7 @@ int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, siz
 	char obj[4200];
 	snprintf(obj, sizeof obj, "%s/ccflag-%u.o", tmpdir_path(), seq++);
 	struct run_result r;
-	int rc = cc_compile(c, &extra, probe_file(err, errlen), obj, &r, err, errlen);
+	int rc = cc_compile(c, &extra, cc_probe_file(err, errlen), obj, &r, err, errlen);
 	strv_free(&extra);
 	if (rc)
 		return -1;

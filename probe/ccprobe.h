@@ -17,6 +17,15 @@ struct cc_ctx {
 int cc_init(struct cc_ctx *c, const char *cc, const char *cflags, char *err, size_t errlen);
 void cc_free(struct cc_ctx *c);
 
+/* The words of `CC CFLAGS extra... -c src -o obj`, appended to argv. */
+void cc_argv(const struct cc_ctx *c, const struct strv *extra, const char *src, const char *obj,
+             struct strv *argv);
+
+/* A tiny warning-free C file (a prototyped function), written once into
+ * the private temp dir: the baseline that shows the compiler works.  Its
+ * path, or NULL with err. */
+const char *cc_probe_file(char *err, size_t errlen);
+
 /* Compile src to obj with CC CFLAGS extra... -c.  Returns run_cmd's value. */
 int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *src, const char *obj,
                struct run_result *r, char *err, size_t errlen);

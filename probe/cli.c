@@ -35,7 +35,7 @@ static const char usage_text[] =
 	"              [--require LIST] [--disable LIST]\n"
 	"       asmcap list [--templates DIR] [--add-templates DIR]... [--arch x86_64|i386|aarch64|arm|riscv64]\n"
 	"       asmcap explain FEATURE [probe options]\n"
-	"       asmcap cpu | audit | legacy | cc-flag | frame | choose ...   (`asmcap CMD --help': its usage)\n"
+	"       asmcap cpu | audit | legacy | cc-flag | cc-probe | frame | choose ...   (`asmcap CMD --help': its usage)\n"
 	"exit: 0 probed, 1 a --require'd feature is not yes, 2 usage or output, 3 the toolchain is unusable,\n"
 	"      4 out of memory\n";
 

@@ -11,6 +11,7 @@ int cmd_cpu(int argc, char **argv);
 int cmd_audit(int argc, char **argv);     /* audit.c */
 int cmd_legacy(int argc, char **argv);    /* legacy.c */
 int cmd_cc_flag(int argc, char **argv);   /* ccprobe.c */
+int cmd_cc_probe(int argc, char **argv);  /* cprobe.c */
 int cmd_frame(int argc, char **argv);     /* frame.c */
 int cmd_choose(int argc, char **argv);    /* choose.c */
 

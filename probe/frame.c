@@ -145,15 +145,7 @@ static void from_object(const char *path, const char *func, struct frame_result 
 	const struct obj_symbol *s = find_func(&o, func, 1);
 	if (s && (size_t)s->section < o.nsections) {
 		const struct obj_section *sec = &o.sections[s->section];
-		uint64_t end = sec->size;
-		if (s->size) {
-			end = s->value + s->size;
-		} else {
-			for (size_t i = 0; i < o.nsymbols; i++)
-				if (o.symbols[i].section == s->section && !o.symbols[i].mapping && o.symbols[i].value > s->value &&
-				    o.symbols[i].value < end)
-					end = o.symbols[i].value;
-		}
+		uint64_t end = obj_symbol_end(&o, s);
 		if (end <= sec->size && s->value <= end) {
 			fr->code = (long)(end - s->value);
 			const struct arch *a = arch_of_obj(&o);

@@ -17,6 +17,7 @@ static const struct {
 	{"cpu", cmd_cpu},
 	{"legacy", cmd_legacy},
 	{"cc-flag", cmd_cc_flag},
+	{"cc-probe", cmd_cc_probe},
 	{"frame", cmd_frame},
 	{"choose", cmd_choose},
 	{"audit", cmd_audit},

@@ -169,3 +169,15 @@ const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name)
 			return &o->symbols[i];
 	return NULL;
 }
+
+uint64_t obj_symbol_end(const struct obj *o, const struct obj_symbol *s)
+{
+	uint64_t end = o->sections[s->section].size;
+	if (s->size)
+		return s->value + s->size;
+	for (size_t i = 0; i < o->nsymbols; i++)
+		if (o->symbols[i].section == s->section && !o->symbols[i].mapping && o->symbols[i].value > s->value &&
+		    o->symbols[i].value < end)
+			end = o->symbols[i].value;
+	return end;
+}

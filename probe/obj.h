@@ -71,6 +71,11 @@ const struct obj_section *obj_section_listed(const struct obj *o, const char *na
 /* First symbol named `name` (with or without a leading '_', for Mach-O), or NULL. */
 const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name);
 
+/* Where the code of s (a symbol defined in a section) ends: value + size
+ * where the format records a size, else the next symbol of its section or
+ * the section's end.  Callers check it against the section's size. */
+uint64_t obj_symbol_end(const struct obj *o, const struct obj_symbol *s);
+
 /* ar archives ("!<arch>\n", GNU and BSD long names).  Iterate members:
  * set *pos = 0 first; returns 1 and fills name/data/len per member, 0 at the
  * end, -1 with err on a malformed archive. */

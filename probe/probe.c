@@ -125,6 +125,27 @@ static void parse_defines(struct build_info *b, const char *text)
 	}
 }
 
+char *driver_command(const char *l, size_t len, struct strv *deps, int *cc1as)
+{
+	struct strv w = {0};
+	char e[64], *full = xmalloc(len + 1), *prog = NULL, *word0 = NULL;
+	memcpy(full, l, len);
+	full[len] = 0;
+	*cc1as = 0;
+	/* command lines start with a space and name a program */
+	if ((full[0] == ' ' || full[0] == '\t') && !split_words(full, &w, e, sizeof e) && w.n &&
+	    (prog = path_lookup(w.v[0]))) {
+		deps_add_program(deps, prog);
+		for (size_t i = 1; i < w.n; i++)
+			*cc1as |= !strcmp(w.v[i], "-cc1as");
+		word0 = xstrdup(w.v[0]);
+	}
+	free(prog);
+	free(full);
+	strv_free(&w);
+	return word0;
+}
+
 /* From the first run's `-v' output: the driver's identity line, the
  * programs it runs (deps), whether the assembler is integrated (-cc1as),
  * and an external assembler's own version line (as -v prints it).
@@ -142,25 +163,17 @@ static char *parse_driver(struct probe *p, const char *text, int *integrated)
 			else if (as && !as_version)
 				as_version = xstrdup(line);     /* what the last program printed */
 		}
-		struct strv w = {0};
-		char e[64], *full = xmalloc(len + 1), *prog = NULL;
-		memcpy(full, l, len);
-		full[len] = 0;
-		/* command lines start with a space and name a program */
-		if (line[0] == ' ' && !split_words(full, &w, e, sizeof e) && w.n && (prog = path_lookup(w.v[0]))) {
-			deps_add_program(&p->deps, prog);
-			int cc1as = 0;
-			for (size_t i = 1; i < w.n; i++)
-				cc1as |= !strcmp(w.v[i], "-cc1as");
+		int cc1as;
+		char *cmd = driver_command(l, len, &p->deps, &cc1as);
+		if (cmd) {
 			free(as);
 			free(as_version);
 			as_version = NULL;
-			as = cc1as ? NULL : xstrdup(w.v[0]);
+			as = cc1as ? NULL : cmd;
+			if (cc1as)
+				free(cmd);
 			*integrated = cc1as;
 		}
-		free(prog);
-		free(full);
-		strv_free(&w);
 		free(line);
 	}
 	if (as && as_version && !p->assembler)
@@ -375,8 +388,6 @@ static int unused_flag(const char *err, char *flag, size_t len)
 	return 1;
 }
 
-/* Runs of one input before a failure that names nothing is final. */
-enum { TRIES = 3 };
 
 static int attributed(enum outcome out)
 {
@@ -449,13 +460,13 @@ static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 	return r;
 }
 
-/* The control: the empty source, up to TRIES runs until one passes.  A
+/* The control: the empty source, up to PROBE_TRIES runs until one passes.  A
  * control that passed once and fails later (or the other way round) shows
  * an intermittent toolchain.  0, or 3 with err. */
 static int control(struct ctx *x, char *err, size_t errlen)
 {
 	int r = 3, fatal = 0;
-	for (int t = 0; t < TRIES && r && !fatal; t++) {
+	for (int t = 0; t < PROBE_TRIES && r && !fatal; t++) {
 		r = empty_run(x, &fatal, err, errlen);
 		if (r && !fatal && x->control_ok)
 			x->flaky = 1;
@@ -491,7 +502,7 @@ static int run_units(struct ctx *x, struct unit *u, const size_t *todo, size_t n
 
 /* One run per feature, --jobs at a time.  A run that fails naming its
  * snippet decides `no'.  One that fails naming nothing runs again after a
- * control run, TRIES runs in all: it decides `no' only when every run
+ * control run, PROBE_TRIES runs in all: it decides `no' only when every run
  * failed with the same complaint, every control between passed, and no
  * input of this toolchain has given two different answers; else the
  * toolchain is unusable.  0, or 3 with err. */
@@ -541,16 +552,16 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 			fails[fi]++;
 			todo[left++] = fi;
 		}
-		if (!r && left && round + 1 >= TRIES && settled && !x->flaky) {
+		if (!r && left && round + 1 >= PROBE_TRIES && settled && !x->flaky) {
 			/* reproduced around passing controls: rejections */
 			for (size_t i = 0, k = 0; i < n; i++)
 				if (k < left && u[i].f[0] == todo[k])
 					record_failure(x, todo[k++], &u[i], said[u[i].f[0]]);
 			left = 0;
 		}
-		if (!r && left && round + 1 >= TRIES) {
+		if (!r && left && round + 1 >= PROBE_TRIES) {
 			snprintf(err, errlen, "%.*s (tried %d times%s)", (int)(errlen > 100 ? errlen - 100 : 0),
-			         why[todo[0]], TRIES, x->flaky ? "; this toolchain fails intermittently" : "");
+			         why[todo[0]], PROBE_TRIES, x->flaky ? "; this toolchain fails intermittently" : "");
 			r = 3;
 		}
 		for (size_t i = 0; i < prepared; i++)

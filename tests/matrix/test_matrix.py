@@ -52,6 +52,9 @@ def test_two_toolchains_agree_and_pass(two_rows):
     assert gcc["identity"].startswith("gcc")
     assert (gcc["bmi2"], gcc["adx"]) == ("yes", "yes")
     assert gcc["legacy ADX (pre-10855/post-10855/post-12725)"] == "yes/yes/yes"
+    # C level, checked in the objects: inline-asm ADCX yes, _addcarryx_u64
+    # lowered to ADC (broken), _mm512_madd52lo_epu64 yes
+    assert gcc["C level (adx inline / adx intrinsic / ifma intrinsic)"] == "yes/broken/yes"
     assert gcc["bytes verified"] == "audit: adx bmi2"
     assert gcc["ADX code generated"] == "yes"
     assert re.fullmatch(r"elf64 pass \(\d+\)", gcc["tests"]), gcc["tests"]
@@ -65,6 +68,7 @@ def test_two_toolchains_agree_and_pass(two_rows):
     assert (out / "matrix.md").read_text().split("\n\n", 1)[1] in r.stdout + "\n"
     j = {row["name"]: row for row in json.loads((out / "matrix.json").read_text())["rows"]}
     assert j["old-as"]["probe_adx"] == 0 and j["old-as"]["problems"] == []
+    assert j["gcc-12"]["c_level"]["adx-intrinsic"]["reason"].endswith("the compiler emitted other code")
     assert any("would emit ADX the assembler rejects" in w for w in j["old-as"]["legacy_why"])
 
 

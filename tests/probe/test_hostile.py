@@ -158,10 +158,11 @@ def fifo(tmp_path, name="fifo"):
 # every subcommand that writes goes through the same function
 WRITERS = [["cpu", "--format", "sh"],
            ["--cc", "gcc", "--features", "adx", "--format", "sh"],
-           ["cc-flag", "--cc", "gcc", "--format", "sh", "--", "-O2"]]
+           ["cc-flag", "--cc", "gcc", "--format", "sh", "--", "-O2"],
+           ["cc-probe", "--cc", "gcc", "--features", "sha-inline", "--format", "sh"]]
 
 
-@pytest.mark.parametrize("args", WRITERS, ids=["cpu", "probe", "cc-flag"])
+@pytest.mark.parametrize("args", WRITERS, ids=["cpu", "probe", "cc-flag", "cc-probe"])
 def test_o_fifo_without_reader_is_an_error_not_a_hang(tmp_path, args):
     f = fifo(tmp_path)
     if args[0] == "cc-flag":
@@ -188,7 +189,9 @@ def test_o_fifo_with_a_reader_is_written_in_place(tmp_path):
 
 
 @pytest.mark.parametrize("cmd", [["--cc", "gcc", "--features", "adx", "--format", "sh"],
-                                 ["cc-flag", "--cc", "gcc", "--format", "sh"]], ids=["probe", "cc-flag"])
+                                 ["cc-flag", "--cc", "gcc", "--format", "sh"],
+                                 ["cc-probe", "--cc", "gcc", "--features", "sha-inline", "--format", "sh"]],
+                         ids=["probe", "cc-flag", "cc-probe"])
 def test_cache_fifo_never_hangs(tmp_path, cmd):
     f = fifo(tmp_path)
     args = cmd + ["--cache", str(f)] + (["--", "-O2"] if cmd[0] == "cc-flag" else [])
@@ -543,8 +546,9 @@ def test_choose_variant_whose_check_fails_is_exit_1(tmp_path, flag, what):
 
 @pytest.mark.parametrize("cmd", [["cc-flag", "--cc", "{hang}", "--timeout", "1", "--", "-O2"],
                                  ["frame", "{src}", "--func", "knob", "--cc", "{hang}", "--timeout", "1"],
-                                 ["choose", "{spec}", "--cc", "{hang}", "--timeout", "1"]],
-                         ids=["cc-flag", "frame", "choose"])
+                                 ["choose", "{spec}", "--cc", "{hang}", "--timeout", "1"],
+                                 ["cc-probe", "--cc", "{hang}", "--timeout", "1"]],
+                         ids=["cc-flag", "frame", "choose", "cc-probe"])
 def test_timeout_option(tmp_path, cmd):
     spec = knob_spec(tmp_path, [("a", "")])
     hang = ROOT / "tests" / "fake" / "probe-hang"

@@ -1,0 +1,863 @@
+/* asmcap cc-probe: what $CC $CFLAGS really does at C level.  Each probe
+ * of the C-level catalog (ccat.h) is compiled with -c, as the build would
+ * compile it: plainly (GNU inline asm, or an intrinsic under
+ * __attribute__((target(...)))), and, where the probe has `mflags:', once
+ * more under those -m flags.  An answer is yes only when the object holds
+ * machine code for asmcap_probe and that code holds an instruction of the
+ * feature `insn:' names, found by the architecture's decoder and the
+ * feature's audit patterns, as `asmcap audit' finds it: an intrinsic the
+ * compiler folded away or lowered to other instructions, a function
+ * dropped, or LTO bitcode instead of machine code is never yes.
+ *
+ * Evidence follows the assembler probe (probe.c): a failed compile is
+ * `no' when the compiler's messages name the probe's source or the flags
+ * under test; a failure naming neither (a launcher whose host is down) is
+ * run again around control compiles and is `no' only when it reproduces
+ * PROBE_TRIES times alike while the controls pass, else the toolchain is
+ * unusable (exit 3). */
+#include "arch.h"
+#include "arch/words.h"
+#include "cache.h"
+#include "ccat.h"
+#include "ccprobe.h"
+#include "cmds.h"
+#include "file.h"
+#include "obj.h"
+#include "out.h"
+#include "probe.h"
+#include "report.h"
+#include "unit.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One answer: a probe compiled one way. */
+struct answer {
+	const struct cprobe *p;
+	const struct arch *arch;        /* whose catalog it is from */
+	int m;                          /* the `mflags:' answer (NAME-m) */
+	char *name, *how;
+	int want;
+	enum status st;
+	char *reason;
+	double ms;
+	unsigned fails;                 /* nameless failures so far */
+	char *said;                     /* the last one's complaint */
+	int killed;                     /* one was a signal: never settles as `no' */
+};
+
+struct cp {
+	struct cc_ctx cc;
+	struct ccat cats[ARCH_MAX];     /* parallel to arch_all */
+	struct answer *a; size_t n;
+	const struct arch *target;      /* from the control's object (NULL: no module) */
+	char arch[32], format[16];
+	struct strv deps;               /* for the cache */
+	int flaky;                      /* one input gave two different answers */
+	unsigned jobs, seq;
+};
+
+struct copts {
+	const char *cc, *cflags, *features, *output, *cache, *require;
+	enum out_format fmt;
+	unsigned jobs;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: asmcap cc-probe [--cc CMD] [--cflags FLAGS] [--features LIST] [--format %s]\n"
+	        "                        [-o FILE] [--cache FILE] [--timeout SEC] [--jobs N] [--require LIST]\n"
+	        "C-level probes: GNU inline asm and intrinsics (under target attributes and -m flags),\n"
+	        "each answer checked in the object's machine code.  Exit: 0 probed, 1 a --require'd\n"
+	        "probe is not yes, 2 usage, 3 the toolchain is unusable\n", out_format_names());
+}
+
+/* The options (each `--opt VALUE' or `--opt=VALUE'): 0, -1 for --help
+ * (exit 0), or 2 with a message. */
+static int options(struct copts *o, int argc, char **argv)
+{
+	static const char *const takes[] = {"--cc", "--cflags", "--features", "--format", "-o", "--cache",
+		"--timeout", "--jobs", "--require", NULL};
+	memset(o, 0, sizeof *o);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return usage(stdout), -1;
+		size_t k = 0, len = strcspn(a, "=");
+		while (takes[k] && (strlen(takes[k]) != len || strncmp(a, takes[k], len)))
+			k++;
+		if (!takes[k]) {
+			fprintf(stderr, "asmcap cc-probe: unknown option or argument `%s'\n", a);
+			return usage(stderr), 2;
+		}
+		if (a[len] == '=')
+			val = a + len + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else {
+			fprintf(stderr, "asmcap cc-probe: %s needs a value\n", a);
+			return 2;
+		}
+		const char *t = takes[k];
+		char *end;
+		long j;
+		if (!strcmp(t, "--cc"))
+			o->cc = val;
+		else if (!strcmp(t, "--cflags"))
+			o->cflags = val;
+		else if (!strcmp(t, "--features"))
+			o->features = val;
+		else if (!strcmp(t, "-o"))
+			o->output = val;
+		else if (!strcmp(t, "--cache"))
+			o->cache = val;
+		else if (!strcmp(t, "--require"))
+			o->require = val;
+		else if (!strcmp(t, "--timeout")) {
+			if (timeout_option("asmcap cc-probe", val))
+				return 2;
+		} else if (!strcmp(t, "--format")) {
+			if (out_format_parse(val, &o->fmt)) {
+				fprintf(stderr, "asmcap cc-probe: unknown --format `%s' (%s)\n", val, out_format_names());
+				return 2;
+			}
+		} else if ((j = strtol(val, &end, 10)) < 1 || j > 1024 || *end) {
+			fprintf(stderr, "asmcap cc-probe: --jobs takes a count (1..1024), not `%s'\n", val);
+			return 2;
+		} else
+			o->jobs = (unsigned)j;
+	}
+	return 0;
+}
+
+/* ---- the answers ---- */
+
+static void answer_set(struct answer *a, enum status st, char *reason, double ms)
+{
+	free(a->reason);
+	a->st = st;
+	a->reason = reason;
+	a->ms = ms;
+}
+
+static int load(struct cp *c, char *err, size_t errlen)
+{
+	for (size_t k = 0; arch_all[k]; k++) {
+		if (ccat_load(&c->cats[k], arch_all[k]->name, err, errlen))
+			return -1;
+		for (size_t i = 0; i < c->cats[k].n; i++)
+			for (int m = 0; m < 1 + !!c->cats[k].p[i].mflags; m++) {
+				const struct cprobe *p = &c->cats[k].p[i];
+				struct answer *g = xrealloc(c->a, (c->n + 1) * sizeof *g);
+				c->a = g;
+				g = &c->a[c->n++];
+				memset(g, 0, sizeof *g);
+				g->p = p;
+				g->arch = arch_all[k];
+				g->m = m;
+				g->name = m ? xprintf("%s-m", p->name) : xstrdup(p->name);
+				g->how = m ? xstrdup(p->mflags) : p->target ? xprintf("target(\"%s\")", p->target) : xstrdup("CFLAGS");
+				answer_set(g, ST_UNPROBED, xstrdup("not in --features"), 0);
+			}
+	}
+	/* two answers must not share a variable (a-b and a_b, NAME-m and a probe NAME-m) */
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < i; k++) {
+			char *x = out_var_name("ASMCAP_C_", c->a[i].name), *y = out_var_name("ASMCAP_C_", c->a[k].name);
+			int same = !strcmp(x, y);
+			if (same)
+				snprintf(err, errlen, "%s: answer `%s' and %s's `%s' both become %s", c->a[i].p->path,
+				         c->a[i].name, c->a[k].p->path, c->a[k].name, x);
+			free(x);
+			free(y);
+			if (same)
+				return -1;
+		}
+	return 0;
+}
+
+/* Mark the answers a list (comma or space separated) names; NULL: all.
+ * -1 with err for an unknown name. */
+static int mark(struct cp *c, const char *list, const char *what, int *set, char *err, size_t errlen)
+{
+	struct strv w = {0};
+	char *copy = xstrdup(list ? list : ""), e[64];
+	for (char *s = copy; *s; s++)
+		if (*s == ',')
+			*s = ' ';
+	split_words(copy, &w, e, sizeof e);
+	free(copy);
+	int r = 0;
+	for (size_t i = 0; list && i < w.n && !r; i++) {
+		size_t k = 0;
+		while (k < c->n && strcmp(c->a[k].name, w.v[i]))
+			k++;
+		if (k == c->n)
+			r = -1, snprintf(err, errlen, "%s: unknown probe `%s' (`asmcap cc-probe' lists them all)", what, w.v[i]);
+		else
+			set[k] = 1;
+	}
+	for (size_t k = 0; !list && k < c->n; k++)
+		set[k] = 1;
+	if (!r && list && !w.n)
+		r = -1, snprintf(err, errlen, "%s names no probe", what);
+	strv_free(&w);
+	return r;
+}
+
+/* ---- one compile ---- */
+
+struct unit1 {
+	struct answer *a;               /* NULL: the control */
+	struct strv argv;
+	char *src, *obj;
+	struct run_job job;
+};
+
+/* The source of an answer: ASMCAP_TARGET for this way, then the body
+ * with its line numbers as in the template (messages name the file). */
+static char *source(const struct answer *a)
+{
+	const struct cprobe *p = a->p;
+	char *attr = p->target && !a->m ? xprintf("__attribute__((target(\"%s\")))", p->target) : xstrdup("");
+	/* defined only where used: -Wunused-macros */
+	char *s = xprintf("%s%s%s#line %u \"%s\"\n%s", strstr(p->body, "ASMCAP_TARGET") ? "#define ASMCAP_TARGET " : "",
+	                  attr, strstr(p->body, "ASMCAP_TARGET") ? "\n" : "", p->body_line, p->path, p->body);
+	free(attr);
+	return s;
+}
+
+/* Set up the compile of answer a (NULL: the control, with extra flags
+ * `extra' when not NULL).  0, or 3 with err. */
+static int unit_setup(struct cp *c, struct unit1 *u, struct answer *a, const char *extra, char *err, size_t errlen)
+{
+	struct strv fl = {0};
+	memset(u, 0, sizeof *u);
+	u->a = a;
+	u->obj = xprintf("%s/cprobe%u.o", tmpdir_path(), c->seq);
+	if (a) {
+		char *text = source(a);
+		u->src = xprintf("%s/cprobe%u.c", tmpdir_path(), c->seq);
+		int bad = file_write(u->src, text);
+		free(text);
+		if (bad) {
+			snprintf(err, errlen, "cannot write %s", u->src);
+			return 3;
+		}
+	} else {
+		const char *src = cc_probe_file(err, errlen);
+		if (!src)
+			return 3;
+		u->src = xstrdup(src);
+	}
+	c->seq++;
+	if ((a && a->m && split_words(a->p->mflags, &fl, err, errlen)) || (extra && split_words(extra, &fl, err, errlen))) {
+		strv_free(&fl);
+		return 3;
+	}
+	cc_argv(&c->cc, &fl, u->src, u->obj, &u->argv);
+	strv_free(&fl);
+	u->job.argv = u->argv.v;
+	return 0;
+}
+
+static void unit_done(struct unit1 *u)
+{
+	strv_free(&u->argv);
+	free(u->src);
+	free(u->obj);
+	run_result_free(&u->job.r);
+}
+
+/* The whole word w occurs in line[0..len). */
+static int names_word(const char *line, size_t len, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *s = line; n && s + n <= line + len; s++)
+		if (!strncmp(s, w, n) && (s == line || !strchr("abcdefghijklmnopqrstuvwxyz0123456789-=_", s[-1])) &&
+		    (s + n == line + len || !strchr("abcdefghijklmnopqrstuvwxyz0123456789-=_,", s[n])))
+			return 1;
+	return 0;
+}
+
+/* The first line of the compiler's messages that names the answer's
+ * source (`path:LINE') or one of its -m flags and says one of kinds
+ * (NULL-terminated; NULL: any line); NULL if none (malloc'd). */
+static char *own_line(const struct answer *a, const char *text, const char *const *kinds)
+{
+	struct strv fl = {0};
+	char e[64], *found = NULL, *at = xprintf("%s:", a->p->path);
+	if (a->m)
+		split_words(a->p->mflags, &fl, e, sizeof e);
+	for (const char *l = text; *l && !found; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+		size_t len = strcspn(l, "\n");
+		const char *p = l;
+		int ours = 0;
+		while (!ours && (p = strstr(p, at)) && p < l + len)
+			ours = p[strlen(at)] >= '0' && p[strlen(at)] <= '9', p++;
+		for (size_t k = 0; k < fl.n && !ours; k++)
+			ours = names_word(l, len, fl.v[k]);
+		char *line = ours ? one_line(l, len) : NULL;
+		for (const char *const *k = kinds; line && k && *k && !found; k++)
+			if (strstr(line, *k))
+				found = line;
+		if (line && !kinds)
+			found = line;
+		else if (line != found)
+			free(line);
+	}
+	free(at);
+	strv_free(&fl);
+	return found;
+}
+
+/* Does the output look like LLVM bitcode (raw, or in its wrapper)? */
+static int bitcode(const uint8_t *b, size_t n)
+{
+	return n >= 4 && (!memcmp(b, "BC\xc0\xde", 4) || obj_le32(b) == 0x0b17c0de);
+}
+
+struct hits { const struct arch *arch; const struct feature *f; const void *pats; const uint8_t *data; unsigned n; };
+
+static void count_hit(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step)
+{
+	struct hits *h = ctx;
+	(void)step;
+	if (in && h->arch->audit_match(h->f, h->pats, in, h->data + off))
+		h->n++;
+}
+
+/* How many instructions of f the code of sym holds; -1 when it has no code. */
+static long count_insns(const struct obj *o, const struct obj_symbol *sym, const struct arch *arch,
+                        const struct feature *f, const void *pats)
+{
+	const struct obj_section *sec = &o->sections[sym->section];
+	uint64_t end = obj_symbol_end(o, sym);
+	struct code_span *spans = NULL;
+	if (!sec->data || end > sec->size || end <= sym->value)
+		return -1;
+	long ns = code_spans(o, sym->section, sym->thumb ? ARCH_MODE_THUMB : 0, &spans);
+	if (ns < 0)
+		return -1;
+	struct hits h = {arch, f, pats, sec->data, 0};
+	code_walk(arch, spans, (size_t)ns, sec->data, sym->value, end, count_hit, &h);
+	free(spans);
+	return h.n;
+}
+
+/* The verdict on an object a compile wrote (exit 0): machine code for
+ * asmcap_probe holding an instruction of the probe's `insn:' feature. */
+static void verify(struct answer *a, const char *path, double ms)
+{
+	struct catalog cat;
+	struct obj o;
+	char why[256];
+	size_t len = 0;
+	uint8_t *buf = file_read(path, &len);
+	void *pats = NULL;
+	if (!buf) {
+		answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but wrote no object (%s)", file_error()), ms);
+		return;
+	}
+	if (bitcode(buf, len)) {
+		answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO bitcode): cannot verify"), ms);
+		free(buf);
+		return;
+	}
+	if (obj_parse(&o, buf, len, why, sizeof why)) {
+		answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but its output: %s", why), ms);
+		free(buf);
+		return;
+	}
+	const struct obj_symbol *s = obj_symbol_named(&o, CCAT_FUNCTION);
+	int lto = obj_section_named(&o, ".gnu.lto_.symtab.0") != NULL;
+	for (size_t i = 0; i < o.nsections && !lto; i++)
+		lto = !strncmp(o.sections[i].name, ".gnu.lto_", 9);
+	long n = -1;
+	if (s && s->section >= 0 && (size_t)s->section < o.nsections && !catalog_load_builtin(&cat, a->arch->name, why, sizeof why)) {
+		const struct feature *f = catalog_find(&cat, a->p->insn);
+		if (f && (!a->arch->audit_compile || !a->arch->audit_compile(f, &pats, why, sizeof why)))
+			n = count_insns(&o, s, a->arch, f, pats);
+		if (a->arch->audit_free)
+			a->arch->audit_free(pats);
+		catalog_free(&cat);
+	}
+	if (n > 0)
+		answer_set(a, ST_YES, xprintf("%s holds %ld %s instruction%s", CCAT_FUNCTION, n, a->p->insn, n > 1 ? "s" : ""), ms);
+	else if (n == 0)
+		answer_set(a, ST_BROKEN, xprintf("compiled, but %s holds no %s instruction: the compiler emitted other code",
+		                                 CCAT_FUNCTION, a->p->insn), ms);
+	else if (lto)
+		answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO: GIMPLE in .gnu.lto_ sections): cannot verify"), ms);
+	else
+		answer_set(a, ST_BROKEN, xprintf("compiled, but the object has no code for %s", CCAT_FUNCTION), ms);
+	obj_free(&o);
+	free(buf);
+}
+
+/* ---- runs ---- */
+
+/* The control compile (a tiny clean C file with the build's flags), up to
+ * PROBE_TRIES times until it passes; the first also asks the driver what
+ * it runs (-###, for the cache) and learns the target from the object.
+ * 0, or 3 with err. */
+static int control(struct cp *c, int first, char *err, size_t errlen)
+{
+	struct strv hash = {0};
+	int r = 3;
+	for (int t = 0; t < PROBE_TRIES && r; t++) {
+		struct unit1 u;
+		struct run_job jobs[2];
+		if (unit_setup(c, &u, NULL, NULL, err, errlen))
+			return 3;
+		memset(jobs, 0, sizeof jobs);
+		jobs[0] = u.job;
+		if (first && !t) {
+			strv_append(&hash, &u.argv);
+			strv_push(&hash, "-###");
+			jobs[1].argv = hash.v;
+		}
+		run_jobs(jobs, 1 + !!hash.n, 0);
+		u.job = jobs[0];
+		const struct run_result *rr = &u.job.r;
+		if (hash.n) {
+			for (const char *l = jobs[1].r.err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+				int cc1as;
+				free(driver_command(l, strcspn(l, "\n"), &c->deps, &cc1as));
+			}
+			run_result_free(&jobs[1].r);
+			strv_free(&hash);
+		}
+		if (u.job.start_failed || rr->not_found || rr->timed_out) {
+			if (u.job.start_failed && !rr->not_found)
+				snprintf(err, errlen, "cannot run `%s': %s", u.argv.v[0], u.job.start_err);
+			else
+				run_describe(u.argv.v, rr, err, errlen);
+			unit_done(&u);
+			return 3;       /* not found, or a hang: another try costs the same */
+		}
+		if (rr->exited && !rr->status) {
+			r = 0;
+			c->flaky |= t > 0;      /* failed, then passed */
+		} else {
+			char *cmd = argv_brief(u.argv.v);
+			size_t n;
+			const char *line = cc_error_line(rr->err, &n);
+			if (rr->exited)
+				snprintf(err, errlen, "toolchain unusable: `%s' exited with status %d%s%.*s", cmd, rr->status,
+				         n ? ": " : "", (int)n, line);
+			else
+				run_describe(u.argv.v, rr, err, errlen);
+			free(cmd);
+		}
+		if (!r && first) {
+			size_t len;
+			uint8_t *buf = file_read(u.obj, &len);
+			struct obj o;
+			char why[256];
+			if (buf && bitcode(buf, len)) {
+				/* LTO: the target from a machine-code build of the same file */
+				unit_done(&u);
+				free(buf);
+				if (unit_setup(c, &u, NULL, "-fno-lto", err, errlen))
+					return 3;
+				run_jobs(&u.job, 1, 1);
+				buf = u.job.r.exited && !u.job.r.status ? file_read(u.obj, &len) : NULL;
+			}
+			if (!buf || obj_parse(&o, buf, len, why, sizeof why)) {
+				char *cmd = argv_brief(u.argv.v);
+				snprintf(err, errlen, "`%s' exited 0 but wrote no object asmcap reads%s%s", cmd, buf ? ": " : "",
+				         buf ? why : "");
+				free(cmd);
+				r = 3;
+			} else {
+				c->target = arch_of_obj(&o);
+				char m[32];
+				snprintf(c->arch, sizeof c->arch, "%s", arch_machine_name(&o, m, sizeof m));
+				snprintf(c->format, sizeof c->format, "%s", obj_format_name(&o));
+				obj_free(&o);
+			}
+			free(buf);
+			unit_done(&u);
+			return r;
+		}
+		unit_done(&u);
+	}
+	return r;
+}
+
+/* Compile answers todo[0..n) (--jobs at a time) and judge them; those
+ * that failed naming nothing are left in todo[0..*left).  0, or 3 with
+ * err. */
+static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, char *err, size_t errlen)
+{
+	struct unit1 *u = xcalloc(n + 1, sizeof *u);
+	struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
+	size_t made = 0;
+	int r = 0;
+	*left = 0;
+	for (; made < n && !r; made++)
+		r = unit_setup(c, &u[made], todo[made], NULL, err, errlen);
+	if (!r) {
+		for (size_t i = 0; i < n; i++)
+			jobs[i] = u[i].job;
+		run_jobs(jobs, n, c->jobs);
+		for (size_t i = 0; i < n; i++)
+			u[i].job = jobs[i];
+	}
+	for (size_t i = 0; i < n && !r; i++) {
+		struct answer *a = todo[i];
+		const struct run_result *rr = &u[i].job.r;
+		char *line;
+		if (u[i].job.start_failed || rr->not_found || rr->timed_out) {
+			if (u[i].job.start_failed && !rr->not_found)
+				snprintf(err, errlen, "cannot run `%s': %s", u[i].argv.v[0], u[i].job.start_err);
+			else
+				run_describe(u[i].argv.v, rr, err, errlen);
+			r = 3;
+			break;
+		}
+		if (rr->exited && !rr->status) {
+			c->flaky |= a->fails > 0;       /* failed before, not now */
+			if ((line = own_line(a, rr->err, (const char *const[]){"warning", "Warning:", NULL})))
+				answer_set(a, ST_NO, xprintf("the compiler warned: %s", line), rr->ms);
+			else
+				verify(a, u[i].obj, rr->ms);
+			free(line);
+			continue;
+		}
+		if (rr->exited && (line = own_line(a, rr->err, NULL))) {
+			/* its messages point into the probe or at its flags: a
+			 * rejection, told by the first of them that is a diagnostic
+			 * (gcc's always_inline error names the header, and only a
+			 * note names the probe) */
+			size_t len;
+			const char *e = cc_error_line(rr->err, &len);
+			free(line);
+			line = own_line(a, rr->err, (const char *const[]){"error", "Error:", "warning", "Warning:", NULL});
+			if (!line)
+				line = one_line(e, len);
+			answer_set(a, ST_NO, xprintf("rejected: %s", line), rr->ms);
+			free(line);
+			c->flaky |= a->fails > 0;
+			continue;
+		}
+		char what[512];
+		size_t len;
+		const char *e = cc_error_line(rr->err, &len);
+		if (rr->exited)
+			snprintf(what, sizeof what, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
+		else    /* the same words each round: the command names a new file each time */
+			snprintf(what, sizeof what, "the compiler was killed by %s", signal_name(rr->signal));
+		a->killed |= !rr->exited;
+		if (a->fails && strcmp(a->said, what))
+			c->flaky = 1;
+		free(a->said);
+		a->said = xstrdup(what);
+		a->fails++;
+		answer_set(a, ST_NO, xprintf("rejected: %s", what), rr->ms);      /* if it settles so */
+		todo[(*left)++] = a;
+	}
+	for (size_t i = 0; i < made; i++)
+		unit_done(&u[i]);
+	free(u);
+	free(jobs);
+	return r;
+}
+
+/* Every wanted answer of the target's catalog, in rounds (see the top).
+ * 0, or 3 with err. */
+static int probe_all(struct cp *c, char *err, size_t errlen)
+{
+	int r = control(c, 1, err, errlen);
+	struct answer **todo = xcalloc(c->n + 1, sizeof *todo);
+	size_t n = 0;
+	for (size_t i = 0; i < c->n && !r; i++) {
+		struct answer *a = &c->a[i];
+		if (!a->want)
+			continue;
+		if (a->arch != c->target)
+			answer_set(a, ST_SKIPPED, xprintf("not for this target (a probe of %s; the objects are %s)",
+			                                  a->arch->name, c->arch), 0);
+		else
+			todo[n++] = a;
+	}
+	for (int round = 0; !r && n; round++) {
+		if (round && (r = control(c, 0, err, errlen)))
+			break;
+		r = round_of(c, todo, n, &n, err, errlen);
+		if (!r && n && round + 1 >= PROBE_TRIES) {
+			/* reproduced around passing controls: rejections (their
+			 * verdicts are set); anything less: unusable */
+			int settled = !c->flaky;
+			for (size_t k = 0; k < n; k++)
+				settled &= todo[k]->fails >= PROBE_TRIES && !todo[k]->killed;
+			if (!settled) {
+				snprintf(err, errlen, "%s: %s (tried %d times%s)", todo[0]->name, todo[0]->said, PROBE_TRIES,
+				         c->flaky ? "; this toolchain fails intermittently" : "");
+				r = 3;
+			}
+			n = 0;
+		}
+	}
+	free(todo);
+	return r;
+}
+
+/* ---- cache ---- */
+
+static char *cache_key_of(const struct cp *c, const char *features)
+{
+	struct buf b = {0};
+	buf_puts(&b, "cc-probe|v1");
+	const struct strv *parts[] = {&c->cc.cc, &c->cc.cflags};
+	for (size_t p = 0; p < 2; p++) {
+		buf_puts(&b, "|");
+		for (size_t k = 0; k < parts[p]->n; k++)
+			buf_printf(&b, "%s%s", k ? " " : "", parts[p]->v[k]);
+	}
+	buf_printf(&b, "|%s", features ? features : "*");
+	for (size_t k = 0; arch_all[k]; k++)
+		buf_printf(&b, "|%s", c->cats[k].hash);
+	buf_printf(&b, "|%s|%g", getenv("PATH") ? getenv("PATH") : "", run_default_timeout);
+	return b.s;
+}
+
+/* Verdicts from a cached payload; 1 when it holds every answer, soundly. */
+static int from_cache(struct cp *c, char *payload)
+{
+	size_t found = 0;
+	int sound = 1;
+	for (char *l = payload; *l && sound;) {
+		char *nl = strchr(l, '\n'), *f[6];
+		*nl = 0;
+		size_t nf = cache_fields(l, f, 6);
+		if (nf == 3 && !strcmp(f[0], "target")) {
+			snprintf(c->arch, sizeof c->arch, "%s", f[1]);
+			snprintf(c->format, sizeof c->format, "%s", f[2]);
+		} else {
+			size_t k = 0;
+			int st = -1;
+			for (int s = ST_YES; s <= ST_UNPROBED; s++)
+				if (nf == 5 && !strcmp(f[2], status_name((enum status)s)))
+					st = s;
+			while (k < c->n && nf == 5 && strcmp(c->a[k].name, f[1]))
+				k++;
+			sound = nf == 5 && !strcmp(f[0], "answer") && st >= 0 && k < c->n && !c->a[k].fails;
+			if (sound) {
+				c->a[k].fails = 1;      /* seen: an answer twice is not an entry we wrote */
+				answer_set(&c->a[k], (enum status)st, xstrdup(f[4]), atof(f[3]));
+				found++;
+			}
+		}
+		l = nl + 1;
+	}
+	for (size_t k = 0; k < c->n; k++)
+		c->a[k].fails = 0;
+	return sound && found == c->n && c->arch[0];
+}
+
+static void to_cache(struct cp *c, const char *file, const char *key)
+{
+	struct buf b = {0};
+	char ms[32];
+	buf_puts(&b, "target");
+	cache_field(&b, c->arch);
+	cache_field(&b, c->format);
+	buf_puts(&b, "\n");
+	for (size_t k = 0; k < c->n; k++) {
+		snprintf(ms, sizeof ms, "%.1f", c->a[k].ms);
+		buf_puts(&b, "answer");
+		cache_field(&b, c->a[k].name);
+		cache_field(&b, status_name(c->a[k].st));
+		cache_field(&b, ms);
+		cache_field(&b, c->a[k].reason);
+		buf_puts(&b, "\n");
+	}
+	for (size_t k = 0; k < c->cc.cc.n; k++) {
+		char *path = path_lookup(c->cc.cc.v[k]);
+		if (path)
+			deps_add_program(&c->deps, path);
+		free(path);
+	}
+	cache_store(file, key, &c->cc.cc, &c->deps, b.s);
+	buf_free(&b);
+}
+
+/* ---- output ---- */
+
+static void write_json(struct buf *b, const struct cp *c)
+{
+	struct buf hash = {0};
+	for (size_t k = 0; arch_all[k]; k++)
+		buf_printf(&hash, "%s%s", k ? "," : "", c->cats[k].hash);
+	buf_printf(b, "{\"schema\": 1, \"kind\": \"cc-probe\",\n \"asmcap\": {\"version\": \"%s\", \"catalog\": ",
+	           asmcap_version());
+	buf_json_str(b, hash.s);
+	buf_puts(b, "},\n \"toolchain\": {\"argv\": [");
+	for (size_t i = 0; i < c->cc.cc.n; i++) {
+		buf_puts(b, i ? ", " : "");
+		buf_json_str(b, c->cc.cc.v[i]);
+	}
+	buf_puts(b, "], \"cflags\": [");
+	for (size_t i = 0; i < c->cc.cflags.n; i++) {
+		buf_puts(b, i ? ", " : "");
+		buf_json_str(b, c->cc.cflags.v[i]);
+	}
+	buf_puts(b, "], \"arch\": ");
+	buf_json_str(b, c->arch);
+	buf_puts(b, ", \"format\": ");
+	buf_json_str(b, c->format);
+	buf_puts(b, "},\n \"features\": {");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct answer *a = &c->a[i];
+		buf_puts(b, i ? ",\n  " : "\n  ");
+		buf_json_str(b, a->name);
+		buf_printf(b, ": {\"status\": \"%s\", \"reason\": ", status_name(a->st));
+		buf_json_str(b, a->reason);
+		buf_puts(b, ", \"how\": ");
+		buf_json_str(b, a->how);
+		buf_puts(b, ", \"insn\": ");
+		buf_json_str(b, a->p->insn);
+		buf_puts(b, ", \"arch\": ");
+		buf_json_str(b, a->arch->name);
+		buf_printf(b, ", \"ms\": %.1f}", a->ms);
+	}
+	buf_puts(b, "\n }\n}\n");
+	buf_free(&hash);
+}
+
+static void write_text(struct buf *b, const struct cp *c)
+{
+	size_t w = 5, h = 3;
+	for (size_t i = 0; i < c->n; i++) {
+		if (strlen(c->a[i].name) > w)
+			w = strlen(c->a[i].name);
+		if (strlen(c->a[i].how) > h)
+			h = strlen(c->a[i].how);
+	}
+	buf_puts(b, "compiler:  ");
+	for (size_t i = 0; i < c->cc.cc.n; i++) {
+		buf_puts(b, i ? " " : "");
+		buf_text(b, c->cc.cc.v[i]);
+	}
+	buf_puts(b, "\ncflags:   ");
+	for (size_t i = 0; i < c->cc.cflags.n; i++) {
+		buf_puts(b, " ");
+		buf_text(b, c->cc.cflags.v[i]);
+	}
+	buf_printf(b, "\ntarget:    %s, %s objects\n\n%-*s  %-8s  %-*s  %s\n", c->arch, c->format, (int)w, "probe",
+	           "status", (int)h, "how", "reason");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct answer *a = &c->a[i];
+		buf_printf(b, "%-*s  %-8s  ", (int)w, a->name, status_name(a->st));
+		buf_text(b, a->how);
+		buf_printf(b, "%*s  ", (int)(h - strlen(a->how)), "");
+		buf_text(b, a->reason);
+		buf_puts(b, "\n");
+	}
+}
+
+/* sh, make, h, perl, cmake: ASMCAP_C_<NAME> yes|no through out_vars
+ * (unprobed has no value: never a false "no"). */
+static void write_vars(struct buf *b, enum out_format f, const struct cp *c)
+{
+	struct out_var *v = xcalloc(c->n + 1, sizeof *v);
+	char **own = xcalloc(2 * c->n + 1, sizeof *own);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct answer *a = &c->a[i];
+		own[2 * i] = out_var_name("ASMCAP_C_", a->name);
+		own[2 * i + 1] = xprintf("%s%s%s", status_name(a->st), *a->reason ? ": " : "", a->reason);
+		v[i] = (struct out_var){own[2 * i], a->st == ST_UNPROBED ? NULL : a->st == ST_YES ? "yes" : "no",
+		                        own[2 * i + 1]};
+	}
+	struct buf who = {0};
+	buf_puts(&who, "asmcap cc-probe --cc");
+	for (size_t i = 0; i < c->cc.cc.n; i++)
+		buf_printf(&who, " %s", c->cc.cc.v[i]);
+	out_vars(b, f, who.s, v, c->n);
+	buf_free(&who);
+	for (size_t i = 0; i < 2 * c->n; i++)
+		free(own[i]);
+	free(own);
+	free(v);
+}
+
+int cmd_cc_probe(int argc, char **argv)
+{
+	struct copts o;
+	struct cp c;
+	char err[1024];
+	int r = options(&o, argc, argv), cached = 0;
+	if (r)
+		return r < 0 ? 0 : r;
+	memset(&c, 0, sizeof c);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	c.jobs = o.jobs ? o.jobs : ncpu > 0 ? (unsigned)ncpu : 1;
+	int *req = NULL;
+	if (cc_init(&c.cc, o.cc, o.cflags, err, sizeof err))
+		r = 2;
+	else if (load(&c, err, sizeof err))
+		r = 3;      /* the built-in catalog is wrong: asmcap itself is broken */
+	else {
+		int *want = xcalloc(c.n + 1, sizeof *want);
+		req = xcalloc(c.n + 1, sizeof *req);
+		if (mark(&c, o.features, "--features", want, err, sizeof err) ||
+		    (o.require && mark(&c, o.require, "--require", req, err, sizeof err)))
+			r = 2;
+		for (size_t k = 0; k < c.n; k++)
+			c.a[k].want = want[k] || req[k];
+		free(want);
+	}
+	char *key = !r && o.cache ? cache_key_of(&c, o.features) : NULL, *payload = NULL;
+	if (key && (payload = cache_lookup(o.cache, key, &c.cc.cc)))
+		cached = from_cache(&c, payload);
+	if (!r && !cached && !(r = probe_all(&c, err, sizeof err)) && key)
+		to_cache(&c, o.cache, key);
+	if (r)
+		fprintf(stderr, "asmcap cc-probe: %s\n", err);
+	else {
+		struct buf b = {0};
+		if (o.fmt == OUT_JSON)
+			write_json(&b, &c);
+		else if (o.fmt == OUT_TEXT)
+			write_text(&b, &c);
+		else
+			write_vars(&b, o.fmt, &c);
+		if (file_replace(o.output, b.s ? b.s : "", b.n, err, sizeof err)) {
+			fprintf(stderr, "asmcap cc-probe: %s\n", err);
+			r = 2;          /* a bad -o, not a bad toolchain */
+		}
+		buf_free(&b);
+		for (size_t k = 0; !r && k < c.n; k++)
+			if (req[k] && c.a[k].st != ST_YES) {
+				struct buf why = {0};
+				buf_text(&why, c.a[k].reason);
+				fprintf(stderr, "asmcap cc-probe: required probe %s is %s: %s\n", c.a[k].name,
+				        status_name(c.a[k].st), why.s ? why.s : "");
+				buf_free(&why);
+			}
+		for (size_t k = 0; !r && k < c.n; k++)
+			r = req[k] && c.a[k].st != ST_YES;
+	}
+	if (getenv("ASMCAP_STATS"))
+		fprintf(stderr, "asmcap: stats: processes=%u cached=%d\n", run_nprocs, cached);
+	for (size_t k = 0; k < c.n; k++) {
+		free(c.a[k].name);
+		free(c.a[k].how);
+		free(c.a[k].reason);
+		free(c.a[k].said);
+	}
+	free(c.a);
+	for (size_t k = 0; arch_all[k]; k++)
+		ccat_free(&c.cats[k]);
+	strv_free(&c.deps);
+	cc_free(&c.cc);
+	free(req);
+	free(key);
+	free(payload);
+	return r;
+}

@@ -1,0 +1,56 @@
+"""The C-level probe catalog (templates/<arch>/c/*.c): its header keys,
+and what the engine relies on in each body."""
+import json
+import re
+
+import pytest
+
+from conftest import ROOT, asmcap
+
+FILES = sorted((ROOT / "templates").glob("*/c/*.c"))
+KEYS = {"feature", "summary", "since", "insn", "target", "mflags"}
+
+
+def header(path):
+    h, body = {}, []
+    lines = path.read_text().splitlines()
+    while lines and lines[0].startswith("//"):
+        k, v = lines.pop(0)[2:].split(":", 1)
+        assert k.strip() not in h, f"{path}: {k} twice"
+        h[k.strip()] = v.strip()
+    return h, "\n".join(lines)
+
+
+def test_there_are_probes_of_each_kind():
+    names = [p.stem for p in FILES]
+    assert any(n.endswith("-inline") for n in names) and any(n.endswith("-intrinsic") for n in names)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_probe_file(path):
+    h, body = header(path)
+    arch = path.parent.parent.name
+    assert set(h) <= KEYS and h["feature"] == path.stem
+    assert h["summary"] and h["since"]
+    assert (ROOT / "templates" / arch / f"{h['insn']}.s").exists(), h["insn"]
+    # one function, prototyped (clean under -Wmissing-prototypes -Werror)
+    assert len(re.findall(r"\basmcap_probe\(", body)) == 2
+    # the answers: an intrinsic under its target attribute and its -m flags;
+    # inline asm with the build's flags alone
+    if path.stem.endswith("-intrinsic"):
+        assert h["target"] and h["mflags"].startswith("-m") and "ASMCAP_TARGET" in body
+        assert "#include <immintrin.h>" in body
+    else:
+        assert "target" not in h and "mflags" not in h and "__asm__" in body
+        # AT&T and Intel forms: -masm=intel in CFLAGS must not turn a yes into a no
+        assert re.search(r"\{[^|}]*\|[^}]*\}", body), "no {att|intel} alternatives"
+
+
+def test_the_binary_carries_every_probe():
+    # every file is an answer, an intrinsic twice (NAME and NAME-m)
+    want = set()
+    for p in FILES:
+        want |= {p.stem, p.stem + "-m"} if "mflags" in header(p)[0] else {p.stem}
+    r = asmcap("cc-probe", "--cc", "gcc-12", "--features", "adx-inline", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert set(json.loads(r.stdout)["features"]) == want
