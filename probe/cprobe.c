@@ -23,6 +23,7 @@
 #include "cmds.h"
 #include "file.h"
 #include "obj.h"
+#include "opt.h"
 #include "out.h"
 #include "probe.h"
 #include "report.h"
@@ -66,69 +67,54 @@ struct copts {
 	unsigned jobs;
 };
 
-static void usage(FILE *f)
+static const char cc_probe_usage[] =
+	"usage: asmcap cc-probe [--cc CMD] [--cflags FLAGS] [--features LIST] [--format " OUT_FORMAT_NAMES "]\n"
+	"                        [-o FILE] [--cache FILE] [--timeout SEC] [--jobs N] [--require LIST]\n"
+	"C-level probes: GNU inline asm and intrinsics (under target attributes and -m flags),\n"
+	"each answer checked in the object's machine code.  Exit: 0 probed, 1 a --require'd\n"
+	"probe is not yes, 2 usage or output, 3 the toolchain is unusable, 4 out of memory\n";
+
+enum { P_CC, P_CFLAGS, P_FEATURES, P_FORMAT, P_OUTPUT, P_CACHE, P_TIMEOUT, P_JOBS, P_REQUIRE };
+static const struct opt cc_probe_options[] = {
+	{"--cc", P_CC, 1}, {"--cflags", P_CFLAGS, 1}, {"--features", P_FEATURES, 1},
+	{"--format", P_FORMAT, 1}, {"-o", P_OUTPUT, 1}, {"--cache", P_CACHE, 1},
+	{"--timeout", P_TIMEOUT, 1}, {"--jobs", P_JOBS, 1}, {"--require", P_REQUIRE, 1}, {NULL, 0, 0},
+};
+
+/* One option's value checked and stored: 0, or the usage exit code. */
+static int cc_probe_option(struct copts *o, const struct opts *s, int id, const char *val)
 {
-	fprintf(f, "usage: asmcap cc-probe [--cc CMD] [--cflags FLAGS] [--features LIST] [--format %s]\n"
-	        "                        [-o FILE] [--cache FILE] [--timeout SEC] [--jobs N] [--require LIST]\n"
-	        "C-level probes: GNU inline asm and intrinsics (under target attributes and -m flags),\n"
-	        "each answer checked in the object's machine code.  Exit: 0 probed, 1 a --require'd\n"
-	        "probe is not yes, 2 usage, 3 the toolchain is unusable\n", out_format_names());
+	const char **store[] = {[P_CC] = &o->cc, [P_CFLAGS] = &o->cflags, [P_FEATURES] = &o->features,
+		[P_OUTPUT] = &o->output, [P_CACHE] = &o->cache, [P_REQUIRE] = &o->require};
+	long j;
+	switch (id) {
+	case P_FORMAT:
+		return out_format_parse(val, &o->fmt) ? opt_usage(s, "unknown --format", val) : 0;
+	case P_TIMEOUT:
+		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
+	case P_JOBS:
+		if (opt_number(s, "--jobs takes a count,", val, 1, 1024, &j))
+			return 2;
+		o->jobs = (unsigned)j;
+		return 0;
+	default:
+		*store[id] = val;
+		return 0;
+	}
 }
 
-/* The options (each `--opt VALUE' or `--opt=VALUE'): 0, -1 for --help
- * (exit 0), or 2 with a message. */
-static int options(struct copts *o, int argc, char **argv)
+/* The options: 0, or -1 to stop with s->rc (help printed, or an error). */
+static int options(struct copts *o, struct opts *s, int argc, char **argv)
 {
-	static const char *const takes[] = {"--cc", "--cflags", "--features", "--format", "-o", "--cache",
-		"--timeout", "--jobs", "--require", NULL};
+	const char *val;
 	memset(o, 0, sizeof *o);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return usage(stdout), -1;
-		size_t k = 0, len = strcspn(a, "=");
-		while (takes[k] && (strlen(takes[k]) != len || strncmp(a, takes[k], len)))
-			k++;
-		if (!takes[k]) {
-			fprintf(stderr, "asmcap cc-probe: unknown option or argument `%s'\n", a);
-			return usage(stderr), 2;
-		}
-		if (a[len] == '=')
-			val = a + len + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else {
-			fprintf(stderr, "asmcap cc-probe: %s needs a value\n", a);
-			return 2;
-		}
-		const char *t = takes[k];
-		char *end;
-		long j;
-		if (!strcmp(t, "--cc"))
-			o->cc = val;
-		else if (!strcmp(t, "--cflags"))
-			o->cflags = val;
-		else if (!strcmp(t, "--features"))
-			o->features = val;
-		else if (!strcmp(t, "-o"))
-			o->output = val;
-		else if (!strcmp(t, "--cache"))
-			o->cache = val;
-		else if (!strcmp(t, "--require"))
-			o->require = val;
-		else if (!strcmp(t, "--timeout")) {
-			if (timeout_option("asmcap cc-probe", val))
-				return 2;
-		} else if (!strcmp(t, "--format")) {
-			if (out_format_parse(val, &o->fmt)) {
-				fprintf(stderr, "asmcap cc-probe: unknown --format `%s' (%s)\n", val, out_format_names());
-				return 2;
-			}
-		} else if ((j = strtol(val, &end, 10)) < 1 || j > 1024 || *end) {
-			fprintf(stderr, "asmcap cc-probe: --jobs takes a count (1..1024), not `%s'\n", val);
-			return 2;
-		} else
-			o->jobs = (unsigned)j;
+	opt_init(s, "asmcap cc-probe", cc_probe_usage, cc_probe_options, argc, argv);
+	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
+		if (id == OPT_STOP)
+			return -1;
+		s->rc = id == OPT_ARG ? opt_usage(s, "unexpected argument", val) : cc_probe_option(o, s, id, val);
+		if (s->rc)
+			return -1;
 	}
 	return 0;
 }
@@ -400,6 +386,42 @@ static void verify(struct answer *a, const char *path, double ms)
 
 /* ---- runs ---- */
 
+/* The first control compiled: the target from its object (from a
+ * machine-code build of the same file when the flags make LTO bitcode).
+ * Ends u.  0, or 3 with err. */
+static int control_target(struct cp *c, struct unit1 *u, char *err, size_t errlen)
+{
+	size_t len;
+	uint8_t *buf = file_read(u->obj, &len);
+	struct obj o;
+	char why[256];
+	int r = 0;
+	if (buf && bitcode(buf, len)) {
+		unit_done(u);
+		free(buf);
+		if (unit_setup(c, u, NULL, "-fno-lto", err, errlen))
+			return 3;
+		run_jobs(&u->job, 1, 1);
+		buf = u->job.r.exited && !u->job.r.status ? file_read(u->obj, &len) : NULL;
+	}
+	if (!buf || obj_parse(&o, buf, len, why, sizeof why)) {
+		char *cmd = argv_brief(u->argv.v);
+		snprintf(err, errlen, "`%s' exited 0 but wrote no object asmcap reads%s%s", cmd, buf ? ": " : "",
+		         buf ? why : "");
+		free(cmd);
+		r = 3;
+	} else {
+		c->target = arch_of_obj(&o);
+		char m[32];
+		snprintf(c->arch, sizeof c->arch, "%s", arch_machine_name(&o, m, sizeof m));
+		snprintf(c->format, sizeof c->format, "%s", obj_format_name(&o));
+		obj_free(&o);
+	}
+	free(buf);
+	unit_done(u);
+	return r;
+}
+
 /* The control compile (a tiny clean C file with the build's flags), up to
  * PROBE_TRIES times until it passes; the first also asks the driver what
  * it runs (-###, for the cache) and learns the target from the object.
@@ -453,37 +475,8 @@ static int control(struct cp *c, int first, char *err, size_t errlen)
 				run_describe(u.argv.v, rr, err, errlen);
 			free(cmd);
 		}
-		if (!r && first) {
-			size_t len;
-			uint8_t *buf = file_read(u.obj, &len);
-			struct obj o;
-			char why[256];
-			if (buf && bitcode(buf, len)) {
-				/* LTO: the target from a machine-code build of the same file */
-				unit_done(&u);
-				free(buf);
-				if (unit_setup(c, &u, NULL, "-fno-lto", err, errlen))
-					return 3;
-				run_jobs(&u.job, 1, 1);
-				buf = u.job.r.exited && !u.job.r.status ? file_read(u.obj, &len) : NULL;
-			}
-			if (!buf || obj_parse(&o, buf, len, why, sizeof why)) {
-				char *cmd = argv_brief(u.argv.v);
-				snprintf(err, errlen, "`%s' exited 0 but wrote no object asmcap reads%s%s", cmd, buf ? ": " : "",
-				         buf ? why : "");
-				free(cmd);
-				r = 3;
-			} else {
-				c->target = arch_of_obj(&o);
-				char m[32];
-				snprintf(c->arch, sizeof c->arch, "%s", arch_machine_name(&o, m, sizeof m));
-				snprintf(c->format, sizeof c->format, "%s", obj_format_name(&o));
-				obj_free(&o);
-			}
-			free(buf);
-			unit_done(&u);
-			return r;
-		}
+		if (!r && first)
+			return control_target(c, &u, err, errlen);
 		unit_done(&u);
 	}
 	return r;
@@ -786,32 +779,79 @@ static void write_vars(struct buf *b, enum out_format f, const struct cp *c)
 	free(v);
 }
 
+/* The compiler, the catalog and the answers wanted (--features) or
+ * required (req, c->n entries): 0, or the exit code with err set. */
+static int cc_probe_setup(struct cp *c, const struct copts *o, int **req, char *err, size_t errlen)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	c->jobs = o->jobs ? o->jobs : ncpu > 0 ? (unsigned)ncpu : 1;
+	if (cc_init(&c->cc, o->cc, o->cflags, err, errlen))
+		return 2;
+	if (load(c, err, errlen))
+		return 3;       /* the built-in catalog is wrong: asmcap itself is broken */
+	int *want = xcalloc(c->n + 1, sizeof *want), r = 0;
+	*req = xcalloc(c->n + 1, sizeof **req);
+	if (mark(c, o->features, "--features", want, err, errlen) ||
+	    (o->require && mark(c, o->require, "--require", *req, err, errlen)))
+		r = 2;
+	for (size_t k = 0; k < c->n; k++)
+		c->a[k].want = want[k] || (*req)[k];
+	free(want);
+	return r;
+}
+
+/* The answers in the chosen format (-o or stdout), then --require: 0, 1
+ * (a required answer is not yes) or 2 (the output could not be written). */
+static int cc_probe_report(const struct cp *c, const struct copts *o, const int *req)
+{
+	struct buf b = {0};
+	if (o->fmt == OUT_JSON)
+		write_json(&b, c);
+	else if (o->fmt == OUT_TEXT)
+		write_text(&b, c);
+	else
+		write_vars(&b, o->fmt, c);
+	int r = file_output("asmcap cc-probe", o->output, &b);
+	buf_free(&b);
+	for (size_t k = 0; !r && k < c->n; k++)
+		if (req[k] && c->a[k].st != ST_YES) {
+			struct buf why = {0};
+			buf_text(&why, c->a[k].reason);
+			fprintf(stderr, "asmcap cc-probe: required probe %s is %s: %s\n", c->a[k].name,
+			        status_name(c->a[k].st), why.s ? why.s : "");
+			buf_free(&why);
+		}
+	for (size_t k = 0; !r && k < c->n; k++)
+		r = req[k] && c->a[k].st != ST_YES;
+	return r;
+}
+
+static void cc_probe_free(struct cp *c)
+{
+	for (size_t k = 0; k < c->n; k++) {
+		free(c->a[k].name);
+		free(c->a[k].how);
+		free(c->a[k].reason);
+		free(c->a[k].said);
+	}
+	free(c->a);
+	for (size_t k = 0; arch_all[k]; k++)
+		ccat_free(&c->cats[k]);
+	strv_free(&c->deps);
+	cc_free(&c->cc);
+}
+
 int cmd_cc_probe(int argc, char **argv)
 {
 	struct copts o;
+	struct opts s;
 	struct cp c;
 	char err[1024];
-	int r = options(&o, argc, argv), cached = 0;
-	if (r)
-		return r < 0 ? 0 : r;
+	int *req = NULL, cached = 0;
+	if (options(&o, &s, argc, argv))
+		return s.rc;
 	memset(&c, 0, sizeof c);
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	c.jobs = o.jobs ? o.jobs : ncpu > 0 ? (unsigned)ncpu : 1;
-	int *req = NULL;
-	if (cc_init(&c.cc, o.cc, o.cflags, err, sizeof err))
-		r = 2;
-	else if (load(&c, err, sizeof err))
-		r = 3;      /* the built-in catalog is wrong: asmcap itself is broken */
-	else {
-		int *want = xcalloc(c.n + 1, sizeof *want);
-		req = xcalloc(c.n + 1, sizeof *req);
-		if (mark(&c, o.features, "--features", want, err, sizeof err) ||
-		    (o.require && mark(&c, o.require, "--require", req, err, sizeof err)))
-			r = 2;
-		for (size_t k = 0; k < c.n; k++)
-			c.a[k].want = want[k] || req[k];
-		free(want);
-	}
+	int r = cc_probe_setup(&c, &o, &req, err, sizeof err);
 	char *key = !r && o.cache ? cache_key_of(&c, o.features) : NULL, *payload = NULL;
 	if (key && (payload = cache_lookup(o.cache, key, &c.cc.cc)))
 		cached = from_cache(&c, payload);
@@ -819,43 +859,11 @@ int cmd_cc_probe(int argc, char **argv)
 		to_cache(&c, o.cache, key);
 	if (r)
 		fprintf(stderr, "asmcap cc-probe: %s\n", err);
-	else {
-		struct buf b = {0};
-		if (o.fmt == OUT_JSON)
-			write_json(&b, &c);
-		else if (o.fmt == OUT_TEXT)
-			write_text(&b, &c);
-		else
-			write_vars(&b, o.fmt, &c);
-		if (file_replace(o.output, b.s ? b.s : "", b.n, err, sizeof err)) {
-			fprintf(stderr, "asmcap cc-probe: %s\n", err);
-			r = 2;          /* a bad -o, not a bad toolchain */
-		}
-		buf_free(&b);
-		for (size_t k = 0; !r && k < c.n; k++)
-			if (req[k] && c.a[k].st != ST_YES) {
-				struct buf why = {0};
-				buf_text(&why, c.a[k].reason);
-				fprintf(stderr, "asmcap cc-probe: required probe %s is %s: %s\n", c.a[k].name,
-				        status_name(c.a[k].st), why.s ? why.s : "");
-				buf_free(&why);
-			}
-		for (size_t k = 0; !r && k < c.n; k++)
-			r = req[k] && c.a[k].st != ST_YES;
-	}
+	else
+		r = cc_probe_report(&c, &o, req);
 	if (getenv("ASMCAP_STATS"))
 		fprintf(stderr, "asmcap: stats: processes=%u cached=%d\n", run_nprocs, cached);
-	for (size_t k = 0; k < c.n; k++) {
-		free(c.a[k].name);
-		free(c.a[k].how);
-		free(c.a[k].reason);
-		free(c.a[k].said);
-	}
-	free(c.a);
-	for (size_t k = 0; arch_all[k]; k++)
-		ccat_free(&c.cats[k]);
-	strv_free(&c.deps);
-	cc_free(&c.cc);
+	cc_probe_free(&c);
 	free(req);
 	free(key);
 	free(payload);
