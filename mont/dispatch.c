@@ -184,6 +184,23 @@ void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
 	mont_backend_for(num)->sqr(r, a, n, n0, num);
 }
 
+#ifdef MONT_HAVE_IFMA
+/* The gather kernels over column chunks of up to MONTK_IFMA_GATHER_CMAX
+ * 512-bit registers. */
+static void ifma_gather(uint64_t *out, const uint64_t *table, size_t width,
+                        size_t entries, size_t stride, uint64_t idx)
+{
+	static montk_gather_fn *const gather[] = MONTK_IFMA_GATHER;
+
+	for (size_t j = 0; j < width; j += 8 * MONTK_IFMA_GATHER_CMAX) {
+		size_t c = (width - j) / 8;
+		if (c > MONTK_IFMA_GATHER_CMAX)
+			c = MONTK_IFMA_GATHER_CMAX;
+		gather[c - 1](out + j, table + j, entries, 8 * stride, idx);
+	}
+}
+#endif
+
 int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 {
 #ifdef MONT_HAVE_IFMA
@@ -201,11 +218,11 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 	const size_t ky = (L + 3) / 4;
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
-		*out = (struct mont_ifma){NULL, two[k2 - 1], k2 * MONTK_IFMA_X2_LANES};
+		*out = (struct mont_ifma){NULL, two[k2 - 1], k2 * MONTK_IFMA_X2_LANES, ifma_gather};
 	else if (4 * ky < k1 * MONTK_IFMA_LANES && ky <= MONTK_IFMA_Y_KMAX && oney[ky - 1])
-		*out = (struct mont_ifma){oney[ky - 1], NULL, 4 * ky};
+		*out = (struct mont_ifma){oney[ky - 1], NULL, 4 * ky, ifma_gather};
 	else
-		*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES};
+		*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES, ifma_gather};
 	return 1;
 #else
 	(void)num;

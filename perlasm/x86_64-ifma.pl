@@ -16,7 +16,8 @@
 #   montk_amm52_K(r, a, b, n, k0)       r = a*b/R mod n, r < 2n
 #   montk_amm52x2_K(r, a, b, n, k0)     the same for two independent sets:
 #                                       r[0..L), a[0..L), ... is the first,
-#                                       r[L..2L), ... the second; k0[0], k0[1]
+#                                       r[P..P+L), ... the second (P: L
+#                                       rounded up to 8); k0[0], k0[1]
 # with L = K*LANES (K vector registers of LANES limbs per number), n odd,
 # k0 = -n^-1 mod 2^52, 4n <= R, every limb of a, b and n below 2^52, a, b
 # < 2n. Then r < (2n*2n + R*n)/R <= 2n: outputs feed the next product
@@ -99,6 +100,8 @@ my @X1Y_K = (1, 3, 5, 7, 9);
 # Kernels for K = 1..KMAX registers per number.
 my $X1_KMAX = 16;		# K + 6 <= 22
 my $X2_KMAX = 6;		# 2K + 9 <= 22
+# Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
+my $GATHER_CMAX = 8;
 
 
 # Largest num (64-bit limbs) a kernel of L limbs takes: 4n <= R needs
@@ -119,7 +122,8 @@ if ($flavour eq '--header') {
 /* montk_amm52_K: L = K*MONTK_IFMA_LANES limbs of 52 bits, K = 1..MONTK_IFMA_KMAX;
  * montk_amm52y_K: one product, L = 4K, for the K in MONTK_IFMA_X1Y (NULL
  * elsewhere; index K-1, K = 1..MONTK_IFMA_Y_KMAX);
- * montk_amm52x2_K: L = K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX.
+ * montk_amm52x2_K: L = K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX, the
+ * second set's numbers at P = L rounded up to 8 limbs past the first's.
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
  * limb below 2^52, k0 = -n^-1 mod 2^52; r may alias a or b. A number of num
  * 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
@@ -144,6 +148,16 @@ EOT
 		1 .. $X1Y_K[-1]) . "}\n";
 	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
 	print "#define MONTK_IFMA_X2 {" . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . "}\n";
+	print <<"EOT";
+/* montk_gather52_C: out = the entry idx of a table of `entries` entries
+ * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX),
+ * every entry read; out and table 64-byte aligned. */
+#define MONTK_IFMA_GATHER_CMAX $GATHER_CMAX
+typedef void montk_gather_fn(uint64_t *out, const uint64_t *table, size_t entries,
+                             size_t stride, uint64_t idx);
+EOT
+	print "montk_gather_fn " . join(', ', map { "montk_gather52_$_" } 1 .. $GATHER_CMAX) . ";\n";
+	print "#define MONTK_IFMA_GATHER {" . join(', ', map { "montk_gather52_$_" } 1 .. $GATHER_CMAX) . "}\n";
 	exit 0;
 }
 
@@ -185,7 +199,10 @@ sub amm {
 		$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @{ $A[$c] };
 	}
 	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n\tmov\t\$$L,%r9d\n$l:\n";
-	my $off = sub { my ($c, $j) = @_; 8 * $L * $c + $W * $j };
+	# the second product's numbers start span limbs after the first's: L
+	# rounded up to 8 (64 bytes), where the table lookup's registers begin
+	my $span = ($L + 7) & ~7;
+	my $off = sub { my ($c, $j) = @_; 8 * $span * $c + $W * $j };
 	# The loop-carried chain runs through acc_0: its lo(a_0*b_i), then m,
 	# lo(n_0*m), the shift, hi(a_0*b_i), hi(n_0*m). A product whose
 	# factors are known early (b_i) or that runs beside lo(n*m) (hi(n*m))
@@ -202,7 +219,7 @@ sub amm {
 	my $direct = sub { my ($mn, $mem, $v, $acc) = @_; "\t$mn\t$mem,$v,$acc\n" };
 	# acc += lo(a*b_i), all copies first: their m chains then overlap
 	for my $c (0 .. $copies - 1) {
-		$s .= "\t# copy $c: acc += lo(a*b_i)\n\tvpbroadcastq\t" . 8 * $L * $c . "(%rdx)," . $y->($B[$c]) . "\n";
+		$s .= "\t# copy $c: acc += lo(a*b_i)\n\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $y->($B[$c]) . "\n";
 		$s .= ($_ ? $direct : $via)->('vpmadd52luq', $off->($c, $_) . "(%rsi)", $y->($B[$c]), $y->($A[$c][$_]))
 			for 0 .. $K - 1;
 	}
@@ -288,10 +305,42 @@ sub amm {
 	return $s;
 }
 
+# The table lookup of the exponentiation: montk_gather52_C(out, table,
+# entries, stride, idx) copies entry idx (C*8 limbs at table + i*stride
+# bytes, i < entries) to out, reading every entry in full: per entry a
+# compare of the loop's count with idx gives an all-ones or all-zero
+# vector, and VPTERNLOGQ ORs that mask ANDed with the entry into the
+# result (out |= mask & entry: one instruction per register, no blend or
+# masked load whose memory access could depend on the mask). The C side
+# runs it over column chunks of up to $GATHER_CMAX registers.
+sub gather {
+	my ($C) = @_;
+	my $name = "montk_gather52_$C";
+	my ($IDX, $CNT, $ONE, $SEL, @OUT) = @POOL[0 .. 3 + $C];
+	my $z = sub { "%zmm$_[0]" };
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n"
+	      . "\tvpbroadcastq\t%r8," . $z->($IDX) . "\n"
+	      . "\tmov\t\$1,%eax\n\tvpbroadcastq\t%rax," . $z->($ONE) . "\n"
+	      . "\tvpxorq\t" . join(',', ("%xmm$CNT") x 3) . "\n";
+	$s .= "\tvpxorq\t" . join(',', ("%xmm$_") x 3) . "\n" for @OUT;
+	$s .= ".L$name:\n"
+	    . "\tvpcmpuq\t\$0," . $z->($IDX) . "," . $z->($CNT) . ",%k1\t# count == idx\n"
+	    . "\tvpternlogq\t\$0xff," . join(',', ($z->($SEL)) x 3) . "{%k1}{z}\t# all ones there\n"
+	    . "\tvpaddq\t" . $z->($ONE) . "," . $z->($CNT) . "," . $z->($CNT) . "\n";
+	$s .= "\tvpternlogq\t\$0xf8," . 64 * $_ . "(%rsi)," . $z->($SEL) . "," . $z->($OUT[$_]) . "\t# |= sel & entry\n"
+		for 0 .. $C - 1;
+	$s .= "\tadd\t%rcx,%rsi\n\tdec\t%rdx\n\tjnz\t.L$name\n";
+	$s .= "\tvmovdqu64\t" . $z->($OUT[$_]) . "," . 64 * $_ . "(%rdi)\n" for 0 .. $C - 1;
+	$s .= "\tvpxorq\t" . join(',', ("%xmm$_") x 3) . "\n" for $SEL, @OUT;
+	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tvzeroupper\n\tret\n.size\t$name,.-$name\n";
+	return $s;
+}
+
 my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
 	$code .= amm(1, $_, $WIDTH{x1}) for 1 .. $X1_KMAX;
 	$code .= amm(1, $_, 4) for @X1Y_K;
 	$code .= amm(2, $_, $WIDTH{x2}) for 1 .. $X2_KMAX;
+	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
 print Xlate::translate($code, $flavour, $caps);
