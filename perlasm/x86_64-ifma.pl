@@ -92,14 +92,14 @@ my $ifma = $caps->has('avx512ifma') && $caps->has('avx512vl') && $caps->has('avx
 
 # Lanes per register: one product (x1) zmm, two products (x2) ymm (see
 # "Width" above).
-my %WIDTH = (x1 => 8, x2 => 4);
+my %WIDTH = (x1 => 8, x2 => 8);
 # ... and one product in ymm where that needs 4 limbs fewer (L = 4K for
 # odd K: 1024-bit numbers take L = 20, not 24), up to L = 36, past which
 # zmm's efficiency outweighs its padding (L=40: 402 against 430 ns).
 my @X1Y_K = (1, 3, 5, 7, 9);
 # Kernels for K = 1..KMAX registers per number.
 my $X1_KMAX = 16;		# K + 6 <= 22
-my $X2_KMAX = 6;		# 2K + 9 <= 22
+my $X2_KMAX = 3;		# 2K + 13 <= 22 (amm_fast)
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
 
@@ -166,6 +166,68 @@ my @POOL = (0 .. 5, 16 .. 31);	# see "Registers" above
 sub reg32 {	# %rdx -> %edx, %r9 -> %r9d
 	my ($r) = @_;
 	return $r =~ /^%r(\d+)$/ ? "%r$1d" : $r =~ s/^%r/%e/r;
+}
+
+# Normalisation of the accumulators @$A (one list of K registers per copy),
+# stored to r at $off->(copy, register) (see the header). Uses rax, rcx,
+# rdx, rsi, r8, r9, r11, %k2 and the four vector registers @$tmp; zeroes
+# the general registers it used.
+sub normalise {
+	my ($name, $K, $lanes, $A, $MASK, $ZERO, $tmp, $off) = @_;
+	my @A = @$A;
+	my $copies = @A;
+	my $L = $K * $lanes;
+	my $v = $lanes == 8 ? 'zmm' : 'ymm';
+	my $y = sub { "%$v$_[0]" };
+	my ($C0, $C1, $U, $ONE) = @$tmp;
+	my $s = '';
+	my $words = int(($L + 63) / 64);
+	my @G = ('%rdx', '%r9', '%r11')[0 .. $words - 1];
+	my @P = ('%rcx', '%rsi', '%r8')[0 .. $words - 1];
+	die "$name: $L limbs need more than 3 carry words\n" if $words > 3;
+	$s .= "\tvpsrlq\t\$51," . $y->($MASK) . "," . $y->($ONE) . "\t# 1 in every lane\n";
+	for my $c (0 .. $copies - 1) {
+		my @a = @{ $A[$c] };
+		$s .= "\t# copy $c: acc_j mod 2^52 + (acc_{j-1} >> 52)\n";
+		my $prev = $ZERO;
+		for my $j (0 .. $K - 1) {
+			my $cj = $j % 2 ? $C1 : $C0;
+			$s .= "\tvpsrlq\t\$52," . $y->($a[$j]) . "," . $y->($cj) . "\n"
+			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
+			    . "\tvalignq\t\$" . ($lanes - 1) . "," . $y->($prev) . "," . $y->($cj) . "," . $y->($U) . "\n"
+			    . "\tvpaddq\t" . $y->($U) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n";
+			$prev = $cj;
+		}
+		$s .= "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per limb\n";
+		$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
+		for my $j (0 .. $K - 1) {
+			my $w = int($lanes * $j / 64);
+			my $pos = $lanes * $j % 64;
+			for my $gp ([6, $G[$w]], [0, $P[$w]]) {
+				$s .= "\tvpcmpuq\t\$$gp->[0]," . $y->($MASK) . "," . $y->($a[$j]) . ",%k2\n"
+				    . "\tkmovw\t%k2,%eax\n";
+				$s .= "\tshl\t\$$pos,%rax\n" if $pos;
+				$s .= "\tor\t%rax,$gp->[1]\n";
+			}
+		}
+		$s .= "\t# C = ((G << 1) + P) ^ P: the carry into each limb\n";
+		$s .= "\tshld\t\$1,$G[$_ - 1],$G[$_]\n" for reverse 1 .. $words - 1;
+		$s .= "\tadd\t$G[0],$G[0]\n\tadd\t$P[0],$G[0]\n";
+		$s .= "\tadc\t$P[$_],$G[$_]\n" for 1 .. $words - 1;
+		$s .= "\txor\t$P[$_],$G[$_]\n" for 0 .. $words - 1;
+		for my $j (0 .. $K - 1) {
+			my $w = int($lanes * $j / 64);
+			my $pos = $lanes * $j % 64;
+			$s .= "\tmov\t$G[$w],%rax\n";
+			$s .= "\tshr\t\$$pos,%rax\n" if $pos;
+			$s .= "\tkmovw\t%eax,%k2\n"
+			    . "\tvpaddq\t" . $y->($ONE) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "{%k2}\n"
+			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
+			    . "\tvmovdqu64\t" . $y->($a[$j]) . "," . $off->($c, $j) . "(%rdi)\n";
+		}
+	}
+	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
+	return $s;
 }
 
 # One kernel: $copies (1 or 2) independent products of K registers each.
@@ -251,57 +313,131 @@ sub amm {
 	# rsi, r8, r9, r10, r11; B, M and T.
 	my @tmp = ((map { ($B[$_], $M[$_], $K0[$_]) } 0 .. $copies - 1), $T);
 	push @tmp, $take->() while @tmp < 4;
-	my ($C0, $C1, $U, $ONE) = @tmp[0 .. 3];
-	my $words = int(($L + 63) / 64);
-	my @G = ('%rdx', '%r9', '%r11')[0 .. $words - 1];
-	my @P = ('%rcx', '%rsi', '%r8')[0 .. $words - 1];
-	die "$name: $L limbs need more than 3 carry words\n" if $words > 3;
-	$s .= "\tvpsrlq\t\$51," . $y->($MASK) . "," . $y->($ONE) . "\t# 1 in every lane\n";
-	for my $c (0 .. $copies - 1) {
-		my @a = @{ $A[$c] };
-		$s .= "\t# copy $c: acc_j mod 2^52 + (acc_{j-1} >> 52)\n";
-		my $prev = $ZERO;
-		for my $j (0 .. $K - 1) {
-			my $cj = $j % 2 ? $C1 : $C0;
-			$s .= "\tvpsrlq\t\$52," . $y->($a[$j]) . "," . $y->($cj) . "\n"
-			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
-			    . "\tvalignq\t\$" . ($lanes - 1) . "," . $y->($prev) . "," . $y->($cj) . "," . $y->($U) . "\n"
-			    . "\tvpaddq\t" . $y->($U) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n";
-			$prev = $cj;
-		}
-		$s .= "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per limb\n";
-		$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
-		for my $j (0 .. $K - 1) {
-			my $w = int($lanes * $j / 64);
-			my $pos = $lanes * $j % 64;
-			for my $gp ([6, $G[$w]], [0, $P[$w]]) {
-				$s .= "\tvpcmpuq\t\$$gp->[0]," . $y->($MASK) . "," . $y->($a[$j]) . ",%k2\n"
-				    . "\tkmovw\t%k2,%eax\n";
-				$s .= "\tshl\t\$$pos,%rax\n" if $pos;
-				$s .= "\tor\t%rax,$gp->[1]\n";
-			}
-		}
-		$s .= "\t# C = ((G << 1) + P) ^ P: the carry into each limb\n";
-		$s .= "\tshld\t\$1,$G[$_ - 1],$G[$_]\n" for reverse 1 .. $words - 1;
-		$s .= "\tadd\t$G[0],$G[0]\n\tadd\t$P[0],$G[0]\n";
-		$s .= "\tadc\t$P[$_],$G[$_]\n" for 1 .. $words - 1;
-		$s .= "\txor\t$P[$_],$G[$_]\n" for 0 .. $words - 1;
-		for my $j (0 .. $K - 1) {
-			my $w = int($lanes * $j / 64);
-			my $pos = $lanes * $j % 64;
-			$s .= "\tmov\t$G[$w],%rax\n";
-			$s .= "\tshr\t\$$pos,%rax\n" if $pos;
-			$s .= "\tkmovw\t%eax,%k2\n"
-			    . "\tvpaddq\t" . $y->($ONE) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "{%k2}\n"
-			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
-			    . "\tvmovdqu64\t" . $y->($a[$j]) . "," . $off->($c, $j) . "(%rdi)\n";
-		}
-	}
+	$s .= normalise($name, $K, $lanes, \@A, $MASK, $ZERO, [@tmp[0 .. 3]], $off);
 	# No secret stays in a register: the vectors, the opmasks, the words.
 	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @POOL[0 .. $#POOL - @free];
 	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n";
-	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
 	$s .= "\tvzeroupper\n\tret\n.size\t$name,.-$name\n";
+	return $s;
+}
+
+# One or two products with the m chain shortened (512-bit registers).
+# The row update of "The row loop" above, rewritten so that the chain from
+# one row's m to the next runs through as few operations as possible
+# (measured on this CPU: VPMADD52 4.2 cycles, VPADDQ and VPBROADCASTQ 2,
+# VALIGNQ 3 on ymm and 5 on zmm; two VPMADD52 of either width per
+# cycle). In the frame of row i (lane j of acc weighs 2^(52(i+j))):
+#   acc' = shift(acc) + lo(a'*b_i) + hi(a*b_i) + lo(n'*m) + hi(n*m) + c e_0
+# with a' and n' a and n one limb down (a'_j = a_{j+1}, the top limb 0;
+# copied to the stack once per call), so every product lands in place and
+# the only shift is of acc itself, off the chain. X = acc_0 + lo(a_0*b_i),
+# lane 0 before the reduction, gives m = lo(k0*X) and the carry that
+# X + lo(n_0*m) (0 mod 2^52) moves into the next lane 0: c = ceil(X/2^52)
+# = (X + 2^52 - 1) >> 52, known from X alone. The next row's X is
+# assembled from lane-0 values without waiting for acc':
+#   X' = (shift(acc) + lo(a'*b_i) + hi(a*b_i) + c)_0 + lo(a_0*b_{i+1})
+#        + hi(n_0*m) + lo(n_1*m)
+# so from m to the next m: a VPMADD52, two VPADDQ, VPBROADCASTQ and the
+# VPMADD52 with k0, about 14.4 cycles; two products fill the IFMA units
+# (4K+2 products per row each). The last row, peeled, computes no X'.
+sub amm_fast {
+	my ($copies, $K) = @_;
+	my $L = 8 * $K;			# a multiple of 8: the copies are L apart
+	my @free = @POOL;
+	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
+	my (@A, @M, @C, @K0);
+	for my $c (0 .. $copies - 1) {
+		$A[$c] = [ map { $take->() } 1 .. $K ];
+		($M[$c], $C[$c], $K0[$c]) = map { $take->() } 1 .. 3;
+	}
+	my ($MASK, $ZERO, $B, $T, $H, $X, $XB) = map { $take->() } 1 .. 7;
+	my $z = sub { "%zmm$_[0]" };
+	my $x = sub { "%xmm$_[0]" };
+	my $zero = sub { "\tvpxorq\t" . join(',', ($x->($_[0])) x 3) . "\n" };
+	my $name = $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K";
+	my $l = ".L$name";
+	# the stack: per copy a' then n', K registers each, 64-byte aligned at %r10
+	my $frame = 64 * 2 * $K * $copies + 64;
+	my $off = sub { my ($c, $j) = @_; 8 * $L * $c + 64 * $j };
+	my $sh = sub { my ($c, $what, $j) = @_; 64 * ((2 * $c + $what) * $K + $j) };	# what: 0 a', 1 n'
+	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
+	my $mc = sub {	# m and c of copy c from X
+		my ($c) = @_;
+		return "\tvpbroadcastq\t" . $x->($X) . "," . $z->($XB) . "\n"
+		     . "\tvpaddq\t" . $z->($MASK) . "," . $z->($X) . "," . $z->($C[$c]) . "\n"
+		     . "\tvpsrlq\t\$52," . $z->($C[$c]) . "," . $z->($C[$c]) . "\n"
+		     . $zero->($M[$c])
+		     . "\tvpmadd52luq\t" . $z->($K0[$c]) . "," . $z->($XB) . "," . $z->($M[$c]) . "\n";
+	};
+	my $row = sub {
+		my ($last) = @_;
+		my $r = '';
+		for my $c (0 .. $copies - 1) {
+			my @a = @{ $A[$c] };
+			$r .= "\t# copy $c: acc = shift(acc) + lo(a'*b_i) + hi(a*b_i) + c e_0\n"
+			    . "\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $z->($B) . "\n";
+			$r .= "\tvalignq\t\$1," . $z->($a[$_]) . "," . $z->($_ < $K - 1 ? $a[$_ + 1] : $ZERO)
+			    . "," . $z->($a[$_]) . "\n" for 0 .. $K - 1;
+			for my $j (0 .. $K - 1) {
+				$r .= $zero->($T)
+				    . "\tvpmadd52luq\t" . $sh->($c, 0, $j) . "(%r10)," . $z->($B) . "," . $z->($T) . "\n"
+				    . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rsi)," . $z->($B) . "," . $z->($T) . "\n";
+				$r .= "\tvpaddq\t" . $z->($C[$c]) . "," . $z->($T) . "," . $z->($T) . "{%k1}\n" unless $j;
+				$r .= "\tvpaddq\t" . $z->($T) . "," . $z->($a[$j]) . "," . $z->($a[$j]) . "\n";
+			}
+			$r .= "\t# hi(n_0*m) and lo(n_1*m) in lane 0 of H and T\n"
+			    . $zero->($H) . "\tvpmadd52huq\t" . $off->($c, 0) . "(%rcx)," . $z->($M[$c]) . "," . $z->($H) . "\n"
+			    . $zero->($T) . "\tvpmadd52luq\t" . $sh->($c, 1, 0) . "(%r10)," . $z->($M[$c]) . "," . $z->($T) . "\n";
+			$r .= "\t# the next X\n"
+			    . "\tvpbroadcastq\t" . ($off->($c, 0) + 8) . "(%rdx)," . $z->($XB) . "\n"
+			    . $zero->($X) . "\tvpmadd52luq\t" . $off->($c, 0) . "(%rsi)," . $z->($XB) . "," . $z->($X) . "\n"
+			    . "\tvpaddq\t" . $z->($a[0]) . "," . $z->($X) . "," . $z->($X) . "\n"
+			    . "\tvpaddq\t" . $z->($H) . "," . $z->($X) . "," . $z->($X) . "\n"
+			    . "\tvpaddq\t" . $z->($T) . "," . $z->($X) . "," . $z->($X) . "\n" unless $last;
+			$r .= "\t# acc += lo(n'*m) + hi(n*m)\n"
+			    . "\tvpaddq\t" . $z->($H) . "," . $z->($a[0]) . "," . $z->($a[0]) . "\n"
+			    . "\tvpaddq\t" . $z->($T) . "," . $z->($a[0]) . "," . $z->($a[0]) . "\n";
+			for my $j (1 .. $K - 1) {
+				$r .= "\tvpmadd52luq\t" . $sh->($c, 1, $j) . "(%r10)," . $z->($M[$c]) . "," . $z->($a[$j]) . "\n"
+				    . $zero->($H) . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rcx)," . $z->($M[$c]) . "," . $z->($H) . "\n"
+				    . "\tvpaddq\t" . $z->($H) . "," . $z->($a[$j]) . "," . $z->($a[$j]) . "\n";
+			}
+			$r .= "\t# the next row's m and c\n" . $mc->($c) unless $last;
+		}
+		return $r;
+	};
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n"
+	      . "\tsub\t\$$frame,%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
+	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
+	$s .= "\tvpbroadcastq\t$k0[$_]," . $z->($K0[$_]) . "\n" for 0 .. $copies - 1;
+	$s .= "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
+	    . "\tvpbroadcastq\t%rax," . $z->($MASK) . "\n" . $zero->($ZERO)
+	    . "\tmov\t\$0x7f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-6\n"
+	    . "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n";
+	for my $c (0 .. $copies - 1) {
+		$s .= "\t# copy $c: a' and n' (one limb down, the top limb 0) to the stack\n";
+		for my $what ([0, '%rsi'], [1, '%rcx']) {
+			for my $j (0 .. $K - 1) {
+				$s .= "\tvmovdqu64\t" . ($off->($c, $j) + 8) . "($what->[1])," . $z->($T)
+				    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
+				    . "\tvmovdqu64\t" . $z->($T) . "," . $sh->($c, $what->[0], $j) . "(%r10)\n";
+			}
+		}
+		$s .= "\t# X = lo(a_0*b_0): the first m and c; acc = 0\n"
+		    . "\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $z->($B) . "\n"
+		    . $zero->($X) . "\tvpmadd52luq\t" . $off->($c, 0) . "(%rsi)," . $z->($B) . "," . $z->($X) . "\n"
+		    . $mc->($c);
+		$s .= $zero->($_) for @{ $A[$c] };
+	}
+	$s .= "\tmov\t\$" . ($L - 1) . ",%r9d\n$l:\n" . $row->(0)
+	    . "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n"
+	    . "\t# the last row\n" . $row->(1);
+	$s .= normalise($name, $K, 8, \@A, $MASK, $ZERO, [$B, $T, $H, $X], $off);
+	# No secret stays behind: the stack copies, the vectors, the opmasks.
+	$s .= "\tvmovdqu64\t" . $z->($ZERO) . "," . 64 * $_ . "(%r10)\n" for 0 .. 2 * $K * $copies - 1;
+	$s .= $zero->($_) for @POOL[0 .. $#POOL - @free];
+	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
+	    . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
 	return $s;
 }
 
@@ -340,7 +476,7 @@ my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
 	$code .= amm(1, $_, $WIDTH{x1}) for 1 .. $X1_KMAX;
 	$code .= amm(1, $_, 4) for @X1Y_K;
-	$code .= amm(2, $_, $WIDTH{x2}) for 1 .. $X2_KMAX;
+	$code .= amm_fast(2, $_) for 1 .. $X2_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
 print Xlate::translate($code, $flavour, $caps);
