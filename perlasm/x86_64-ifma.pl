@@ -24,7 +24,8 @@
 # without a final subtraction (modexp subtracts once, at the very end).
 # r may alias a or b (r is written only after the last read of a and b).
 # Constant time: the only branch is the loop counter; every address is
-# a pointer argument plus a constant or the loop's step.
+# a pointer argument (or the stack, 64-byte aligned) plus a constant or
+# the loop's step.
 #
 # The row loop (CIOS), i = 0..L-1, acc in K registers (limbs may exceed
 # 2^52; they stay below 2^64: see the bound below):
@@ -58,7 +59,7 @@
 # Registers: only the vector registers 0-5 and 16-31 (the EVEX-only upper
 # sixteen), so nothing here is callee-saved on Win64 (xmm6-15 are) and the
 # Win64 flavours need no vector saves in their unwind data. That bounds
-# the register files: K+6 <= 22 for one product, 2K+9 <= 22 for two.
+# the register files: K+6 <= 22 for one product, 2(K+4)+6 <= 22 for two.
 #
 # Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
 # as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
@@ -71,9 +72,15 @@
 #   both numbers in the two halves of zmm registers (L=20): 172 against
 #   162 for ymm (same kernel generation): the IFMA units are the limit.
 # So one product uses zmm (half the instructions for the same IFMA work,
-# which tells at L >= 40; only 1024-bit numbers pay for L=24 instead of 20)
-# and two products ymm (1024-bit factors fit L=20 exactly; the two
-# independent chains fill the units that one product's latency leaves).
+# which tells at L >= 40; only 1024-bit numbers pay for L=24 instead of 20).
+# Those kernels are latency-bound: a 256-bit and a 512-bit VPMADD52 both
+# issue two per cycle here (a loop of 16 independent ones: 0.48-0.50
+# cycles each), so the width costs nothing but VALIGNQ's latency (3
+# cycles ymm, 5 zmm) on the row's chain. Two products (amm_fast below)
+# take that shift off the chain and run zmm: 1024-bit factors in L=24,
+# about 160 ns per pair against 165 for the ymm kernel of L=20 it
+# replaces and 170 for OpenSSL's ossl_rsaz_amm52x20_x2_256 in the same
+# run (loaded machine; chained calls, best of 25 x 2000).
 use strict;
 use warnings;
 use FindBin;
@@ -90,7 +97,7 @@ my $caps = Asmcap->load($capsfile);
 # (avx512vl), VALIGNQ, VPCMPUQ, KMOVW, VPBROADCASTQ from a GPR (avx512f).
 my $ifma = $caps->has('avx512ifma') && $caps->has('avx512vl') && $caps->has('avx512f');
 
-# Lanes per register: one product (x1) zmm, two products (x2) ymm (see
+# Lanes per register: zmm for one product (x1) and two (x2, amm_fast; see
 # "Width" above).
 my %WIDTH = (x1 => 8, x2 => 8);
 # ... and one product in ymm where that needs 4 limbs fewer (L = 4K for
@@ -99,7 +106,7 @@ my %WIDTH = (x1 => 8, x2 => 8);
 my @X1Y_K = (1, 3, 5, 7, 9);
 # Kernels for K = 1..KMAX registers per number.
 my $X1_KMAX = 16;		# K + 6 <= 22
-my $X2_KMAX = 3;		# 2K + 13 <= 22 (amm_fast)
+my $X2_KMAX = 3;		# up to L = 24: 1024-bit factors (2(K+4)+6 <= 22)
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
 
@@ -323,48 +330,50 @@ sub amm {
 
 # One or two products with the m chain shortened (512-bit registers).
 # The row update of "The row loop" above, rewritten so that the chain from
-# one row's m to the next runs through as few operations as possible
-# (measured on this CPU: VPMADD52 4.2 cycles, VPADDQ and VPBROADCASTQ 2,
-# VALIGNQ 3 on ymm and 5 on zmm; two VPMADD52 of either width per
-# cycle). In the frame of row i (lane j of acc weighs 2^(52(i+j))):
-#   acc' = shift(acc) + lo(a'*b_i) + hi(a*b_i) + lo(n'*m) + hi(n*m) + c e_0
-# with a' and n' a and n one limb down (a'_j = a_{j+1}, the top limb 0;
-# copied to the stack once per call), so every product lands in place and
-# the only shift is of acc itself, off the chain. X = acc_0 + lo(a_0*b_i),
-# lane 0 before the reduction, gives m = lo(k0*X) and the carry that
-# X + lo(n_0*m) (0 mod 2^52) moves into the next lane 0: c = ceil(X/2^52)
-# = (X + 2^52 - 1) >> 52, known from X alone. The next row's X is
-# assembled from lane-0 values without waiting for acc':
-#   X' = (shift(acc) + lo(a'*b_i) + hi(a*b_i) + c)_0 + lo(a_0*b_{i+1})
-#        + hi(n_0*m) + lo(n_1*m)
-# so from m to the next m: a VPMADD52, two VPADDQ, VPBROADCASTQ and the
-# VPMADD52 with k0, about 14.4 cycles; two products fill the IFMA units
-# (4K+2 products per row each). The last row, peeled, computes no X'.
+# one row's m to the next runs through as few operations as possible and
+# the shuffles, which share the IFMA units here, are few (measured on this
+# CPU: VPMADD52 4.2 cycles, VPADDQ and VPBROADCASTQ 2, VALIGNQ 3 on ymm and
+# 5 on zmm; VPMADD52 of either width two per cycle, VALIGNQ and
+# VPBROADCASTQ (also from memory) taking the same two units). In the frame
+# of row i (lane j of acc weighs 2^(52(i+j))), acc already holding
+# lo(a*b_i):
+#   acc' = shift(acc) + lo(n'*m) + hi(n*m) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0
+# with n' = n one limb down (n'_j = n_{j+1}, the top limb 0; copied to the
+# stack once per call), so every product lands in place and the only
+# shift is of acc itself, off the chain. X = acc_0 gives m = lo(k0*X)
+# and the carry that X + lo(n_0*m) (0 mod 2^52) moves into the next lane
+# 0: c = ceil(X/2^52) = (X + 2^52 - 1) >> 52, known from X alone. The
+# next X is lane 0 of acc', whose only terms waiting for m are hi(n_0*m)
+# and lo(n_1*m): from m to the next m a VPMADD52, two VPADDQ, VPBROADCASTQ
+# and the VPMADD52 with k0, about 14.4 cycles; two products fill the IFMA
+# units (4K+1 products and K+2 shuffles per row each). b_{i+1}, broadcast
+# for lo(a*b_{i+1}), stays in a register for the next row's hi(a*b_{i+1}).
 sub amm_fast {
 	my ($copies, $K) = @_;
 	my $L = 8 * $K;			# a multiple of 8: the copies are L apart
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
-	my (@A, @M, @C, @K0);
+	my (@A, @M, @C, @K0, @B);
 	for my $c (0 .. $copies - 1) {
 		$A[$c] = [ map { $take->() } 1 .. $K ];
-		($M[$c], $C[$c], $K0[$c]) = map { $take->() } 1 .. 3;
+		($M[$c], $C[$c], $K0[$c], $B[$c]) = map { $take->() } 1 .. 4;
 	}
-	my ($MASK, $ZERO, $B, $T, $H, $X, $XB) = map { $take->() } 1 .. 7;
+	my ($MASK, $ZERO, $BN, $T, $H, $XB) = map { $take->() } 1 .. 6;
 	my $z = sub { "%zmm$_[0]" };
 	my $x = sub { "%xmm$_[0]" };
 	my $zero = sub { "\tvpxorq\t" . join(',', ($x->($_[0])) x 3) . "\n" };
 	my $name = $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K";
 	my $l = ".L$name";
-	# the stack: per copy a' then n', K registers each, 64-byte aligned at %r10
-	my $frame = 64 * 2 * $K * $copies + 64;
+	# the stack: n' of each copy, K registers, 64-byte aligned at %r10
+	my $frame = 64 * $K * $copies + 64;
 	my $off = sub { my ($c, $j) = @_; 8 * $L * $c + 64 * $j };
-	my $sh = sub { my ($c, $what, $j) = @_; 64 * ((2 * $c + $what) * $K + $j) };	# what: 0 a', 1 n'
+	my $np = sub { my ($c, $j) = @_; 64 * ($c * $K + $j) };
 	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
-	my $mc = sub {	# m and c of copy c from X
+	my $mc = sub {	# m and c of copy c from X = acc_0
 		my ($c) = @_;
-		return "\tvpbroadcastq\t" . $x->($X) . "," . $z->($XB) . "\n"
-		     . "\tvpaddq\t" . $z->($MASK) . "," . $z->($X) . "," . $z->($C[$c]) . "\n"
+		my $a0 = $A[$c][0];
+		return "\tvpbroadcastq\t" . $x->($a0) . "," . $z->($XB) . "\n"
+		     . "\tvpaddq\t" . $z->($MASK) . "," . $z->($a0) . "," . $z->($C[$c]) . "\n"
 		     . "\tvpsrlq\t\$52," . $z->($C[$c]) . "," . $z->($C[$c]) . "\n"
 		     . $zero->($M[$c])
 		     . "\tvpmadd52luq\t" . $z->($K0[$c]) . "," . $z->($XB) . "," . $z->($M[$c]) . "\n";
@@ -374,35 +383,30 @@ sub amm_fast {
 		my $r = '';
 		for my $c (0 .. $copies - 1) {
 			my @a = @{ $A[$c] };
-			$r .= "\t# copy $c: acc = shift(acc) + lo(a'*b_i) + hi(a*b_i) + c e_0\n"
-			    . "\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $z->($B) . "\n";
+			$r .= "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
+			$r .= "\tvpbroadcastq\t" . ($off->($c, 0) + 8) . "(%rdx)," . $z->($BN) . "\n" unless $last;
 			$r .= "\tvalignq\t\$1," . $z->($a[$_]) . "," . $z->($_ < $K - 1 ? $a[$_ + 1] : $ZERO)
 			    . "," . $z->($a[$_]) . "\n" for 0 .. $K - 1;
 			for my $j (0 .. $K - 1) {
 				$r .= $zero->($T)
-				    . "\tvpmadd52luq\t" . $sh->($c, 0, $j) . "(%r10)," . $z->($B) . "," . $z->($T) . "\n"
-				    . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rsi)," . $z->($B) . "," . $z->($T) . "\n";
+				    . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rsi)," . $z->($B[$c]) . "," . $z->($T) . "\n";
+				$r .= "\tvpmadd52luq\t" . $off->($c, $j) . "(%rsi)," . $z->($BN) . "," . $z->($T) . "\n"
+					unless $last;
 				$r .= "\tvpaddq\t" . $z->($C[$c]) . "," . $z->($T) . "," . $z->($T) . "{%k1}\n" unless $j;
 				$r .= "\tvpaddq\t" . $z->($T) . "," . $z->($a[$j]) . "," . $z->($a[$j]) . "\n";
 			}
-			$r .= "\t# hi(n_0*m) and lo(n_1*m) in lane 0 of H and T\n"
+			$r .= "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n"
 			    . $zero->($H) . "\tvpmadd52huq\t" . $off->($c, 0) . "(%rcx)," . $z->($M[$c]) . "," . $z->($H) . "\n"
-			    . $zero->($T) . "\tvpmadd52luq\t" . $sh->($c, 1, 0) . "(%r10)," . $z->($M[$c]) . "," . $z->($T) . "\n";
-			$r .= "\t# the next X\n"
-			    . "\tvpbroadcastq\t" . ($off->($c, 0) + 8) . "(%rdx)," . $z->($XB) . "\n"
-			    . $zero->($X) . "\tvpmadd52luq\t" . $off->($c, 0) . "(%rsi)," . $z->($XB) . "," . $z->($X) . "\n"
-			    . "\tvpaddq\t" . $z->($a[0]) . "," . $z->($X) . "," . $z->($X) . "\n"
-			    . "\tvpaddq\t" . $z->($H) . "," . $z->($X) . "," . $z->($X) . "\n"
-			    . "\tvpaddq\t" . $z->($T) . "," . $z->($X) . "," . $z->($X) . "\n" unless $last;
-			$r .= "\t# acc += lo(n'*m) + hi(n*m)\n"
+			    . $zero->($T) . "\tvpmadd52luq\t" . $np->($c, 0) . "(%r10)," . $z->($M[$c]) . "," . $z->($T) . "\n"
 			    . "\tvpaddq\t" . $z->($H) . "," . $z->($a[0]) . "," . $z->($a[0]) . "\n"
 			    . "\tvpaddq\t" . $z->($T) . "," . $z->($a[0]) . "," . $z->($a[0]) . "\n";
 			for my $j (1 .. $K - 1) {
-				$r .= "\tvpmadd52luq\t" . $sh->($c, 1, $j) . "(%r10)," . $z->($M[$c]) . "," . $z->($a[$j]) . "\n"
+				$r .= "\tvpmadd52luq\t" . $np->($c, $j) . "(%r10)," . $z->($M[$c]) . "," . $z->($a[$j]) . "\n"
 				    . $zero->($H) . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rcx)," . $z->($M[$c]) . "," . $z->($H) . "\n"
 				    . "\tvpaddq\t" . $z->($H) . "," . $z->($a[$j]) . "," . $z->($a[$j]) . "\n";
 			}
-			$r .= "\t# the next row's m and c\n" . $mc->($c) unless $last;
+			$r .= "\t# the next row's m, c and b_i\n" . $mc->($c)
+			    . "\tvmovdqu64\t" . $z->($BN) . "," . $z->($B[$c]) . "\n" unless $last;
 		}
 		return $r;
 	};
@@ -415,26 +419,23 @@ sub amm_fast {
 	    . "\tmov\t\$0x7f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-6\n"
 	    . "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n";
 	for my $c (0 .. $copies - 1) {
-		$s .= "\t# copy $c: a' and n' (one limb down, the top limb 0) to the stack\n";
-		for my $what ([0, '%rsi'], [1, '%rcx']) {
-			for my $j (0 .. $K - 1) {
-				$s .= "\tvmovdqu64\t" . ($off->($c, $j) + 8) . "($what->[1])," . $z->($T)
-				    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
-				    . "\tvmovdqu64\t" . $z->($T) . "," . $sh->($c, $what->[0], $j) . "(%r10)\n";
-			}
+		$s .= "\t# copy $c: n' (one limb down, the top limb 0) to the stack\n";
+		for my $j (0 .. $K - 1) {
+			$s .= "\tvmovdqu64\t" . ($off->($c, $j) + 8) . "(%rcx)," . $z->($T)
+			    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
+			    . "\tvmovdqu64\t" . $z->($T) . "," . $np->($c, $j) . "(%r10)\n";
 		}
-		$s .= "\t# X = lo(a_0*b_0): the first m and c; acc = 0\n"
-		    . "\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $z->($B) . "\n"
-		    . $zero->($X) . "\tvpmadd52luq\t" . $off->($c, 0) . "(%rsi)," . $z->($B) . "," . $z->($X) . "\n"
-		    . $mc->($c);
-		$s .= $zero->($_) for @{ $A[$c] };
+		$s .= "\t# acc = lo(a*b_0); the first m and c\n"
+		    . "\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $z->($B[$c]) . "\n";
+		$s .= $zero->($A[$c][$_]) . "\tvpmadd52luq\t" . $off->($c, $_) . "(%rsi)," . $z->($B[$c])
+		    . "," . $z->($A[$c][$_]) . "\n" for 0 .. $K - 1;
+		$s .= $mc->($c);
 	}
 	$s .= "\tmov\t\$" . ($L - 1) . ",%r9d\n$l:\n" . $row->(0)
 	    . "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n"
 	    . "\t# the last row\n" . $row->(1);
-	$s .= normalise($name, $K, 8, \@A, $MASK, $ZERO, [$B, $T, $H, $X], $off);
-	# No secret stays behind: the stack copies, the vectors, the opmasks.
-	$s .= "\tvmovdqu64\t" . $z->($ZERO) . "," . 64 * $_ . "(%r10)\n" for 0 .. 2 * $K * $copies - 1;
+	$s .= normalise($name, $K, 8, \@A, $MASK, $ZERO, [$BN, $T, $H, $XB], $off);
+	# No secret stays behind: the vectors, the opmasks (n' is public).
 	$s .= $zero->($_) for @POOL[0 .. $#POOL - @free];
 	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	    . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
