@@ -213,14 +213,9 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 
 	if (num < MONTK_IFMA_MIN_NUM || num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
 		return 0;
-	static mont_amm_fn *const oney[] = MONTK_IFMA_X1Y;
-	/* 256-bit registers where they need fewer limbs (see the generator) */
-	const size_t ky = (L + 3) / 4;
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
 		*out = (struct mont_ifma){NULL, two[k2 - 1], k2 * MONTK_IFMA_X2_LANES, ifma_gather};
-	else if (4 * ky < k1 * MONTK_IFMA_LANES && ky <= MONTK_IFMA_Y_KMAX && oney[ky - 1])
-		*out = (struct mont_ifma){oney[ky - 1], NULL, 4 * ky, ifma_gather};
 	else
 		*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES, ifma_gather};
 	return 1;

@@ -72,9 +72,8 @@ struct mont_backend {
 
 /* The IFMA kernels (perlasm/x86_64-ifma.pl): almost Montgomery products
  * of L limbs of 52 bits, r = a*b/2^(52L) mod n, r < 2n; two: two such
- * products at once, each argument holding both sets (L limbs each, the
- * second L rounded up to 8 limbs after the first) and k0 pointing at both
- * k0 values. */
+ * products at once, each argument holding both sets (L limbs each, one
+ * after the other) and k0 pointing at both k0 values. */
 typedef void mont_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                          const uint64_t *n, uint64_t k0);
 typedef void mont_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
@@ -87,7 +86,7 @@ typedef void mont_gather_fn(uint64_t *out, const uint64_t *table, size_t width,
 struct mont_ifma {
 	mont_amm_fn *one;	/* one product of L limbs (NULL when two is set) */
 	mont_amm2_fn *two;	/* two at once, or NULL: call one twice */
-	size_t L;		/* limbs per number: a multiple of 4 */
+	size_t L;		/* limbs per number: a multiple of 8 */
 	mont_gather_fn *gather;	/* the table lookup */
 };
 

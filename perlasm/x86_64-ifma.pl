@@ -59,7 +59,8 @@
 # Registers: only the vector registers 0-5 and 16-31 (the EVEX-only upper
 # sixteen), so nothing here is callee-saved on Win64 (xmm6-15 are) and the
 # Win64 flavours need no vector saves in their unwind data. That bounds
-# the register files: K+6 <= 22 for one product, 2(K+4)+6 <= 22 for two.
+# the register files: K+10 <= 22 for one product (K+6 past amm_fast),
+# 2(K+4)+6 <= 22 for two.
 #
 # Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
 # as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
@@ -100,12 +101,10 @@ my $ifma = $caps->has('avx512ifma') && $caps->has('avx512vl') && $caps->has('avx
 # Lanes per register: zmm for one product (x1) and two (x2, amm_fast; see
 # "Width" above).
 my %WIDTH = (x1 => 8, x2 => 8);
-# ... and one product in ymm where that needs 4 limbs fewer (L = 4K for
-# odd K: 1024-bit numbers take L = 20, not 24), up to L = 36, past which
-# zmm's efficiency outweighs its padding (L=40: 402 against 430 ns).
-my @X1Y_K = (1, 3, 5, 7, 9);
-# Kernels for K = 1..KMAX registers per number.
-my $X1_KMAX = 16;		# K + 6 <= 22
+# Kernels for K = 1..KMAX registers per number: amm_fast up to
+# X1_FAST_KMAX (K + 10 <= 22), amm beyond (K + 6 <= 22).
+my $X1_KMAX = 16;
+my $X1_FAST_KMAX = 12;
 my $X2_KMAX = 3;		# up to L = 24: 1024-bit factors (2(K+4)+6 <= 22)
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
@@ -127,10 +126,8 @@ if ($flavour eq '--header') {
 	print <<"EOT";
 #define MONT_HAVE_IFMA 1
 /* montk_amm52_K: L = K*MONTK_IFMA_LANES limbs of 52 bits, K = 1..MONTK_IFMA_KMAX;
- * montk_amm52y_K: one product, L = 4K, for the K in MONTK_IFMA_X1Y (NULL
- * elsewhere; index K-1, K = 1..MONTK_IFMA_Y_KMAX);
  * montk_amm52x2_K: L = K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX, the
- * second set's numbers at P = L rounded up to 8 limbs past the first's.
+ * second set's numbers L limbs past the first's.
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
  * limb below 2^52, k0 = -n^-1 mod 2^52; r may alias a or b. A number of num
  * 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
@@ -141,18 +138,13 @@ if ($flavour eq '--header') {
 #define MONTK_IFMA_X2_KMAX $X2_KMAX
 #define MONTK_IFMA_MIN_NUM 1
 #define MONTK_IFMA_MAX_NUM $maxnum
-#define MONTK_IFMA_Y_KMAX $X1Y_K[-1]
 typedef void montk_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                           const uint64_t *n, uint64_t k0);
 typedef void montk_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                            const uint64_t *n, const uint64_t *k0);
 EOT
 	print "montk_amm_fn " . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . ";\n";
-	print "montk_amm_fn " . join(', ', map { "montk_amm52y_$_" } @X1Y_K) . ";\n";
 	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . ";\n";
-	my %y = map { $_ => 1 } @X1Y_K;
-	print "#define MONTK_IFMA_X1Y {" . join(', ', map { $y{$_} ? "montk_amm52y_$_" : 'NULL' }
-		1 .. $X1Y_K[-1]) . "}\n";
 	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
 	print "#define MONTK_IFMA_X2 {" . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . "}\n";
 	print <<"EOT";
@@ -237,41 +229,27 @@ sub normalise {
 	return $s;
 }
 
-# One kernel: $copies (1 or 2) independent products of K registers each.
+# One product of K registers, the row loop as described above (the
+# kernels past amm_fast's registers, K > X1_FAST_KMAX).
 sub amm {
-	my ($copies, $K, $lanes) = @_;
-	my $L = $K * $lanes;
-	my $W = 8 * $lanes;			# bytes per register
-	my $v = $lanes == 8 ? 'zmm' : 'ymm';
+	my ($K) = @_;
+	my $L = 8 * $K;
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
-	my (@A, @B, @M, @K0);
-	for my $c (0 .. $copies - 1) {
-		$A[$c] = [ map { $take->() } 1 .. $K ];
-		$B[$c] = $take->();
-		$M[$c] = $take->();
-		$K0[$c] = $take->();
-	}
-	my ($MASK, $ZERO, $T) = map { $take->() } 1 .. 3;
-	my $y = sub { "%$v$_[0]" };
+	my @a = map { $take->() } 1 .. $K;
+	my ($B, $M, $K0, $MASK, $ZERO, $T) = map { $take->() } 1 .. 6;
+	my $y = sub { "%zmm$_[0]" };
 	my $x = sub { "%xmm$_[0]" };
-	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
-	my $name = $copies == 2 ? "montk_amm52x2_$K" : $lanes == 4 ? "montk_amm52y_$K" : "montk_amm52_$K";
+	my $name = "montk_amm52_$K";
 	my $l = ".L$name";
 	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n";
-	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
 	$s .= "\tmovabsq\t\$0xfffffffffffff,%r10\t# 2^52 - 1\n"
 	    . "\tvpbroadcastq\t%r10," . $y->($MASK) . "\n"
-	    . "\tvpxorq\t" . join(',', ($x->($ZERO)) x 3) . "\n";
-	$s .= "\tvpbroadcastq\t$k0[$_]," . $y->($K0[$_]) . "\n" for 0 .. $copies - 1;
-	for my $c (0 .. $copies - 1) {
-		$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @{ $A[$c] };
-	}
+	    . "\tvpxorq\t" . join(',', ($x->($ZERO)) x 3) . "\n"
+	    . "\tvpbroadcastq\t%r8," . $y->($K0) . "\n";
+	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @a;
 	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n\tmov\t\$$L,%r9d\n$l:\n";
-	# the second product's numbers start span limbs after the first's: L
-	# rounded up to 8 (64 bytes), where the table lookup's registers begin
-	my $span = ($L + 7) & ~7;
-	my $off = sub { my ($c, $j) = @_; 8 * $span * $c + $W * $j };
+	my $off = sub { my ($c, $j) = @_; 64 * $j };
 	# The loop-carried chain runs through acc_0: its lo(a_0*b_i), then m,
 	# lo(n_0*m), the shift, hi(a_0*b_i), hi(n_0*m). A product whose
 	# factors are known early (b_i) or that runs beside lo(n*m) (hi(n*m))
@@ -286,41 +264,33 @@ sub amm {
 		     . "\tvpaddq\t" . $y->($T) . ",$acc,$acc\n";
 	};
 	my $direct = sub { my ($mn, $mem, $v, $acc) = @_; "\t$mn\t$mem,$v,$acc\n" };
-	# acc += lo(a*b_i), all copies first: their m chains then overlap
-	for my $c (0 .. $copies - 1) {
-		$s .= "\t# copy $c: acc += lo(a*b_i)\n\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $y->($B[$c]) . "\n";
-		$s .= ($_ ? $direct : $via)->('vpmadd52luq', $off->($c, $_) . "(%rsi)", $y->($B[$c]), $y->($A[$c][$_]))
-			for 0 .. $K - 1;
-	}
-	for my $c (0 .. $copies - 1) {
-		my @a = @{ $A[$c] };
-		# m in every lane, in vectors: lo(X_0 * k0) needs only X_0 mod
-		# 2^52, the 52 bits VPMADD52LUQ reads (a round trip through a
-		# general register, VMOVQ+IMUL+VPBROADCASTQ, was 1.2x slower)
-		$s .= "\t# copy $c: m = X_0*k0 mod 2^52; acc += lo(n*m)\n"
-		    . "\tvpbroadcastq\t" . $x->($a[0]) . "," . $y->($T) . "\n"
-		    . "\tvpxorq\t" . join(',', ($x->($M[$c])) x 3) . "\n"
-		    . "\tvpmadd52luq\t" . $y->($K0[$c]) . "," . $y->($T) . "," . $y->($M[$c]) . "\n";
-		$s .= "\tvpmadd52luq\t" . $off->($c, $_) . "(%rcx)," . $y->($M[$c]) . "," . $y->($a[$_]) . "\n"
-			for 0 .. $K - 1;
-		$s .= "\t# acc = acc >> 52 bits: limbs down one lane, X_0 >> 52 into lane 0\n"
-		    . "\tvpsrlq\t\$52," . $y->($a[0]) . "," . $y->($T) . "\n";
-		$s .= "\tvalignq\t\$1," . $y->($a[$_]) . "," . $y->($a[$_ + 1]) . "," . $y->($a[$_]) . "\n"
-			for 0 .. $K - 2;
-		$s .= "\tvalignq\t\$1," . $y->($a[-1]) . "," . $y->($ZERO) . "," . $y->($a[-1]) . "\n"
-		    . "\tvpaddq\t" . $y->($T) . "," . $y->($a[0]) . "," . $y->($a[0]) . "{%k1}\n"
-		    . "\t# acc += hi(a*b_i) + hi(n*m)\n";
-		for my $j (0 .. $K - 1) {
-			$s .= $via->('vpmadd52huq', $off->($c, $j) . "(%rcx)", $y->($M[$c]), $y->($a[$j]))
-			    . ($j ? $direct : $via)->('vpmadd52huq', $off->($c, $j) . "(%rsi)", $y->($B[$c]), $y->($a[$j]));
-		}
+	$s .= "\t# acc += lo(a*b_i)\n\tvpbroadcastq\t(%rdx)," . $y->($B) . "\n";
+	$s .= ($_ ? $direct : $via)->('vpmadd52luq', $off->(0, $_) . "(%rsi)", $y->($B), $y->($a[$_]))
+		for 0 .. $K - 1;
+	# m in every lane, in vectors: lo(X_0 * k0) needs only X_0 mod 2^52,
+	# the 52 bits VPMADD52LUQ reads (a round trip through a general
+	# register, VMOVQ+IMUL+VPBROADCASTQ, was 1.2x slower)
+	$s .= "\t# m = X_0*k0 mod 2^52; acc += lo(n*m)\n"
+	    . "\tvpbroadcastq\t" . $x->($a[0]) . "," . $y->($T) . "\n"
+	    . "\tvpxorq\t" . join(',', ($x->($M)) x 3) . "\n"
+	    . "\tvpmadd52luq\t" . $y->($K0) . "," . $y->($T) . "," . $y->($M) . "\n";
+	$s .= "\tvpmadd52luq\t" . $off->(0, $_) . "(%rcx)," . $y->($M) . "," . $y->($a[$_]) . "\n"
+		for 0 .. $K - 1;
+	$s .= "\t# acc = acc >> 52 bits: limbs down one lane, X_0 >> 52 into lane 0\n"
+	    . "\tvpsrlq\t\$52," . $y->($a[0]) . "," . $y->($T) . "\n";
+	$s .= "\tvalignq\t\$1," . $y->($a[$_]) . "," . $y->($a[$_ + 1]) . "," . $y->($a[$_]) . "\n"
+		for 0 .. $K - 2;
+	$s .= "\tvalignq\t\$1," . $y->($a[-1]) . "," . $y->($ZERO) . "," . $y->($a[-1]) . "\n"
+	    . "\tvpaddq\t" . $y->($T) . "," . $y->($a[0]) . "," . $y->($a[0]) . "{%k1}\n"
+	    . "\t# acc += hi(a*b_i) + hi(n*m)\n";
+	for my $j (0 .. $K - 1) {
+		$s .= $via->('vpmadd52huq', $off->(0, $j) . "(%rcx)", $y->($M), $y->($a[$j]))
+		    . ($j ? $direct : $via)->('vpmadd52huq', $off->(0, $j) . "(%rsi)", $y->($B), $y->($a[$j]));
 	}
 	$s .= "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n";
-	# Normalisation, per copy (see the header). Free now: rax, rcx, rdx,
-	# rsi, r8, r9, r10, r11; B, M and T.
-	my @tmp = ((map { ($B[$_], $M[$_], $K0[$_]) } 0 .. $copies - 1), $T);
-	push @tmp, $take->() while @tmp < 4;
-	$s .= normalise($name, $K, $lanes, \@A, $MASK, $ZERO, [@tmp[0 .. 3]], $off);
+	# Normalisation (see the header). Free now: rax, rcx, rdx, rsi, r8,
+	# r9, r10, r11; B, M, K0 and T.
+	$s .= normalise($name, $K, 8, [ \@a ], $MASK, $ZERO, [$B, $M, $K0, $T], $off);
 	# No secret stays in a register: the vectors, the opmasks, the words.
 	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @POOL[0 .. $#POOL - @free];
 	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n";
@@ -475,8 +445,7 @@ sub gather {
 
 my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
-	$code .= amm(1, $_, $WIDTH{x1}) for 1 .. $X1_KMAX;
-	$code .= amm(1, $_, 4) for @X1Y_K;
+	$code .= $_ <= $X1_FAST_KMAX ? amm_fast(1, $_) : amm($_) for 1 .. $X1_KMAX;
 	$code .= amm_fast(2, $_) for 1 .. $X2_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
