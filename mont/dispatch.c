@@ -215,9 +215,9 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 		return 0;
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
-		*out = (struct mont_ifma){NULL, two[k2 - 1], k2 * MONTK_IFMA_X2_LANES, ifma_gather};
+		*out = (struct mont_ifma){NULL, two[k2 - 1], L, k2 * MONTK_IFMA_X2_LANES, ifma_gather};
 	else
-		*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES, ifma_gather};
+		*out = (struct mont_ifma){one[k1 - 1], NULL, L, k1 * MONTK_IFMA_LANES, ifma_gather};
 	return 1;
 #else
 	(void)num;

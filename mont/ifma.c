@@ -63,12 +63,13 @@ static void pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
 }
 
 /* The state of `ways` exponentiations side by side: each array holds
- * the ways' numbers one after the other, L limbs apart (L is a multiple
- * of 8: every way starts on a 64-byte line, as the table lookup wants). */
+ * the ways' numbers one after the other, span limbs apart (a multiple of
+ * 8: every way starts on a 64-byte line, as the table lookup wants), the
+ * limbs from L to span 0. */
 struct run {
 	const struct mont_ifma *k;
 	int ways;
-	size_t L;
+	size_t L, span;
 	_Alignas(64) uint64_t n[2 * L_MAX];
 	uint64_t k0[2];
 };
@@ -78,13 +79,14 @@ static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
                 const uint64_t *b)
 {
 	if (s->ways == 1) {
-		s->k->one(r, a, b, s->n, s->k0[0]);
+		s->k->one(r, a, b, s->n, s->k0[0], s->L);
 	} else if (s->k->two) {
-		s->k->two(r, a, b, s->n, s->k0);
+		s->k->two(r, a, b, s->n, s->k0, s->L);
 	} else {
 		for (int i = 0; i < 2; i++)
-			s->k->one(r + i * s->L, a + i * s->L,
-			          b + i * s->L, s->n + i * s->L, s->k0[i]);
+			s->k->one(r + i * s->span, a + i * s->span,
+			          b + i * s->span, s->n + i * s->span, s->k0[i],
+			          s->L);
 	}
 }
 
@@ -96,26 +98,28 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 	_Alignas(64) uint64_t table[MONT_TABLE_LIMBS];
 	_Alignas(64) uint64_t acc[2 * L_MAX], power[2 * L_MAX];
 	uint64_t plain[2][MONT_MAX_NUM];
-	const size_t L = k->L, stride = ways * L;
-	struct run s = {.k = k, .ways = ways, .L = L};
+	const size_t L = k->L, span = k->span, stride = ways * span;
+	struct run s = {.k = k, .ways = ways, .L = L, .span = span};
 	/* an entry holds every way's power: the ways share the 32 KiB */
 	const unsigned window = mont_window_fits(stride, 5, MONT_TABLE_LIMBS);
 	const size_t entries = (size_t)1 << window;
 	size_t windows = 0;
 #define ENTRY(e) (table + (e) * stride)
 
-	memset(ENTRY(0), 0, stride * sizeof *table);
+	/* entries 0 and 1 and power get L limbs per way: the rest is 0 */
+	memset(ENTRY(0), 0, 2 * stride * sizeof *table);
+	memset(power, 0, stride * sizeof *power);
 	for (int i = 0; i < ways; i++) {
 		size_t w = (64 * exp_limbs[i] + window - 1) / window;
 		if (w > windows)
 			windows = w;
-		to52(s.n + i * L, n[i], num, L);
+		to52(s.n + i * span, n[i], num, L);
 		s.k0[i] = mont_n0(n[i][0]) & M52;
 		/* entry 1 = the base, entry 0 = 1, power = R^2 mod n */
 		pow2_mod(plain[0], 104 * L, n[i], num);
-		to52(power + i * L, plain[0], num, L);
-		to52(ENTRY(1) + i * L, base[i], num, L);
-		ENTRY(0)[i * L] = 1;
+		to52(power + i * span, plain[0], num, L);
+		to52(ENTRY(1) + i * span, base[i], num, L);
+		ENTRY(0)[i * span] = 1;
 	}
 	amm(&s, ENTRY(1), ENTRY(1), power);	/* base*R */
 	amm(&s, ENTRY(0), ENTRY(0), power);	/* R */
@@ -129,7 +133,7 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 			for (unsigned q = 0; q < window; q++)
 				amm(&s, acc, acc, acc);
 		for (int i = 0; i < ways; i++)
-			k->gather(dst + i * L, table + i * L, L, entries,
+			k->gather(dst + i * span, table + i * span, span, entries,
 			          stride, mont_window_at(exp[i], exp_limbs[i],
 			                                 j * window, window));
 		if (j + 1 < windows)
@@ -142,10 +146,10 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 	/* out of Montgomery form: acc * 1 / R <= n; then one subtraction */
 	memset(power, 0, stride * sizeof *power);
 	for (int i = 0; i < ways; i++)
-		power[i * L] = 1;
+		power[i * span] = 1;
 	amm(&s, acc, acc, power);
 	for (int i = 0; i < ways; i++) {
-		from52(plain[i], acc + i * L, L, num);
+		from52(plain[i], acc + i * span, L, num);
 		mont_reduce_once(plain[i], plain[i], 0, n[i], num);
 	}
 	for (int i = 0; i < ways; i++)	/* last: r may alias any input */

@@ -13,12 +13,14 @@
 # Numbers here are L limbs of 52 bits, one per uint64_t, least significant
 # first: x = sum x_j 2^(52j). R = 2^(52L). The kernels compute an "almost
 # Montgomery" product (AMM):
-#   montk_amm52_K(r, a, b, n, k0)       r = a*b/R mod n, r < 2n
-#   montk_amm52x2_K(r, a, b, n, k0)     the same for two independent sets:
-#                                       r[0..L), a[0..L), ... is the first,
-#                                       r[P..P+L), ... the second (P: L
-#                                       rounded up to 8); k0[0], k0[1]
-# with L = K*LANES (K vector registers of LANES limbs per number), n odd,
+#   montk_amm52_K(r, a, b, n, k0, L)    r = a*b/R mod n, r < 2n
+#   montk_amm52x2_K(r, a, b, n, k0, L)  the same for two independent sets:
+#                                       r[0..8K), a[0..8K), ... is the
+#                                       first, r[8K..16K), ... the second;
+#                                       k0[0], k0[1]
+# with K vector registers of 8 limbs per number, of which the first L are
+# the number's (8K-7 <= L <= 8K: the row loop runs L times, so 1024-bit
+# numbers take 20 rows, not 24) and the rest 0, n odd,
 # k0 = -n^-1 mod 2^52, 4n <= R, every limb of a, b and n below 2^52, a, b
 # < 2n. Then r < (2n*2n + R*n)/R <= 2n: outputs feed the next product
 # without a final subtraction (modexp subtracts once, at the very end).
@@ -125,12 +127,14 @@ if ($flavour eq '--header') {
 	my $maxnum = max_num($X1_KMAX * $l1);
 	print <<"EOT";
 #define MONT_HAVE_IFMA 1
-/* montk_amm52_K: L = K*MONTK_IFMA_LANES limbs of 52 bits, K = 1..MONTK_IFMA_KMAX;
- * montk_amm52x2_K: L = K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX, the
- * second set's numbers L limbs past the first's.
+/* montk_amm52_K: numbers of L limbs of 52 bits, 8K-7 <= L <= 8K, each
+ * held in K*MONTK_IFMA_LANES limbs (the limbs from L on 0; r's are
+ * written 0), K = 1..MONTK_IFMA_KMAX;
+ * montk_amm52x2_K: the same with K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX,
+ * two sets, the second's numbers K*MONTK_IFMA_X2_LANES limbs past the first's.
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
- * limb below 2^52, k0 = -n^-1 mod 2^52; r may alias a or b. A number of num
- * 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
+ * limb below 2^52, k0 = -n^-1 mod 2^52, L >= 2; r may alias a or b. A
+ * number of num 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
  * MONTK_IFMA_MIN_NUM up to MONTK_IFMA_MAX_NUM limbs. */
 #define MONTK_IFMA_LANES $l1
 #define MONTK_IFMA_KMAX $X1_KMAX
@@ -139,9 +143,9 @@ if ($flavour eq '--header') {
 #define MONTK_IFMA_MIN_NUM 1
 #define MONTK_IFMA_MAX_NUM $maxnum
 typedef void montk_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                          const uint64_t *n, uint64_t k0);
+                          const uint64_t *n, uint64_t k0, size_t L);
 typedef void montk_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                           const uint64_t *n, const uint64_t *k0);
+                           const uint64_t *n, const uint64_t *k0, size_t L);
 EOT
 	print "montk_amm_fn " . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . ";\n";
 	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . ";\n";
@@ -242,13 +246,13 @@ sub amm {
 	my $x = sub { "%xmm$_[0]" };
 	my $name = "montk_amm52_$K";
 	my $l = ".L$name";
-	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n";
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n";
 	$s .= "\tmovabsq\t\$0xfffffffffffff,%r10\t# 2^52 - 1\n"
 	    . "\tvpbroadcastq\t%r10," . $y->($MASK) . "\n"
 	    . "\tvpxorq\t" . join(',', ($x->($ZERO)) x 3) . "\n"
 	    . "\tvpbroadcastq\t%r8," . $y->($K0) . "\n";
 	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @a;
-	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n\tmov\t\$$L,%r9d\n$l:\n";
+	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0; %r9: the rows, L\n$l:\n";
 	my $off = sub { my ($c, $j) = @_; 64 * $j };
 	# The loop-carried chain runs through acc_0: its lo(a_0*b_i), then m,
 	# lo(n_0*m), the shift, hi(a_0*b_i), hi(n_0*m). A product whose
@@ -320,7 +324,7 @@ sub amm {
 # for lo(a*b_{i+1}), stays in a register for the next row's hi(a*b_{i+1}).
 sub amm_fast {
 	my ($copies, $K) = @_;
-	my $L = 8 * $K;			# a multiple of 8: the copies are L apart
+	my $L = 8 * $K;			# lanes per number: the copies are 8K limbs apart
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
 	my (@A, @M, @C, @K0, @B);
@@ -380,7 +384,7 @@ sub amm_fast {
 		}
 		return $r;
 	};
-	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n"
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	      . "\tsub\t\$$frame,%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
 	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
 	$s .= "\tvpbroadcastq\t$k0[$_]," . $z->($K0[$_]) . "\n" for 0 .. $copies - 1;
@@ -401,7 +405,7 @@ sub amm_fast {
 		    . "," . $z->($A[$c][$_]) . "\n" for 0 .. $K - 1;
 		$s .= $mc->($c);
 	}
-	$s .= "\tmov\t\$" . ($L - 1) . ",%r9d\n$l:\n" . $row->(0)
+	$s .= "\tdec\t%r9d\t\t\t# rows: L - 1 in the loop, the last peeled\n$l:\n" . $row->(0)
 	    . "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n"
 	    . "\t# the last row\n" . $row->(1);
 	$s .= normalise($name, $K, 8, \@A, $MASK, $ZERO, [$BN, $T, $H, $XB], $off);
