@@ -74,16 +74,17 @@
 #   512-bit (zmm)     -     224    402    694         zmm            -    275
 #   both numbers in the two halves of zmm registers (L=20): 172 against
 #   162 for ymm (same kernel generation): the IFMA units are the limit.
-# So one product uses zmm (half the instructions for the same IFMA work,
-# which tells at L >= 40; only 1024-bit numbers pay for L=24 instead of 20).
-# Those kernels are latency-bound: a 256-bit and a 512-bit VPMADD52 both
+# So the first kernels used zmm for one product (half the instructions
+# for the same IFMA work) and ymm for two. Those kernels were latency-bound: a 256-bit and a 512-bit VPMADD52 both
 # issue two per cycle here (a loop of 16 independent ones: 0.48-0.50
 # cycles each), so the width costs nothing but VALIGNQ's latency (3
-# cycles ymm, 5 zmm) on the row's chain. Two products (amm_fast below)
-# take that shift off the chain and run zmm: 1024-bit factors in L=24,
-# about 160 ns per pair against 165 for the ymm kernel of L=20 it
-# replaces and 170 for OpenSSL's ossl_rsaz_amm52x20_x2_256 in the same
-# run (loaded machine; chained calls, best of 25 x 2000).
+# cycles ymm, 5 zmm) on the row's chain. amm_fast below takes the shift
+# off the chain; with it, and the row loop running over the number's own
+# limbs (20 for 1024 bits) in registers of 24, a 1024-bit product takes
+# 86 ns (the ymm kernel of L=20 it replaced: 135; OpenSSL's
+# ossl_rsaz_amm52x20_x1_256: 124) and a pair 116 (ymm: 165; OpenSSL's
+# ossl_rsaz_amm52x20_x2_256: 159), chained calls, best of 15 x 2000, all
+# in one run on the loaded machine.
 use strict;
 use warnings;
 use FindBin;
