@@ -184,6 +184,23 @@ void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
 	mont_backend_for(num)->sqr(r, a, n, n0, num);
 }
 
+#ifdef MONT_HAVE_IFMA
+/* The gather kernels over column chunks of up to MONTK_IFMA_GATHER_CMAX
+ * 512-bit registers. */
+static void ifma_gather(uint64_t *out, const uint64_t *table, size_t width,
+                        size_t entries, size_t stride, uint64_t idx)
+{
+	static montk_gather_fn *const gather[] = MONTK_IFMA_GATHER;
+
+	for (size_t j = 0; j < width; j += 8 * MONTK_IFMA_GATHER_CMAX) {
+		size_t c = (width - j) / 8;
+		if (c > MONTK_IFMA_GATHER_CMAX)
+			c = MONTK_IFMA_GATHER_CMAX;
+		gather[c - 1](out + j, table + j, entries, 8 * stride, idx);
+	}
+}
+#endif
+
 int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 {
 #ifdef MONT_HAVE_IFMA
@@ -196,16 +213,11 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 
 	if (num < MONTK_IFMA_MIN_NUM || num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
 		return 0;
-	static mont_amm_fn *const oney[] = MONTK_IFMA_X1Y;
-	/* 256-bit registers where they need fewer limbs (see the generator) */
-	const size_t ky = (L + 3) / 4;
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
-		*out = (struct mont_ifma){NULL, two[k2 - 1], k2 * MONTK_IFMA_X2_LANES};
-	else if (4 * ky < k1 * MONTK_IFMA_LANES && ky <= MONTK_IFMA_Y_KMAX && oney[ky - 1])
-		*out = (struct mont_ifma){oney[ky - 1], NULL, 4 * ky};
+		*out = (struct mont_ifma){NULL, two[k2 - 1], L, k2 * MONTK_IFMA_X2_LANES, ifma_gather};
 	else
-		*out = (struct mont_ifma){one[k1 - 1], NULL, k1 * MONTK_IFMA_LANES};
+		*out = (struct mont_ifma){one[k1 - 1], NULL, L, k1 * MONTK_IFMA_LANES, ifma_gather};
 	return 1;
 #else
 	(void)num;
@@ -217,23 +229,24 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 
 /* The IFMA exponentiation wins from these sizes (num, 64-bit limbs) up to
  * MONTK_IFMA_MAX_NUM; below them adx runs. Measured against adx on this
- * machine kind (AMD Zen 4 KVM guest, 2 vCPUs, shared), us per full-size
- * exponentiation, best of 15, two runs, with
+ * machine kind (2 vCPUs of a shared KVM guest, AVX-512 IFMA), us per
+ * full-size exponentiation, best of 15, with
  *   echo "time2 NUM 15" | MONT_BACKEND=adx|ifma taskset -c 1 build/mont-harness
- * (mont_modexp; then mont_modexp2, two of them):
- *   num         4      5      6      8     10     12     16     32     64
- *   adx   1   11.8   20.6   30.5   37.7   96.9    143    225   1573  20853
- *   ifma  1   23.2   28.2   33.3   80.4   97.4    121    195    740   3633
- *   adx   2   23.7   41.7   61.2   75.6    194    288    454   3324  65939
- *   ifma  2   24.9   30.2   35.5   67.7    109    136    234   1528  27845
- * (adx has its 8x8 squaring at 8 limbs; the one-product kernels use
- * 512-bit registers, so 8 limbs take 16 52-bit limbs where 10 would do.
- * At 16 limbs the 256-bit kernel of 20 limbs runs: 195 us, against 220
- * with the 512-bit one of 24 limbs, 226-244 for adx.)
- * From 12 limbs every size measured was faster with IFMA (14: 206 us
- * against 305; 24: 442 against 680; 103: 33 ms against 193 ms). */
-#define IFMA_MIN_NUM 12
-#define IFMA2_MIN_NUM 5
+ * (mont_modexp; then mont_modexp2, two of them), ifma forced at every size
+ * (the thresholds below set to 1):
+ *   num         1      2      3      4      5      7      8      9     12     16
+ *   adx   1   1.60   5.19   10.1   11.9   28.1   43.3   37.9   71.7    144    218
+ *   ifma  1   4.29   7.92   11.6   15.0   18.3   45.7   51.7   58.3   77.2    149
+ *   adx   2   3.23   10.4   20.2   23.5   56.4   86.5   75.2    140    286    436
+ *   ifma  2   5.34   9.60   13.8   17.7   21.4   53.7   60.7   68.5   90.6    184
+ * (below 4 limbs adx is the C code; adx has its 8x8 squaring at 8 limbs.)
+ * One exponentiation: IFMA also wins at 5, 6 (22.0 against 29.7), 10 and 11
+ * limbs (64.3, 70.8 against 95.7, 133), and past 12 at every size measured
+ * (13: 123 against 186; 14: 132 against 231); the threshold leaves 5 and 6
+ * to adx, so one number decides. Two at once: IFMA from 2 limbs, where
+ * the margin is 8%; from 3 it is 30% and more. */
+#define IFMA_MIN_NUM 9
+#define IFMA2_MIN_NUM 3
 #ifdef MONT_HAVE_IFMA
 _Static_assert(IFMA2_MIN_NUM >= MONTK_IFMA_MIN_NUM && IFMA_MIN_NUM >= MONTK_IFMA_MIN_NUM &&
                IFMA2_MIN_NUM <= MONTK_IFMA_MAX_NUM && IFMA_MIN_NUM <= MONTK_IFMA_MAX_NUM,

@@ -7,10 +7,8 @@
 #include "internal.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
-/* The largest L: MONT_MAX_NUM 64-bit limbs plus 2 bits, rounded up. */
+/* The largest L: MONT_MAX_NUM 64-bit limbs plus 2 bits, rounded up to 8. */
 #define L_MAX (((64 * MONT_MAX_NUM + 2 + 51) / 52 + 7) & ~(size_t)7)
-/* Table strides: L rounded up to 8 limbs (the lookup's block). */
-#define STRIDE(L) (((L) + 7) & ~(size_t)7)
 
 /* Limbs of 52 bits of the num-limb x (x < 2^(52L)); shifts by public
  * amounts only. */
@@ -40,33 +38,38 @@ static void from52(uint64_t *x, const uint64_t *in, size_t L, size_t num)
 	}
 }
 
-/* x = 2^k mod n for k >= 64 num, with the 64-bit kernels (n public):
- * from 2^(64num+s) mod n with s = 0 (R mod n), a Montgomery squaring
- * doubles s and a modular doubling adds one, over the bits of k - 64num. */
+/* x = 2^k mod n for k >= 64 num + 64, with the 64-bit kernels (n
+ * public): from 2^(64num+s) mod n with s = 0 (R mod n), a Montgomery
+ * squaring doubles s and a modular doubling adds one. The top bits of
+ * k - 64num come by doublings, the last SQUARINGS by squarings (and a
+ * doubling per bit set): a squaring costs about nine doublings (1024
+ * bits: 1472 = 23 * 2^6 takes 23 doublings and 6 squarings where the
+ * binary method took 3 and 11). */
+#define SQUARINGS 6
 static void pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
 {
 	const struct mont_backend *kb = mont_backend_for(num);
 	const uint64_t n0 = mont_n0(n[0]);
-	uint64_t rr[MONT_MAX_NUM];
-	size_t t = k - 64 * num;
-	int top = 63;
+	const size_t t = k - 64 * num;
 
-	mont_constants(x, rr, n, n0, num);
-	while (top >= 0 && !(t >> top & 1))
-		top--;
-	for (; top >= 0; top--) {
+	mont_r_mod(x, n, num);
+	for (size_t d = t >> SQUARINGS; d; d--)
+		mont_mod_double(x, n, num);
+	for (int bit = SQUARINGS - 1; bit >= 0; bit--) {
 		kb->sqr(x, x, n, n0, num);
-		if (t >> top & 1)
+		if (t >> bit & 1)
 			mont_mod_double(x, n, num);
 	}
 }
 
 /* The state of `ways` exponentiations side by side: each array holds
- * the ways' numbers one after the other, L limbs apart. */
+ * the ways' numbers one after the other, span limbs apart (a multiple of
+ * 8: every way starts on a 64-byte line, as the table lookup wants), the
+ * limbs from L to span 0. */
 struct run {
 	const struct mont_ifma *k;
 	int ways;
-	size_t L;
+	size_t L, span;
 	_Alignas(64) uint64_t n[2 * L_MAX];
 	uint64_t k0[2];
 };
@@ -76,13 +79,14 @@ static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
                 const uint64_t *b)
 {
 	if (s->ways == 1) {
-		s->k->one(r, a, b, s->n, s->k0[0]);
+		s->k->one(r, a, b, s->n, s->k0[0], s->L);
 	} else if (s->k->two) {
-		s->k->two(r, a, b, s->n, s->k0);
+		s->k->two(r, a, b, s->n, s->k0, s->L);
 	} else {
 		for (int i = 0; i < 2; i++)
-			s->k->one(r + i * s->L, a + i * s->L, b + i * s->L,
-			          s->n + i * s->L, s->k0[i]);
+			s->k->one(r + i * s->span, a + i * s->span,
+			          b + i * s->span, s->n + i * s->span, s->k0[i],
+			          s->L);
 	}
 }
 
@@ -92,53 +96,35 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
                       const struct mont_ifma *k)
 {
 	_Alignas(64) uint64_t table[MONT_TABLE_LIMBS];
-	_Alignas(64) uint64_t acc[2 * L_MAX], power[2 * L_MAX], x[2 * L_MAX];
-	_Alignas(64) uint64_t entry[STRIDE(L_MAX)];
+	_Alignas(64) uint64_t acc[2 * L_MAX], power[2 * L_MAX];
 	uint64_t plain[2][MONT_MAX_NUM];
-	struct run s = {.k = k, .ways = ways, .L = k->L};
-	const size_t L = k->L, stride = STRIDE(L);
-	/* each way's table gets its share of the 32 KiB */
-	const unsigned window = mont_window_fits(stride, 5,
-	                                         MONT_TABLE_LIMBS / ways);
+	const size_t L = k->L, span = k->span, stride = ways * span;
+	struct run s = {.k = k, .ways = ways, .L = L, .span = span};
+	/* an entry holds every way's power: the ways share the 32 KiB */
+	const unsigned window = mont_window_fits(stride, 5, MONT_TABLE_LIMBS);
 	const size_t entries = (size_t)1 << window;
 	size_t windows = 0;
+#define ENTRY(e) (table + (e) * stride)
 
+	/* entries 0 and 1 and power get L limbs per way: the rest is 0 */
+	memset(ENTRY(0), 0, 2 * stride * sizeof *table);
+	memset(power, 0, stride * sizeof *power);
 	for (int i = 0; i < ways; i++) {
 		size_t w = (64 * exp_limbs[i] + window - 1) / window;
 		if (w > windows)
 			windows = w;
-		to52(s.n + i * L, n[i], num, L);
+		to52(s.n + i * span, n[i], num, L);
 		s.k0[i] = mont_n0(n[i][0]) & M52;
-	}
-	memset(table, 0, ways * entries * stride * sizeof *table);
-	/* x = R^2 mod n, power = the base, acc = 1: radix 2^52 */
-	memset(acc, 0, ways * L * sizeof *acc);
-	for (int i = 0; i < ways; i++) {
+		/* entry 1 = the base, entry 0 = 1, power = R^2 mod n */
 		pow2_mod(plain[0], 104 * L, n[i], num);
-		to52(x + i * L, plain[0], num, L);
-		to52(power + i * L, base[i], num, L);
-		acc[i * L] = 1;
+		to52(power + i * span, plain[0], num, L);
+		to52(ENTRY(1) + i * span, base[i], num, L);
+		ENTRY(0)[i * span] = 1;
 	}
-	/* table entries i*stride of way w at table + w * entries * stride */
-#define ENTRY(w, i) (table + ((w) * entries + (i)) * stride)
-	/* x holds both ways' R^2; a way's entry is L limbs, so the products
-	 * go through acc/power/x and are copied into place. */
-	amm(&s, power, power, x);		/* base*R */
-	amm(&s, x, acc, x);			/* R */
-	for (int i = 0; i < ways; i++) {
-		memcpy(ENTRY(i, 0), x + i * L, L * sizeof *x);
-		memcpy(ENTRY(i, 1), power + i * L, L * sizeof *x);
-	}
-	for (size_t e = 2; e < entries; e++) {
-		for (int i = 0; i < ways; i++) {
-			memcpy(acc + i * L, ENTRY(i, e / 2), L * sizeof *acc);
-			memcpy(x + i * L, ENTRY(i, e % 2 ? e - e / 2 : e / 2),
-			       L * sizeof *x);
-		}
-		amm(&s, acc, acc, x);	/* even: a square, odd: e/2 * (e - e/2) */
-		for (int i = 0; i < ways; i++)
-			memcpy(ENTRY(i, e), acc + i * L, L * sizeof *acc);
-	}
+	amm(&s, ENTRY(1), ENTRY(1), power);	/* base*R */
+	amm(&s, ENTRY(0), ENTRY(0), power);	/* R */
+	for (size_t e = 2; e < entries; e++)	/* even: a square */
+		amm(&s, ENTRY(e), ENTRY(e / 2), ENTRY(e - e / 2));
 
 	/* acc = table[top window], then per window: acc^(2^w) * table[bits] */
 	for (size_t j = windows; j--; ) {
@@ -146,36 +132,31 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 		if (j + 1 < windows)
 			for (unsigned q = 0; q < window; q++)
 				amm(&s, acc, acc, acc);
-		for (int i = 0; i < ways; i++) {
-			uint64_t bits = mont_window_at(exp[i], exp_limbs[i],
-			                               j * window, window);
-			mont_select_entry(entry, ENTRY(i, 0), entries, stride, bits);
-			memcpy(dst + i * L, entry, L * sizeof *entry);
-		}
+		for (int i = 0; i < ways; i++)
+			k->gather(dst + i * span, table + i * span, span, entries,
+			          stride, mont_window_at(exp[i], exp_limbs[i],
+			                                 j * window, window));
 		if (j + 1 < windows)
 			amm(&s, acc, acc, power);
 	}
 	if (!windows)	/* exponent 0 (or no limbs): acc = 1 in Montgomery form */
-		for (int i = 0; i < ways; i++)
-			memcpy(acc + i * L, ENTRY(i, 0), L * sizeof *acc);
+		memcpy(acc, ENTRY(0), stride * sizeof *acc);
 #undef ENTRY
 
 	/* out of Montgomery form: acc * 1 / R <= n; then one subtraction */
-	memset(power, 0, ways * L * sizeof *power);
+	memset(power, 0, stride * sizeof *power);
 	for (int i = 0; i < ways; i++)
-		power[i * L] = 1;
+		power[i * span] = 1;
 	amm(&s, acc, acc, power);
 	for (int i = 0; i < ways; i++) {
-		from52(plain[i], acc + i * L, L, num);
+		from52(plain[i], acc + i * span, L, num);
 		mont_reduce_once(plain[i], plain[i], 0, n[i], num);
 	}
 	for (int i = 0; i < ways; i++)	/* last: r may alias any input */
 		memcpy(r[i], plain[i], num * sizeof *plain[i]);
 
-	mont_wipe(table, ways * entries * stride * sizeof *table);
+	mont_wipe(table, entries * stride * sizeof *table);
 	mont_wipe(acc, sizeof acc);
 	mont_wipe(power, sizeof power);
-	mont_wipe(x, sizeof x);
-	mont_wipe(entry, sizeof entry);
 	mont_wipe(plain, sizeof plain);
 }

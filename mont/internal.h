@@ -72,16 +72,24 @@ struct mont_backend {
 
 /* The IFMA kernels (perlasm/x86_64-ifma.pl): almost Montgomery products
  * of L limbs of 52 bits, r = a*b/2^(52L) mod n, r < 2n; two: two such
- * products at once, each argument holding both sets (L limbs each) and
- * k0 pointing at both k0 values. */
+ * products at once, each argument holding both sets (span limbs each, one
+ * after the other, the limbs from L on 0) and k0 pointing at both k0
+ * values. */
 typedef void mont_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                         const uint64_t *n, uint64_t k0);
+                         const uint64_t *n, uint64_t k0, size_t L);
 typedef void mont_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                          const uint64_t *n, const uint64_t *k0);
+                          const uint64_t *n, const uint64_t *k0, size_t L);
+/* out = the first `width` limbs of entry idx of a table of `entries`
+ * entries stride limbs apart, every entry read (width and stride
+ * multiples of 8, out and table 64-byte aligned). */
+typedef void mont_gather_fn(uint64_t *out, const uint64_t *table, size_t width,
+                            size_t entries, size_t stride, uint64_t idx);
 struct mont_ifma {
 	mont_amm_fn *one;	/* one product of L limbs (NULL when two is set) */
 	mont_amm2_fn *two;	/* two at once, or NULL: call one twice */
-	size_t L;		/* limbs per number: a multiple of 4 */
+	size_t L;		/* 52-bit limbs per number: R = 2^(52L) */
+	size_t span;		/* limbs each number takes: L rounded up to 8 */
+	mont_gather_fn *gather;	/* the table lookup */
 };
 
 /* 1 and *out set when mont_modexp (ways 1) or mont_modexp2 (ways 2) of
@@ -129,6 +137,8 @@ void mont_select_entry(uint64_t *restrict out, const uint64_t *restrict table,
 /* Bits [bit, bit+w) of exp; bits past exp_limbs read as 0. */
 uint64_t mont_window_at(const uint64_t *exp, size_t exp_limbs, size_t bit,
                         unsigned w);
+/* one = R mod n, R = 2^(64 num). */
+void mont_r_mod(uint64_t *one, const uint64_t *n, size_t num);
 /* one = R mod n and rr = R^2 mod n, R = 2^(64 num). */
 void mont_constants(uint64_t *one, uint64_t *rr, const uint64_t *n,
                     uint64_t n0, size_t num);

@@ -170,11 +170,9 @@ void mont_mod_double(uint64_t *x, const uint64_t *n, size_t num)
 }
 
 /* n is public: no secret involved. */
-void mont_constants(uint64_t *one, uint64_t *rr, const uint64_t *n,
-                    uint64_t n0, size_t num)
+void mont_r_mod(uint64_t *one, const uint64_t *n, size_t num)
 {
-	size_t top = num - 1, bits, doublings, odd = 64 * num;
-	unsigned squarings = 0;
+	size_t top = num - 1, bits, doublings;
 
 	while (top > 0 && n[top] == 0)
 		top--;
@@ -185,6 +183,15 @@ void mont_constants(uint64_t *one, uint64_t *rr, const uint64_t *n,
 		one[(bits - 1) / 64] = UINT64_C(1) << ((bits - 1) % 64);
 	for (doublings = 64 * num - (bits - 1); doublings; doublings--)
 		mont_mod_double(one, n, num);
+}
+
+void mont_constants(uint64_t *one, uint64_t *rr, const uint64_t *n,
+                    uint64_t n0, size_t num)
+{
+	size_t odd = 64 * num;
+	unsigned squarings = 0;
+
+	mont_r_mod(one, n, num);
 	/* A Montgomery squaring takes 2^k R to 2^2k R. With 64 num =
 	 * odd * 2^squarings, squaring 2^odd R that often gives 2^(64 num) R. */
 	while (odd % 2 == 0) {

@@ -65,7 +65,7 @@ MONT_API void mont_sqr(uint64_t *r, const uint64_t *a,
  * exp has exp_limbs limbs (any count; exp_limbs == 0 means exponent 0, and
  * exp may then be NULL); base^0 = 1 mod n. r may alias base, exp or n.
  * Uses no heap and at most about 52 KiB of stack (per gcc -fstack-usage:
- * a 36 KiB frame, mostly the 32 KiB table, on the 64-bit backends; 46 KiB
+ * a 36 KiB frame, mostly the 32 KiB table, on the 64-bit backends; 42 KiB
  * on the ifma path, which also keeps its numbers in radix 2^52; plus a
  * 3 KiB kernel frame); the secret temporaries are wiped before return.
  * Returns MONT_OK, or a MONT_ERR_* code with r untouched. The range check

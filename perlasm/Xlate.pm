@@ -130,7 +130,7 @@ my %PLAIN = map { $_ => 1 } qw(mov add adc sub sbb and or xor cmp test not neg i
 # The AVX-512 instructions the IFMA kernels use: only these take vector and
 # mask registers (EVEX forms; the caps decide whether they are emitted).
 my %VEC = map { $_ => 1 } qw(vpmadd52luq vpmadd52huq vpbroadcastq valignq vpsrlq vpandq
-	vpaddq vpcmpuq vmovdqu64 vmovq vpxorq kmovw vzeroupper);
+	vpaddq vpcmpuq vmovdqu64 vmovq vpxorq kmovw vzeroupper vpternlogq);
 my %SIZE = (b => 8, w => 16, l => 32, q => 64);
 my %WORD = (8 => 'byte', 16 => 'word', 32 => 'dword', 64 => 'qword');
 # AT&T names with no plain Intel twin: [intel, operand size, memory operand size]

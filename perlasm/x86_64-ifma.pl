@@ -13,17 +13,21 @@
 # Numbers here are L limbs of 52 bits, one per uint64_t, least significant
 # first: x = sum x_j 2^(52j). R = 2^(52L). The kernels compute an "almost
 # Montgomery" product (AMM):
-#   montk_amm52_K(r, a, b, n, k0)       r = a*b/R mod n, r < 2n
-#   montk_amm52x2_K(r, a, b, n, k0)     the same for two independent sets:
-#                                       r[0..L), a[0..L), ... is the first,
-#                                       r[L..2L), ... the second; k0[0], k0[1]
-# with L = K*LANES (K vector registers of LANES limbs per number), n odd,
+#   montk_amm52_K(r, a, b, n, k0, L)    r = a*b/R mod n, r < 2n
+#   montk_amm52x2_K(r, a, b, n, k0, L)  the same for two independent sets:
+#                                       r[0..8K), a[0..8K), ... is the
+#                                       first, r[8K..16K), ... the second;
+#                                       k0[0], k0[1]
+# with K vector registers of 8 limbs per number, of which the first L are
+# the number's (8K-7 <= L <= 8K: the row loop runs L times, so 1024-bit
+# numbers take 20 rows, not 24) and the rest 0, n odd,
 # k0 = -n^-1 mod 2^52, 4n <= R, every limb of a, b and n below 2^52, a, b
 # < 2n. Then r < (2n*2n + R*n)/R <= 2n: outputs feed the next product
 # without a final subtraction (modexp subtracts once, at the very end).
 # r may alias a or b (r is written only after the last read of a and b).
 # Constant time: the only branch is the loop counter; every address is
-# a pointer argument plus a constant or the loop's step.
+# a pointer argument (or the stack, 64-byte aligned) plus a constant or
+# the loop's step.
 #
 # The row loop (CIOS), i = 0..L-1, acc in K registers (limbs may exceed
 # 2^52; they stay below 2^64: see the bound below):
@@ -57,7 +61,8 @@
 # Registers: only the vector registers 0-5 and 16-31 (the EVEX-only upper
 # sixteen), so nothing here is callee-saved on Win64 (xmm6-15 are) and the
 # Win64 flavours need no vector saves in their unwind data. That bounds
-# the register files: K+6 <= 22 for one product, 2K+9 <= 22 for two.
+# the register files: K+10 <= 22 for one product (K+6 past amm_fast),
+# 2(K+4)+6 <= 22 for two.
 #
 # Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
 # as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
@@ -69,10 +74,17 @@
 #   512-bit (zmm)     -     224    402    694         zmm            -    275
 #   both numbers in the two halves of zmm registers (L=20): 172 against
 #   162 for ymm (same kernel generation): the IFMA units are the limit.
-# So one product uses zmm (half the instructions for the same IFMA work,
-# which tells at L >= 40; only 1024-bit numbers pay for L=24 instead of 20)
-# and two products ymm (1024-bit factors fit L=20 exactly; the two
-# independent chains fill the units that one product's latency leaves).
+# So the first kernels used zmm for one product (half the instructions
+# for the same IFMA work) and ymm for two. Those kernels were latency-bound: a 256-bit and a 512-bit VPMADD52 both
+# issue two per cycle here (a loop of 16 independent ones: 0.48-0.50
+# cycles each), so the width costs nothing but VALIGNQ's latency (3
+# cycles ymm, 5 zmm) on the row's chain. amm_fast below takes the shift
+# off the chain; with it, and the row loop running over the number's own
+# limbs (20 for 1024 bits) in registers of 24, a 1024-bit product takes
+# 86 ns (the ymm kernel of L=20 it replaced: 135; OpenSSL's
+# ossl_rsaz_amm52x20_x1_256: 124) and a pair 116 (ymm: 165; OpenSSL's
+# ossl_rsaz_amm52x20_x2_256: 159), chained calls, best of 15 x 2000, all
+# in one run on the loaded machine.
 use strict;
 use warnings;
 use FindBin;
@@ -89,16 +101,16 @@ my $caps = Asmcap->load($capsfile);
 # (avx512vl), VALIGNQ, VPCMPUQ, KMOVW, VPBROADCASTQ from a GPR (avx512f).
 my $ifma = $caps->has('avx512ifma') && $caps->has('avx512vl') && $caps->has('avx512f');
 
-# Lanes per register: one product (x1) zmm, two products (x2) ymm (see
+# Lanes per register: zmm for one product (x1) and two (x2, amm_fast; see
 # "Width" above).
-my %WIDTH = (x1 => 8, x2 => 4);
-# ... and one product in ymm where that needs 4 limbs fewer (L = 4K for
-# odd K: 1024-bit numbers take L = 20, not 24), up to L = 36, past which
-# zmm's efficiency outweighs its padding (L=40: 402 against 430 ns).
-my @X1Y_K = (1, 3, 5, 7, 9);
-# Kernels for K = 1..KMAX registers per number.
-my $X1_KMAX = 16;		# K + 6 <= 22
-my $X2_KMAX = 6;		# 2K + 9 <= 22
+my %WIDTH = (x1 => 8, x2 => 8);
+# Kernels for K = 1..KMAX registers per number: amm_fast up to
+# X1_FAST_KMAX (K + 10 <= 22), amm beyond (K + 6 <= 22).
+my $X1_KMAX = 16;
+my $X1_FAST_KMAX = 12;
+my $X2_KMAX = 3;		# up to L = 24: 1024-bit factors (2(K+4)+6 <= 22)
+# Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
+my $GATHER_CMAX = 8;
 
 
 # Largest num (64-bit limbs) a kernel of L limbs takes: 4n <= R needs
@@ -116,13 +128,14 @@ if ($flavour eq '--header') {
 	my $maxnum = max_num($X1_KMAX * $l1);
 	print <<"EOT";
 #define MONT_HAVE_IFMA 1
-/* montk_amm52_K: L = K*MONTK_IFMA_LANES limbs of 52 bits, K = 1..MONTK_IFMA_KMAX;
- * montk_amm52y_K: one product, L = 4K, for the K in MONTK_IFMA_X1Y (NULL
- * elsewhere; index K-1, K = 1..MONTK_IFMA_Y_KMAX);
- * montk_amm52x2_K: L = K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX.
+/* montk_amm52_K: numbers of L limbs of 52 bits, 8K-7 <= L <= 8K, each
+ * held in K*MONTK_IFMA_LANES limbs (the limbs from L on 0; r's are
+ * written 0), K = 1..MONTK_IFMA_KMAX;
+ * montk_amm52x2_K: the same with K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX,
+ * two sets, the second's numbers K*MONTK_IFMA_X2_LANES limbs past the first's.
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
- * limb below 2^52, k0 = -n^-1 mod 2^52; r may alias a or b. A number of num
- * 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
+ * limb below 2^52, k0 = -n^-1 mod 2^52, L >= 2; r may alias a or b. A
+ * number of num 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
  * MONTK_IFMA_MIN_NUM up to MONTK_IFMA_MAX_NUM limbs. */
 #define MONTK_IFMA_LANES $l1
 #define MONTK_IFMA_KMAX $X1_KMAX
@@ -130,20 +143,25 @@ if ($flavour eq '--header') {
 #define MONTK_IFMA_X2_KMAX $X2_KMAX
 #define MONTK_IFMA_MIN_NUM 1
 #define MONTK_IFMA_MAX_NUM $maxnum
-#define MONTK_IFMA_Y_KMAX $X1Y_K[-1]
 typedef void montk_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                          const uint64_t *n, uint64_t k0);
+                          const uint64_t *n, uint64_t k0, size_t L);
 typedef void montk_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                           const uint64_t *n, const uint64_t *k0);
+                           const uint64_t *n, const uint64_t *k0, size_t L);
 EOT
 	print "montk_amm_fn " . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . ";\n";
-	print "montk_amm_fn " . join(', ', map { "montk_amm52y_$_" } @X1Y_K) . ";\n";
 	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . ";\n";
-	my %y = map { $_ => 1 } @X1Y_K;
-	print "#define MONTK_IFMA_X1Y {" . join(', ', map { $y{$_} ? "montk_amm52y_$_" : 'NULL' }
-		1 .. $X1Y_K[-1]) . "}\n";
 	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
 	print "#define MONTK_IFMA_X2 {" . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . "}\n";
+	print <<"EOT";
+/* montk_gather52_C: out = the entry idx of a table of `entries` entries
+ * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX),
+ * every entry read; out and table 64-byte aligned. */
+#define MONTK_IFMA_GATHER_CMAX $GATHER_CMAX
+typedef void montk_gather_fn(uint64_t *out, const uint64_t *table, size_t entries,
+                             size_t stride, uint64_t idx);
+EOT
+	print "montk_gather_fn " . join(', ', map { "montk_gather52_$_" } 1 .. $GATHER_CMAX) . ";\n";
+	print "#define MONTK_IFMA_GATHER {" . join(', ', map { "montk_gather52_$_" } 1 .. $GATHER_CMAX) . "}\n";
 	exit 0;
 }
 
@@ -154,87 +172,19 @@ sub reg32 {	# %rdx -> %edx, %r9 -> %r9d
 	return $r =~ /^%r(\d+)$/ ? "%r$1d" : $r =~ s/^%r/%e/r;
 }
 
-# One kernel: $copies (1 or 2) independent products of K registers each.
-sub amm {
-	my ($copies, $K, $lanes) = @_;
+# Normalisation of the accumulators @$A (one list of K registers per copy),
+# stored to r at $off->(copy, register) (see the header). Uses rax, rcx,
+# rdx, rsi, r8, r9, r11, %k2 and the four vector registers @$tmp; zeroes
+# the general registers it used.
+sub normalise {
+	my ($name, $K, $lanes, $A, $MASK, $ZERO, $tmp, $off) = @_;
+	my @A = @$A;
+	my $copies = @A;
 	my $L = $K * $lanes;
-	my $W = 8 * $lanes;			# bytes per register
 	my $v = $lanes == 8 ? 'zmm' : 'ymm';
-	my @free = @POOL;
-	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
-	my (@A, @B, @M, @K0);
-	for my $c (0 .. $copies - 1) {
-		$A[$c] = [ map { $take->() } 1 .. $K ];
-		$B[$c] = $take->();
-		$M[$c] = $take->();
-		$K0[$c] = $take->();
-	}
-	my ($MASK, $ZERO, $T) = map { $take->() } 1 .. 3;
 	my $y = sub { "%$v$_[0]" };
-	my $x = sub { "%xmm$_[0]" };
-	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
-	my $name = $copies == 2 ? "montk_amm52x2_$K" : $lanes == 4 ? "montk_amm52y_$K" : "montk_amm52_$K";
-	my $l = ".L$name";
-	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n";
-	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
-	$s .= "\tmovabsq\t\$0xfffffffffffff,%r10\t# 2^52 - 1\n"
-	    . "\tvpbroadcastq\t%r10," . $y->($MASK) . "\n"
-	    . "\tvpxorq\t" . join(',', ($x->($ZERO)) x 3) . "\n";
-	$s .= "\tvpbroadcastq\t$k0[$_]," . $y->($K0[$_]) . "\n" for 0 .. $copies - 1;
-	for my $c (0 .. $copies - 1) {
-		$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @{ $A[$c] };
-	}
-	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n\tmov\t\$$L,%r9d\n$l:\n";
-	my $off = sub { my ($c, $j) = @_; 8 * $L * $c + $W * $j };
-	# The loop-carried chain runs through acc_0: its lo(a_0*b_i), then m,
-	# lo(n_0*m), the shift, hi(a_0*b_i), hi(n_0*m). A product whose
-	# factors are known early (b_i) or that runs beside lo(n*m) (hi(n*m))
-	# goes into a fresh zero register T and joins acc with one VPADDQ
-	# (latency 1 instead of the 4 of an accumulating VPMADD52), so on the
-	# chain remain the broadcast of X_0, the product with k0, lo(n_0*m),
-	# the shift and three additions. The other registers accumulate
-	# directly but for hi(n*m), which waits for m like lo(n*m) does.
-	my $via = sub {		# acc += PRODUCT(mem, v) through T
-		my ($mn, $mem, $v, $acc) = @_;
-		return "\tvpxorq\t" . join(',', ($x->($T)) x 3) . "\n\t$mn\t$mem,$v," . $y->($T) . "\n"
-		     . "\tvpaddq\t" . $y->($T) . ",$acc,$acc\n";
-	};
-	my $direct = sub { my ($mn, $mem, $v, $acc) = @_; "\t$mn\t$mem,$v,$acc\n" };
-	# acc += lo(a*b_i), all copies first: their m chains then overlap
-	for my $c (0 .. $copies - 1) {
-		$s .= "\t# copy $c: acc += lo(a*b_i)\n\tvpbroadcastq\t" . 8 * $L * $c . "(%rdx)," . $y->($B[$c]) . "\n";
-		$s .= ($_ ? $direct : $via)->('vpmadd52luq', $off->($c, $_) . "(%rsi)", $y->($B[$c]), $y->($A[$c][$_]))
-			for 0 .. $K - 1;
-	}
-	for my $c (0 .. $copies - 1) {
-		my @a = @{ $A[$c] };
-		# m in every lane, in vectors: lo(X_0 * k0) needs only X_0 mod
-		# 2^52, the 52 bits VPMADD52LUQ reads (a round trip through a
-		# general register, VMOVQ+IMUL+VPBROADCASTQ, was 1.2x slower)
-		$s .= "\t# copy $c: m = X_0*k0 mod 2^52; acc += lo(n*m)\n"
-		    . "\tvpbroadcastq\t" . $x->($a[0]) . "," . $y->($T) . "\n"
-		    . "\tvpxorq\t" . join(',', ($x->($M[$c])) x 3) . "\n"
-		    . "\tvpmadd52luq\t" . $y->($K0[$c]) . "," . $y->($T) . "," . $y->($M[$c]) . "\n";
-		$s .= "\tvpmadd52luq\t" . $off->($c, $_) . "(%rcx)," . $y->($M[$c]) . "," . $y->($a[$_]) . "\n"
-			for 0 .. $K - 1;
-		$s .= "\t# acc = acc >> 52 bits: limbs down one lane, X_0 >> 52 into lane 0\n"
-		    . "\tvpsrlq\t\$52," . $y->($a[0]) . "," . $y->($T) . "\n";
-		$s .= "\tvalignq\t\$1," . $y->($a[$_]) . "," . $y->($a[$_ + 1]) . "," . $y->($a[$_]) . "\n"
-			for 0 .. $K - 2;
-		$s .= "\tvalignq\t\$1," . $y->($a[-1]) . "," . $y->($ZERO) . "," . $y->($a[-1]) . "\n"
-		    . "\tvpaddq\t" . $y->($T) . "," . $y->($a[0]) . "," . $y->($a[0]) . "{%k1}\n"
-		    . "\t# acc += hi(a*b_i) + hi(n*m)\n";
-		for my $j (0 .. $K - 1) {
-			$s .= $via->('vpmadd52huq', $off->($c, $j) . "(%rcx)", $y->($M[$c]), $y->($a[$j]))
-			    . ($j ? $direct : $via)->('vpmadd52huq', $off->($c, $j) . "(%rsi)", $y->($B[$c]), $y->($a[$j]));
-		}
-	}
-	$s .= "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n";
-	# Normalisation, per copy (see the header). Free now: rax, rcx, rdx,
-	# rsi, r8, r9, r10, r11; B, M and T.
-	my @tmp = ((map { ($B[$_], $M[$_], $K0[$_]) } 0 .. $copies - 1), $T);
-	push @tmp, $take->() while @tmp < 4;
-	my ($C0, $C1, $U, $ONE) = @tmp[0 .. 3];
+	my ($C0, $C1, $U, $ONE) = @$tmp;
+	my $s = '';
 	my $words = int(($L + 63) / 64);
 	my @G = ('%rdx', '%r9', '%r11')[0 .. $words - 1];
 	my @P = ('%rcx', '%rsi', '%r8')[0 .. $words - 1];
@@ -280,18 +230,228 @@ sub amm {
 			    . "\tvmovdqu64\t" . $y->($a[$j]) . "," . $off->($c, $j) . "(%rdi)\n";
 		}
 	}
+	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
+	return $s;
+}
+
+# One product of K registers, the row loop as described above (the
+# kernels past amm_fast's registers, K > X1_FAST_KMAX).
+sub amm {
+	my ($K) = @_;
+	my $L = 8 * $K;
+	my @free = @POOL;
+	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
+	my @a = map { $take->() } 1 .. $K;
+	my ($B, $M, $K0, $MASK, $ZERO, $T) = map { $take->() } 1 .. 6;
+	my $y = sub { "%zmm$_[0]" };
+	my $x = sub { "%xmm$_[0]" };
+	my $name = "montk_amm52_$K";
+	my $l = ".L$name";
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n";
+	$s .= "\tmovabsq\t\$0xfffffffffffff,%r10\t# 2^52 - 1\n"
+	    . "\tvpbroadcastq\t%r10," . $y->($MASK) . "\n"
+	    . "\tvpxorq\t" . join(',', ($x->($ZERO)) x 3) . "\n"
+	    . "\tvpbroadcastq\t%r8," . $y->($K0) . "\n";
+	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @a;
+	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0; %r9: the rows, L\n$l:\n";
+	my $off = sub { my ($c, $j) = @_; 64 * $j };
+	# The loop-carried chain runs through acc_0: its lo(a_0*b_i), then m,
+	# lo(n_0*m), the shift, hi(a_0*b_i), hi(n_0*m). A product whose
+	# factors are known early (b_i) or that runs beside lo(n*m) (hi(n*m))
+	# goes into a fresh zero register T and joins acc with one VPADDQ
+	# (latency 1 instead of the 4 of an accumulating VPMADD52), so on the
+	# chain remain the broadcast of X_0, the product with k0, lo(n_0*m),
+	# the shift and three additions. The other registers accumulate
+	# directly but for hi(n*m), which waits for m like lo(n*m) does.
+	my $via = sub {		# acc += PRODUCT(mem, v) through T
+		my ($mn, $mem, $v, $acc) = @_;
+		return "\tvpxorq\t" . join(',', ($x->($T)) x 3) . "\n\t$mn\t$mem,$v," . $y->($T) . "\n"
+		     . "\tvpaddq\t" . $y->($T) . ",$acc,$acc\n";
+	};
+	my $direct = sub { my ($mn, $mem, $v, $acc) = @_; "\t$mn\t$mem,$v,$acc\n" };
+	$s .= "\t# acc += lo(a*b_i)\n\tvpbroadcastq\t(%rdx)," . $y->($B) . "\n";
+	$s .= ($_ ? $direct : $via)->('vpmadd52luq', $off->(0, $_) . "(%rsi)", $y->($B), $y->($a[$_]))
+		for 0 .. $K - 1;
+	# m in every lane, in vectors: lo(X_0 * k0) needs only X_0 mod 2^52,
+	# the 52 bits VPMADD52LUQ reads (a round trip through a general
+	# register, VMOVQ+IMUL+VPBROADCASTQ, was 1.2x slower)
+	$s .= "\t# m = X_0*k0 mod 2^52; acc += lo(n*m)\n"
+	    . "\tvpbroadcastq\t" . $x->($a[0]) . "," . $y->($T) . "\n"
+	    . "\tvpxorq\t" . join(',', ($x->($M)) x 3) . "\n"
+	    . "\tvpmadd52luq\t" . $y->($K0) . "," . $y->($T) . "," . $y->($M) . "\n";
+	$s .= "\tvpmadd52luq\t" . $off->(0, $_) . "(%rcx)," . $y->($M) . "," . $y->($a[$_]) . "\n"
+		for 0 .. $K - 1;
+	$s .= "\t# acc = acc >> 52 bits: limbs down one lane, X_0 >> 52 into lane 0\n"
+	    . "\tvpsrlq\t\$52," . $y->($a[0]) . "," . $y->($T) . "\n";
+	$s .= "\tvalignq\t\$1," . $y->($a[$_]) . "," . $y->($a[$_ + 1]) . "," . $y->($a[$_]) . "\n"
+		for 0 .. $K - 2;
+	$s .= "\tvalignq\t\$1," . $y->($a[-1]) . "," . $y->($ZERO) . "," . $y->($a[-1]) . "\n"
+	    . "\tvpaddq\t" . $y->($T) . "," . $y->($a[0]) . "," . $y->($a[0]) . "{%k1}\n"
+	    . "\t# acc += hi(a*b_i) + hi(n*m)\n";
+	for my $j (0 .. $K - 1) {
+		$s .= $via->('vpmadd52huq', $off->(0, $j) . "(%rcx)", $y->($M), $y->($a[$j]))
+		    . ($j ? $direct : $via)->('vpmadd52huq', $off->(0, $j) . "(%rsi)", $y->($B), $y->($a[$j]));
+	}
+	$s .= "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n";
+	# Normalisation (see the header). Free now: rax, rcx, rdx, rsi, r8,
+	# r9, r10, r11; B, M, K0 and T.
+	$s .= normalise($name, $K, 8, [ \@a ], $MASK, $ZERO, [$B, $M, $K0, $T], $off);
 	# No secret stays in a register: the vectors, the opmasks, the words.
 	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @POOL[0 .. $#POOL - @free];
 	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n";
-	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
 	$s .= "\tvzeroupper\n\tret\n.size\t$name,.-$name\n";
+	return $s;
+}
+
+# One or two products with the m chain shortened (512-bit registers).
+# The row update of "The row loop" above, rewritten so that the chain from
+# one row's m to the next runs through as few operations as possible and
+# the shuffles, which share the IFMA units here, are few (measured on this
+# CPU: VPMADD52 4.2 cycles, VPADDQ and VPBROADCASTQ 2, VALIGNQ 3 on ymm and
+# 5 on zmm; VPMADD52 of either width two per cycle, VALIGNQ and
+# VPBROADCASTQ (also from memory) taking the same two units). In the frame
+# of row i (lane j of acc weighs 2^(52(i+j))), acc already holding
+# lo(a*b_i):
+#   acc' = shift(acc) + lo(n'*m) + hi(n*m) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0
+# with n' = n one limb down (n'_j = n_{j+1}, the top limb 0; copied to the
+# stack once per call), so every product lands in place and the only
+# shift is of acc itself, off the chain. X = acc_0 gives m = lo(k0*X)
+# and the carry that X + lo(n_0*m) (0 mod 2^52) moves into the next lane
+# 0: c = ceil(X/2^52) = (X + 2^52 - 1) >> 52, known from X alone. The
+# next X is lane 0 of acc', whose only terms waiting for m are hi(n_0*m)
+# and lo(n_1*m): from m to the next m a VPMADD52, two VPADDQ, VPBROADCASTQ
+# and the VPMADD52 with k0, about 14.4 cycles; two products fill the IFMA
+# units (4K+1 products and K+2 shuffles per row each). b_{i+1}, broadcast
+# for lo(a*b_{i+1}), stays in a register for the next row's hi(a*b_{i+1}).
+sub amm_fast {
+	my ($copies, $K) = @_;
+	my $L = 8 * $K;			# lanes per number: the copies are 8K limbs apart
+	my @free = @POOL;
+	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
+	my (@A, @M, @C, @K0, @B);
+	for my $c (0 .. $copies - 1) {
+		$A[$c] = [ map { $take->() } 1 .. $K ];
+		($M[$c], $C[$c], $K0[$c], $B[$c]) = map { $take->() } 1 .. 4;
+	}
+	my ($MASK, $ZERO, $BN, $T, $H, $XB) = map { $take->() } 1 .. 6;
+	my $z = sub { "%zmm$_[0]" };
+	my $x = sub { "%xmm$_[0]" };
+	my $zero = sub { "\tvpxorq\t" . join(',', ($x->($_[0])) x 3) . "\n" };
+	my $name = $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K";
+	my $l = ".L$name";
+	# the stack: n' of each copy, K registers, 64-byte aligned at %r10
+	my $frame = 64 * $K * $copies + 64;
+	my $off = sub { my ($c, $j) = @_; 8 * $L * $c + 64 * $j };
+	my $np = sub { my ($c, $j) = @_; 64 * ($c * $K + $j) };
+	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
+	my $mc = sub {	# m and c of copy c from X = acc_0
+		my ($c) = @_;
+		my $a0 = $A[$c][0];
+		return "\tvpbroadcastq\t" . $x->($a0) . "," . $z->($XB) . "\n"
+		     . "\tvpaddq\t" . $z->($MASK) . "," . $z->($a0) . "," . $z->($C[$c]) . "\n"
+		     . "\tvpsrlq\t\$52," . $z->($C[$c]) . "," . $z->($C[$c]) . "\n"
+		     . $zero->($M[$c])
+		     . "\tvpmadd52luq\t" . $z->($K0[$c]) . "," . $z->($XB) . "," . $z->($M[$c]) . "\n";
+	};
+	my $row = sub {
+		my ($last) = @_;
+		my $r = '';
+		for my $c (0 .. $copies - 1) {
+			my @a = @{ $A[$c] };
+			$r .= "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
+			$r .= "\tvpbroadcastq\t" . ($off->($c, 0) + 8) . "(%rdx)," . $z->($BN) . "\n" unless $last;
+			$r .= "\tvalignq\t\$1," . $z->($a[$_]) . "," . $z->($_ < $K - 1 ? $a[$_ + 1] : $ZERO)
+			    . "," . $z->($a[$_]) . "\n" for 0 .. $K - 1;
+			for my $j (0 .. $K - 1) {
+				$r .= $zero->($T)
+				    . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rsi)," . $z->($B[$c]) . "," . $z->($T) . "\n";
+				$r .= "\tvpmadd52luq\t" . $off->($c, $j) . "(%rsi)," . $z->($BN) . "," . $z->($T) . "\n"
+					unless $last;
+				$r .= "\tvpaddq\t" . $z->($C[$c]) . "," . $z->($T) . "," . $z->($T) . "{%k1}\n" unless $j;
+				$r .= "\tvpaddq\t" . $z->($T) . "," . $z->($a[$j]) . "," . $z->($a[$j]) . "\n";
+			}
+			$r .= "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n"
+			    . $zero->($H) . "\tvpmadd52huq\t" . $off->($c, 0) . "(%rcx)," . $z->($M[$c]) . "," . $z->($H) . "\n"
+			    . $zero->($T) . "\tvpmadd52luq\t" . $np->($c, 0) . "(%r10)," . $z->($M[$c]) . "," . $z->($T) . "\n"
+			    . "\tvpaddq\t" . $z->($H) . "," . $z->($a[0]) . "," . $z->($a[0]) . "\n"
+			    . "\tvpaddq\t" . $z->($T) . "," . $z->($a[0]) . "," . $z->($a[0]) . "\n";
+			for my $j (1 .. $K - 1) {
+				$r .= "\tvpmadd52luq\t" . $np->($c, $j) . "(%r10)," . $z->($M[$c]) . "," . $z->($a[$j]) . "\n"
+				    . $zero->($H) . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rcx)," . $z->($M[$c]) . "," . $z->($H) . "\n"
+				    . "\tvpaddq\t" . $z->($H) . "," . $z->($a[$j]) . "," . $z->($a[$j]) . "\n";
+			}
+			$r .= "\t# the next row's m, c and b_i\n" . $mc->($c)
+			    . "\tvmovdqu64\t" . $z->($BN) . "," . $z->($B[$c]) . "\n" unless $last;
+		}
+		return $r;
+	};
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
+	      . "\tsub\t\$$frame,%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
+	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
+	$s .= "\tvpbroadcastq\t$k0[$_]," . $z->($K0[$_]) . "\n" for 0 .. $copies - 1;
+	$s .= "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
+	    . "\tvpbroadcastq\t%rax," . $z->($MASK) . "\n" . $zero->($ZERO)
+	    . "\tmov\t\$0x7f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-6\n"
+	    . "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n";
+	for my $c (0 .. $copies - 1) {
+		$s .= "\t# copy $c: n' (one limb down, the top limb 0) to the stack\n";
+		for my $j (0 .. $K - 1) {
+			$s .= "\tvmovdqu64\t" . ($off->($c, $j) + 8) . "(%rcx)," . $z->($T)
+			    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
+			    . "\tvmovdqu64\t" . $z->($T) . "," . $np->($c, $j) . "(%r10)\n";
+		}
+		$s .= "\t# acc = lo(a*b_0); the first m and c\n"
+		    . "\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $z->($B[$c]) . "\n";
+		$s .= $zero->($A[$c][$_]) . "\tvpmadd52luq\t" . $off->($c, $_) . "(%rsi)," . $z->($B[$c])
+		    . "," . $z->($A[$c][$_]) . "\n" for 0 .. $K - 1;
+		$s .= $mc->($c);
+	}
+	$s .= "\tdec\t%r9d\t\t\t# rows: L - 1 in the loop, the last peeled\n$l:\n" . $row->(0)
+	    . "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n"
+	    . "\t# the last row\n" . $row->(1);
+	$s .= normalise($name, $K, 8, \@A, $MASK, $ZERO, [$BN, $T, $H, $XB], $off);
+	# No secret stays behind: the vectors, the opmasks (n' is public).
+	$s .= $zero->($_) for @POOL[0 .. $#POOL - @free];
+	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
+	    . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
+	return $s;
+}
+
+# The table lookup of the exponentiation: montk_gather52_C(out, table,
+# entries, stride, idx) copies entry idx (C*8 limbs at table + i*stride
+# bytes, i < entries) to out, reading every entry in full: per entry a
+# compare of the loop's count with idx gives an all-ones or all-zero
+# vector, and VPTERNLOGQ ORs that mask ANDed with the entry into the
+# result (out |= mask & entry: one instruction per register, no blend or
+# masked load whose memory access could depend on the mask). The C side
+# runs it over column chunks of up to $GATHER_CMAX registers.
+sub gather {
+	my ($C) = @_;
+	my $name = "montk_gather52_$C";
+	my ($IDX, $CNT, $ONE, $SEL, @OUT) = @POOL[0 .. 3 + $C];
+	my $z = sub { "%zmm$_[0]" };
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n"
+	      . "\tvpbroadcastq\t%r8," . $z->($IDX) . "\n"
+	      . "\tmov\t\$1,%eax\n\tvpbroadcastq\t%rax," . $z->($ONE) . "\n"
+	      . "\tvpxorq\t" . join(',', ("%xmm$CNT") x 3) . "\n";
+	$s .= "\tvpxorq\t" . join(',', ("%xmm$_") x 3) . "\n" for @OUT;
+	$s .= ".L$name:\n"
+	    . "\tvpcmpuq\t\$0," . $z->($IDX) . "," . $z->($CNT) . ",%k1\t# count == idx\n"
+	    . "\tvpternlogq\t\$0xff," . join(',', ($z->($SEL)) x 3) . "{%k1}{z}\t# all ones there\n"
+	    . "\tvpaddq\t" . $z->($ONE) . "," . $z->($CNT) . "," . $z->($CNT) . "\n";
+	$s .= "\tvpternlogq\t\$0xf8," . 64 * $_ . "(%rsi)," . $z->($SEL) . "," . $z->($OUT[$_]) . "\t# |= sel & entry\n"
+		for 0 .. $C - 1;
+	$s .= "\tadd\t%rcx,%rsi\n\tdec\t%rdx\n\tjnz\t.L$name\n";
+	$s .= "\tvmovdqu64\t" . $z->($OUT[$_]) . "," . 64 * $_ . "(%rdi)\n" for 0 .. $C - 1;
+	$s .= "\tvpxorq\t" . join(',', ("%xmm$_") x 3) . "\n" for $SEL, @OUT;
+	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tvzeroupper\n\tret\n.size\t$name,.-$name\n";
 	return $s;
 }
 
 my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
-	$code .= amm(1, $_, $WIDTH{x1}) for 1 .. $X1_KMAX;
-	$code .= amm(1, $_, 4) for @X1Y_K;
-	$code .= amm(2, $_, $WIDTH{x2}) for 1 .. $X2_KMAX;
+	$code .= $_ <= $X1_FAST_KMAX ? amm_fast(1, $_) : amm($_) for 1 .. $X1_KMAX;
+	$code .= amm_fast(2, $_) for 1 .. $X2_KMAX;
+	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
 print Xlate::translate($code, $flavour, $caps);

@@ -68,16 +68,14 @@ def lib(tmp_path_factory, has_ifma):
         "#include <stddef.h>\n#include <stdint.h>\n#include \"mont-kernels.h\"\n"
         "#define API __attribute__((visibility(\"default\")))\n"
         "API void one(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
-        "             const uint64_t *n, uint64_t k0)\n"
-        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1; t[k - 1](r, a, b, n, k0); }\n"
-        "API void oney(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
-        "              const uint64_t *n, uint64_t k0)\n"
-        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1Y; t[k - 1](r, a, b, n, k0); }\n"
-        "API int has_oney(int k)\n"
-        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1Y; return t[k - 1] != NULL; }\n"
+        "             const uint64_t *n, uint64_t k0, size_t L)\n"
+        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1; t[k - 1](r, a, b, n, k0, L); }\n"
         "API void two(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
-        "             const uint64_t *n, const uint64_t *k0)\n"
-        "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2; t[k - 1](r, a, b, n, k0); }\n")
+        "             const uint64_t *n, const uint64_t *k0, size_t L)\n"
+        "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2; t[k - 1](r, a, b, n, k0, L); }\n"
+        "API void gather(int c, uint64_t *out, const uint64_t *table, size_t entries,\n"
+        "                size_t stride, uint64_t idx)\n"
+        "{ static montk_gather_fn *const t[] = MONTK_IFMA_GATHER; t[c - 1](out, table, entries, stride, idx); }\n")
     so = tmp / "ifma.so"
     subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
                     "-fvisibility=hidden", f"-I{tmp}", "-o", str(so), str(tmp / "wrap.c"),
@@ -114,22 +112,49 @@ def test_kernels_against_python(lib, alias):
     rng = random.Random(52)
     U64 = ctypes.c_uint64
     for ways, lanes, kmax, fn in ((1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one),
-                                  (1, 4, h["MONTK_IFMA_Y_KMAX"], so.oney),
                                   (2, h["MONTK_IFMA_X2_LANES"], h["MONTK_IFMA_X2_KMAX"], so.two)):
         for k in range(1, kmax + 1):
-            if fn == so.oney and not so.has_oney(k):
-                continue
-            L = k * lanes
-            for i, _ in enumerate(cases(rng, L)):
-                sets = [cases(rng, L)[i] for _ in range(ways)]
-                a = (U64 * (ways * L))(*sum((limbs(s[1], L) for s in sets), []))
-                b = (U64 * (ways * L))(*sum((limbs(s[2], L) for s in sets), []))
-                n = (U64 * (ways * L))(*sum((limbs(s[0], L) for s in sets), []))
-                k0 = [(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets]
-                r = {"none": (U64 * (ways * L))(), "ra": a, "rb": b}[alias]
-                fn(k, r, a, b, n, U64(k0[0]) if ways == 1 else (U64 * 2)(*k0))
-                for w, (nn, aa, bb) in enumerate(sets):
-                    check(r[w * L:(w + 1) * L], nn, aa, bb, L)
+            span = k * lanes                 # limbs per number; L of them its own
+            for L in sorted({max(2, span - lanes + 1), span - 3, span}):
+                for i, _ in enumerate(cases(rng, L)):
+                    sets = [cases(rng, L)[i] for _ in range(ways)]
+                    a = (U64 * (ways * span))(*sum((limbs(s[1], span) for s in sets), []))
+                    b = (U64 * (ways * span))(*sum((limbs(s[2], span) for s in sets), []))
+                    n = (U64 * (ways * span))(*sum((limbs(s[0], span) for s in sets), []))
+                    k0 = [(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets]
+                    # r starts as junk where it is not an input
+                    r = {"none": (U64 * (ways * span))(*[M52] * (ways * span)), "ra": a,
+                         "rb": b}[alias]
+                    fn(k, r, a, b, n, U64(k0[0]) if ways == 1 else (U64 * 2)(*k0), L)
+                    for w, (nn, aa, bb) in enumerate(sets):
+                        check(r[w * span:w * span + L], nn, aa, bb, L)
+                        assert list(r[w * span + L:(w + 1) * span]) == [0] * (span - L), \
+                            "limbs past L not 0"
+
+
+def test_gather_against_python(lib):
+    """montk_gather52_C copies entry idx (C*8 limbs of it) whatever the
+    count, stride and position, and nothing past C*8 limbs of out."""
+    so, h = lib
+    rng = random.Random(8)
+    U64 = ctypes.c_uint64
+    for c in range(1, h["MONTK_IFMA_GATHER_CMAX"] + 1):
+        for entries, extra in ((1, 0), (2, 8), (16, 0), (32, 16), (64, 8)):
+            stride = 8 * c + extra                   # limbs between entries
+            words = [rng.getrandbits(64) for _ in range(entries * stride)]
+            # 64-byte aligned views: ctypes arrays are only 16-byte aligned
+            buf = (U64 * (entries * stride + 8))()
+            tab = (ctypes.addressof(buf) + 63) // 64 * 64
+            ctypes.memmove(tab, (U64 * len(words))(*words), 8 * len(words))
+            for idx in {0, entries - 1, rng.randrange(entries)}:
+                obuf = (U64 * (8 * c + 16))()
+                out = (ctypes.addressof(obuf) + 63) // 64 * 64
+                ctypes.memset(out, 0xa5, 8 * (8 * c + 8))
+                so.gather(c, ctypes.c_void_p(out), ctypes.c_void_p(tab), ctypes.c_size_t(entries),
+                          ctypes.c_size_t(8 * stride), U64(idx))
+                got = list((U64 * (8 * c + 8)).from_address(out))
+                assert got[:8 * c] == words[idx * stride:idx * stride + 8 * c], (c, entries, idx)
+                assert got[8 * c:] == [0xa5a5a5a5a5a5a5a5] * 8, "wrote past C*8 limbs"
 
 
 # ---- flavours and the caps decision --------------------------------------------------

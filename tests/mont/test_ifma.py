@@ -232,7 +232,8 @@ def test_yasm_builds_without_the_tier(yasm_build, rng):
 
 
 def test_audit_finds_ifma_in_the_default_build(ifma):
-    """The control: the same audit finds the tier where the caps said yes."""
+    """The control: the same audit finds the tier where the caps said yes
+    (512-bit code: the audit files it under avx512f, not avx512vl)."""
     make(BUILD / "libmont.a")
-    r = audit(BUILD / "libmont.a", "avx512ifma,avx512vl")
+    r = audit(BUILD / "libmont.a", "avx512ifma,avx512f")
     assert r.returncode == 0, r.stderr
