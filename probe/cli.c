@@ -305,47 +305,32 @@ static void hexline(const char *label, const uint8_t *b, size_t n)
 	printf("%s\n", n ? "" : " (nothing)");
 }
 
-int cmd_explain(int argc, char **argv)
+/* Whether some architecture's catalog has the feature: 0, or 2 with the
+ * reason on stderr (unknown, or a catalog that failed to load). */
+static int explain_known(const char *templates, const char *name)
 {
-	struct cli c;
-	struct opts s;
-	struct probe p;
-	char err[1024] = "";
-	double t0 = now_ms();
-	if (parse(&c, &s, argc, argv))
-		return s.rc;
-	if (!c.positional)
-		return opt_usage(&s, "explain needs a FEATURE", NULL);
-	int known = 0;
-	char bad[1024] = "";    /* a catalog that failed to load: its error, not "unknown" */
-	for (const struct arch *const *a = arch_all; *a && !known; a++) {
+	char err[1024], bad[1024] = "";
+	for (const struct arch *const *a = arch_all; *a; a++) {
 		struct catalog cat;
-		if (!catalog_load(&cat, c.o.templates, (*a)->name, err, sizeof err)) {
-			known = catalog_find(&cat, c.positional) != NULL;
+		if (!catalog_load(&cat, templates, (*a)->name, err, sizeof err)) {
+			int known = catalog_find(&cat, name) != NULL;
 			catalog_free(&cat);
+			if (known)
+				return 0;
 		} else if (!*bad && strncmp(err, "templates directory ", 20))   /* a --templates tree may lack this arch */
 			snprintf(bad, sizeof bad, "%s", err);
 	}
-	if (!known && *bad) {
+	if (*bad)
 		fprintf(stderr, "asmcap: %s\n", bad);
-		return 2;
-	}
-	if (!known) {
-		fprintf(stderr, "asmcap: explain: unknown feature `%s' (see `asmcap list')\n", c.positional);
-		return 2;
-	}
-	c.o.features = c.positional;
-	c.o.exact = 1;
-	int r = probe_run(&p, &c.o, err, sizeof err);
-	if (r) {
-		unsigned runs = p.nruns;
-		probe_free(&p);
-		fprintf(stderr, "asmcap: %s\n", err);
-		finish_log(t0, 0, r, runs);
-		return r;
-	}
-	const struct feature *f = catalog_find(&p.cat, c.positional);
-	const struct verdict *v = &p.v[f - p.cat.f];
+	else
+		fprintf(stderr, "asmcap: explain: unknown feature `%s' (see `asmcap list')\n", name);
+	return 2;
+}
+
+/* Everything the probe knows of one feature's run. */
+static void explain_print(const struct probe *p, const struct feature *f)
+{
+	const struct verdict *v = &p->v[f - p->cat.f];
 	printf("feature:   %s (%s)\n", f->name, f->file);
 	if (f->summary)
 		printf("summary:   %s\n", f->summary);
@@ -357,9 +342,9 @@ int cmd_explain(int argc, char **argv)
 	for (size_t k = 0; k < f->nenable; k++)
 		printf("enable:    %s\n", f->enable[k]);
 	if (f->nenable)
-		printf("flags:     %s%s%s (the snippet without enable:)\n", status_name(p.vf[f - p.cat.f].st),
-		       *p.vf[f - p.cat.f].reason ? ": " : "", p.vf[f - p.cat.f].reason);
-	printf("snippet:\n%s", !strcmp(p.way, "nasm") && f->nasm_body ? f->nasm_body : f->body);
+		printf("flags:     %s%s%s (the snippet without enable:)\n", status_name(p->vf[f - p->cat.f].st),
+		       *p->vf[f - p->cat.f].reason ? ": " : "", p->vf[f - p->cat.f].reason);
+	printf("snippet:\n%s", !strcmp(p->way, "nasm") && f->nasm_body ? f->nasm_body : f->body);
 	if (v->source) {
 		printf("source (the snippet between its labels; stderr's line numbers count here):\n");
 		unsigned n = 1;
@@ -381,6 +366,32 @@ int cmd_explain(int argc, char **argv)
 		hexline("actual:  ", v->got, v->ngot);
 	else if (v->cmd)
 		printf("actual:   no object (the run failed)\n");
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct cli c;
+	struct opts s;
+	struct probe p;
+	char err[1024] = "";
+	double t0 = now_ms();
+	if (parse(&c, &s, argc, argv))
+		return s.rc;
+	if (!c.positional)
+		return opt_usage(&s, "explain needs a FEATURE", NULL);
+	if (explain_known(c.o.templates, c.positional))
+		return 2;
+	c.o.features = c.positional;
+	c.o.exact = 1;
+	int r = probe_run(&p, &c.o, err, sizeof err);
+	if (r) {
+		unsigned runs = p.nruns;
+		probe_free(&p);
+		fprintf(stderr, "asmcap: %s\n", err);
+		finish_log(t0, 0, r, runs);
+		return r;
+	}
+	explain_print(&p, catalog_find(&p.cat, c.positional));
 	unsigned runs = p.nruns;
 	probe_free(&p);
 	finish_log(t0, 0, 0, runs);

@@ -52,6 +52,7 @@ def working(cmd, spec):
         "cc-flag": (["cc-flag", "--cc=gcc", "--format=sh", "--", "-O2"], "ASMCAP_CFLAG_O2=yes"),
         "frame": (["frame", str(KNOB), "--func=knob_sum", "--cc=gcc", "--format=json"], '"function": "knob_sum"'),
         "choose": (["choose", str(spec), "--cc=gcc", "--format=sh"], "ASMCAP_CHOICE_KNOB=only"),
+        "cc-probe": (["cc-probe", "--cc=gcc", "--features=adx-inline", "--format=sh"], "ASMCAP_C_ADX_INLINE=yes"),
     }[cmd]
 
 
@@ -60,11 +61,11 @@ MISSING = {
     "probe": ["--format"], "list": ["list", "--arch"], "explain": ["explain", "adx", "--cc"],
     "cpu": ["cpu", "--format"], "audit": ["audit", "x.o", "--format"], "legacy": ["legacy", "--cc"],
     "cc-flag": ["cc-flag", "--cc"], "frame": ["frame", str(KNOB), "--func"],
-    "choose": ["choose", "x.spec", "--rounds"],
+    "choose": ["choose", "x.spec", "--rounds"], "cc-probe": ["cc-probe", "--features"],
 }
 COMMANDS = list(MISSING)
 # The subcommands that write their result with -o.
-WITH_O = ["probe", "cpu", "cc-flag", "choose"]
+WITH_O = ["probe", "cpu", "cc-flag", "choose", "cc-probe"]
 
 
 def sub(cmd):
