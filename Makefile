@@ -24,18 +24,26 @@ $(BUILD):
 	@mkdir -p $@
 
 ## 1. The probe: build/asmcap (libc only; the catalog is compiled in) ##########
-PROBE_SRC := $(sort $(wildcard probe/*.c probe/arch/*.c))
-PROBE_HDR := $(wildcard probe/*.h probe/arch/*.h)
+# probe/: main.c; cmd/ the subcommands; engine/ the assembler probe (catalog,
+# runs, cache, results); arch/ one module per architecture; obj/ the object
+# readers (ELF, COFF, Mach-O, ar: a library of their own, which the fuzzers
+# and tests/objects build alone); lib/ general helpers.
+PROBE_DIRS := probe $(patsubst %/,%,$(sort $(dir $(wildcard probe/*/*.c))))
+PROBE_SRC := $(sort $(wildcard $(addsuffix /*.c,$(PROBE_DIRS))))
+PROBE_HDR := $(wildcard $(addsuffix /*.h,$(PROBE_DIRS)))
+PROBE_INC := $(addprefix -I,$(PROBE_DIRS))
+OBJ_SRC   := $(sort $(wildcard probe/obj/*.c))
 TEMPLATES := $(sort $(wildcard templates/*/* templates/*/c/*.c))
+EMBED     := probe/engine/embed-catalog.pl
+DRIVER    := probe/cmd/driver/choose-driver.c
 
-# The catalog, and the test driver `asmcap choose` compiles (a real C file
-# in probe/driver/, carried as text).
-$(BUILD)/catalog.c: probe/embed-catalog.pl $(TEMPLATES) probe/driver/choose-driver.c | $(BUILD)
-	$(PERL) probe/embed-catalog.pl templates --text choose_driver_c probe/driver/choose-driver.c >$@.tmp \
-		&& mv $@.tmp $@
+# The catalog, and the test driver `asmcap choose` compiles (a real C file,
+# carried as text).
+$(BUILD)/catalog.c: $(EMBED) $(TEMPLATES) $(DRIVER) | $(BUILD)
+	$(PERL) $(EMBED) templates --text choose_driver_c $(DRIVER) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c | $(BUILD)
-	$(CC) $(TOOL_CFLAGS) -Iprobe -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
+	$(CC) $(TOOL_CFLAGS) $(PROBE_INC) -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
 
 ## 2. Caps for the default toolchain (re-probed every time; the cache makes
 ## that free, and -o rewrites the file only when a verdict changed) ##########
@@ -233,10 +241,10 @@ bench-callgrind: $(BUILD)/montbench
 FUZZ_CC      ?= clang-14
 FUZZ_TIME    ?= 12
 FUZZ_READERS := elf coff macho ar x86
-FUZZ_OBJ_SRC := probe/obj.c probe/obj_elf.c probe/obj_coff.c probe/obj_macho.c probe/ar.c probe/x86dec.c
+FUZZ_OBJ_SRC := $(OBJ_SRC) probe/arch/x86dec.c
 FUZZ_CFLAGS  := -std=c11 -g -O1 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iprobe
-$(BUILD)/fuzz/%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj.h probe/x86dec.h
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PROBE_INC)
+$(BUILD)/fuzz/%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj/obj.h probe/arch/x86dec.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_READER=$* -o $@ fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC)
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
@@ -261,8 +269,8 @@ fuzz-audit: $(BUILD)/fuzz/audit
 	@grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/audit.log
 # Line coverage the corpora reach (needs llvm-14's llvm-cov): make fuzz-coverage
 FUZZ_COV_FLAGS := -std=c11 -g -O0 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Iprobe
-$(BUILD)/fuzz/cov-%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj.h probe/x86dec.h
+	-fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping $(PROBE_INC)
+$(BUILD)/fuzz/cov-%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj/obj.h probe/arch/x86dec.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -DFUZZ_READER=$* -o $@ fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC)
 fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
@@ -292,7 +300,7 @@ flavours: $(CAPS)
 BENCH_PROBE_CCS ?= gcc clang-14
 $(BUILD)/asan/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(SAN_CFLAGS) -Iprobe -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
+	$(CC) $(TOOL_CFLAGS) $(SAN_CFLAGS) $(PROBE_INC) -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
 asan: $(BUILD)/asan/asmcap
 bench-probe: $(BUILD)/asmcap
 	python3 tests/probe/bench_probe.py --asmcap $(BUILD)/asmcap $(BENCH_PROBE_CCS)

@@ -37,7 +37,7 @@ enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1, CPU_AVX2 = 1u << 2,
 
 
 /* What this library holds, slowest first. */
-static const struct mont_backend built[] = {
+static const struct mont_impl built[] = {
 	{"c", mont_c_mul, mont_c_sqr, 0, 0},
 #ifdef MONT_HAVE_A64
 	{"a64", montk_mul_a64, montk_sqr_a64, 0, 0},
@@ -61,7 +61,7 @@ static const char *const known[] = {"c", "a64", "mulq", "adx", "ifma"};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static unsigned cpu;				/* CPU_* bits, set once */
-static _Atomic(const struct mont_backend *) active;
+static _Atomic(const struct mont_impl *) active;
 
 /* MONT_ASSUME_CPU=adx,bmi2,avx2,ifma (tests only): valgrind's CPUID hides
  * ADX; the tests mask IFMA with it. */
@@ -117,7 +117,7 @@ static unsigned read_cpu(void)
 }
 
 /* 0 and *out set, or the mont_select() error code. */
-static int find(const char *name, const struct mont_backend **out)
+static int find(const char *name, const struct mont_impl **out)
 {
 	if (!name)
 		return -1;
@@ -141,7 +141,7 @@ static void init(void)
 		"", "is not a backend (c, a64, mulq, adx, ifma)",
 		"was not built into this library", "needs CPU features this CPU lacks",
 	};
-	const struct mont_backend *best = &built[0];
+	const struct mont_impl *best = &built[0];
 	const char *want = getenv("MONT_BACKEND");
 
 	cpu = read_cpu();
@@ -159,7 +159,7 @@ static void init(void)
 
 /* The one dispatch decision: the kernels from their smallest num, the C
  * code below it. */
-const struct mont_backend *mont_backend_for(size_t num)
+const struct mont_impl *mont_impl_for(size_t num)
 {
 	if (num > MONT_MAX_NUM) {
 		fprintf(stderr, "libmont: num %zu exceeds MONT_MAX_NUM (%d)\n",
@@ -175,13 +175,13 @@ const struct mont_backend *mont_backend_for(size_t num)
 void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
               const uint64_t *n, uint64_t n0, size_t num)
 {
-	mont_backend_for(num)->mul(r, a, b, n, n0, num);
+	mont_impl_for(num)->mul(r, a, b, n, n0, num);
 }
 
 void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
               uint64_t n0, size_t num)
 {
-	mont_backend_for(num)->sqr(r, a, n, n0, num);
+	mont_impl_for(num)->sqr(r, a, n, n0, num);
 }
 
 #ifdef MONT_HAVE_IFMA
@@ -276,7 +276,7 @@ const char *mont_backend(void)
 
 int mont_select(const char *name)
 {
-	const struct mont_backend *b;
+	const struct mont_impl *b;
 	int rc;
 
 	pthread_once(&once, init);

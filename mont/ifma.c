@@ -48,7 +48,7 @@ static void from52(uint64_t *x, const uint64_t *in, size_t L, size_t num)
 #define SQUARINGS 6
 static void pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
 {
-	const struct mont_backend *kb = mont_backend_for(num);
+	const struct mont_impl *kb = mont_impl_for(num);
 	const uint64_t n0 = mont_n0(n[0]);
 	const size_t t = k - 64 * num;
 

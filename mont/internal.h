@@ -60,7 +60,7 @@ void mont_c_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
 
 /* A way to run mont_mul/mont_sqr; needs: the CPU_* bits it requires;
  * ifma: the backend's modexp runs the radix-2^52 kernels where they win. */
-struct mont_backend {
+struct mont_impl {
 	const char *name;
 	void (*mul)(uint64_t *, const uint64_t *, const uint64_t *,
 	            const uint64_t *, uint64_t, size_t);
@@ -110,7 +110,7 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 
 /* The backend mont_mul/mont_sqr use for num limbs (modexp asks once, not
  * per multiply); aborts when num > MONT_MAX_NUM. */
-const struct mont_backend *mont_backend_for(size_t num);
+const struct mont_impl *mont_impl_for(size_t num);
 
 /* 1 when the CPU runs AVX2 and the OS saves YMM state (or
  * MONT_ASSUME_CPU names avx2). */

@@ -217,7 +217,7 @@ void mont_modexp_unchecked(uint64_t *r, const uint64_t *base,
 	const size_t entries = (size_t)1 << window, stride = table_stride(num);
 	const uint64_t n0 = mont_n0(n[0]);
 	const size_t windows = (64 * exp_limbs + window - 1) / window;
-	const struct mont_backend *k = mont_backend_for(num);
+	const struct mont_impl *k = mont_impl_for(num);
 	uint64_t *const one = table, *const base_m = table + stride;
 
 	/* table[i] = base^i * R mod n; the padding limbs stay 0. Even powers

@@ -13,6 +13,25 @@ BUILD = pathlib.Path(os.environ.get("ASMCAP_BUILD", ROOT / "build"))   # ci/matr
 ASMCAP = pathlib.Path(os.environ.get("ASMCAP_BIN", BUILD / "asmcap"))
 FAKES = ROOT / "tests" / "fake"
 
+
+def probe_dirs(root=ROOT):
+    """The folders of asmcap's C sources (the Makefile's PROBE_DIRS): probe/
+    and each folder under it that holds C files.  Tests that compile parts
+    of asmcap take their files and -I flags from here, never a list."""
+    top = pathlib.Path(root) / "probe"
+    return [top, *sorted(d for d in top.iterdir() if d.is_dir() and any(d.glob("*.c")))]
+
+
+def probe_includes(root=ROOT):
+    return [f"-I{d}" for d in probe_dirs(root)]
+
+
+def probe_sources(*folders, root=ROOT):
+    """The C files of the given folders of probe/ ("obj", "lib", ...), or of
+    all of them (main.c included) when none is given."""
+    dirs = [pathlib.Path(root) / "probe" / f for f in folders] if folders else probe_dirs(root)
+    return sorted(str(c) for d in dirs for c in d.glob("*.c"))
+
 # An ASan or UBSan report exits with a code asmcap never uses (it exits
 # 0-4), so a sanitizer finding cannot pass for a verdict. One code for both:
 # in a combined build the last options parsed (UBSan's) set it for either.

@@ -1,4 +1,4 @@
-/* Test harness: load one architecture's catalog through probe/catalog.c
+/* Test harness: load one architecture's catalog through probe/engine/catalog.c
  * (the parser asmcap uses) and print what it stored, one key per line, so
  * tests/catalog can compare it with its own reading of the files.
  *   catalog_dump DIR ARCH     exit 0, or 2 with the parser's message */

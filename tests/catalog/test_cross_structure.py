@@ -1,6 +1,6 @@
 """Structure of the fixed-width catalogs (templates/aarch64, arm, riscv64):
 keys, bytes, audit patterns against the snippet's own words, CPU keys
-against the kernel's uapi values, requires; and probe/catalog.c's parser
+against the kernel's uapi values, requires; and probe/engine/catalog.c's parser
 (through tests/catalog/catalog_dump.c, under ASan/UBSan) agreeing with
 this reading and rejecting malformed values with file:line.  No cross
 toolchain needed: test_cross_catalog.py runs those."""
@@ -11,6 +11,7 @@ import pytest
 
 import cross_catalog as cc
 from catalog_files import ROOT, TEMPLATES, hexbytes
+from conftest import probe_includes, probe_sources
 
 KNOWN = {"feature", "summary", "requires", "since", "expect", "enable", "audit",
          "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa"}
@@ -146,7 +147,7 @@ def test_requires_resolvable(arch):
             assert name not in closure(cat, r), f"{name}: a requires cycle"
 
 
-# -- probe/catalog.c through the dump harness ---------------------------------
+# -- probe/engine/catalog.c through the dump harness ---------------------------------
 
 @pytest.fixture(scope="module")
 def dump(tmp_path_factory):
@@ -154,10 +155,8 @@ def dump(tmp_path_factory):
     subprocess.run(["cc", "-std=c11", "-g", "-Wall", "-Wextra", "-Werror",
                     "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-                    "-I", str(ROOT / "probe"), "-o", str(exe),
-                    str(ROOT / "tests/catalog/catalog_dump.c"), str(ROOT / "probe/catalog.c"),
-                    str(ROOT / "probe/file.c"), str(ROOT / "probe/out.c"),
-                    str(ROOT / "probe/xalloc.c")], check=True)
+                    *probe_includes(), "-o", str(exe), str(ROOT / "tests/catalog/catalog_dump.c"),
+                    str(ROOT / "probe/engine/catalog.c"), *probe_sources("lib")], check=True)
 
     def run(directory, arch):
         return subprocess.run([str(exe), str(directory), arch], capture_output=True,

@@ -146,14 +146,14 @@ def test_examples_run(example):
 @pytest.mark.parametrize("cc", ["gcc", "clang-14"])
 @pytest.mark.parametrize("bench", [False, True])
 def test_driver_compiles_clean_and_runs(tmp_path, cc, bench):
-    """probe/driver/choose-driver.c, the program choose links with every
+    """probe/cmd/driver/choose-driver.c, the program choose links with every
     variant, as a C file of its own: warning-free under -std=c11, its check
     prints the digest, its bench a positive cycles-per-byte figure."""
     cc = need_tool(cc)
     defs = ["-DCHOOSE_CHECK=knob_check"] + (["-DCHOOSE_BENCH=knob_bench"] if bench else [])
     exe = tmp_path / "driver"
     subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", *defs, "-o", str(exe),
-                    str(ROOT / "probe" / "driver" / "choose-driver.c"), str(DATA / "knob.c")], check=True)
+                    str(ROOT / "probe" / "cmd" / "driver" / "choose-driver.c"), str(DATA / "knob.c")], check=True)
     data = bytes((i * 7 + 3) & 0xff for i in range(1024))
     s = 0
     for c in data:

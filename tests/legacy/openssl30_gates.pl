@@ -3,7 +3,7 @@
 # its generators state (crypto/*/asm/*-x86_64.pl): the same regexes and
 # thresholds, run the way Perl runs them — over the whole `2>&1` output, no
 # /m, numbers numified by Perl — so that asmcap's POSIX-regex model in
-# probe/gates30.c is checked against Perl itself, not against itself.
+# probe/cmd/gates30.c is checked against Perl itself, not against itself.
 #
 # stdin: the `$CC -Wa,-v -c -o /dev/null -x assembler /dev/null` text, NUL,
 # the `$CC -v` text, NUL, the `nasm -v` text (empty: not the Win64 nasm

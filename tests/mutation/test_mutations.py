@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, ROOT, need_tool
+from conftest import BUILD, ROOT, need_tool, probe_includes, probe_sources
 
 TOOL_CFLAGS = ["-std=c11", "-O1", "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE", "-D_FILE_OFFSET_BITS=64"]
 
@@ -25,9 +25,9 @@ def mutate(path, old, new):
 
 def build_asmcap(d, catalog_c):
     """The probe from the (possibly mutated) sources in d/probe."""
-    srcs = sorted(str(p) for p in [*(d / "probe").glob("*.c"), *(d / "probe" / "arch").glob("*.c")])
+    srcs = probe_sources(root=d)
     exe = d / "asmcap"
-    subprocess.run([need_tool("gcc"), *TOOL_CFLAGS, f"-I{d / 'probe'}", "-o", str(exe), *srcs,
+    subprocess.run([need_tool("gcc"), *TOOL_CFLAGS, *probe_includes(d), "-o", str(exe), *srcs,
                     str(catalog_c)], check=True, capture_output=True)
     return exe
 
@@ -55,7 +55,7 @@ VERDICTS = ["tests/catalog/test_real_toolchains.py::test_verdicts[gcc]"]
 
 
 def test_inverted_verdict_is_caught(scratch):
-    mutate(scratch / "probe" / "unit.c", "ok ? ST_YES : ST_BROKEN", "ok ? ST_BROKEN : ST_YES")
+    mutate(scratch / "probe" / "engine" / "asmrun.c", "ok ? ST_YES : ST_BROKEN", "ok ? ST_BROKEN : ST_YES")
     exe = build_asmcap(scratch, BUILD / "catalog.c")
     out = real_tests(VERDICTS, {"ASMCAP_BIN": str(exe)})
     assert "1 failed" in out and "'broken'" in out, out[-3000:]
@@ -66,7 +66,7 @@ def test_one_expected_byte_is_caught(scratch):
     mutate(adx, "# expect: 66 48 0f 38 f6 d8", "# expect: 66 48 0f 38 f6 d9")
     catalog = scratch / "catalog.c"
     with open(catalog, "w") as f:
-        subprocess.run(["perl", str(ROOT / "probe" / "embed-catalog.pl"), str(scratch / "templates")],
+        subprocess.run(["perl", str(ROOT / "probe" / "engine" / "embed-catalog.pl"), str(scratch / "templates")],
                        stdout=f, check=True)
     exe = build_asmcap(scratch, catalog)
     out = real_tests(VERDICTS, {"ASMCAP_BIN": str(exe)})

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "arch.h"
-#include "arch/words.h"
+#include "words.h"
 #include "file.h"
 #include "obj.h"
 

@@ -5,10 +5,10 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, asmcap
+from conftest import ROOT, asmcap, probe_includes, probe_sources
 
-READER_SRC = ["probe/obj.c", "probe/obj_elf.c", "probe/obj_coff.c", "probe/obj_macho.c",
-              "probe/ar.c", "probe/x86dec.c"]
+# The object readers are the folder probe/obj (and audit's x86 decoder).
+READER_SRC = [*probe_sources("obj"), str(ROOT / "probe" / "arch" / "x86dec.c")]
 
 # How each kind of object is made from a snippet (AT&T, or Intel for nasm).
 ASSEMBLE = {
@@ -58,6 +58,6 @@ def reader_helper(tmp_path_factory):
     subprocess.run(["clang-14", "-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
                     "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-                    "-Iprobe", "-o", str(exe), "tests/objects/objdump.c", *READER_SRC],
+                    *probe_includes(), "-o", str(exe), "tests/objects/objdump.c", *READER_SRC],
                    cwd=ROOT, check=True)
     return exe

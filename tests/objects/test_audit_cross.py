@@ -7,13 +7,12 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, asmcap, have
+from conftest import ROOT, asmcap, have, probe_includes, probe_sources
 
 from conftest import BUILD
 
 # Everything asmcap is made of but its main(): the modules reach the catalog and the CPU readers.
-HELPER_SRC = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("probe/*.c"), *ROOT.glob("probe/arch/*.c")]
-                    if p.name != "main.c")
+HELPER_SRC = [c for c in probe_sources() if not c.endswith("/probe/main.c")]
 
 # name: (clang target and flags, objdump)
 TARGETS = {
@@ -32,7 +31,7 @@ def isatool(tmp_path_factory):
     subprocess.run(["clang-14", "-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
                     "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-                    "-Iprobe", "-o", str(exe), "tests/objects/isatool.c", *HELPER_SRC,
+                    *probe_includes(), "-o", str(exe), "tests/objects/isatool.c", *HELPER_SRC,
                     str(BUILD / "catalog.c")],
                    cwd=ROOT, check=True)
     return exe

@@ -1,4 +1,4 @@
-"""The object readers (probe/obj*.c, probe/ar.c) on real objects from gcc,
+"""The object readers (probe/obj/) on real objects from gcc,
 clang, mingw as, nasm and llvm-ar, and on truncated and corrupted copies."""
 import struct
 import subprocess

@@ -1,4 +1,4 @@
-"""probe/x86dec.c against binutils' disassembler: on whole libraries every
+"""probe/arch/x86dec.c against binutils' disassembler: on whole libraries every
 instruction objdump sees starts where ours does and has the same length."""
 import re
 import subprocess

@@ -7,7 +7,7 @@
 #define ASMCAP_CACHE_H
 
 #include "out.h"
-#include "probe.h"
+#include "engine.h"
 #include "run.h"
 
 /* Add a program and the shared libraries it names (DT_NEEDED, found

@@ -1,6 +1,6 @@
 /* The test program `asmcap choose` links with every variant of a spec's
  * source.  asmcap carries this file inside it (build/catalog.c, made by
- * probe/embed-catalog.pl) and compiles it with the toolchain under test:
+ * probe/engine/embed-catalog.pl) and compiles it with the toolchain under test:
  *   -DCHOOSE_CHECK=f    uint64_t f(void): the digest of the variant's outputs
  *   -DCHOOSE_BENCH=g    size_t g(size_t iters): bytes done (metric cycles only)
  * `prog check` prints the digest as 16 hex digits; `prog bench` times one

@@ -1,5 +1,5 @@
-/* One assembler run over a set of catalog snippets (unit.c), shared by
- * the probe's flow (probe.c). */
+/* One assembler run over a set of catalog snippets (asmrun.c), shared by
+ * the probe's flow (engine.c). */
 #ifndef ASMCAP_UNIT_H
 #define ASMCAP_UNIT_H
 
@@ -8,10 +8,10 @@
 
 #include "obj.h"
 #include "out.h"
-#include "probe.h"
+#include "engine.h"
 #include "run.h"
 
-struct unit {
+struct asm_run {
 	size_t *f, n;                   /* catalog indices */
 	unsigned *first, *last;         /* each snippet's line range in the source */
 	char src[64], obj[64];           /* names, in the temp dir */
@@ -56,22 +56,22 @@ char *error_line(const char *text);          /* the first line saying error/fata
 
 int want_cpp(const struct ctx *x);           /* --cc in --mode S */
 /* Write the source for features f[0..n) and set up the command: 0, or 3. */
-int prepare(struct ctx *x, struct unit *u, const size_t *f, size_t n, char *err, size_t errlen);
-void unit_free(struct unit *u);
+int prepare(struct ctx *x, struct asm_run *u, const size_t *f, size_t n, char *err, size_t errlen);
+void asm_run_free(struct asm_run *u);
 /* After the run: verdicts for its snippets; on U_OK *o and *objbuf hold
  * the object (the caller frees them); U_NOLINES, U_NOANSWER and
  * U_UNUSABLE set err (the command and what went wrong). */
-enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
+enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8_t **objbuf,
                        char *err, size_t errlen);
 /* How the run ended, before its output is read: U_OK when it exited
  * (whatever its status), else U_NOANSWER or U_UNUSABLE with err set. */
-enum outcome run_end(const struct unit *u, char *err, size_t errlen);
+enum outcome run_end(const struct asm_run *u, char *err, size_t errlen);
 /* The line of a failed run's output that says what went wrong (malloc'd). */
-char *complaint(const struct unit *u);
-int load_obj(const struct unit *u, uint8_t **buf, struct obj *o, char *err, size_t errlen);
+char *complaint(const struct asm_run *u);
+int load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o, char *err, size_t errlen);
 /* What the object says: the target's architecture (module or machine
  * name), format, flavour and, in --mode S, the build macros. */
 void learn_target(struct ctx *x, const struct obj *o);
-void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *msg);
+void record_failure(struct ctx *x, size_t fi, const struct asm_run *u, const char *msg);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ccprobe.h"
+#include "cc-flag.h"
 
 struct frame_result {
 	int available;          /* 0: flags rejected, or no code for the function */

@@ -1,11 +1,11 @@
 /* asmcap probe | list | explain: options, cache, output, --require. */
 #include "cache.h"
 #include "arch.h"
-#include "ccprobe.h"
+#include "cc-flag.h"
 #include "cmds.h"
 #include "file.h"
 #include "out.h"
-#include "probe.h"
+#include "engine.h"
 #include "report.h"
 #include "opt.h"
 #include "run.h"

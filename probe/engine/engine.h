@@ -87,7 +87,7 @@ int feature_list(const struct catalog *c, const char *list, unsigned char *want,
 
 /* Runs of one input before a failure that names nothing is final: it
  * decides `no' only when every run failed alike around passing controls
- * (probe.c, cprobe.c). */
+ * (engine.c, cc-probe.c). */
 enum { PROBE_TRIES = 3 };
 
 /* One line (l[0..len)) of a compiler driver's -v or -### output: when it

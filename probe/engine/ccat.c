@@ -1,7 +1,7 @@
 /* The C-level probe catalog (ccat.h): parse the built-in c/ files. */
 #include "ccat.h"
 #include "catalog.h"
-#include "unit.h"
+#include "asmrun.h"
 #include "xalloc.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * snippet between labels (asmcap_b_N / asmcap_e_N), the command, and what
  * the run says: per snippet the bytes in the object, compared with the
  * catalog's, or the assembler's message for the snippet's lines. */
-#include "unit.h"
+#include "asmrun.h"
 #include "arch.h"
 #include "file.h"
 #include "xalloc.h"
@@ -26,7 +26,7 @@ int want_cpp(const struct ctx *x)
 	return !strcmp(x->p->way, "cc") && x->p->mode == 'S';
 }
 
-static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
+static void asm_run_init(struct ctx *x, struct asm_run *u, const size_t *f, size_t n)
 {
 	const char *ext = !strcmp(x->p->way, "nasm") ? "asm" : want_cpp(x) ? "S" : "s";
 	memset(u, 0, sizeof *u);
@@ -67,7 +67,7 @@ static void unit_init(struct ctx *x, struct unit *u, const size_t *f, size_t n)
 	u->job.argv = u->argv.v;
 }
 
-void unit_free(struct unit *u)
+void asm_run_free(struct asm_run *u)
 {
 	free(u->f);
 	free(u->first);
@@ -96,7 +96,7 @@ static int listed_before(const struct arch *const *upto, const char *name)
 }
 
 /* The source text of a unit; records each snippet's line range. */
-static char *unit_source(struct ctx *x, struct unit *u)
+static char *asm_run_source(struct ctx *x, struct asm_run *u)
 {
 	int nasm = !strcmp(x->p->way, "nasm");
 	const char *text_sec = nasm ? "section .text\n" : "\t.text\n";
@@ -205,7 +205,7 @@ char *one_line(const char *s, size_t n)
 
 /* The snippet of u whose label (asmcap_b_N / asmcap_e_N) the line names,
  * or u->n. */
-static size_t label_owner(const struct unit *u, const char *l, size_t len)
+static size_t label_owner(const struct asm_run *u, const char *l, size_t len)
 {
 	for (const char *s = l; s + 9 < l + len; s++) {
 		if (strncmp(s, "asmcap_", 7) || (s[7] != 'b' && s[7] != 'e') || s[8] != '_' ||
@@ -225,7 +225,7 @@ static size_t label_owner(const struct unit *u, const char *l, size_t len)
  * each snippet of u: its first error and first warning (malloc'd, or
  * NULL); *general: the first warning that names no snippet.  Returns how
  * many snippets have errors. */
-static size_t blame(const struct unit *u, const char *err, char **errs, char **warns, char **general)
+static size_t blame(const struct asm_run *u, const char *err, char **errs, char **warns, char **general)
 {
 	size_t nsrc = strlen(u->src), hit = 0;
 	for (const char *l = err; *l;) {
@@ -293,7 +293,7 @@ static int contains(const uint8_t *hay, size_t n, const uint8_t *needle, size_t 
 }
 
 /* What explain shows: the run that decided the verdict. */
-static void keep_run(struct verdict *v, const struct unit *u)
+static void keep_run(struct verdict *v, const struct asm_run *u)
 {
 	free(v->cmd);
 	free(v->stderr_text);
@@ -305,7 +305,7 @@ static void keep_run(struct verdict *v, const struct unit *u)
 
 /* The verdict for snippet f after a run that exited 0. */
 static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
-                   const char *general, const struct unit *u, struct verdict *v)
+                   const char *general, const struct asm_run *u, struct verdict *v)
 {
 	const struct feature *f = &x->p->cat.f[fi];
 	struct buf why = {0};
@@ -387,7 +387,7 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 	keep_run(v, u);
 }
 
-void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *msg)
+void record_failure(struct ctx *x, size_t fi, const struct asm_run *u, const char *msg)
 {
 	struct verdict *v = &x->p->v[fi];
 	set_verdict(v, ST_NO, xprintf("rejected: %s", msg), u->job.r.ms);
@@ -395,7 +395,7 @@ void record_failure(struct ctx *x, size_t fi, const struct unit *u, const char *
 	v->have_got = 0;
 }
 
-enum outcome run_end(const struct unit *u, char *err, size_t errlen)
+enum outcome run_end(const struct asm_run *u, char *err, size_t errlen)
 {
 	const struct run_result *r = &u->job.r;
 	if (u->job.start_failed && !r->not_found) {
@@ -410,7 +410,7 @@ enum outcome run_end(const struct unit *u, char *err, size_t errlen)
 	return U_OK;
 }
 
-char *complaint(const struct unit *u)
+char *complaint(const struct asm_run *u)
 {
 	const struct run_result *r = &u->job.r;
 	char *msg = error_line(r->err[0] ? r->err : r->out);
@@ -422,7 +422,7 @@ char *complaint(const struct unit *u)
 }
 
 /* Read the object of a run that exited 0. */
-int load_obj(const struct unit *u, uint8_t **buf, struct obj *o,
+int load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o,
                     char *err, size_t errlen)
 {
 	char why[256];
@@ -492,7 +492,7 @@ void learn_target(struct ctx *x, const struct obj *o)
 		        obj_format_name(o));
 }
 
-enum outcome unit_eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
+enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8_t **objbuf,
                               char *err, size_t errlen)
 {
 	const struct run_result *r = &u->job.r;
@@ -538,10 +538,10 @@ char *first_line(const char *s)
 }
 
 
-int prepare(struct ctx *x, struct unit *u, const size_t *f, size_t n, char *err, size_t errlen)
+int prepare(struct ctx *x, struct asm_run *u, const size_t *f, size_t n, char *err, size_t errlen)
 {
-	unit_init(x, u, f, n);
-	u->text = unit_source(x, u);
+	asm_run_init(x, u, f, n);
+	u->text = asm_run_source(x, u);
 	return write_file(x->dir, u->src, u->text, err, errlen) ? 3 : 0;
 }
 

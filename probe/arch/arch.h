@@ -1,6 +1,6 @@
 /* The architecture interface.
  *
- * The engine (probe.c, unit.c), the outputs and the subcommands know no
+ * The engine (engine.c, asmrun.c), the outputs and the subcommands know no
  * architecture: what differs between x86, AArch64, 32-bit ARM and RISC-V
  * is asked of one `struct arch` per architecture, defined in
  * probe/arch/<name>.c and listed in arch_all[] (arch.c).  Adding an

@@ -3,7 +3,7 @@
 #define ASMCAP_REPORT_H
 
 #include "out.h"
-#include "probe.h"
+#include "engine.h"
 
 const char *asmcap_version(void);
 /* Status yes and every `requires` usable, transitively; else 0 and

@@ -24,7 +24,7 @@
 #include "cmds.h"
 #include "legacy.h"
 #include "opt.h"
-#include "probe.h"
+#include "engine.h"
 #include "run.h"
 #include "xalloc.h"
 

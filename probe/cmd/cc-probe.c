@@ -9,25 +9,25 @@
  * compiler folded away or lowered to other instructions, a function
  * dropped, or LTO bitcode instead of machine code is never yes.
  *
- * Evidence follows the assembler probe (probe.c): a failed compile is
+ * Evidence follows the assembler probe (engine.c): a failed compile is
  * `no' when the compiler's messages name the probe's source or the flags
  * under test; a failure naming neither (a launcher whose host is down) is
  * run again around control compiles and is `no' only when it reproduces
  * PROBE_TRIES times alike while the controls pass, else the toolchain is
  * unusable (exit 3). */
 #include "arch.h"
-#include "arch/words.h"
+#include "words.h"
 #include "cache.h"
 #include "ccat.h"
-#include "ccprobe.h"
+#include "cc-flag.h"
 #include "cmds.h"
 #include "file.h"
 #include "obj.h"
 #include "opt.h"
 #include "out.h"
-#include "probe.h"
+#include "engine.h"
 #include "report.h"
-#include "unit.h"
+#include "asmrun.h"
 #include "xalloc.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * -Werror and the compiler says nothing it did not already say without it.
  * Exit status alone is not enough: clang only warns about unknown or unused
  * optimisation flags, and CFLAGS may carry -Wno-error. */
-#include "ccprobe.h"
+#include "cc-flag.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,10 +4,10 @@
  * `file:LINE:` messages name the snippets it rejected; one more run without
  * them settles the rest.  Only a failure that names no line falls back to
  * one run per feature, in parallel. */
-#include "probe.h"
+#include "engine.h"
 #include "arch.h"
 #include "cache.h"
-#include "unit.h"
+#include "asmrun.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -397,7 +397,7 @@ static int attributed(enum outcome out)
 /* The driver's -v output, read only from a run the driver really made (a
  * launcher that failed before it printed nothing true); otherwise the next
  * run asks again. */
-static void driver_output(struct ctx *x, const struct unit *u, int ran)
+static void driver_output(struct ctx *x, const struct asm_run *u, int ran)
 {
 	if (u->verbose && ran) {
 		free(x->as_prog);
@@ -406,10 +406,10 @@ static void driver_output(struct ctx *x, const struct unit *u, int ran)
 		x->verbose = 1;
 }
 
-static enum outcome eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t **objbuf,
+static enum outcome eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8_t **objbuf,
                          char *err, size_t errlen)
 {
-	enum outcome out = unit_eval(x, u, o, objbuf, err, errlen);
+	enum outcome out = asm_run_eval(x, u, o, objbuf, err, errlen);
 	driver_output(x, u, attributed(out));
 	return out;
 }
@@ -419,7 +419,7 @@ static enum outcome eval(struct ctx *x, struct unit *u, struct obj *o, uint8_t *
  * *fatal when another run cannot help. */
 static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 {
-	struct unit u;
+	struct asm_run u;
 	int r = prepare(x, &u, NULL, 0, err, errlen);
 	*fatal = r != 0;
 	if (!r) {
@@ -456,7 +456,7 @@ static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 		}
 		driver_output(x, &u, !r);
 	}
-	unit_free(&u);
+	asm_run_free(&u);
 	return r;
 }
 
@@ -481,7 +481,7 @@ static int control(struct ctx *x, char *err, size_t errlen)
 
 /* One unit per feature of todo[0..n), run --jobs at a time; *prepared
  * units to free, whatever happens.  0, or 3 with err. */
-static int run_units(struct ctx *x, struct unit *u, const size_t *todo, size_t n, size_t *prepared,
+static int run_units(struct ctx *x, struct asm_run *u, const size_t *todo, size_t n, size_t *prepared,
                      char *err, size_t errlen)
 {
 	int r = 0;
@@ -517,7 +517,7 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 	for (int round = 0; !r && n; round++) {
 		if (round && (r = control(x, err, errlen)))
 			break;
-		struct unit *u = xcalloc(n + 1, sizeof *u);
+		struct asm_run *u = xcalloc(n + 1, sizeof *u);
 		size_t prepared;
 		r = run_units(x, u, todo, n, &prepared, err, errlen);
 		size_t left = 0;
@@ -565,7 +565,7 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 			r = 3;
 		}
 		for (size_t i = 0; i < prepared; i++)
-			unit_free(&u[i]);
+			asm_run_free(&u[i]);
 		free(u);
 		n = left;
 	}
@@ -582,7 +582,7 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
  * result of it: with --cc the run itself has -v (identity, the programs the
  * driver runs, `as -v'), and in --mode s, where no preprocessor sees the
  * source, `-dM -E' runs beside it; --as and --nasm get `--version'. */
-static void run_first(struct ctx *x, struct unit *u)
+static void run_first(struct ctx *x, struct asm_run *u)
 {
 	struct probe *p = x->p;
 	struct strv aux = {0};
@@ -649,7 +649,7 @@ static size_t undecided(const struct probe *p, size_t *run, size_t n)
 static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum outcome *first_out,
                      enum outcome *out, int first, char *err, size_t errlen)
 {
-	struct unit u;
+	struct asm_run u;
 	struct obj o;
 	uint8_t *buf = NULL;
 	int r = prepare(x, &u, run, n, err, errlen);
@@ -666,7 +666,7 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 		*first_out = *out;
 	for (int again = 0; *out == U_FAILED && again < 4; again++) {
 		*left = drop_rejected(x->p, run, *left);
-		unit_free(&u);
+		asm_run_free(&u);
 		if ((r = prepare(x, &u, run, *left, err, errlen)))
 			return r;
 		run_jobs(&u.job, 1, 1);
@@ -677,7 +677,7 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 		obj_free(&o);
 		free(buf);
 	}
-	unit_free(&u);
+	asm_run_free(&u);
 	return *out == U_UNUSABLE ? 3 : 0;
 }
 

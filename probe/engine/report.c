@@ -2,7 +2,7 @@
  * build-facing variable formats through out_vars(), and the text table. */
 #include "report.h"
 #include "cpu.h"
-#include "unit.h"
+#include "asmrun.h"
 #include "xalloc.h"
 
 #include <stdlib.h>

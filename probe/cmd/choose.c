@@ -187,7 +187,7 @@ static void spec_free(struct spec *sp)
 		free(sp->v[k].flags), free(sp->v[k].cpb);
 }
 
-/* The test driver (probe/driver/choose-driver.c, carried in build/catalog.c). */
+/* The test driver (probe/cmd/driver/choose-driver.c, carried in build/catalog.c). */
 extern const char choose_driver_c[];
 
 /* Build the driver object once, then link one executable per variant and

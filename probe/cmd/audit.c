@@ -19,7 +19,7 @@
 #include "opt.h"
 #include "out.h"
 #include "arch.h"
-#include "arch/words.h"
+#include "words.h"
 #include "xalloc.h"
 
 /* The catalog of one architecture with its patterns compiled. */
