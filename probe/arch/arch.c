@@ -50,6 +50,21 @@ const struct arch *arch_host(void)
 #endif
 }
 
+int cpu_runs(const struct feature *f, struct buf *why)
+{
+	const struct arch *a = arch_host();
+	if (!a || !a->cpu_runs) {
+		buf_printf(why, "asmcap cannot read this CPU's features (%s)", a ? a->name : "unknown architecture");
+		return -1;
+	}
+	return a->cpu_runs(f, why);
+}
+
+int cpu_checks(const struct feature *f)
+{
+	return f->ncpuid > 0 || f->hwcap.reg || f->hwprobe.key >= 0;
+}
+
 int arch_runs_natively(const struct obj *o)
 {
 #if defined(__APPLE__)

@@ -121,6 +121,18 @@ const struct arch *arch_named(const char *name);
 const struct arch *arch_of_obj(const struct obj *o);
 /* The module of the machine asmcap itself runs on, or NULL. */
 const struct arch *arch_host(void);
+
+/* What this CPU and OS can run, asked of the host architecture's CPU
+ * reader: CPUID bits and XCR0 state on x86, AT_HWCAP/AT_HWCAP2 and hwprobe
+ * elsewhere (the build-time answer is the probe's; this is the run-time
+ * one).  1 runs, 0 does not (why says which bit or state is missing), -1
+ * cannot tell: the feature is another architecture's, or the kernel does
+ * not say (no hwprobe).  An x86 directive (no cpuid lines) always runs. */
+int cpu_runs(const struct feature *f, struct buf *why);
+
+/* Does the catalog say where the CPU shows f (cpuid:, hwcap:, hwprobe:)?
+ * Directives have nothing for the CPU to check. */
+int cpu_checks(const struct feature *f);
 /* Can this machine run o's code without an emulator?  Its architecture
  * (x86_64 hosts run i386 code too) in the host's object format; exec
  * still has the last word (a kernel without IA32 emulation). */

@@ -1,6 +1,5 @@
 /* asmcap cpu: what this CPU and OS can run, asked of the host
  * architecture's CPU reader (arch.h) feature by feature. */
-#include "cpu.h"
 #include "arch.h"
 #include "cmds.h"
 #include "file.h"
@@ -12,21 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int cpu_runs(const struct feature *f, struct buf *why)
-{
-	const struct arch *a = arch_host();
-	if (!a || !a->cpu_runs) {
-		buf_printf(why, "asmcap cannot read this CPU's features (%s)", a ? a->name : "unknown architecture");
-		return -1;
-	}
-	return a->cpu_runs(f, why);
-}
-
-int cpu_checks(const struct feature *f)
-{
-	return f->ncpuid > 0 || f->hwcap.reg || f->hwprobe.key >= 0;
-}
 
 static const char cpu_usage[] = "usage: asmcap cpu [--format " OUT_FORMAT_NAMES "] [-o FILE] [--templates DIR]\n";
 

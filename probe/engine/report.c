@@ -1,7 +1,7 @@
 /* Probe results in every output format: caps.json (schema 1), the
  * build-facing variable formats through out_vars(), and the text table. */
 #include "report.h"
-#include "cpu.h"
+#include "arch.h"
 #include "asmrun.h"
 #include "xalloc.h"
 
