@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, have
+from conftest import BUILD, have, probe_includes, probe_sources
 
 # target: (clang target, qemu, {feature template text})
 TARGETS = {
@@ -49,8 +49,7 @@ def templates(tmp_path, arch):
 def cross_asmcap(tmp_path_factory):
     """build/asmcap's sources, linked statically for each target."""
     built = {}
-    src = sorted(str(p) for p in [*(ROOT / "probe").glob("*.c"), *(ROOT / "probe" / "arch").glob("*.c")])
-    src.append(str(BUILD / "catalog.c"))
+    src = [*probe_sources(), str(BUILD / "catalog.c")]
     assert (BUILD / "catalog.c").exists(), "run make first"
     out = tmp_path_factory.mktemp("cross")
 
@@ -62,7 +61,7 @@ def cross_asmcap(tmp_path_factory):
             exe = out / f"asmcap-{arch}"
             subprocess.run(["clang-19", f"--target={triple}", "-static", "-fuse-ld=lld", "-O1",
                             "-std=c11", "-Wall", "-Wextra", "-Werror", "-D_POSIX_C_SOURCE=200809L",
-                            "-D_DEFAULT_SOURCE", "-D_FILE_OFFSET_BITS=64", f"-I{ROOT / 'probe'}",
+                            "-D_DEFAULT_SOURCE", "-D_FILE_OFFSET_BITS=64", *probe_includes(),
                             "-o", str(exe), *src], check=True)
             built[arch] = exe
         return built[arch]
