@@ -143,4 +143,8 @@ def test_cross_rows_have_their_own_tables(tmp_path, asmcap_bin):
     # clang-14 rejects `.option arch, +zba` yet builds Zba code from -march.
     assert rv["probe_verdict"]["zba"] == "no"
     assert rv["audit_cross"] == {"default": "none", "march": "zba zbb"}
+    # Each row's libmont, built with its compiler, passed the library tests under qemu-user.
+    assert re.fullmatch(r"qemu-aarch64 pass \(\d+\)", a64["tests"]), a64["tests"]
+    assert re.fullmatch(r"qemu-riscv64 pass \(\d+\)", rv["tests"]), rv["tests"]
+    assert "| libmont tests |" in md and "qemu-aarch64 pass" in md
     assert not a64["problems"] and not rv["problems"]
