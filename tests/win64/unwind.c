@@ -111,6 +111,8 @@ static uint64_t next(uint64_t *s)
 	return *s;
 }
 
+static int call_and_check(const char *name, void *k, struct wu_call *c, const char *label, uint64_t *s);
+
 /* One case: kernel k (mul when is_mul) with operand `which` (0 a, 1 b, 2 n;
  * sqr has a and n) ending on the no-access page. 1 when it passed. */
 static int run_case(const char *name, void *k, int is_mul, int which, size_t num, uint8_t *guard)
@@ -137,29 +139,91 @@ static int run_case(const char *name, void *k, int is_mul, int which, size_t num
 		uint64_t args[5] = {(uintptr_t)r, (uintptr_t)op[0], (uintptr_t)op[2], n0, num};
 		memcpy(c.arg, args, sizeof args);
 	}
+	static const char *const opname[3] = {"a", "b", "n"};
+	char label[64];
+	snprintf(label, sizeof label, "num=%zu operand %s", num, opname[which]);
+	return call_and_check(name, k, &c, label, &s);
+}
+
+/* Call c->fn through wu_call with sentinels in every callee-saved
+ * register, expecting the fault, and print the case's line. 1 when passed. */
+static int call_and_check(const char *name, void *k, struct wu_call *c, const char *label, uint64_t *s)
+{
 	for (int i = 0; i < 8; i++)
-		c.gpr_in[i] = 0x5a00000000000000u | (uint64_t)(i + 1) << 48 | next(&s) >> 16;
+		c->gpr_in[i] = 0x5a00000000000000u | (uint64_t)(i + 1) << 48 | next(s) >> 16;
 	for (int i = 0; i < 10; i++)
-		c.xmm_in[i].lo = next(&s), c.xmm_in[i].hi = next(&s);
+		c->xmm_in[i].lo = next(s), c->xmm_in[i].hi = next(s);
 
 	memset(&cur, 0, sizeof cur);
-	cur.kernel = k, cur.call = &c;
-	wu_call(&c);
+	cur.kernel = k, cur.call = c;
+	wu_call(c);
 	cur.kernel = NULL;
 	if (!cur.faulted)
 		why("%s: the kernel returned without touching the no-access page%.0llx%.0llx", "fault", 0, 0);
 	for (int i = 0; i < 8; i++)
-		if (c.gpr_out[i] != c.gpr_in[i])
-			why("after resuming, %s is %#llx, the caller's %#llx", gpr_name[i], c.gpr_out[i],
-			    c.gpr_in[i]);
+		if (c->gpr_out[i] != c->gpr_in[i])
+			why("after resuming, %s is %#llx, the caller's %#llx", gpr_name[i], c->gpr_out[i],
+			    c->gpr_in[i]);
 	for (int i = 0; i < 10; i++)
-		if (memcmp(&c.xmm_out[i], &c.xmm_in[i], sizeof c.xmm_in[i]))
+		if (memcmp(&c->xmm_out[i], &c->xmm_in[i], sizeof c->xmm_in[i]))
 			why("after resuming, %s differs from the caller's%.0llx%.0llx", "an xmm register", 0, 0);
-	static const char *const opname[3] = {"a", "b", "n"};
-	printf("%s %s num=%zu operand %s%s%s\n", cur.why[0] ? "FAIL" : "ok", name, num, opname[which],
-	       cur.why[0] ? ": " : "", cur.why);
+	printf("%s %s %s%s%s\n", cur.why[0] ? "FAIL" : "ok", name, label, cur.why[0] ? ": " : "", cur.why);
 	return !cur.why[0];
 }
+
+#ifdef MONT_HAVE_IFMA
+/* The IFMA kernels, when this CPU and OS run AVX-512 IFMA (gcc's cpu
+ * model checks XCR0 too).  amm52_K / amm52x2_K: operand `which` (a, b,
+ * n) with its last 64 bytes on the no-access page, L = 8K limbs (all of
+ * its room read); gather52_C: the table's last entry ends there.  The
+ * values do not matter: every case faults. */
+static int ifma_cases(uint8_t *guard, int *cases)
+{
+	static montk_amm_fn *const x1[] = MONTK_IFMA_X1;
+	static montk_amm2_fn *const x2[] = MONTK_IFMA_X2;
+	static montk_gather_fn *const g[] = MONTK_IFMA_GATHER;
+	static const char *const opname[3] = {"a", "b", "n"};
+	static uint64_t ops[3][2 * MONTK_IFMA_KMAX * MONTK_IFMA_LANES] __attribute__((aligned(64)));
+	static uint64_t r[2 * MONTK_IFMA_KMAX * MONTK_IFMA_LANES] __attribute__((aligned(64)));
+	static const uint64_t k0[2] = {1, 1};
+	uint64_t s = 0x1f3a;
+	int ok = 1;
+	char name[32], label[64];
+	if (!__builtin_cpu_supports("avx512ifma") || !__builtin_cpu_supports("avx512vl")) {
+		printf("skip ifma: this CPU or OS does not run AVX-512 IFMA\n");
+		return 1;
+	}
+	for (int two = 0; two < 2; two++)
+		for (size_t K = 1; K <= (two ? MONTK_IFMA_X2_KMAX : MONTK_IFMA_KMAX); K++)
+			for (int which = 0; which < 3; which++) {
+				size_t room = (two ? 2 : 1) * K * (two ? MONTK_IFMA_X2_LANES : MONTK_IFMA_LANES);
+				uint64_t *p[3] = {ops[0], ops[1], ops[2]};
+				p[which] = (uint64_t *)(guard - 8 * (room - 8));
+				for (int o = 0; o < 3; o++)
+					for (size_t i = 0; i < room - (o == which ? 8 : 0); i++)
+						p[o][i] = (next(&s) & 0xfffffffffffffu) | (uint64_t)(o == 2);
+				struct wu_call c = {.fn = two ? (void *)x2[K - 1] : (void *)x1[K - 1]};
+				uint64_t args[6] = {(uintptr_t)r, (uintptr_t)p[0], (uintptr_t)p[1], (uintptr_t)p[2],
+				                    two ? (uintptr_t)k0 : 1, 8 * K};
+				memcpy(c.arg, args, sizeof args);
+				snprintf(name, sizeof name, two ? "montk_amm52x2_%zu" : "montk_amm52_%zu", K);
+				snprintf(label, sizeof label, "L=%zu operand %s", 8 * K, opname[which]);
+				ok &= call_and_check(name, c.fn, &c, label, &s);
+				++*cases;
+			}
+	for (size_t C = 1; C <= MONTK_IFMA_GATHER_CMAX; C++) {
+		size_t entries = 4, stride = 64 * C;
+		struct wu_call c = {.fn = (void *)g[C - 1]};
+		uint64_t args[5] = {(uintptr_t)r, (uintptr_t)(guard + 64 - entries * stride), entries, stride, 3};
+		memcpy(c.arg, args, sizeof args);
+		snprintf(name, sizeof name, "montk_gather52_%zu", C);
+		snprintf(label, sizeof label, "entries=%zu operand table", entries);
+		ok &= call_and_check(name, c.fn, &c, label, &s);
+		++*cases;
+	}
+	return ok;
+}
+#endif
 
 int main(void)
 {
@@ -195,6 +259,9 @@ int main(void)
 				               pages + si.dwPageSize);
 				cases++;
 			}
+#ifdef MONT_HAVE_IFMA
+	ok &= ifma_cases(pages + si.dwPageSize, &cases);
+#endif
 	printf("%s: %d cases\n", ok ? "ok" : "FAIL", cases);
 	return !ok;
 }
