@@ -29,12 +29,12 @@ void code_walk(const struct arch *a, const struct code_span *s, size_t n, const 
 int words_match(const struct feature *f, const void *pats, const struct arch_insn *in,
                 const uint8_t *bytes);
 
-/* The frame of code[0..len) in mode: the deepest sp goes below its entry
- * value, summing down(word, len, mode) over the instructions in address
- * order (so an early return before a shrink-wrapped prologue, or an
- * epilogue in the middle, hides nothing).  -1 when nothing decodes. */
-long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode,
-                 long (*down)(uint32_t word, unsigned len, int mode));
+/* arch.prologue_frame of the fixed-width modules: the frame of
+ * code[0..len) in mode is the deepest sp goes below its entry value,
+ * summing a->sp_down over the instructions in address order (so an early
+ * return before a shrink-wrapped prologue, or an epilogue in the middle,
+ * hides nothing).  -1 when nothing decodes. */
+long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode);
 
 /* Sign-extend the low `bits` of v. */
 long words_sext(uint32_t v, unsigned bits);
