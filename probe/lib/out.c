@@ -96,6 +96,24 @@ void buf_json_str(struct buf *b, const char *s)
 	buf_puts(b, "\"");
 }
 
+void buf_json_strs(struct buf *b, char *const *v, size_t n)
+{
+	buf_puts(b, "[");
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(b, i ? ", " : "");
+		buf_json_str(b, v[i]);
+	}
+	buf_puts(b, "]");
+}
+
+void buf_json_members(struct buf *b, const struct json_member *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(b, "%s\"%s\": ", m[i].lead, m[i].key);
+		buf_json_str(b, m[i].value);
+	}
+}
+
 void buf_free(struct buf *b)
 {
 	free(b->s);
@@ -159,6 +177,14 @@ void buf_text(struct buf *b, const char *s)
 			buf_printf(b, "\\x%02x", c);
 		else
 			buf_add(b, s, 1);
+	}
+}
+
+void buf_text_words(struct buf *b, char *const *v, size_t n, const char *first)
+{
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(b, i ? " " : first);
+		buf_text(b, v[i]);
 	}
 }
 
