@@ -413,24 +413,22 @@ sub sq8_blocks {
 # The window = t[0..7] from %rdi.
 sub sq8_load { return join '', map { "\tmov\t" . 8 * $_ . "(%rdi),$WINDOW[$_]\n" } 0 .. 7 }
 
+# Frame slots filled in order, each [slot, from]: a register is stored, an
+# address goes through %rax.
+sub to_frame {
+	return join '', map {
+		my ($slot, $from) = @$_;
+		$from =~ /^%/ ? "\tmov\t$from,$slot(%rsp)\n" : "\tlea\t$from,%rax\n\tmov\t%rax,$slot(%rsp)\n"
+	} @_;
+}
+
 # The arguments into the frame (the pointers a pass walks: SA = &a[i0],
 # ST = &t[2 i0]; their ends SEND, TEND) and t[0..num-1] = 0.
 sub sq8_setup {
 	my ($l) = @_;
-	my $s = <<___;
-${l}_sqr8:
-	mov	%rdi,$R(%rsp)
-	mov	%rsi,$SA(%rsp)
-	mov	%rsi,$A0(%rsp)
-	mov	%rcx,$N(%rsp)
-	mov	%r8,$N0(%rsp)
-	mov	%r9,$NUM(%rsp)
-	lea	(%rsi,%r9,8),%rax
-	mov	%rax,$SEND(%rsp)
-	lea	$T(%rsp),%rax
-	mov	%rax,$ST(%rsp)
-	lea	$T(%rsp,%r9,8),%rax
-	mov	%rax,$TEND(%rsp)
+	my $s = "${l}_sqr8:\n"
+	    . to_frame([$R, '%rdi'], [$SA, '%rsi'], [$A0, '%rsi'], [$N, '%rcx'], [$N0, '%r8'], [$NUM, '%r9'],
+	               [$SEND, '(%rsi,%r9,8)'], [$ST, "$T(%rsp)"], [$TEND, "$T(%rsp,%r9,8)"]) . <<___;
 	lea	$T(%rsp),%rdi
 ${l}_zero:				# t[0..num-1] = 0
 ___
@@ -659,13 +657,8 @@ sub nmath {	# t, one limb down = x (or t) + n*m (+ the m*n carry word %rsi)
 # end; V = 2a (squaring) or a copy of a, a copy of n, t = 0.
 sub kernel_setup {
 	my ($sqr, $l) = @_;
-	my $s = <<___;
-	mov	%rdi,$R(%rsp)
-	mov	%rdx,$B(%rsp)
-	mov	%rcx,$N(%rsp)
-	mov	%r8,$N0(%rsp)
-	mov	%r9,$NUM(%rsp)
-	mov	%r9,$ROWS(%rsp)
+	my $s = to_frame([$R, '%rdi'], [$B, '%rdx'], [$N, '%rcx'], [$N0, '%r8'], [$NUM, '%r9'], [$ROWS, '%r9'])
+	    . <<___;
 	lea	-8(%r9),%rax		# from limb 8: groups of 16, 8, 4, 1
 	and	\$-16,%rax
 	lea	64(%rsp,%rax,8),%rax
@@ -678,12 +671,8 @@ sub kernel_setup {
 	and	\$-4,%rax
 	lea	(%rsp,%rax,8),%rax
 	mov	%rax,$NE4(%rsp)
-	lea	(%rsp,%r9,8),%rax
-	mov	%rax,$NE(%rsp)
-	lea	$VC(%rsp),%rax
-	mov	%rax,$VI(%rsp)
-	lea	0(%rsp),%rax
-	mov	%rax,$PN(%rsp)
+___
+	$s .= to_frame([$NE, '(%rsp,%r9,8)'], [$VI, "$VC(%rsp)"], [$PN, '0(%rsp)']) . <<___;
 	xor	%ebx,%ebx
 	xor	%edx,%edx
 ${l}_copy:				# V = 2a (squaring) or a copy of a; copy n; t = 0
