@@ -56,8 +56,6 @@ const struct arch arch_aarch64 = {
 	.name = "aarch64", .bits = 64,
 	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
-	.min_insn = 4, .decode = decode, .audit_match = words_match,
-	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
-	.prologue_frame = words_frame, .sp_down = sp_down,
+	.min_insn = 4, WORDS_HOOKS(decode, sp_down),
 	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits,
 };

@@ -144,7 +144,5 @@ const struct arch arch_arm = {
 	.name = "arm", .bits = 32,
 	.elf_machine = 40, .coff_machine = 0x1c4, .macho_cputype = 12,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
-	.min_insn = 2, .decode = decode, .audit_match = words_match,
-	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
-	.prologue_frame = words_frame, .sp_down = sp_down,
+	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
 };

@@ -58,7 +58,5 @@ const struct arch arch_riscv64 = {
 	.elf_machine = 243,
 	.macros = macros, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",
-	.min_insn = 2, .decode = decode, .audit_match = words_match,
-	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
-	.prologue_frame = words_frame, .sp_down = sp_down,
+	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
 };
