@@ -115,7 +115,7 @@ MONT_DEPS   += $(BUILD)/mont-kernels.h
 $(BUILD)/mont-aarch64.s: $(MONT_A64_GEN) FORCE | $(BUILD)
 	$(PERL) $(MONT_A64_GEN) $(MONT_A64_FLAV) $(MONT_A64_PROT) >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
-$(BUILD)/mont-kernels.h: $(MONT_A64_GEN) | $(BUILD)
+$(BUILD)/mont-kernels.h: $(MONT_A64_GEN) perlasm/Montk.pm | $(BUILD)
 	$(PERL) $(MONT_A64_GEN) --header >$@.tmp && mv $@.tmp $@
 $(BUILD)/mont/mont-aarch64.o: $(BUILD)/mont-aarch64.s | $(BUILD)/mont
 	$(CC) $(CFLAGS) -c -o $@ $<

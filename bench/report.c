@@ -122,6 +122,37 @@ static int target_met(const struct target *t, double ratio)
 	return t->at_most ? ratio <= t->want : ratio >= t->want;
 }
 
+/* Every (target, size) row once, in order, for the table and the JSON alike;
+ * v is the measured ratio, 0 when a side was not timed. */
+static void each_target(const struct result *r, size_t n,
+			void (*row)(const struct target *g, unsigned bits,
+				    double v, int first))
+{
+	int first = 1;
+	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
+		for (size_t b = 0; b < sizeof target_bits / sizeof *target_bits; b++) {
+			const struct target *g = &targets[t];
+			unsigned tb = g->bits ? g->bits : target_bits[b];
+			if (g->bits && b)
+				continue;
+			row(g, tb, target_ratio(g, r, n, tb), first);
+			first = 0;
+		}
+}
+
+static void target_text(const struct target *g, unsigned tb, double v,
+			int first)
+{
+	(void)first;
+	printf("  %-58s %4u  ", g->label, tb);
+	if (v <= 0)
+		printf("  -    not measured\n");
+	else
+		printf("%5.2f  want %s %.2f  %s\n", v,
+		       g->at_most ? "<=" : ">=", g->want,
+		       target_met(g, v) ? "met" : "NOT met");
+}
+
 void report_table(const struct run_info *ri, const struct result *r, size_t n)
 {
 	unsigned bits[16];
@@ -201,21 +232,7 @@ void report_table(const struct run_info *ri, const struct result *r, size_t n)
 			}
 
 	printf("\ntargets (informational; never the exit status)\n");
-	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
-		for (size_t b = 0; b < sizeof target_bits / sizeof *target_bits; b++) {
-			const struct target *g = &targets[t];
-			unsigned tb = g->bits ? g->bits : target_bits[b];
-			if (g->bits && b)
-				continue;
-			double v = target_ratio(g, r, n, tb);
-			printf("  %-58s %4u  ", g->label, tb);
-			if (v <= 0)
-				printf("  -    not measured\n");
-			else
-				printf("%5.2f  want %s %.2f  %s\n", v,
-				       g->at_most ? "<=" : ">=", g->want,
-				       target_met(g, v) ? "met" : "NOT met");
-		}
+	each_target(r, n, target_text);
 }
 
 static void json_str(const char *s)
@@ -230,6 +247,22 @@ static void json_str(const char *s)
 			putchar(*s);
 	}
 	putchar('"');
+}
+
+static void target_json(const struct target *g, unsigned tb, double v,
+			int first)
+{
+	printf("%s\n  {\"label\": ", first ? "" : ",");
+	json_str(g->label);
+	printf(", \"bits\": %u, \"ours\": \"%s\", \"other\": \"%s\", "
+	       "\"op\": \"%s\", \"want\": %.2f, \"at_most\": %s, ",
+	       tb, g->ours, g->other, op_name[g->op],
+	       g->want, g->at_most ? "true" : "false");
+	if (v > 0)
+		printf("\"ratio\": %.6g, \"met\": %s}", v,
+		       target_met(g, v) ? "true" : "false");
+	else
+		printf("\"ratio\": null, \"met\": null}");
 }
 
 void report_json(const struct run_info *ri, const struct result *r, size_t n)
@@ -299,26 +332,6 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 			}
 		}
 	printf("\n ],\n \"targets\": [");
-	first = 1;
-	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
-		for (size_t b = 0; b < sizeof target_bits / sizeof *target_bits; b++) {
-			const struct target *g = &targets[t];
-			unsigned tb = g->bits ? g->bits : target_bits[b];
-			if (g->bits && b)
-				continue;
-			double v = target_ratio(g, r, n, tb);
-			printf("%s\n  {\"label\": ", first ? "" : ",");
-			json_str(g->label);
-			printf(", \"bits\": %u, \"ours\": \"%s\", \"other\": \"%s\", "
-			       "\"op\": \"%s\", \"want\": %.2f, \"at_most\": %s, ",
-			       tb, g->ours, g->other, op_name[g->op],
-			       g->want, g->at_most ? "true" : "false");
-			if (v > 0)
-				printf("\"ratio\": %.6g, \"met\": %s}", v,
-				       target_met(g, v) ? "true" : "false");
-			else
-				printf("\"ratio\": null, \"met\": null}");
-			first = 0;
-		}
+	each_target(r, n, target_json);
 	printf("\n ]}\n");
 }

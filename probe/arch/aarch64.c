@@ -49,11 +49,6 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 	return 0;
 }
 
-static long prologue_frame(const uint8_t *code, size_t len, int mode)
-{
-	return words_frame(&arch_aarch64, code, len, mode, sp_down);
-}
-
 /* GNU_PROPERTY_AARCH64_FEATURE_1_AND (AArch64 ELF ABI): branch protection */
 static const char *const protection_bits[] = { "bti", "pac", "gcs", NULL };
 
@@ -61,8 +56,6 @@ const struct arch arch_aarch64 = {
 	.name = "aarch64", .bits = 64,
 	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
-	.min_insn = 4, .decode = decode, .audit_match = words_match,
-	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
-	.prologue_frame = prologue_frame,
+	.min_insn = 4, WORDS_HOOKS(decode, sp_down),
 	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits,
 };

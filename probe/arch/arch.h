@@ -101,8 +101,11 @@ struct arch {
 	size_t (*cpu_state)(struct arch_cpu_state *s);
 
 	/* frame: the stack bytes the prologue of code[0..len) sets up, or -1
-	 * when it does not read (used where -fstack-usage is unavailable). */
-	long (*prologue_frame)(const uint8_t *code, size_t len, int mode);
+	 * when it does not read (used where -fstack-usage is unavailable).
+	 * The fixed-width modules use words_frame (words.h) with sp_down:
+	 * how far one decoded word moves sp down (negative: up). */
+	long (*prologue_frame)(const struct arch *a, const uint8_t *code, size_t len, int mode);
+	long (*sp_down)(uint32_t word, unsigned len, int mode);
 
 	/* audit: the GNU property (.note.gnu.property) holding the protections
 	 * an ELF object is marked for, and its bits' names from bit 0 (0, NULL:

@@ -140,16 +140,9 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 	return len == 2 ? t16_down(w) : t32_down(w);
 }
 
-static long prologue_frame(const uint8_t *code, size_t len, int mode)
-{
-	return words_frame(&arch_arm, code, len, mode, sp_down);
-}
-
 const struct arch arch_arm = {
 	.name = "arm", .bits = 32,
 	.elf_machine = 40, .coff_machine = 0x1c4, .macho_cputype = 12,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
-	.min_insn = 2, .decode = decode, .audit_match = words_match,
-	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
-	.prologue_frame = prologue_frame,
+	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
 };

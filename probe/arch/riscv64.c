@@ -53,17 +53,10 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 	return 0;
 }
 
-static long prologue_frame(const uint8_t *code, size_t len, int mode)
-{
-	return words_frame(&arch_riscv64, code, len, mode, sp_down);
-}
-
 const struct arch arch_riscv64 = {
 	.name = "riscv64", .bits = 64,
 	.elf_machine = 243,
 	.macros = macros, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",
-	.min_insn = 2, .decode = decode, .audit_match = words_match,
-	.cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state,
-	.prologue_frame = prologue_frame,
+	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
 };

@@ -78,8 +78,7 @@ long words_sext(uint32_t v, unsigned bits)
 	return (long)((int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits));
 }
 
-long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode,
-                 long (*down)(uint32_t word, unsigned len, int mode))
+long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode)
 {
 	long now = 0, max = 0;
 	size_t decoded = 0;
@@ -92,7 +91,7 @@ long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode
 			continue;
 		}
 		decoded++;
-		now += down(in.word, in.len, mode);
+		now += a->sp_down(in.word, in.len, mode);
 		if (now > max)
 			max = now;
 		off += n;

@@ -6,6 +6,7 @@
 #define ASMCAP_ARCH_WORDS_H
 
 #include "arch.h"
+#include "hwcap.h"
 
 /* From `off` on (to the next span) the section holds code decoded in
  * `mode` (0, ARCH_MODE_THUMB), or data (WORDS_DATA). */
@@ -29,12 +30,19 @@ void code_walk(const struct arch *a, const struct code_span *s, size_t n, const 
 int words_match(const struct feature *f, const void *pats, const struct arch_insn *in,
                 const uint8_t *bytes);
 
-/* The frame of code[0..len) in mode: the deepest sp goes below its entry
- * value, summing down(word, len, mode) over the instructions in address
- * order (so an early return before a shrink-wrapped prologue, or an
- * epilogue in the middle, hides nothing).  -1 when nothing decodes. */
-long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode,
-                 long (*down)(uint32_t word, unsigned len, int mode));
+/* arch.prologue_frame of the fixed-width modules: the frame of
+ * code[0..len) in mode is the deepest sp goes below its entry value,
+ * summing a->sp_down over the instructions in address order (so an early
+ * return before a shrink-wrapped prologue, or an epilogue in the middle,
+ * hides nothing).  -1 when nothing decodes. */
+long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode);
+
+/* The struct arch hooks every fixed-width module fills alike: its decoder
+ * and sp_down, the shared audit matcher and frame reader, and the CPU read
+ * from the kernel's hwcaps (hwcap.h). */
+#define WORDS_HOOKS(decoder, down) \
+	.decode = (decoder), .audit_match = words_match, .prologue_frame = words_frame, \
+	.sp_down = (down), .cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state
 
 /* Sign-extend the low `bits` of v. */
 long words_sext(uint32_t v, unsigned bits);

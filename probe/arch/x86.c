@@ -300,11 +300,12 @@ static size_t x86_cpu_state(struct arch_cpu_state *s)
  * test its arguments before the prologue, so the whole function is
  * decoded: the pushes met before the first ret, plus the largest
  * `sub $imm,%rsp`. */
-static long x86_64_prologue_frame(const uint8_t *c, size_t len, int mode)
+static long x86_64_prologue_frame(const struct arch *a, const uint8_t *c, size_t len, int mode)
 {
 	long pushes = 0, sub = 0;
 	int ret = 0;
 	struct x86_insn in;
+	(void)a;
 	(void)mode;
 	for (size_t i = 0; i < len; i += in.len) {
 		if (!x86_decode(c + i, len - i, 64, &in))
@@ -334,27 +335,27 @@ static const char *const x86_macros[] = {"__CET__", NULL};
 
 /* GNU_PROPERTY_X86_FEATURE_1_AND (x86-64 psABI): the CET marks */
 static const char *const cet_bits[] = { "ibt", "shstk", NULL };
-#define X86_GNU_PROPERTY .gnu_property = 0xc0000002, .gnu_property_bits = cet_bits
+
+/* What the 64- and 32-bit modules share: all but the object machine, the
+ * decoder's width and the prologue reader. */
+#define X86_COMMON \
+	.macros = x86_macros, .scope = ARCH_SCOPE_NONE, \
+	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free, \
+	.audit_match = x86_audit_match, \
+	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE, \
+	.gnu_property = 0xc0000002, .gnu_property_bits = cet_bits
 
 const struct arch arch_x86_64 = {
 	.name = "x86_64", .bits = 64,
 	.elf_machine = 62, .elf_any_class = 1, .coff_machine = 0x8664, .macho_cputype = 0x01000007,
-	.macros = x86_macros, .scope = ARCH_SCOPE_NONE,
-	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free,
-	.decode = decode64, .audit_match = x86_audit_match,
-	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE,
-	.prologue_frame = x86_64_prologue_frame,
-	X86_GNU_PROPERTY,
+	.decode = decode64, .prologue_frame = x86_64_prologue_frame,
+	X86_COMMON,
 };
 
 const struct arch arch_i386 = {
 	.name = "i386", .bits = 32,
 	.elf_machine = 3, .coff_machine = 0x14c, .macho_cputype = 7,
-	.macros = x86_macros, .scope = ARCH_SCOPE_NONE,
-	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free,
-	.decode = decode32, .audit_match = x86_audit_match,
-	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE,
-	.prologue_frame = NULL,
-	X86_GNU_PROPERTY,
+	.decode = decode32, .prologue_frame = NULL,
+	X86_COMMON,
 };
 

@@ -690,33 +690,23 @@ static void write_json(struct buf *b, const struct cp *c)
 	buf_printf(b, "{\"schema\": 1, \"kind\": \"cc-probe\",\n \"asmcap\": {\"version\": \"%s\", \"catalog\": ",
 	           asmcap_version());
 	buf_json_str(b, hash.s);
-	buf_puts(b, "},\n \"toolchain\": {\"argv\": [");
-	for (size_t i = 0; i < c->cc.cc.n; i++) {
-		buf_puts(b, i ? ", " : "");
-		buf_json_str(b, c->cc.cc.v[i]);
-	}
-	buf_puts(b, "], \"cflags\": [");
-	for (size_t i = 0; i < c->cc.cflags.n; i++) {
-		buf_puts(b, i ? ", " : "");
-		buf_json_str(b, c->cc.cflags.v[i]);
-	}
-	buf_puts(b, "], \"arch\": ");
-	buf_json_str(b, c->arch);
-	buf_puts(b, ", \"format\": ");
-	buf_json_str(b, c->format);
+	buf_puts(b, "},\n \"toolchain\": {\"argv\": ");
+	buf_json_strs(b, c->cc.cc.v, c->cc.cc.n);
+	buf_puts(b, ", \"cflags\": ");
+	buf_json_strs(b, c->cc.cflags.v, c->cc.cflags.n);
+	const struct json_member target[] = {{", ", "arch", c->arch}, {", ", "format", c->format}};
+	buf_json_members(b, target, 2);
 	buf_puts(b, "},\n \"features\": {");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct answer *a = &c->a[i];
 		buf_puts(b, i ? ",\n  " : "\n  ");
 		buf_json_str(b, a->name);
-		buf_printf(b, ": {\"status\": \"%s\", \"reason\": ", status_name(a->st));
-		buf_json_str(b, a->reason);
-		buf_puts(b, ", \"how\": ");
-		buf_json_str(b, a->how);
-		buf_puts(b, ", \"insn\": ");
-		buf_json_str(b, a->p->insn);
-		buf_puts(b, ", \"arch\": ");
-		buf_json_str(b, a->arch->name);
+		buf_printf(b, ": {\"status\": \"%s\"", status_name(a->st));
+		const struct json_member m[] = {
+			{", ", "reason", a->reason}, {", ", "how", a->how},
+			{", ", "insn", a->p->insn}, {", ", "arch", a->arch->name},
+		};
+		buf_json_members(b, m, sizeof m / sizeof *m);
 		buf_printf(b, ", \"ms\": %.1f}", a->ms);
 	}
 	buf_puts(b, "\n }\n}\n");
@@ -733,15 +723,9 @@ static void write_text(struct buf *b, const struct cp *c)
 			h = strlen(c->a[i].how);
 	}
 	buf_puts(b, "compiler:  ");
-	for (size_t i = 0; i < c->cc.cc.n; i++) {
-		buf_puts(b, i ? " " : "");
-		buf_text(b, c->cc.cc.v[i]);
-	}
+	buf_text_words(b, c->cc.cc.v, c->cc.cc.n, "");
 	buf_puts(b, "\ncflags:   ");
-	for (size_t i = 0; i < c->cc.cflags.n; i++) {
-		buf_puts(b, " ");
-		buf_text(b, c->cc.cflags.v[i]);
-	}
+	buf_text_words(b, c->cc.cflags.v, c->cc.cflags.n, " ");
 	buf_printf(b, "\ntarget:    %s, %s objects\n\n%-*s  %-8s  %-*s  %s\n", c->arch, c->format, (int)w, "probe",
 	           "status", (int)h, "how", "reason");
 	for (size_t i = 0; i < c->n; i++) {

@@ -150,7 +150,7 @@ static void from_object(const char *path, const char *func, struct frame_result 
 			fr->code = (long)(end - s->value);
 			const struct arch *a = arch_of_obj(&o);
 			if (want_frame && sec->data && a && a->prologue_frame)
-				fr->frame = a->prologue_frame(sec->data + s->value, (size_t)(end - s->value),
+				fr->frame = a->prologue_frame(a, sec->data + s->value, (size_t)(end - s->value),
 				                              s->thumb ? ARCH_MODE_THUMB : 0),
 				fr->frame_from = "prologue";
 			else if (want_frame && !fr->frame_from)

@@ -52,27 +52,16 @@ void report_json(struct buf *b, const struct probe *p)
 	           ASMCAP_VERSION, p->cat.hash);
 	buf_puts(b, " \"toolchain\": {\"way\": ");
 	buf_json_str(b, p->way);
-	buf_puts(b, ", \"argv\": [");
-	for (size_t i = 0; i < p->argv.n; i++) {
-		buf_puts(b, i ? ", " : "");
-		buf_json_str(b, p->argv.v[i]);
-	}
-	buf_puts(b, "], \"path\": ");
-	buf_json_str(b, p->path);
-	buf_puts(b, ",\n     \"identity\": ");
-	buf_json_str(b, p->identity);
-	buf_puts(b, ", \"assembler\": ");
-	buf_json_str(b, p->assembler);
-	buf_puts(b, ",\n     \"arch\": ");
-	buf_json_str(b, p->arch);
-	buf_puts(b, ", \"format\": ");
-	buf_json_str(b, p->format);
-	buf_puts(b, ", \"flavour\": ");
-	buf_json_str(b, p->flavour);
-	buf_printf(b, ", \"mode\": \"%c\", \"cflags\": ", p->mode);
-	buf_json_str(b, p->cflags);
-	buf_puts(b, ", \"asflags\": ");
-	buf_json_str(b, p->asflags);
+	buf_puts(b, ", \"argv\": ");
+	buf_json_strs(b, p->argv.v, p->argv.n);
+	const char mode[2] = {p->mode, 0};
+	const struct json_member toolchain[] = {
+		{", ", "path", p->path}, {",\n     ", "identity", p->identity},
+		{", ", "assembler", p->assembler}, {",\n     ", "arch", p->arch},
+		{", ", "format", p->format}, {", ", "flavour", p->flavour},
+		{", ", "mode", mode}, {", ", "cflags", p->cflags}, {", ", "asflags", p->asflags},
+	};
+	buf_json_members(b, toolchain, sizeof toolchain / sizeof *toolchain);
 	buf_puts(b, "},\n \"build\": {");
 	const struct build_info *bi = &p->build;
 	json_bool(b, "cet_ibt", bi->known, bi->cet_ibt, 0);

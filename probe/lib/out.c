@@ -96,6 +96,24 @@ void buf_json_str(struct buf *b, const char *s)
 	buf_puts(b, "\"");
 }
 
+void buf_json_strs(struct buf *b, char *const *v, size_t n)
+{
+	buf_puts(b, "[");
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(b, i ? ", " : "");
+		buf_json_str(b, v[i]);
+	}
+	buf_puts(b, "]");
+}
+
+void buf_json_members(struct buf *b, const struct json_member *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(b, "%s\"%s\": ", m[i].lead, m[i].key);
+		buf_json_str(b, m[i].value);
+	}
+}
+
 void buf_free(struct buf *b)
 {
 	free(b->s);
@@ -159,6 +177,14 @@ void buf_text(struct buf *b, const char *s)
 			buf_printf(b, "\\x%02x", c);
 		else
 			buf_add(b, s, 1);
+	}
+}
+
+void buf_text_words(struct buf *b, char *const *v, size_t n, const char *first)
+{
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(b, i ? " " : first);
+		buf_text(b, v[i]);
 	}
 }
 
@@ -278,6 +304,39 @@ static void value_cmake(struct buf *b, const char *v)
 	buf_puts(b, "\"");
 }
 
+/* How sh, make, h, perl and cmake write a variable: a comment between
+ * c_open and c_close, then before NAME after VALUE end. */
+static const struct var_style {
+	const char *c_open, *c_close, *before, *after, *end;
+	void (*value)(struct buf *b, const char *v);
+} styles[] = {
+	[OUT_SH] = {"# ", "\n", "", "=", "\n", value_sh},
+	[OUT_MAKE] = {"# ", "\n", "", " := ", "\n", value_make},
+	[OUT_H] = {"/* ", " */\n", "#define ", " ", "\n", value_h},
+	[OUT_PERL] = {"    # ", "\n", "    ", " => ", ",\n", value_perl},
+	[OUT_CMAKE] = {"# ", "\n", "set(", " ", ")\n", value_cmake},
+};
+
+/* The values h and cmake write their own way (unprobed, booleans, h's
+ * integers): 1 when written. */
+static int var_special(struct buf *b, enum out_format f, const char *name, const char *val,
+                       int none, int boolean)
+{
+	if (f == OUT_H && none)
+		buf_printf(b, "/* %s unprobed */\n", name);
+	else if (f == OUT_H && boolean)
+		buf_printf(b, !strcmp(val, "yes") ? "#define %s 1\n" : "/* #undef %s */\n", name);
+	else if (f == OUT_H && is_int(val))
+		buf_printf(b, "#define %s %s\n", name, val);
+	else if (f == OUT_CMAKE && none)
+		buf_printf(b, "set(%s \"unprobed-NOTFOUND\")\n", name);
+	else if (f == OUT_CMAKE && boolean)
+		buf_printf(b, "set(%s %s)\n", name, !strcmp(val, "yes") ? "ON" : "OFF");
+	else
+		return 0;
+	return 1;
+}
+
 void out_vars(struct buf *b, enum out_format f, const char *who,
               const struct out_var *v, size_t n)
 {
@@ -318,53 +377,15 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 				comment(b, "  (", c, ")");
 			buf_puts(b, "\n");
 			break;
-		case OUT_SH:
+		case OUT_SH: case OUT_MAKE: case OUT_H: case OUT_PERL: case OUT_CMAKE:
 			if (c && *c)
-				comment(b, "# ", c, "\n");
-			buf_printf(b, "%s=", name);
-			value_sh(b, val);
-			buf_puts(b, "\n");
-			break;
-		case OUT_MAKE:
-			if (c && *c)
-				comment(b, "# ", c, "\n");
-			buf_printf(b, "%s := ", name);
-			value_make(b, val);
-			buf_puts(b, "\n");
-			break;
-		case OUT_H:
-			if (c && *c)
-				comment(b, "/* ", c, " */\n");
-			if (none)
-				buf_printf(b, "/* %s unprobed */\n", name);
-			else if (boolean)
-				buf_printf(b, !strcmp(val, "yes") ? "#define %s 1\n" : "/* #undef %s */\n", name);
-			else if (is_int(val))
-				buf_printf(b, "#define %s %s\n", name, val);
-			else {
-				buf_printf(b, "#define %s ", name);
-				value_h(b, val);
-				buf_puts(b, "\n");
-			}
-			break;
-		case OUT_PERL:
-			if (c && *c)
-				comment(b, "    # ", c, "\n");
-			buf_printf(b, "    %s => ", name);
-			value_perl(b, val);
-			buf_puts(b, ",\n");
-			break;
-		case OUT_CMAKE:
-			if (c && *c)
-				comment(b, "# ", c, "\n");
-			if (none)
-				buf_printf(b, "set(%s \"unprobed-NOTFOUND\")\n", name);
-			else if (boolean)
-				buf_printf(b, "set(%s %s)\n", name, !strcmp(val, "yes") ? "ON" : "OFF");
-			else {
-				buf_printf(b, "set(%s ", name);
-				value_cmake(b, val);
-				buf_puts(b, ")\n");
+				comment(b, styles[f].c_open, c, styles[f].c_close);
+			if (!var_special(b, f, name, val, none, boolean)) {
+				buf_puts(b, styles[f].before);
+				buf_puts(b, name);
+				buf_puts(b, styles[f].after);
+				styles[f].value(b, val);
+				buf_puts(b, styles[f].end);
 			}
 			break;
 		case OUT_JSON:

@@ -14,8 +14,15 @@ void buf_add(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_json_str(struct buf *b, const char *s);   /* "..." with JSON escapes; NULL -> null */
+void buf_json_strs(struct buf *b, char *const *v, size_t n);   /* [v[0], ...] */
+/* Object members written in order, each as lead "key": value (buf_json_str):
+ * lead is the separator before it (", ", ",\n  "). */
+struct json_member { const char *lead, *key, *value; };
+void buf_json_members(struct buf *b, const struct json_member *m, size_t n);
 /* Text for people, one line: control characters shown as \n, \t, \xNN. */
 void buf_text(struct buf *b, const char *s);
+/* The words v[0..n) with buf_text, each after a space but the first after `first`. */
+void buf_text_words(struct buf *b, char *const *v, size_t n, const char *first);
 void buf_free(struct buf *b);
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_SH, OUT_MAKE, OUT_H, OUT_PERL, OUT_CMAKE };

@@ -49,7 +49,7 @@ static int frame(const struct arch *a, const struct obj *o, const char *name)
 		fprintf(stderr, "isatool: no function %s with a size\n", name);
 		return 1;
 	}
-	printf("%ld\n", a->prologue_frame(o->sections[sym->section].data + sym->value, sym->size,
+	printf("%ld\n", a->prologue_frame(a, o->sections[sym->section].data + sym->value, sym->size,
 	                                  sym->thumb ? ARCH_MODE_THUMB : 0));
 	return 0;
 }
