@@ -13,7 +13,8 @@ from conftest import ASMCAP, FAKES, ROOT
 
 MATRIX = ROOT / "ci" / "matrix"
 COLUMNS = ["toolchain", "identity", "bmi2", "adx", "avx2", "avx512f", "avx512ifma",
-           "legacy ADX (pre-10855/post-10855/post-12725)", "bytes verified",
+           "legacy ADX (pre-10855/post-10855/post-12725)",
+           "C level (adx inline / adx intrinsic / ifma intrinsic)", "bytes verified",
            "ADX code generated", "tests"]
 
 
