@@ -1,27 +1,34 @@
-/* asmcap: what can this toolchain really assemble?  main only picks the
- * subcommand; each lives in its own file (see cmds.h). */
+/* asmcap: what can this toolchain really assemble?  main picks the
+ * subcommand, parses its options by its table and runs it; each lives in
+ * its own file (see cmds.h). */
 #include "cmds.h"
 #include "report.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const struct {
-	const char *name;
-	int (*fn)(int, char **);
-} commands[] = {
-	{"probe", cmd_probe},
-	{"list", cmd_list},
-	{"explain", cmd_explain},
-	{"cpu", cmd_cpu},
-	{"legacy", cmd_legacy},
-	{"cc-flag", cmd_cc_flag},
-	{"cc-probe", cmd_cc_probe},
-	{"frame", cmd_frame},
-	{"choose", cmd_choose},
-	{"audit", cmd_audit},
+static const struct command *const commands[] = {
+	&cmd_probe, &cmd_list, &cmd_explain, &cmd_cpu, &cmd_legacy, &cmd_cc_flag, &cmd_cc_probe,
+	&cmd_frame, &cmd_choose, &cmd_audit,
 };
+
+/* The subcommand's options parsed into its struct, then the subcommand. */
+static int run_command(const struct command *c, int argc, char **argv)
+{
+	void *cmd = xcalloc(1, c->size);
+	if (c->defaults)
+		memcpy(cmd, c->defaults, c->size);
+	struct opts s;
+	int rc = opt_parse(&s, &c->spec, cmd, argc, argv);
+	if (rc == OPT_GO)
+		rc = c->run(cmd, &s);
+	opt_free(&s, cmd);
+	free(cmd);
+	return rc;
+}
 
 static int run(int argc, char **argv)
 {
@@ -30,9 +37,9 @@ static int run(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-	return cmd_probe(argc, argv);
+		if (!strcmp(argv[1], commands[i]->name))
+			return run_command(commands[i], argc - 1, argv + 1);
+	return run_command(&cmd_probe, argc, argv);
 }
 
 /* Whatever a subcommand printed must have reached stdout: a full disk is

@@ -41,6 +41,7 @@ struct row {
 struct audit {
 	const char *templates;
 	enum out_format format;
+	struct opt_list expect_opts;    /* each --expect LIST */
 	struct arch_cat cats[ARCH_MAX];  /* parallel to arch_all */
 	char **expect;
 	size_t nexpect;
@@ -453,46 +454,24 @@ static int audit_file(struct audit *a, const char *path)
 static const char audit_usage[] =
 	"usage: asmcap audit FILE... [--expect LIST] [--format text|json] [--templates DIR]\n";
 
-enum { A_EXPECT, A_FORMAT, A_TEMPLATES };
 static const struct opt audit_options[] = {
-	{"--expect", A_EXPECT, 1}, {"--format", A_FORMAT, 1}, {"--templates", A_TEMPLATES, 1}, {NULL, 0, 0},
+	{"--expect", OPT_LIST, offsetof(struct audit, expect_opts), 0, 0, NULL},
+	{"--format", OPT_FORMAT, offsetof(struct audit, format), 0, OUT_JSON, NULL},
+	{"--templates", OPT_TEXT, offsetof(struct audit, templates), 0, 0, NULL},
+	OPT_TABLE_END,
 };
 
-/* --expect adx,bmi2 (or several --expect): the names appended. */
-static void add_expect(struct audit *a, const char *list)
+/* Every --expect adx,bmi2 (or several --expect): the names in a->expect. */
+static void expect_names(struct audit *a)
 {
-	char *copy = xstrdup(list), *save = NULL;
-	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		a->expect = xrealloc(a->expect, (a->nexpect + 1) * sizeof *a->expect);
-		a->expect[a->nexpect++] = xstrdup(t);
-	}
-	free(copy);
-}
-
-/* Options and the files (into files[]): 0, or -1 to stop with s->rc. */
-static int audit_parse(struct audit *a, struct opts *s, int argc, char **argv, const char **files, size_t *nfiles)
-{
-	const char *val;
-	opt_init(s, "asmcap audit", audit_usage, audit_options, argc, argv);
-	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
-		if (id == OPT_STOP)
-			return -1;
-		if (id == OPT_ARG)
-			files[(*nfiles)++] = val;
-		else if (id == A_EXPECT)
-			add_expect(a, val);
-		else if (id == A_TEMPLATES)
-			a->templates = val;
-		else if (out_format_parse(val, &a->format) || (a->format != OUT_TEXT && a->format != OUT_JSON)) {
-			s->rc = opt_usage(s, "--format is text or json, not", val);
-			return -1;
+	for (size_t k = 0; k < a->expect_opts.n; k++) {
+		char *copy = xstrdup(a->expect_opts.v[k]), *save = NULL;
+		for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+			a->expect = xrealloc(a->expect, (a->nexpect + 1) * sizeof *a->expect);
+			a->expect[a->nexpect++] = xstrdup(t);
 		}
+		free(copy);
 	}
-	if (!*nfiles) {
-		s->rc = opt_usage(s, "which FILE?", NULL);
-		return -1;
-	}
-	return 0;
 }
 
 /* Every --expect name must be a feature of a catalog we can load (a
@@ -503,6 +482,7 @@ static int check_expect(struct audit *a)
 	struct arch_cat *cats[ARCH_MAX];
 	size_t n = 0, nok = 0;
 
+	expect_names(a);
 	if (!a->nexpect)
 		return 0;
 	for (; arch_all[n]; n++) {
@@ -577,15 +557,15 @@ static void audit_free(struct audit *a)
 	buf_free(&a->json);
 }
 
-int cmd_audit(int argc, char **argv)
+static int audit_main(void *cmd, const struct opts *s)
 {
-	struct audit a = { .format = OUT_TEXT };
-	const char **files = xcalloc((size_t)argc, sizeof *files);
-	size_t nfiles = 0;
-	struct opts s;
-	int rc = audit_parse(&a, &s, argc, argv, files, &nfiles) ? s.rc
-	         : check_expect(&a) ? 2 : audit_files(&a, files, nfiles);
-	audit_free(&a);
-	free(files);
+	struct audit *a = cmd;
+	int rc = check_expect(a) ? 2 : audit_files(a, s->args, s->nargs);
+	audit_free(a);
 	return rc;
 }
+
+const struct command cmd_audit = {
+	"audit", {"asmcap audit", audit_usage, audit_options, 1, OPT_ANY, "which FILE?", NULL},
+	sizeof(struct audit), NULL, audit_main,
+};

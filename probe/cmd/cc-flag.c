@@ -57,12 +57,17 @@ void cc_argv(const struct cc_ctx *c, const struct strv *extra, const char *src, 
 	strv_push(argv, obj);
 }
 
-int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *src, const char *obj,
+int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *also, const char *src, const char *obj,
                struct run_result *r, char *err, size_t errlen)
 {
-	struct strv argv = { 0 };
-	cc_argv(c, extra, src, obj, &argv);
+	struct strv argv = { 0 }, flags = { 0 };
+	if (extra)
+		strv_append(&flags, extra);
+	if (also)
+		strv_push(&flags, also);
+	cc_argv(c, &flags, src, obj, &argv);
 	int rc = run_cmd(argv.v, NULL, 0, r, err, errlen);
+	strv_free(&flags);
 	strv_free(&argv);
 	return rc;
 }
@@ -125,12 +130,8 @@ static int baseline(struct cc_ctx *c, char *err, size_t errlen)
 		return -1;
 	char obj[4200];
 	snprintf(obj, sizeof obj, "%s/ccflag-base.o", tmpdir_path());
-	struct strv werror = { 0 };
-	strv_push(&werror, "-Werror");
 	struct run_result r;
-	int rc = cc_compile(c, &werror, src, obj, &r, err, errlen);
-	strv_free(&werror);
-	if (rc)
+	if (cc_compile(c, NULL, "-Werror", src, obj, &r, err, errlen))
 		return -1;
 	if (!r.exited || r.status) {
 		char what[512];
@@ -176,7 +177,7 @@ int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, siz
 	char obj[4200];
 	snprintf(obj, sizeof obj, "%s/ccflag-%u.o", tmpdir_path(), seq++);
 	struct run_result r;
-	int rc = cc_compile(c, &extra, cc_probe_file(err, errlen), obj, &r, err, errlen);
+	int rc = cc_compile(c, &extra, NULL, cc_probe_file(err, errlen), obj, &r, err, errlen);
 	strv_free(&extra);
 	if (rc)
 		return -1;
@@ -199,18 +200,6 @@ int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, siz
 	return ok;
 }
 
-int timeout_option(const char *who, const char *val)
-{
-	char *end;
-	double t = strtod(val, &end);
-	if (*end || !(t > 0) || t > 86400) {
-		fprintf(stderr, "%s: --timeout takes seconds (> 0, at most 86400), not `%s'\n", who, val);
-		return -1;
-	}
-	run_default_timeout = t;
-	return 0;
-}
-
 /* The variable for a flag: "-fno-tree-pre" -> ASMCAP_CFLAG_FNO_TREE_PRE
  * (leading dashes dropped, the rest upper case, non-alphanumerics '_'). */
 static char *flag_var(const char *flag)
@@ -221,7 +210,7 @@ static char *flag_var(const char *flag)
 }
 
 /* The cache key: everything the answers depend on besides the files. */
-static char *flags_key(const struct cc_ctx *c, char **flags, size_t n)
+static char *flags_key(const struct cc_ctx *c, const char *const *flags, size_t n)
 {
 	struct buf b = { 0 };
 	buf_puts(&b, "cc-flag|v1");
@@ -239,7 +228,7 @@ static char *flags_key(const struct cc_ctx *c, char **flags, size_t n)
 
 /* Fill ok[]/why[] from a cached entry; 1 when every flag was there and
  * nothing in it was unknown (else a miss: the flags are probed again). */
-static int from_cache(char *payload, char **flags, size_t n, int *ok, char (*why)[512])
+static int from_cache(char *payload, const char *const *flags, size_t n, int *ok, char (*why)[512])
 {
 	size_t found = 0;
 	int sound = 1;
@@ -260,7 +249,7 @@ static int from_cache(char *payload, char **flags, size_t n, int *ok, char (*why
 	return sound && found == n;
 }
 
-static void to_cache(const char *file, const char *key, const struct cc_ctx *c, char **flags, size_t n,
+static void to_cache(const char *file, const char *key, const struct cc_ctx *c, const char *const *flags, size_t n,
                      const int *ok, char (*why)[512])
 {
 	struct strv deps = { 0 };
@@ -287,56 +276,23 @@ static const char cc_flag_usage[] =
 	"usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
 	"                      [--cache FILE] [--timeout SEC] [--require] -- FLAG...\n";
 
-enum { F_CC, F_CFLAGS, F_OUTPUT, F_CACHE, F_TIMEOUT, F_FORMAT, F_REQUIRE };
-static const struct opt cc_flag_options[] = {
-	{"--cc", F_CC, 1}, {"--cflags", F_CFLAGS, 1}, {"-o", F_OUTPUT, 1}, {"--cache", F_CACHE, 1},
-	{"--timeout", F_TIMEOUT, 1}, {"--format", F_FORMAT, 1}, {"--require", F_REQUIRE, 0}, {NULL, 0, 0},
-};
-
 struct cc_flag_cmd {
 	const char *cc, *cflags, *output, *cache;
 	enum out_format fmt;
 	int require;
-	char **flags;           /* the flags under test: what follows -- */
+	const char *const *flags;       /* the flags under test: what follows -- */
 	size_t nflags;
 	struct out_var *vars;   /* one per flag: ASMCAP_CFLAG_... */
 	int *ok;                /* 1 accepted, 0 rejected, -1 not known yet */
 	char (*why)[512];       /* the compiler's line for a rejected flag */
 };
 
-/* Options, then the flags after `--`: 0, or -1 to stop with s->rc. */
-static int cc_flag_parse(struct cc_flag_cmd *c, struct opts *s, int argc, char **argv)
-{
-	const char *val;
-	memset(c, 0, sizeof *c);
-	opt_init(s, "asmcap cc-flag", cc_flag_usage, cc_flag_options, argc, argv);
-	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
-		const char **store[] = {[F_CC] = &c->cc, [F_CFLAGS] = &c->cflags, [F_OUTPUT] = &c->output,
-		                        [F_CACHE] = &c->cache};
-		if (id == OPT_STOP)
-			return -1;
-		if (id == OPT_ARG && !s->dashdash)
-			s->rc = opt_usage(s, "flags under test go after --; got", val);
-		else if (id == OPT_ARG)
-			c->nflags++;
-		else if (id == F_FORMAT && out_format_parse(val, &c->fmt))
-			s->rc = opt_usage(s, "unknown --format", val);
-		else if (id == F_TIMEOUT && timeout_option(s->cmd, val))
-			s->rc = opt_usage(s, NULL, NULL);
-		else if (id == F_REQUIRE)
-			c->require = 1;
-		else if (id <= F_CACHE)
-			*store[id] = val;
-		if (s->rc)
-			return -1;
-	}
-	if (!c->nflags) {
-		s->rc = opt_usage(s, "no flags to test: put them after --", NULL);
-		return -1;
-	}
-	c->flags = argv + argc - c->nflags;
-	return 0;
-}
+static const struct opt cc_flag_options[] = {
+	CC_VARS_OPTIONS(struct cc_flag_cmd),
+	{"--cache", OPT_TEXT, offsetof(struct cc_flag_cmd, cache), 0, 0, NULL},
+	{"--require", OPT_SWITCH, offsetof(struct cc_flag_cmd, require), 0, 0, NULL},
+	OPT_TABLE_END,
+};
 
 /* Each flag's variable; two flags with one name are a usage error (2). */
 static int cc_flag_names(struct cc_flag_cmd *c)
@@ -405,28 +361,33 @@ static int cc_flag_report(struct cc_flag_cmd *c, const struct cc_ctx *cc)
 	return 1;
 }
 
-int cmd_cc_flag(int argc, char **argv)
+static int cc_flag_main(void *cmd, const struct opts *s)
 {
-	struct cc_flag_cmd c;
-	struct opts s;
-	if (cc_flag_parse(&c, &s, argc, argv))
-		return s.rc;
+	struct cc_flag_cmd *c = cmd;
 	char err[1024];
 	struct cc_ctx cc;
-	if (cc_init(&cc, c.cc, c.cflags, err, sizeof err)) {
+	c->flags = s->args;
+	c->nflags = s->nargs;
+	if (cc_init(&cc, c->cc, c->cflags, err, sizeof err)) {
 		fprintf(stderr, "asmcap cc-flag: %s\n", err);
 		return 2;
 	}
-	int rc = cc_flag_names(&c);
+	int rc = cc_flag_names(c);
 	if (!rc)
-		rc = cc_flag_run(&c, &cc);
+		rc = cc_flag_run(c, &cc);
 	if (!rc)
-		rc = cc_flag_report(&c, &cc);
-	for (size_t k = 0; c.vars && k < c.nflags; k++)
-		free((char *)c.vars[k].name);
-	free(c.vars);
-	free(c.why);
-	free(c.ok);
+		rc = cc_flag_report(c, &cc);
+	for (size_t k = 0; c->vars && k < c->nflags; k++)
+		free((char *)c->vars[k].name);
+	free(c->vars);
+	free(c->why);
+	free(c->ok);
 	cc_free(&cc);
 	return rc;
 }
+
+const struct command cmd_cc_flag = {
+	"cc-flag", {"asmcap cc-flag", cc_flag_usage, cc_flag_options, 1, OPT_ANY,
+	            "no flags to test: put them after --", "flags under test go after --; got"},
+	sizeof(struct cc_flag_cmd), NULL, cc_flag_main,
+};

@@ -26,8 +26,9 @@ void cc_argv(const struct cc_ctx *c, const struct strv *extra, const char *src, 
  * path, or NULL with err. */
 const char *cc_probe_file(char *err, size_t errlen);
 
-/* Compile src to obj with CC CFLAGS extra... -c.  Returns run_cmd's value. */
-int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *src, const char *obj,
+/* Compile src to obj with CC CFLAGS extra... also -c (extra, also: NULL
+ * for none).  Returns run_cmd's value. */
+int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *also, const char *src, const char *obj,
                struct run_result *r, char *err, size_t errlen);
 
 /* Does the compiler accept all of `flags` together?  1 yes, 0 no (why has
@@ -37,9 +38,15 @@ int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *src, cons
 int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, size_t whylen,
                       char *err, size_t errlen);
 
-/* --timeout SEC for every subcommand that runs the toolchain: sets
- * run_default_timeout; 0, or -1 with a message on stderr naming `who'. */
-int timeout_option(const char *who, const char *val);
+/* The options of every subcommand that runs the compiler, for a struct
+ * with `cc' and `cflags'. */
+#define CC_OPTIONS(type) \
+	{"--cc", OPT_TEXT, offsetof(type, cc), 0, 0, NULL}, \
+	{"--cflags", OPT_TEXT, offsetof(type, cflags), 0, 0, NULL}, \
+	{"--timeout", OPT_TIMEOUT, 0, 0, 0, NULL}
+
+/* ...and of those that write variables for a build (with `fmt', `output'). */
+#define CC_VARS_OPTIONS(type) CC_OPTIONS(type), OPT_OUTPUT(type)
 
 /* The line of a compiler's stderr worth quoting: the first that says
  * "error", else the first.  Sets *len; never NULL. */

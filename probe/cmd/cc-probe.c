@@ -74,50 +74,14 @@ static const char cc_probe_usage[] =
 	"each answer checked in the object's machine code.  Exit: 0 probed, 1 a --require'd\n"
 	"probe is not yes, 2 usage or output, 3 the toolchain is unusable, 4 out of memory\n";
 
-enum { P_CC, P_CFLAGS, P_FEATURES, P_FORMAT, P_OUTPUT, P_CACHE, P_TIMEOUT, P_JOBS, P_REQUIRE };
 static const struct opt cc_probe_options[] = {
-	{"--cc", P_CC, 1}, {"--cflags", P_CFLAGS, 1}, {"--features", P_FEATURES, 1},
-	{"--format", P_FORMAT, 1}, {"-o", P_OUTPUT, 1}, {"--cache", P_CACHE, 1},
-	{"--timeout", P_TIMEOUT, 1}, {"--jobs", P_JOBS, 1}, {"--require", P_REQUIRE, 1}, {NULL, 0, 0},
+	CC_VARS_OPTIONS(struct copts),
+	{"--features", OPT_TEXT, offsetof(struct copts, features), 0, 0, NULL},
+	{"--cache", OPT_TEXT, offsetof(struct copts, cache), 0, 0, NULL},
+	{"--jobs", OPT_COUNT, offsetof(struct copts, jobs), 1, 1024, NULL},
+	{"--require", OPT_TEXT, offsetof(struct copts, require), 0, 0, NULL},
+	OPT_TABLE_END,
 };
-
-/* One option's value checked and stored: 0, or the usage exit code. */
-static int cc_probe_option(struct copts *o, const struct opts *s, int id, const char *val)
-{
-	const char **store[] = {[P_CC] = &o->cc, [P_CFLAGS] = &o->cflags, [P_FEATURES] = &o->features,
-		[P_OUTPUT] = &o->output, [P_CACHE] = &o->cache, [P_REQUIRE] = &o->require};
-	long j;
-	switch (id) {
-	case P_FORMAT:
-		return out_format_parse(val, &o->fmt) ? opt_usage(s, "unknown --format", val) : 0;
-	case P_TIMEOUT:
-		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
-	case P_JOBS:
-		if (opt_number(s, "--jobs takes a count,", val, 1, 1024, &j))
-			return 2;
-		o->jobs = (unsigned)j;
-		return 0;
-	default:
-		*store[id] = val;
-		return 0;
-	}
-}
-
-/* The options: 0, or -1 to stop with s->rc (help printed, or an error). */
-static int options(struct copts *o, struct opts *s, int argc, char **argv)
-{
-	const char *val;
-	memset(o, 0, sizeof *o);
-	opt_init(s, "asmcap cc-probe", cc_probe_usage, cc_probe_options, argc, argv);
-	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
-		if (id == OPT_STOP)
-			return -1;
-		s->rc = id == OPT_ARG ? opt_usage(s, "unexpected argument", val) : cc_probe_option(o, s, id, val);
-		if (s->rc)
-			return -1;
-	}
-	return 0;
-}
 
 /* ---- the answers ---- */
 
@@ -825,26 +789,24 @@ static void cc_probe_free(struct cp *c)
 	cc_free(&c->cc);
 }
 
-int cmd_cc_probe(int argc, char **argv)
+static int cc_probe_main(void *cmd, const struct opts *s)
 {
-	struct copts o;
-	struct opts s;
+	const struct copts *o = cmd;
 	struct cp c;
 	char err[1024];
 	int *req = NULL, cached = 0;
-	if (options(&o, &s, argc, argv))
-		return s.rc;
+	(void)s;
 	memset(&c, 0, sizeof c);
-	int r = cc_probe_setup(&c, &o, &req, err, sizeof err);
-	char *key = !r && o.cache ? cache_key_of(&c, o.features) : NULL, *payload = NULL;
-	if (key && (payload = cache_lookup(o.cache, key, &c.cc.cc)))
+	int r = cc_probe_setup(&c, o, &req, err, sizeof err);
+	char *key = !r && o->cache ? cache_key_of(&c, o->features) : NULL, *payload = NULL;
+	if (key && (payload = cache_lookup(o->cache, key, &c.cc.cc)))
 		cached = from_cache(&c, payload);
 	if (!r && !cached && !(r = probe_all(&c, err, sizeof err)) && key)
-		to_cache(&c, o.cache, key);
+		to_cache(&c, o->cache, key);
 	if (r)
 		fprintf(stderr, "asmcap cc-probe: %s\n", err);
 	else
-		r = cc_probe_report(&c, &o, req);
+		r = cc_probe_report(&c, o, req);
 	if (getenv("ASMCAP_STATS"))
 		fprintf(stderr, "asmcap: stats: processes=%u cached=%d\n", run_nprocs, cached);
 	cc_probe_free(&c);
@@ -853,3 +815,8 @@ int cmd_cc_probe(int argc, char **argv)
 	free(payload);
 	return r;
 }
+
+const struct command cmd_cc_probe = {
+	"cc-probe", {"asmcap cc-probe", cc_probe_usage, cc_probe_options, 0, 0, NULL, NULL},
+	sizeof(struct copts), NULL, cc_probe_main,
+};

@@ -218,7 +218,7 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 		free(check);
 		free(bench);
 		struct run_result r;
-		int rc = cc_compile(c, &defs, path, driver_o, &r, err, errlen);
+		int rc = cc_compile(c, &defs, NULL, path, driver_o, &r, err, errlen);
 		strv_free(&defs);
 		if (rc)
 			return -1;
@@ -234,7 +234,7 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 	snprintf(v->exe, sizeof v->exe, "%s/choose-%u", tmpdir_path(), seq++);
 	struct strv flags = { 0 };
 	struct run_result r;
-	if (split_words(v->flags, &flags, err, errlen) || cc_compile(c, &flags, src, obj, &r, err, errlen)) {
+	if (split_words(v->flags, &flags, err, errlen) || cc_compile(c, &flags, NULL, src, obj, &r, err, errlen)) {
 		strv_free(&flags);
 		return -1;
 	}
@@ -365,61 +365,20 @@ static const char choose_usage[] =
 	"usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--run CMD] [--rounds N] [--timeout SEC]\n"
 	"                     [--format " OUT_FORMAT_NAMES "] [-o FILE]\n";
 
-enum { H_CC, H_CFLAGS, H_OUTPUT, H_RUN, H_TIMEOUT, H_ROUNDS, H_FORMAT };
-static const struct opt choose_options[] = {
-	{"--cc", H_CC, 1}, {"--cflags", H_CFLAGS, 1}, {"-o", H_OUTPUT, 1}, {"--run", H_RUN, 1},
-	{"--timeout", H_TIMEOUT, 1}, {"--rounds", H_ROUNDS, 1}, {"--format", H_FORMAT, 1}, {NULL, 0, 0},
-};
-
 struct choose_cmd {
-	const char *file, *cc, *cflags, *output;
+	const char *file;       /* the spec */
+	const char *cc, *cflags, *output;
 	const char *run;        /* the check's wrapper (an emulator), never the timing's */
 	enum out_format fmt;
-	int rounds;
+	unsigned rounds;
 };
 
-/* One option or the spec: 0, or the usage exit code. */
-static int choose_arg(struct choose_cmd *c, const struct opts *s, int id, const char *val)
-{
-	const char **store[] = {[H_CC] = &c->cc, [H_CFLAGS] = &c->cflags, [H_OUTPUT] = &c->output,
-	                        [H_RUN] = &c->run};
-	long n;
-	switch (id) {
-	case OPT_ARG:
-		if (c->file)
-			return opt_usage(s, "unexpected argument", val);
-		c->file = val;
-		return 0;
-	case H_TIMEOUT:
-		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
-	case H_ROUNDS:
-		if (opt_number(s, "--rounds takes", val, 3, 101, &n))
-			return 2;
-		c->rounds = (int)n;
-		return 0;
-	case H_FORMAT:
-		return out_format_parse(val, &c->fmt) ? opt_usage(s, "unknown --format", val) : 0;
-	default:
-		*store[id] = val;
-		return 0;
-	}
-}
-
-/* 0, or -1 to stop with s->rc. */
-static int choose_parse(struct choose_cmd *c, struct opts *s, int argc, char **argv)
-{
-	const char *val;
-	*c = (struct choose_cmd){.fmt = OUT_TEXT, .rounds = 7};
-	opt_init(s, "asmcap choose", choose_usage, choose_options, argc, argv);
-	for (int id; (id = opt_next(s, &val)) != OPT_END;)
-		if (id == OPT_STOP || (s->rc = choose_arg(c, s, id, val)))
-			return -1;
-	if (!c->file) {
-		s->rc = opt_usage(s, "which SPEC?", NULL);
-		return -1;
-	}
-	return 0;
-}
+static const struct opt choose_options[] = {
+	CC_VARS_OPTIONS(struct choose_cmd),
+	{"--run", OPT_TEXT, offsetof(struct choose_cmd, run), 0, 0, NULL},
+	{"--rounds", OPT_COUNT, offsetof(struct choose_cmd, rounds), 3, 101, NULL},
+	OPT_TABLE_END,
+};
 
 /* Every variant's frame measured and, where it compiles, linked and
  * checked (under wrap when given).  0, or the exit code (reported). */
@@ -553,7 +512,7 @@ static int choose_report(struct spec *sp, const struct choose_cmd *c, struct var
 {
 	int fallback = !f->timeable && !strcmp(sp->metric, "cycles");
 	const char *metric = fallback ? "frame" : sp->metric;
-	if (!strcmp(metric, "cycles") && choose_bench(sp, c->rounds))
+	if (!strcmp(metric, "cycles") && choose_bench(sp, (int)c->rounds))
 		return 1;
 	struct variant *win = choose_decide(sp, def, metric);
 	char envname[256], reason[600];
@@ -581,15 +540,13 @@ static int choose_report(struct spec *sp, const struct choose_cmd *c, struct var
 	return rc;
 }
 
-int cmd_choose(int argc, char **argv)
+static int choose_main(void *cmd, const struct opts *s)
 {
-	struct choose_cmd c;
-	struct opts s;
-	if (choose_parse(&c, &s, argc, argv))
-		return s.rc;
+	struct choose_cmd *c = cmd;
 	struct spec sp;
 	memset(&sp, 0, sizeof sp);
-	if (spec_load(&sp, c.file)) {
+	c->file = s->args[0];
+	if (spec_load(&sp, c->file)) {
 		spec_free(&sp);
 		return 2;
 	}
@@ -598,7 +555,7 @@ int cmd_choose(int argc, char **argv)
 	struct strv wrap = { 0 };
 	struct run_facts f = { 0 };
 	int rc = 0;
-	if (cc_init(&cc, c.cc, c.cflags, err, sizeof err) || (c.run && split_words(c.run, &wrap, err, sizeof err))) {
+	if (cc_init(&cc, c->cc, c->cflags, err, sizeof err) || (c->run && split_words(c->run, &wrap, err, sizeof err))) {
 		fprintf(stderr, "asmcap choose: %s\n", err);
 		rc = 2;
 	} else
@@ -613,10 +570,17 @@ int cmd_choose(int argc, char **argv)
 	if (!rc && f.checked)
 		rc = choose_same_result(&sp, def);
 	if (!rc)
-		rc = choose_report(&sp, &c, def, &f);
+		rc = choose_report(&sp, c, def, &f);
 	strv_free(&wrap);
 	cc_free(&cc);
 	spec_free(&sp);
 	free(src);
 	return rc;
 }
+
+static const struct choose_cmd choose_defaults = {.fmt = OUT_TEXT, .rounds = 7};
+
+const struct command cmd_choose = {
+	"choose", {"asmcap choose", choose_usage, choose_options, 1, 1, "which SPEC?", NULL},
+	sizeof(struct choose_cmd), &choose_defaults, choose_main,
+};

@@ -14,37 +14,15 @@
 
 static const char cpu_usage[] = "usage: asmcap cpu [--format " OUT_FORMAT_NAMES "] [-o FILE] [--templates DIR]\n";
 
-enum { C_FORMAT, C_OUTPUT, C_TEMPLATES };
-static const struct opt cpu_options[] = {
-	{"--format", C_FORMAT, 1}, {"-o", C_OUTPUT, 1}, {"--templates", C_TEMPLATES, 1}, {NULL, 0, 0},
-};
-
 struct cpu_cmd { enum out_format fmt; const char *output, *templates; };
 
-enum { CPU_STATE_MAX = 4 };     /* the most cpu_state lines a module gives */
+static const struct opt cpu_options[] = {
+	OPT_OUTPUT(struct cpu_cmd),
+	{"--templates", OPT_TEXT, offsetof(struct cpu_cmd, templates), 0, 0, NULL},
+	OPT_TABLE_END,
+};
 
-/* 0, or -1 to stop with s->rc. */
-static int cpu_parse(struct cpu_cmd *c, struct opts *s, int argc, char **argv)
-{
-	const char *val;
-	*c = (struct cpu_cmd){OUT_TEXT, NULL, NULL};
-	opt_init(s, "asmcap cpu", cpu_usage, cpu_options, argc, argv);
-	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
-		if (id == OPT_STOP)
-			return -1;
-		if (id == OPT_ARG)
-			s->rc = opt_usage(s, "unexpected argument", val);
-		else if (id == C_FORMAT && out_format_parse(val, &c->fmt))
-			s->rc = opt_usage(s, "unknown --format", val);
-		else if (id == C_OUTPUT)
-			c->output = val;
-		else if (id == C_TEMPLATES)
-			c->templates = val;
-		if (s->rc)
-			return -1;
-	}
-	return 0;
-}
+enum { CPU_STATE_MAX = 4 };     /* the most cpu_state lines a module gives */
 
 /* One line per variable: "adx  yes  comment". */
 static void cpu_text(struct buf *out, const struct out_var *v, size_t n)
@@ -82,12 +60,10 @@ static size_t cpu_vars(const struct arch *a, const struct catalog *c, struct arc
 	return k;
 }
 
-int cmd_cpu(int argc, char **argv)
+static int cpu_run(void *cmd, const struct opts *s)
 {
-	struct cpu_cmd cc;
-	struct opts s;
-	if (cpu_parse(&cc, &s, argc, argv))
-		return s.rc;
+	const struct cpu_cmd *cc = cmd;
+	(void)s;
 	const struct arch *a = arch_host();
 	if (!a || !a->cpu_runs) {
 		fprintf(stderr, "asmcap cpu: this build of asmcap cannot read the features of its CPU (%s)\n",
@@ -96,7 +72,7 @@ int cmd_cpu(int argc, char **argv)
 	}
 	struct catalog c;
 	char err[512];
-	if (catalog_load(&c, cc.templates, a->name, err, sizeof err)) {
+	if (catalog_load(&c, cc->templates, a->name, err, sizeof err)) {
 		fprintf(stderr, "asmcap cpu: %s\n", err);
 		return 2;
 	}
@@ -105,11 +81,11 @@ int cmd_cpu(int argc, char **argv)
 	struct arch_cpu_state st[CPU_STATE_MAX];
 	size_t nown = 0, k = cpu_vars(a, &c, st, v, own, &nown);
 	struct buf out = {0};
-	if (cc.fmt == OUT_TEXT)
+	if (cc->fmt == OUT_TEXT)
 		cpu_text(&out, v, k);
 	else
-		out_vars(&out, cc.fmt, "asmcap cpu", v, k);
-	int r = file_output("asmcap cpu", cc.output, &out);
+		out_vars(&out, cc->fmt, "asmcap cpu", v, k);
+	int r = file_output("asmcap cpu", cc->output, &out);
 	for (size_t i = 0; i < nown; i++)
 		free(own[i]);
 	free(own);
@@ -118,3 +94,7 @@ int cmd_cpu(int argc, char **argv)
 	catalog_free(&c);
 	return r;
 }
+
+const struct command cmd_cpu = {
+	"cpu", {"asmcap cpu", cpu_usage, cpu_options, 0, 0, NULL, NULL}, sizeof(struct cpu_cmd), NULL, cpu_run,
+};

@@ -19,7 +19,6 @@
 #include "out.h"
 #include "xalloc.h"
 #include "arch.h"
-#include "xalloc.h"
 
 int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes)
 {
@@ -184,14 +183,8 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 	unsigned k = seq++;
 	snprintf(obj, sizeof obj, "%s/frame-%u.o", tmpdir_path(), k);
 	snprintf(su, sizeof su, "%s/frame-%u.su", tmpdir_path(), k);
-	struct strv extra = { 0 };
-	strv_append(&extra, flags);
-	if (su_ok)
-		strv_push(&extra, "-fstack-usage");
 	struct run_result r;
-	int rc = cc_compile(c, &extra, src, obj, &r, err, errlen);
-	strv_free(&extra);
-	if (rc)
+	if (cc_compile(c, flags, su_ok ? "-fstack-usage" : NULL, src, obj, &r, err, errlen))
 		return -1;
 	if (!r.exited || r.status) {
 		size_t n;
@@ -225,61 +218,32 @@ static const char frame_usage[] =
 	"usage: asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]... [--cc CMD] [--cflags FLAGS]\n"
 	"                    [--timeout SEC] [--format text|json]\n";
 
-enum { M_FUNC, M_VARIANT, M_CC, M_CFLAGS, M_TIMEOUT, M_FORMAT };
-static const struct opt frame_options[] = {
-	{"--func", M_FUNC, 1}, {"--variant", M_VARIANT, 1}, {"--cc", M_CC, 1}, {"--cflags", M_CFLAGS, 1},
-	{"--timeout", M_TIMEOUT, 1}, {"--format", M_FORMAT, 1}, {NULL, 0, 0},
-};
-
 struct frame_cmd {
-	const char *src, *func, *cc, *cflags;
+	const char *func, *cc, *cflags;
 	enum out_format fmt;
-	const char **vars;      /* NAME=FLAGS */
-	size_t nv;
+	struct opt_list vars;   /* NAME=FLAGS */
 };
 
-/* One --variant or the file: 0, or the usage exit code. */
-static int frame_arg(struct frame_cmd *c, const struct opts *s, int id, const char *val)
-{
-	const char **store[] = {[M_FUNC] = &c->func, [M_CC] = &c->cc, [M_CFLAGS] = &c->cflags};
-	if (id == OPT_ARG && c->src)
-		return opt_usage(s, "unexpected argument", val);
-	if (id == OPT_ARG)
-		c->src = val;
-	else if (id == M_VARIANT && (!strchr(val, '=') || val[0] == '='))
-		return opt_usage(s, "--variant is NAME=FLAGS, not", val);
-	else if (id == M_VARIANT)
-		c->vars[c->nv++] = val;
-	else if (id == M_TIMEOUT)
-		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
-	else if (id == M_FORMAT && (out_format_parse(val, &c->fmt) || (c->fmt != OUT_TEXT && c->fmt != OUT_JSON)))
-		return opt_usage(s, "--format takes text or json, not", val);
-	else if (id != M_FORMAT)
-		*store[id] = val;
-	return 0;
-}
+static const struct opt frame_options[] = {
+	{"--func", OPT_TEXT, offsetof(struct frame_cmd, func), 0, 0, NULL},
+	{"--variant", OPT_LIST, offsetof(struct frame_cmd, vars), 0, 0, NULL},
+	CC_OPTIONS(struct frame_cmd),
+	{"--format", OPT_FORMAT, offsetof(struct frame_cmd, fmt), 0, OUT_JSON, NULL},
+	OPT_TABLE_END,
+};
 
-/* 0, or -1 to stop with s->rc. */
-static int frame_parse(struct frame_cmd *c, struct opts *s, int argc, char **argv)
+/* What the options cannot say alone: 0, or 2 (reported). */
+static int frame_check(const struct frame_cmd *c, const struct opts *s)
 {
-	const char *val;
-	memset(c, 0, sizeof *c);
-	c->vars = xcalloc((size_t)argc + 1, sizeof *c->vars);
-	opt_init(s, "asmcap frame", frame_usage, frame_options, argc, argv);
-	for (int id; (id = opt_next(s, &val)) != OPT_END;)
-		if (id == OPT_STOP || (s->rc = frame_arg(c, s, id, val)))
-			return -1;
-	if (!c->src || !c->func) {
-		s->rc = opt_usage(s, c->src ? "--func names the function to measure" : "which FILE.c?", NULL);
-		return -1;
+	for (size_t k = 0; k < c->vars.n; k++)
+		if (!strchr(c->vars.v[k], '=') || c->vars.v[k][0] == '=')
+			return opt_usage(s, "--variant is NAME=FLAGS, not", c->vars.v[k]);
+	if (!c->func)
+		return opt_usage(s, "--func names the function to measure", NULL);
+	if (access(s->args[0], R_OK)) {
+		fprintf(stderr, "asmcap frame: cannot read %s\n", s->args[0]);
+		return 2;
 	}
-	if (access(c->src, R_OK)) {
-		fprintf(stderr, "asmcap frame: cannot read %s\n", c->src);
-		s->rc = 2;
-		return -1;
-	}
-	if (c->nv == 0)
-		c->vars[c->nv++] = "default=";
 	return 0;
 }
 
@@ -317,54 +281,59 @@ static void frame_row(struct buf *b, enum out_format fmt, size_t k, const char *
 	buf_puts(b, "\n");
 }
 
-int cmd_frame(int argc, char **argv)
+static int frame_main(void *cmd, const struct opts *s)
 {
-	struct frame_cmd c;
-	struct opts s;
-	if (frame_parse(&c, &s, argc, argv)) {
-		free(c.vars);
-		return s.rc;
-	}
+	const struct frame_cmd *c = cmd;
+	static const char *const only_default[] = {"default="};
+	const char *const *vars = c->vars.n ? c->vars.v : only_default;
+	size_t nv = c->vars.n ? c->vars.n : 1;
+	const char *src = s->args[0];
 	char err[1024];
 	struct cc_ctx cc;
-	if (cc_init(&cc, c.cc, c.cflags, err, sizeof err)) {
+	int rc = frame_check(c, s);
+	if (rc)
+		return rc;
+	if (cc_init(&cc, c->cc, c->cflags, err, sizeof err)) {
 		fprintf(stderr, "asmcap frame: %s\n", err);
-		free(c.vars);
 		return 2;
 	}
 	struct buf b = { 0 };
-	int rc = 0, found = 0, compiled = 0;
-	if (c.fmt == OUT_JSON)
-		buf_puts(&b, "{\"function\": "), buf_json_str(&b, c.func), buf_puts(&b, ", \"variants\": [");
+	int found = 0, compiled = 0;
+	if (c->fmt == OUT_JSON)
+		buf_puts(&b, "{\"function\": "), buf_json_str(&b, c->func), buf_puts(&b, ", \"variants\": [");
 	else
 		buf_printf(&b, "%-14s %8s %8s  %-12s %s\n", "variant", "frame", "code", "from", "flags");
-	for (size_t k = 0; k < c.nv && !rc; k++) {
-		const char *eq = strchr(c.vars[k], '=');
-		char *name = xstrndup(c.vars[k], (size_t)(eq - c.vars[k]));
+	for (size_t k = 0; k < nv && !rc; k++) {
+		const char *eq = strchr(vars[k], '=');
+		char *name = xstrndup(vars[k], (size_t)(eq - vars[k]));
 		struct strv flags = { 0 };
 		struct frame_result fr;
 		int m = split_words(eq + 1, &flags, err, sizeof err) ? -2
-		        : frame_measure(&cc, c.src, c.func, &flags, &fr, err, sizeof err);
+		        : frame_measure(&cc, src, c->func, &flags, &fr, err, sizeof err);
 		if (m < 0) {
 			fprintf(stderr, "asmcap frame: %s\n", err);
 			rc = m == -1 ? 3 : 2;
 		} else
-			frame_row(&b, c.fmt, k, name, eq + 1, &fr);
+			frame_row(&b, c->fmt, k, name, eq + 1, &fr);
 		found += m == 0 && fr.available;
 		compiled += m == 0 && fr.compiled;
 		strv_free(&flags);
 		free(name);
 	}
 	if (!rc && compiled && !found) {
-		fprintf(stderr, "asmcap frame: no function %s in %s under any variant\n", c.func, c.src);
+		fprintf(stderr, "asmcap frame: no function %s in %s under any variant\n", c->func, src);
 		rc = 2;
 	}
-	if (c.fmt == OUT_JSON)
+	if (c->fmt == OUT_JSON)
 		buf_puts(&b, "]}\n");
 	if (!rc)
 		rc = file_output("asmcap frame", NULL, &b);
 	buf_free(&b);
 	cc_free(&cc);
-	free(c.vars);
 	return rc;
 }
+
+const struct command cmd_frame = {
+	"frame", {"asmcap frame", frame_usage, frame_options, 1, 1, "which FILE.c?", NULL},
+	sizeof(struct frame_cmd), NULL, frame_main,
+};

@@ -230,9 +230,6 @@ static const char legacy_usage[] =
 	"  every gate of OpenSSL 3.0's x86_64 perlasm, beside the probe's verdicts\n"
 	"  for the same toolchain\n";
 
-enum { L_CC, L_NASM };
-static const struct opt legacy_options[] = { {"--cc", L_CC, 1}, {"--nasm", L_NASM, 1}, {NULL, 0, 0} };
-
 /* One run: the toolchain's words, what it printed, what each rule made of it. */
 struct legacy {
 	const char *cc, *nasm;
@@ -243,28 +240,24 @@ struct legacy {
 	struct probe_adx p;
 };
 
-/* 0, or -1 to stop with s->rc. */
-static int legacy_parse(struct legacy *l, struct opts *s, int argc, char **argv)
+static const struct opt legacy_options[] = {
+	{"--cc", OPT_TEXT, offsetof(struct legacy, cc), 0, 0, NULL},
+	{"--nasm", OPT_TEXT, offsetof(struct legacy, nasm), 0, 0, NULL},
+	OPT_TABLE_END,
+};
+
+/* The commands as words ($CC, else cc): 0, or 2 (reported). */
+static int legacy_words(struct legacy *l)
 {
-	const char *val;
 	char err[512] = "";
-	opt_init(s, "asmcap legacy", legacy_usage, legacy_options, argc, argv);
-	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
-		if (id == OPT_STOP)
-			return -1;
-		if (id == OPT_ARG) {
-			s->rc = opt_usage(s, "unexpected argument", val);
-			return -1;
-		}
-		*(id == L_CC ? &l->cc : &l->nasm) = val;
-	}
+	if (!l->cc)
+		l->cc = getenv("CC");
 	if (!l->cc || !*l->cc)
 		l->cc = "cc";
 	if (split_words(l->cc, &l->ccw, err, sizeof err) < 0 || l->ccw.n == 0 ||
 	    (l->nasm && (split_words(l->nasm, &l->nasmw, err, sizeof err) < 0 || l->nasmw.n == 0))) {
 		fprintf(stderr, "asmcap legacy: bad command '%s': %s\n", l->ccw.n ? l->nasm : l->cc, *err ? err : "empty");
-		s->rc = 2;
-		return -1;
+		return 2;
 	}
 	return 0;
 }
@@ -324,28 +317,29 @@ static void legacy_report(const struct legacy *l)
 			explain(e, &l->gas, l->clang, &l->nrule, yes[e], &l->p, ccfirst);
 }
 
-int cmd_legacy(int argc, char **argv)
+static int legacy_main(void *cmd, const struct opts *s)
 {
-	struct legacy l;
-	struct opts s;
+	struct legacy *l = cmd;
 	char err[512];
-	int rc;
-	memset(&l, 0, sizeof l);
-	l.cc = getenv("CC");
-	if (legacy_parse(&l, &s, argc, argv))
-		rc = s.rc;
-	else if ((rc = probe_gates(l.cc, l.nasm, &l.pr, err, sizeof err)) == 2 || rc == 3)
+	(void)s;
+	int rc = legacy_words(l);
+	if (!rc && ((rc = probe_gates(l->cc, l->nasm, &l->pr, err, sizeof err)) == 2 || rc == 3))
 		fprintf(stderr, "asmcap legacy: the probe failed: %s\n", err);
-	else if (adx_of(&l.pr, &l.p), !(rc = legacy_run(&l))) {
-		legacy_report(&l);
-		struct legacy_text t = { l.asout, l.ccout, l.nasmout };
-		legacy_gates30(&t, probe_status, &l.pr);
+	else if (!rc && (adx_of(&l->pr, &l->p), !(rc = legacy_run(l)))) {
+		legacy_report(l);
+		struct legacy_text t = { l->asout, l->ccout, l->nasmout };
+		legacy_gates30(&t, probe_status, &l->pr);
 	}
-	probe_free(&l.pr);
-	free(l.asout);
-	free(l.ccout);
-	free(l.nasmout);
-	strv_free(&l.ccw);
-	strv_free(&l.nasmw);
+	probe_free(&l->pr);
+	free(l->asout);
+	free(l->ccout);
+	free(l->nasmout);
+	strv_free(&l->ccw);
+	strv_free(&l->nasmw);
 	return rc;
 }
+
+const struct command cmd_legacy = {
+	"legacy", {"asmcap legacy", legacy_usage, legacy_options, 0, 0, NULL, NULL}, sizeof(struct legacy), NULL,
+	legacy_main,
+};

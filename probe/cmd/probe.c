@@ -1,7 +1,6 @@
 /* asmcap probe | list | explain: options, cache, output, --require. */
 #include "cache.h"
 #include "arch.h"
-#include "cc-flag.h"
 #include "cmds.h"
 #include "file.h"
 #include "out.h"
@@ -21,8 +20,8 @@
 
 struct cli {
 	struct probe_opts o;
-	const char *format, *output, *cache, *log, *require;
-	const char *positional;         /* explain: the feature */
+	enum out_format fmt;
+	const char *output, *cache, *log, *require;
 	const char *arch;               /* list */
 	int way_set;                    /* --cc, --as or --nasm given */
 };
@@ -39,77 +38,87 @@ static const char usage_text[] =
 	"exit: 0 probed, 1 a --require'd feature is not yes, 2 usage or output, 3 the toolchain is unusable,\n"
 	"      4 out of memory\n";
 
-enum { O_CC, O_AS, O_NASM, O_CFLAGS, O_ASFLAGS, O_MODE, O_FLAVOUR, O_FEATURES, O_TEMPLATES, O_FORMAT,
-       O_OUTPUT, O_CACHE, O_TIMEOUT, O_JOBS, O_LOG, O_REQUIRE, O_DISABLE, O_ARCH, O_ADD_TEMPLATES };
-
-/* In the order of the ids: options[id].name names an id in messages. */
-static const struct opt options[] = {
-	{"--cc", O_CC, 1}, {"--as", O_AS, 1}, {"--nasm", O_NASM, 1}, {"--cflags", O_CFLAGS, 1},
-	{"--asflags", O_ASFLAGS, 1}, {"--mode", O_MODE, 1}, {"--flavour", O_FLAVOUR, 1},
-	{"--features", O_FEATURES, 1}, {"--templates", O_TEMPLATES, 1}, {"--format", O_FORMAT, 1},
-	{"-o", O_OUTPUT, 1}, {"--cache", O_CACHE, 1}, {"--timeout", O_TIMEOUT, 1}, {"--jobs", O_JOBS, 1},
-	{"--log", O_LOG, 1}, {"--require", O_REQUIRE, 1}, {"--disable", O_DISABLE, 1}, {"--arch", O_ARCH, 1},
-	{"--add-templates", O_ADD_TEMPLATES, 1}, {NULL, 0, 0},
-};
-
-/* One option's value checked and stored: 0, or the usage exit code. */
-static int set_option(struct cli *c, const struct opts *s, int id, const char *val)
+/* --cc, --as, --nasm: the way in (the option's name) and its command. */
+static int set_way(void *cmd, const struct opts *s, const struct opt *o, const char *val)
 {
-	static const char *const ways[] = {[O_CC] = "cc", [O_AS] = "as", [O_NASM] = "nasm"};
-	static const char *const flavours[] = {"elf", "macosx", "mingw64", "nasm", NULL};
-	const char **store[] = {[O_CFLAGS] = &c->o.cflags, [O_ASFLAGS] = &c->o.asflags,
-		[O_TEMPLATES] = &c->o.templates, [O_OUTPUT] = &c->output, [O_CACHE] = &c->cache,
-		[O_LOG] = &c->log, [O_REQUIRE] = &c->require, [O_DISABLE] = &c->o.disable};
-	enum out_format f;
-	long j;
-	switch (id) {
-	case O_CC: case O_AS: case O_NASM:
-		if (c->way_set && strcmp(c->o.way, ways[id]))
-			return opt_usage(s, "one way in: --cc, --as or --nasm, not both", options[id].name);
-		c->way_set = 1;
-		c->o.way = ways[id];
-		c->o.cmd = val;
-		return 0;
-	case O_MODE:
-		if (strcmp(val, "S") && strcmp(val, "s"))
-			return opt_usage(s, "--mode takes S or s, not", val);
-		c->o.mode = val[0];
-		return 0;
-	case O_FLAVOUR:
-		for (const char *const *k = flavours; *k; k++)
-			if (!strcmp(val, *k))
-				return c->o.flavour = val, 0;
-		return opt_usage(s, "--flavour takes elf, macosx, mingw64 or nasm, not", val);
-	case O_FEATURES:
-		if (!val[strspn(val, ", \t")])
-			return opt_usage(s, "--features names no feature (leave it out to probe all)", val);
-		c->o.features = val;
-		return 0;
-	case O_FORMAT:
-		if (out_format_parse(val, &f))
-			return opt_usage(s, "unknown --format", val);
-		c->format = val;
-		return 0;
-	case O_ARCH:
-		if (!arch_named(val))
-			return opt_usage(s, "--arch takes x86_64, i386, aarch64, arm or riscv64, not", val);
-		c->arch = val;
-		return 0;
-	case O_ADD_TEMPLATES:
-		catalog_add_dir(val);
-		return 0;
-	case O_TIMEOUT:
-		return timeout_option(s->cmd, val) ? opt_usage(s, NULL, NULL) : 0;
-	case O_JOBS:
-		if (opt_number(s, "--jobs takes a count,", val, 1, 1024, &j))
-			return 2;
-		c->o.jobs = (unsigned)j;
-		return 0;
-	default:
-		*store[id] = val;
-		return 0;
-	}
+	struct cli *c = cmd;
+	if (c->way_set && strcmp(c->o.way, o->name + 2))
+		return opt_usage(s, "one way in: --cc, --as or --nasm, not both", o->name);
+	c->way_set = 1;
+	c->o.way = o->name + 2;
+	c->o.cmd = val;
+	return 0;
 }
+
+static int set_mode(void *cmd, const struct opts *s, const struct opt *o, const char *val)
+{
+	(void)o;
+	if (strcmp(val, "S") && strcmp(val, "s"))
+		return opt_usage(s, "--mode takes S or s, not", val);
+	((struct cli *)cmd)->o.mode = val[0];
+	return 0;
+}
+
+static int set_flavour(void *cmd, const struct opts *s, const struct opt *o, const char *val)
+{
+	static const char *const flavours[] = {"elf", "macosx", "mingw64", "nasm", NULL};
+	(void)o;
+	for (const char *const *k = flavours; *k; k++)
+		if (!strcmp(val, *k)) {
+			((struct cli *)cmd)->o.flavour = val;
+			return 0;
+		}
+	return opt_usage(s, "--flavour takes elf, macosx, mingw64 or nasm, not", val);
+}
+
+static int set_features(void *cmd, const struct opts *s, const struct opt *o, const char *val)
+{
+	(void)o;
+	if (!val[strspn(val, ", \t")])
+		return opt_usage(s, "--features names no feature (leave it out to probe all)", val);
+	((struct cli *)cmd)->o.features = val;
+	return 0;
+}
+
+static int set_arch(void *cmd, const struct opts *s, const struct opt *o, const char *val)
+{
+	(void)o;
+	if (!arch_named(val))
+		return opt_usage(s, "--arch takes x86_64, i386, aarch64, arm or riscv64, not", val);
+	((struct cli *)cmd)->arch = val;
+	return 0;
+}
+
+static int add_templates(void *cmd, const struct opts *s, const struct opt *o, const char *val)
+{
+	(void)cmd, (void)s, (void)o;
+	catalog_add_dir(val);
+	return 0;
+}
+
+#define AT(field) offsetof(struct cli, field)
+static const struct opt options[] = {
+	{"--cc", OPT_CALL, 0, 0, 0, set_way},
+	{"--as", OPT_CALL, 0, 0, 0, set_way},
+	{"--nasm", OPT_CALL, 0, 0, 0, set_way},
+	{"--cflags", OPT_TEXT, AT(o.cflags), 0, 0, NULL},
+	{"--asflags", OPT_TEXT, AT(o.asflags), 0, 0, NULL},
+	{"--mode", OPT_CALL, 0, 0, 0, set_mode},
+	{"--flavour", OPT_CALL, 0, 0, 0, set_flavour},
+	{"--features", OPT_CALL, 0, 0, 0, set_features},
+	{"--templates", OPT_TEXT, AT(o.templates), 0, 0, NULL},
+	OPT_OUTPUT(struct cli),
+	{"--cache", OPT_TEXT, AT(cache), 0, 0, NULL},
+	{"--timeout", OPT_TIMEOUT, 0, 0, 0, NULL},
+	{"--jobs", OPT_COUNT, AT(o.jobs), 1, 1024, NULL},
+	{"--log", OPT_TEXT, AT(log), 0, 0, NULL},
+	{"--require", OPT_TEXT, AT(require), 0, 0, NULL},
+	{"--disable", OPT_TEXT, AT(o.disable), 0, 0, NULL},
+	{"--arch", OPT_CALL, 0, 0, 0, set_arch},
+	{"--add-templates", OPT_CALL, 0, 0, 0, add_templates},
+	OPT_TABLE_END,
+};
+#undef AT
 
 /* --log FILE: opened now, so a bad path is a usage error before anything runs. */
 static int open_log(const struct cli *c, int argc, char **argv)
@@ -127,36 +136,19 @@ static int open_log(const struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* Parse options: 0, or -1 to stop with the exit code s->rc (help printed,
- * or an error reported). */
-static int parse(struct cli *c, struct opts *s, int argc, char **argv)
+/* What the options left to the environment ($CC, $CFLAGS, the CPU
+ * count), and the --log opened: 0, or 2 (reported). */
+static int cli_ready(struct cli *c, const struct opts *s)
 {
-	memset(c, 0, sizeof *c);
-	c->o.way = "cc";
-	c->o.cmd = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
-	c->o.cflags = getenv("CFLAGS") ? getenv("CFLAGS") : "";
-	c->o.asflags = "";
-	c->o.mode = 'S';
-	c->format = "text";
-	opt_init(s, "asmcap", usage_text, options, argc, argv);
-	const char *val;
-	for (int id; (id = opt_next(s, &val)) != OPT_END;) {
-		if (id == OPT_STOP)
-			return -1;
-		if (id == OPT_ARG && c->positional)
-			s->rc = opt_usage(s, "unexpected argument", val);
-		else if (id == OPT_ARG)
-			c->positional = val;
-		else
-			s->rc = set_option(c, s, id, val);
-		if (s->rc)
-			return -1;
-	}
+	if (!c->o.cmd)
+		c->o.cmd = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+	if (!c->o.cflags)
+		c->o.cflags = getenv("CFLAGS") ? getenv("CFLAGS") : "";
 	if (!c->o.jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		c->o.jobs = n > 0 ? (unsigned)n : 1;
 	}
-	return c->log && (s->rc = open_log(c, argc, argv)) ? -1 : 0;
+	return c->log ? open_log(c, s->argc, s->argv) : 0;
 }
 
 /* runs: assembler runs over catalog snippets (the rest of the processes
@@ -250,8 +242,7 @@ static int require_names_known(const struct cli *c, const struct opts *s)
 /* The probe's result in the format asked for. */
 static void probe_report(const struct cli *c, const struct probe *p, struct buf *b)
 {
-	enum out_format f;
-	out_format_parse(c->format, &f);
+	enum out_format f = c->fmt;
 	if (f == OUT_JSON)
 		report_json(b, p);
 	else if (f == OUT_TEXT)
@@ -264,32 +255,27 @@ static void probe_report(const struct cli *c, const struct probe *p, struct buf 
 	}
 }
 
-int cmd_probe(int argc, char **argv)
+static int probe_main(void *cmd, const struct opts *s)
 {
-	struct cli c;
-	struct opts s;
+	struct cli *c = cmd;
 	struct probe p;
 	char err[1024] = "";
 	int cached, r;
 	double t0 = now_ms();
-	if (parse(&c, &s, argc, argv))
-		return s.rc;
-	if (c.positional)
-		return opt_usage(&s, "unexpected argument", c.positional);
-	if (c.require && (r = require_names_known(&c, &s)))
+	if ((r = cli_ready(c, s)) || (c->require && (r = require_names_known(c, s))))
 		return r;
-	r = probe_or_cache(&c, &p, &cached, err, sizeof err);
+	r = probe_or_cache(c, &p, &cached, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "asmcap: %s\n", err);
 		if (r == 2)
-			opt_usage(&s, NULL, NULL);
+			opt_usage(s, NULL, NULL);
 	} else {
 		struct buf b = {0};
-		probe_report(&c, &p, &b);
-		r = file_output("asmcap", c.output, &b);
+		probe_report(c, &p, &b);
+		r = file_output("asmcap", c->output, &b);
 		buf_free(&b);
-		if (!r && c.require)
-			r = check_require(&p, c.require);
+		if (!r && c->require)
+			r = check_require(&p, c->require);
 	}
 	unsigned runs = p.nruns;
 	probe_free(&p);
@@ -368,22 +354,19 @@ static void explain_print(const struct probe *p, const struct feature *f)
 		printf("actual:   no object (the run failed)\n");
 }
 
-int cmd_explain(int argc, char **argv)
+static int explain_main(void *cmd, const struct opts *s)
 {
-	struct cli c;
-	struct opts s;
+	struct cli *c = cmd;
 	struct probe p;
 	char err[1024] = "";
 	double t0 = now_ms();
-	if (parse(&c, &s, argc, argv))
-		return s.rc;
-	if (!c.positional)
-		return opt_usage(&s, "explain needs a FEATURE", NULL);
-	if (explain_known(c.o.templates, c.positional))
-		return 2;
-	c.o.features = c.positional;
-	c.o.exact = 1;
-	int r = probe_run(&p, &c.o, err, sizeof err);
+	const char *name = s->args[0];
+	int r = cli_ready(c, s);
+	if (r || (r = explain_known(c->o.templates, name)))
+		return r;
+	c->o.features = name;
+	c->o.exact = 1;
+	r = probe_run(&p, &c->o, err, sizeof err);
 	if (r) {
 		unsigned runs = p.nruns;
 		probe_free(&p);
@@ -391,35 +374,32 @@ int cmd_explain(int argc, char **argv)
 		finish_log(t0, 0, r, runs);
 		return r;
 	}
-	explain_print(&p, catalog_find(&p.cat, c.positional));
+	explain_print(&p, catalog_find(&p.cat, name));
 	unsigned runs = p.nruns;
 	probe_free(&p);
 	finish_log(t0, 0, 0, runs);
 	return 0;
 }
 
-int cmd_list(int argc, char **argv)
+static int list_main(void *cmd, const struct opts *s)
 {
-	struct cli c;
-	struct opts s;
-	if (parse(&c, &s, argc, argv))
-		return s.rc;
-	if (c.positional)
-		return opt_usage(&s, "unexpected argument", c.positional);
-	int shown = 0;
+	struct cli *c = cmd;
+	int shown = 0, r = cli_ready(c, s);
+	if (r)
+		return r;
 	for (const struct arch *const *a = arch_all; *a; a++) {
 		const char *name = (*a)->name;
 		char sub[4096];
 		struct stat st;
-		if (c.arch && strcmp(c.arch, name))
+		if (c->arch && strcmp(c->arch, name))
 			continue;
 		/* a --templates tree may hold some architectures only */
-		snprintf(sub, sizeof sub, "%s/%s", c.o.templates ? c.o.templates : "", name);
-		if (!c.arch && c.o.templates && stat(sub, &st))
+		snprintf(sub, sizeof sub, "%s/%s", c->o.templates ? c->o.templates : "", name);
+		if (!c->arch && c->o.templates && stat(sub, &st))
 			continue;
 		struct catalog cat;
 		char err[512];
-		if (catalog_load(&cat, c.o.templates, name, err, sizeof err)) {
+		if (catalog_load(&cat, c->o.templates, name, err, sizeof err)) {
 			fprintf(stderr, "asmcap: %s\n", err);
 			return 2;
 		}
@@ -446,3 +426,11 @@ int cmd_list(int argc, char **argv)
 	}
 	return 0;
 }
+
+static const struct cli cli_defaults = {.o = {.way = "cc", .asflags = "", .mode = 'S'}, .fmt = OUT_TEXT};
+
+#define PROBE_SPEC(max, need) {"asmcap", usage_text, options, max, max, need, NULL}
+const struct command cmd_probe = {"probe", PROBE_SPEC(0, NULL), sizeof(struct cli), &cli_defaults, probe_main};
+const struct command cmd_list = {"list", PROBE_SPEC(0, NULL), sizeof(struct cli), &cli_defaults, list_main};
+const struct command cmd_explain = {"explain", PROBE_SPEC(1, "explain needs a FEATURE"), sizeof(struct cli),
+                                    &cli_defaults, explain_main};

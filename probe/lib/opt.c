@@ -1,73 +1,139 @@
 /* The option parser every subcommand shares (opt.h). */
 #include "opt.h"
+#include "out.h"
+#include "run.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void opt_init(struct opts *s, const char *cmd, const char *usage, const struct opt *table,
-              int argc, char **argv)
-{
-	*s = (struct opts){cmd, usage, table, argc, argv, 1, 0, 0};
-}
-
 int opt_usage(const struct opts *s, const char *what, const char *arg)
 {
 	if (what)
-		fprintf(stderr, "%s: %s%s%s%s\n", s->cmd, what, arg ? " `" : "", arg ? arg : "", arg ? "'" : "");
-	fputs(s->usage, stderr);
+		fprintf(stderr, "%s: %s%s%s%s\n", s->spec->who, what, arg ? " `" : "", arg ? arg : "",
+		        arg ? "'" : "");
+	fputs(s->spec->usage, stderr);
 	return 2;
 }
 
-int opt_number(const struct opts *s, const char *what, const char *val, long lo, long hi, long *out)
+static int set_count(const struct opts *s, const struct opt *o, const char *val, unsigned *out)
 {
 	char *end, msg[128];
 	long n = strtol(val, &end, 10);
-	if (*val && !*end && n >= lo && n <= hi) {
-		*out = n;
+	if (*val && !*end && n >= o->lo && n <= o->hi) {
+		*out = (unsigned)n;
 		return 0;
 	}
-	snprintf(msg, sizeof msg, "%s %ld..%ld, not", what, lo, hi);
+	snprintf(msg, sizeof msg, "%s takes a count, %ld..%ld, not", o->name, o->lo, o->hi);
 	return opt_usage(s, msg, val);
 }
 
-static int stop(struct opts *s, int rc)
+static int set_format(const struct opts *s, const struct opt *o, const char *val, enum out_format *out)
 {
-	s->rc = rc;
-	return OPT_STOP;
+	enum out_format f;
+	if (!out_format_parse(val, &f) && (long)f <= o->hi) {
+		*out = f;
+		return 0;
+	}
+	return opt_usage(s, o->hi == OUT_JSON ? "--format takes text or json, not" : "unknown --format", val);
 }
 
-int opt_next(struct opts *s, const char **val)
+static int set_timeout(const struct opts *s, const char *val)
 {
-	*val = NULL;
-	if (s->i >= s->argc)
-		return OPT_END;
-	const char *a = s->argv[s->i++];
-	if (!s->dashdash && !strcmp(a, "--")) {
-		s->dashdash = 1;
-		return opt_next(s, val);
+	char *end;
+	double t = strtod(val, &end);
+	if (*end || !(t > 0) || t > 86400)
+		return opt_usage(s, "--timeout takes seconds (> 0, at most 86400), not", val);
+	run_default_timeout = t;
+	return 0;
+}
+
+static void list_add(struct opt_list *l, const char *val)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	l->v[l->n++] = val;
+}
+
+/* The option's value stored in cmd: 0, or the usage exit code. */
+static int set(const struct opts *s, const struct opt *o, void *cmd, const char *val)
+{
+	char *field = (char *)cmd + o->at;
+	switch (o->kind) {
+	case OPT_TEXT:
+		*(const char **)(void *)field = val;
+		return 0;
+	case OPT_SWITCH:
+		*(int *)(void *)field = 1;
+		return 0;
+	case OPT_COUNT:
+		return set_count(s, o, val, (unsigned *)(void *)field);
+	case OPT_FORMAT:
+		return set_format(s, o, val, (enum out_format *)(void *)field);
+	case OPT_LIST:
+		list_add((struct opt_list *)(void *)field, val);
+		return 0;
+	case OPT_TIMEOUT:
+		return set_timeout(s, val);
+	case OPT_CALL:
+		return o->set(cmd, s, o, val);
 	}
-	if (s->dashdash || a[0] != '-' || !a[1]) {      /* "-" alone is a file name */
-		*val = a;
-		return OPT_ARG;
-	}
-	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-		fputs(s->usage, stdout);
-		return stop(s, 0);
-	}
+	return 0;
+}
+
+/* An argument that is not an option: 0, or the usage exit code. */
+static int add_arg(struct opts *s, const char *a)
+{
+	if (s->spec->before_dashdash && !s->dashdash)
+		return opt_usage(s, s->spec->before_dashdash, a);
+	if (s->nargs == s->spec->max_args)
+		return opt_usage(s, "unexpected argument", a);
+	s->args[s->nargs++] = a;
+	return 0;
+}
+
+/* The option argument a (its value, if any, after it): 0, or the exit code. */
+static int option(struct opts *s, void *cmd, const char *a)
+{
 	const char *eq = strchr(a, '=');
 	size_t n = eq ? (size_t)(eq - a) : strlen(a);
-	const struct opt *o = s->table;
+	const struct opt *o = s->spec->table;
 	while (o->name && (strlen(o->name) != n || strncmp(o->name, a, n)))
 		o++;
+	int takes_value = o->kind != OPT_SWITCH;
 	if (!o->name)
-		return stop(s, opt_usage(s, "unknown option", a));
-	if (!o->takes_value && eq)
-		return stop(s, opt_usage(s, "this option takes no value:", a));
-	if (o->takes_value && eq)
-		*val = eq + 1;
-	else if (o->takes_value && s->i < s->argc)
-		*val = s->argv[s->i++];
-	else if (o->takes_value)
-		return stop(s, opt_usage(s, "missing value for", a));
-	return o->id;
+		return opt_usage(s, "unknown option", a);
+	if (!takes_value && eq)
+		return opt_usage(s, "this option takes no value:", a);
+	if (takes_value && !eq && s->i == s->argc)
+		return opt_usage(s, "missing value for", a);
+	return set(s, o, cmd, !takes_value ? NULL : eq ? eq + 1 : s->argv[s->i++]);
+}
+
+int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int argc, char **argv)
+{
+	*s = (struct opts){spec, argc, argv, 1, 0, xcalloc((size_t)argc + 1, sizeof *s->args), 0};
+	int rc = 0;
+	while (!rc && s->i < argc) {
+		const char *a = argv[s->i++];
+		if (!s->dashdash && !strcmp(a, "--"))
+			s->dashdash = 1;
+		else if (s->dashdash || a[0] != '-' || !a[1])   /* "-" alone is a file name */
+			rc = add_arg(s, a);
+		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(spec->usage, stdout);
+			return 0;
+		} else
+			rc = option(s, cmd, a);
+	}
+	if (!rc && s->nargs < spec->min_args)
+		rc = opt_usage(s, spec->need, NULL);
+	return rc ? rc : OPT_GO;
+}
+
+void opt_free(struct opts *s, void *cmd)
+{
+	for (const struct opt *o = s->spec->table; o->name; o++)
+		if (o->kind == OPT_LIST)
+			free(((struct opt_list *)(void *)((char *)cmd + o->at))->v);
+	free(s->args);
 }

@@ -1,45 +1,82 @@
-/* One option parser for every subcommand: `--opt VALUE` and `--opt=VALUE`
- * alike, -h/--help prints the usage on stdout (exit 0), `--` ends the
- * options (what follows is data), and an unknown option, a missing value
- * or a value given to a switch is a usage error (exit 2) naming it. */
+/* One option parser for every subcommand.  A subcommand describes its
+ * options as data (struct opt_spec: a table of what each option sets in
+ * the subcommand's own struct) and opt_parse does the rest the same way
+ * everywhere: `--opt VALUE` and `--opt=VALUE` alike, -h/--help prints the
+ * usage on stdout (exit 0), `--` ends the options (what follows is data),
+ * and an unknown option, a missing or bad value, a value given to a switch
+ * or one argument too many or too few is a usage error (exit 2) naming
+ * it. */
 #ifndef ASMCAP_OPT_H
 #define ASMCAP_OPT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-/* A table entry; the table ends with a NULL name. */
+struct opts;
+
+/* What an option does with its value, in the field at `at'. */
+enum opt_kind {
+	OPT_TEXT,       /* const char *: the value */
+	OPT_SWITCH,     /* int: 1 (the option takes no value) */
+	OPT_COUNT,      /* unsigned: a whole number in lo..hi */
+	OPT_FORMAT,     /* enum out_format: a format's name, one of the first hi + 1 */
+	OPT_LIST,       /* struct opt_list: the value appended (the option may repeat) */
+	OPT_TIMEOUT,    /* no field: run_default_timeout, in seconds */
+	OPT_CALL,       /* set(): anything else; it reports its own usage error */
+};
+
 struct opt {
 	const char *name;       /* "--cc", "-o" */
-	int id;                 /* what opt_next returns for it (>= 0) */
-	int takes_value;        /* 1: --name VALUE or --name=VALUE; 0: a switch */
+	enum opt_kind kind;
+	size_t at;              /* offsetof(the subcommand's struct, the field) */
+	long lo, hi;            /* OPT_COUNT, OPT_FORMAT */
+	/* OPT_CALL: 0, or the exit code after opt_usage. */
+	int (*set)(void *cmd, const struct opts *s, const struct opt *o, const char *val);
 };
 
-enum { OPT_END = -1, OPT_ARG = -2, OPT_STOP = -3 };
+#define OPT_TABLE_END {NULL, OPT_TEXT, 0, 0, 0, NULL}
 
+/* --format (every format) and -o, for a struct with `fmt' and `output'. */
+#define OPT_OUTPUT(type) \
+	{"--format", OPT_FORMAT, offsetof(type, fmt), 0, OUT_CMAKE, NULL}, \
+	{"-o", OPT_TEXT, offsetof(type, output), 0, 0, NULL}
+
+/* The values of a repeated option, in order (pointers into argv). */
+struct opt_list { const char **v; size_t n; };
+
+enum { OPT_ANY = 1000000 };     /* max_args: no limit */
+
+struct opt_spec {
+	const char *who;            /* "asmcap cc-flag": the prefix of messages */
+	const char *usage;          /* the whole usage text, ending in a newline */
+	const struct opt *table;    /* ends with a NULL name */
+	size_t min_args, max_args;  /* the arguments that are not options */
+	const char *need;           /* the message when fewer than min_args */
+	const char *before_dashdash; /* non-NULL: arguments only after `--'; the message for one before */
+};
+
+/* The parser's state, and what it collected for the subcommand. */
 struct opts {
-	const char *cmd;        /* "asmcap cc-flag": the prefix of messages */
-	const char *usage;      /* the whole usage text, ending in a newline */
-	const struct opt *table;
+	const struct opt_spec *spec;
 	int argc;
-	char **argv;
-	int i;                  /* the next argument */
-	int dashdash;           /* `--` seen: every later argument is data */
-	int rc;                 /* after OPT_STOP: the exit code */
+	char **argv;                /* the subcommand's, argv[0] its name */
+	int i;                      /* the next argument */
+	int dashdash;               /* `--` seen: every later argument is data */
+	const char **args;          /* the arguments that are not options */
+	size_t nargs;
 };
 
-void opt_init(struct opts *s, const char *cmd, const char *usage, const struct opt *table,
-              int argc, char **argv);
+enum { OPT_GO = -1 };
 
-/* The next option's id with its value in *val (NULL for a switch);
- * OPT_ARG with the argument in *val; OPT_END; or OPT_STOP when the help
- * was printed (rc 0) or a usage error reported (rc 2): return s->rc. */
-int opt_next(struct opts *s, const char **val);
+/* Every option of argv stored into cmd (a struct the table's offsets
+ * describe, holding its defaults already).  OPT_GO: run the subcommand;
+ * otherwise the exit code: 0 after the help, 2 after a usage error. */
+int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int argc, char **argv);
 
-/* val as a whole number in lo..hi into *out: 0, or a usage error ("WHAT
- * lo..hi, not `val'"), 2. */
-int opt_number(const struct opts *s, const char *what, const char *val, long lo, long hi, long *out);
+/* What opt_parse allocated: s->args and every OPT_LIST of cmd. */
+void opt_free(struct opts *s, void *cmd);
 
-/* A usage error: "CMD: WHAT `ARG'" (ARG may be NULL; WHAT NULL prints
+/* A usage error: "WHO: WHAT `ARG'" (ARG may be NULL; WHAT NULL prints
  * nothing, for a message already given) and the usage, on stderr.
  * Returns 2, the usage exit code. */
 int opt_usage(const struct opts *s, const char *what, const char *arg);

@@ -4,6 +4,7 @@ with exit 0, --opt=value as well as --opt value, an unknown option or a
 missing value named with exit 2, a failed -o or a full stdout exit 2, out
 of memory exit 4."""
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -185,3 +186,21 @@ def test_out_of_memory_is_exit_4(tmp_path):
     r = run_raw(["audit", big], stdout=subprocess.PIPE, env=env, preexec_fn=limit)
     assert r.returncode == 4, r.stderr
     assert r.stderr.strip().endswith("asmcap: out of memory")
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_every_option_in_the_usage_is_parsed(cmd):
+    """The usage text and the subcommand's option table are written apart:
+    each option the usage names must reach the parser's table (a value
+    option missing its value is named as such; a switch is no error)."""
+    usage = asmcap(*sub(cmd), "--help").stdout
+    if cmd == "probe":
+        usage = usage.split("asmcap list")[0]       # the other lines are list/explain's
+    names = sorted(set(re.findall(r"\[(--?[a-z][a-z-]*)", usage)))
+    assert len(names) >= 1 + (cmd not in ("audit", "legacy", "cpu", "list")), usage
+    switches = {("cc-flag", "--require")}
+    for name in names:
+        r = asmcap(*MISSING[cmd][:-1], name)
+        assert "unknown option" not in r.stderr, (name, r.stderr)
+        if (cmd, name) not in switches:
+            assert r.returncode == 2 and f"missing value for `{name}'" in r.stderr, (name, r.stderr)
