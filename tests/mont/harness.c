@@ -199,17 +199,22 @@ static size_t run_threads(size_t threads, size_t iter, size_t num, size_t elimbs
 	return wrong;
 }
 
+/* The next word of the command line (NULL at its end). */
+static char *word(void)
+{
+	return strtok(NULL, " \n");
+}
 
 /* N BASE ELIMBS EXP of num limbs from the rest of the line */
 static void parse_set(uint64_t *n, uint64_t *a, uint64_t *e, size_t num,
                       size_t *elimbs)
 {
-	parse_hex(n, num, strtok(NULL, " \n"));
-	parse_hex(a, num, strtok(NULL, " \n"));
-	*elimbs = parse_size(strtok(NULL, " \n"));
+	parse_hex(n, num, word());
+	parse_hex(a, num, word());
+	*elimbs = parse_size(word());
 	if (*elimbs > MAXL)
 		fail("exponent too long", "modexp");
-	parse_hex(e, *elimbs, strtok(NULL, " \n"));
+	parse_hex(e, *elimbs, word());
 }
 
 /* Cycle counter: TSC after the earlier instructions complete. */
@@ -351,7 +356,7 @@ static double dudect(const char *what, size_t num, size_t samples, uint64_t seed
 /* NUM N BASE ELIMBS EXP from the rest of the line */
 static void parse_modexp_args(size_t *num, size_t *elimbs)
 {
-	*num = parse_size(strtok(NULL, " \n"));
+	*num = parse_size(word());
 	if (*num == 0 || *num > MONT_MAX_NUM)
 		fail("num out of range", "modexp");
 	parse_set(nbuf, abuf, ebuf, *num, elimbs);
@@ -395,187 +400,266 @@ static void print_rc(int rc, const uint64_t *r, size_t num)
 		print_hex(r, num);
 }
 
+/* Each command reads its own words; cmd is its name (one function may
+ * serve several). */
+static void do_select(const char *cmd)
+{
+	(void)cmd;
+	printf("%d\n", mont_select(word()));
+}
+
+static void do_backend(const char *cmd)
+{
+	(void)cmd;
+	puts(mont_backend());
+}
+
+static void do_n0(const char *cmd)
+{
+	(void)cmd;
+	parse_hex(nbuf, 1, word());
+	print_hex((uint64_t[]){mont_n0(nbuf[0])}, 1);
+}
+
+/* mul N A B, sqr N A, and the aliased forms (the result over A). */
+static void do_mul(const char *cmd)
+{
+	size_t num = parse_size(word());
+	if (num == 0 || num > MAXL)	/* > MONT_MAX_NUM: the library's check */
+		fail("num out of range", cmd);
+	parse_hex(nbuf, num, word());
+	parse_hex(abuf, num, word());
+	uint64_t n0 = mont_n0(nbuf[0]);
+	if (!strcmp(cmd, "mul")) {
+		parse_hex(bbuf, num, word());
+		mont_mul(rbuf, abuf, bbuf, nbuf, n0, num);
+		print_hex(rbuf, num);
+	} else if (!strcmp(cmd, "sqr")) {
+		mont_sqr(rbuf, abuf, nbuf, n0, num);
+		print_hex(rbuf, num);
+	} else {
+		if (!strcmp(cmd, "mulalias"))
+			mont_mul(abuf, abuf, abuf, nbuf, n0, num);
+		else
+			mont_sqr(abuf, abuf, nbuf, n0, num);
+		print_hex(abuf, num);
+	}
+}
+
+static void do_modexp(const char *cmd)
+{
+	size_t num, elimbs;
+	(void)cmd;
+	parse_modexp_args(&num, &elimbs);
+	print_rc(mont_modexp(rbuf, abuf, ebuf, elimbs, nbuf, num), rbuf, num);
+}
+
+/* modexp2 SET SET, or modexp2-alias R1 R2 SET SET (results over inputs). */
+static void do_modexp2(const char *cmd)
+{
+	uint64_t *r1 = rbuf, *r2 = r2buf;
+	size_t num, el1, el2;
+	if (!strcmp(cmd, "modexp2-alias")) {
+		r1 = alias_buf(word(), rbuf);
+		r2 = alias_buf(word(), r2buf);
+	}
+	parse_modexp_args(&num, &el1);
+	parse_set(n2buf, a2buf, e2buf, num, &el2);
+	int rc = mont_modexp2(r1, abuf, ebuf, el1, nbuf, r2, a2buf, e2buf, el2, n2buf, num);
+	printf("%d ", rc);
+	if (rc) {
+		puts("- -");
+	} else {
+		put_hex(r1, num);
+		putchar(' ');
+		print_hex(r2, num);
+	}
+}
+
+/* ifma SET, ifma2 SET SET: the IFMA kernels alone, or "none". */
+static void do_ifma(const char *cmd)
+{
+	int ways = !strcmp(cmd, "ifma2") ? 2 : 1;
+	struct mont_ifma k;
+	size_t num, el[2];
+	parse_modexp_args(&num, &el[0]);
+	if (ways == 2)
+		parse_set(n2buf, a2buf, e2buf, num, &el[1]);
+	if (!mont_ifma_kernel(num, ways, &k)) {
+		puts("none");
+		return;
+	}
+	uint64_t *const r[2] = {rbuf, r2buf};
+	const uint64_t *const b[2] = {abuf, a2buf};
+	const uint64_t *const e[2] = {ebuf, e2buf};
+	const uint64_t *const n[2] = {nbuf, n2buf};
+	mont_ifma_modexp(ways, r, b, e, el, n, num, &k);
+	put_hex(rbuf, num);
+	if (ways == 2) {
+		putchar(' ');
+		put_hex(r2buf, num);
+	}
+	putchar('\n');
+}
+
+static void do_dudect(const char *cmd)
+{
+	const char *what = word();
+	size_t num = parse_size(word());
+	size_t samples = parse_size(word()), tested;
+	uint64_t seed = parse_size(word());
+	if (!what || num == 0 || num > MONT_MAX_NUM || samples < 100)
+		fail("dudect: WHAT NUM SAMPLES(>=100) SEED", cmd);
+	double t = dudect(what, num, samples, seed, &tested);
+	printf("%.2f %zu\n", t, tested);
+}
+
+/* time2 NUM REPS: the best of one modexp and of one modexp2, interleaved. */
+static void do_time2(const char *cmd)
+{
+	size_t num = parse_size(word());
+	size_t reps = parse_size(word());
+	if (num == 0 || num > MONT_MAX_NUM || reps == 0)
+		fail("time2: num or reps out of range", cmd);
+	time_operands(num);
+	double best[2] = {0, 0};
+	for (size_t i = 0; i < 2 * reps; i++) {
+		double t0 = now_ns();
+		if (i % 2)
+			mont_modexp2(rbuf, abuf, ebuf, num, nbuf, r2buf, a2buf, e2buf, num, n2buf, num);
+		else
+			mont_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+		double t = now_ns() - t0;
+		if (i < 2 || t < best[i % 2])
+			best[i % 2] = t;
+	}
+	printf("%.0f %.0f\n", best[0], best[1]);
+}
+
+static void do_modexp_alias(const char *cmd)
+{
+	char *what = word();
+	size_t num, elimbs;
+	(void)cmd;
+	parse_modexp_args(&num, &elimbs);
+	uint64_t *r = !strcmp(what, "base") ? abuf :
+	              !strcmp(what, "exp") ? ebuf :
+	              !strcmp(what, "n") ? nbuf : NULL;
+	if (!r)
+		fail("modexp-alias: not base|exp|n", what);
+	print_rc(mont_modexp(r, abuf, ebuf, elimbs, nbuf, num), r, num);
+}
+
+static void do_modexp_null(const char *cmd)
+{
+	char *what = word();
+	uint64_t n = 7, base = 3, e = 5, r = 0;
+	(void)cmd;
+	if (!what)
+		fail("modexp-null: missing which", what);
+	if (!strcmp(what, "exp0"))
+		print_rc(mont_modexp(&r, &base, NULL, 0, &n, 1), &r, 1);
+	else
+		printf("%d\n", mont_modexp(!strcmp(what, "r") ? NULL : &r,
+		                           !strcmp(what, "base") ? NULL : &base,
+		                           !strcmp(what, "exp") ? NULL : &e, 1,
+		                           !strcmp(what, "n") ? NULL : &n, 1));
+}
+
+static void do_modexp_bad(const char *cmd)
+{
+	size_t num = parse_size(word());
+	if (num > MAXL)
+		fail("num too large for the harness", cmd);
+	/* num 0 is the error under test: read the values as 1 limb */
+	parse_hex(nbuf, num ? num : 1, word());
+	parse_hex(abuf, num ? num : 1, word());
+	ebuf[0] = 3;
+	printf("%d\n", mont_modexp(rbuf, abuf, ebuf, 1, nbuf, num));
+}
+
+static void do_window(const char *cmd)
+{
+	unsigned w = (unsigned)parse_size(word());
+	size_t num, elimbs;
+	if (w < 1 || w > MONT_WINDOW_MAX)
+		fail("window out of range", cmd);
+	parse_modexp_args(&num, &elimbs);
+	mont_modexp_unchecked(rbuf, abuf, ebuf, elimbs, nbuf, num, w);
+	print_hex(rbuf, num);
+}
+
+/* ct SET (the library) or ct-leaky SET (a deliberately leaky reference):
+ * base and exponent marked secret for valgrind. */
+static void do_ct(const char *cmd)
+{
+	size_t num, elimbs;
+	parse_modexp_args(&num, &elimbs);
+	VALGRIND_MAKE_MEM_UNDEFINED(abuf, num * sizeof *abuf);
+	VALGRIND_MAKE_MEM_UNDEFINED(ebuf, elimbs * sizeof *ebuf);
+	if (!strcmp(cmd, "ct"))
+		mont_modexp_unchecked(rbuf, abuf, ebuf, elimbs, nbuf, num, mont_window_bits(num));
+	else
+		leaky_modexp(rbuf, abuf, ebuf, elimbs, nbuf, num);
+	/* the result is as secret as its inputs; printing it is ours */
+	VALGRIND_MAKE_MEM_DEFINED(rbuf, num * sizeof *rbuf);
+	print_hex(rbuf, num);
+}
+
+static void do_threads(const char *cmd)
+{
+	size_t threads = parse_size(word());
+	size_t iter = parse_size(word());
+	size_t num, elimbs;
+	(void)cmd;
+	parse_modexp_args(&num, &elimbs);
+	printf("%zu\n", run_threads(threads, iter, num, elimbs));
+}
+
+/* time NUM WINDOW REPS: the best modexp time with that window. */
+static void do_time(const char *cmd)
+{
+	size_t num = parse_size(word());
+	unsigned w = (unsigned)parse_size(word());
+	size_t reps = parse_size(word());
+	if (num == 0 || num > MONT_MAX_NUM || w < 1 || w > MONT_WINDOW_MAX)
+		fail("time: num or window out of range", cmd);
+	time_operands(num);
+	double best = 0;
+	for (size_t i = 0; i < reps; i++) {
+		double t0 = now_ns();
+		mont_modexp_unchecked(rbuf, abuf, ebuf, num, nbuf, num, w);
+		double t = now_ns() - t0;
+		if (i == 0 || t < best)
+			best = t;
+	}
+	printf("%.0f\n", best);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(const char *cmd);
+} commands[] = {
+	{"select", do_select}, {"backend", do_backend}, {"n0", do_n0},
+	{"mul", do_mul}, {"sqr", do_mul}, {"mulalias", do_mul}, {"sqralias", do_mul},
+	{"modexp", do_modexp}, {"modexp2", do_modexp2}, {"modexp2-alias", do_modexp2},
+	{"ifma", do_ifma}, {"ifma2", do_ifma}, {"dudect", do_dudect}, {"time2", do_time2},
+	{"modexp-alias", do_modexp_alias}, {"modexp-null", do_modexp_null}, {"modexp-bad", do_modexp_bad},
+	{"window", do_window}, {"ct", do_ct}, {"ct-leaky", do_ct}, {"threads", do_threads}, {"time", do_time},
+};
+
 static void run(char *line)
 {
 	char *cmd = strtok(line, " \n");
-	size_t num, elimbs;
+	size_t i = 0, n = sizeof commands / sizeof *commands;
 
 	if (!cmd)
 		return;
-	if (!strcmp(cmd, "select")) {
-		printf("%d\n", mont_select(strtok(NULL, " \n")));
-	} else if (!strcmp(cmd, "backend")) {
-		puts(mont_backend());
-	} else if (!strcmp(cmd, "n0")) {
-		parse_hex(nbuf, 1, strtok(NULL, " \n"));
-		print_hex((uint64_t[]){mont_n0(nbuf[0])}, 1);
-	} else if (!strcmp(cmd, "mul") || !strcmp(cmd, "sqr") ||
-	           !strcmp(cmd, "mulalias") || !strcmp(cmd, "sqralias")) {
-		num = parse_size(strtok(NULL, " \n"));
-		if (num == 0 || num > MAXL)	/* > MONT_MAX_NUM: the library's check */
-			fail("num out of range", cmd);
-		parse_hex(nbuf, num, strtok(NULL, " \n"));
-		parse_hex(abuf, num, strtok(NULL, " \n"));
-		uint64_t n0 = mont_n0(nbuf[0]);
-		if (!strcmp(cmd, "mul")) {
-			parse_hex(bbuf, num, strtok(NULL, " \n"));
-			mont_mul(rbuf, abuf, bbuf, nbuf, n0, num);
-			print_hex(rbuf, num);
-		} else if (!strcmp(cmd, "sqr")) {
-			mont_sqr(rbuf, abuf, nbuf, n0, num);
-			print_hex(rbuf, num);
-		} else {
-			if (!strcmp(cmd, "mulalias"))
-				mont_mul(abuf, abuf, abuf, nbuf, n0, num);
-			else
-				mont_sqr(abuf, abuf, nbuf, n0, num);
-			print_hex(abuf, num);
-		}
-	} else if (!strcmp(cmd, "modexp")) {
-		parse_modexp_args(&num, &elimbs);
-		print_rc(mont_modexp(rbuf, abuf, ebuf, elimbs, nbuf, num), rbuf, num);
-	} else if (!strcmp(cmd, "modexp2") || !strcmp(cmd, "modexp2-alias")) {
-		uint64_t *r1 = rbuf, *r2 = r2buf;
-		size_t el2;
-		if (!strcmp(cmd, "modexp2-alias")) {
-			r1 = alias_buf(strtok(NULL, " \n"), rbuf);
-			r2 = alias_buf(strtok(NULL, " \n"), r2buf);
-		}
-		parse_modexp_args(&num, &elimbs);
-		parse_set(n2buf, a2buf, e2buf, num, &el2);
-		int rc = mont_modexp2(r1, abuf, ebuf, elimbs, nbuf,
-		                      r2, a2buf, e2buf, el2, n2buf, num);
-		printf("%d ", rc);
-		if (rc) {
-			puts("- -");
-		} else {
-			put_hex(r1, num);
-			putchar(' ');
-			print_hex(r2, num);
-		}
-	} else if (!strcmp(cmd, "ifma") || !strcmp(cmd, "ifma2")) {
-		int ways = !strcmp(cmd, "ifma2") ? 2 : 1;
-		struct mont_ifma k;
-		size_t el[2];
-		parse_modexp_args(&num, &el[0]);
-		if (ways == 2)
-			parse_set(n2buf, a2buf, e2buf, num, &el[1]);
-		if (!mont_ifma_kernel(num, ways, &k)) {
-			puts("none");
-		} else {
-			uint64_t *const r[2] = {rbuf, r2buf};
-			const uint64_t *const b[2] = {abuf, a2buf};
-			const uint64_t *const e[2] = {ebuf, e2buf};
-			const uint64_t *const n[2] = {nbuf, n2buf};
-			mont_ifma_modexp(ways, r, b, e, el, n, num, &k);
-			put_hex(rbuf, num);
-			if (ways == 2) {
-				putchar(' ');
-				put_hex(r2buf, num);
-			}
-			putchar('\n');
-		}
-	} else if (!strcmp(cmd, "dudect")) {
-		const char *what = strtok(NULL, " \n");
-		num = parse_size(strtok(NULL, " \n"));
-		size_t samples = parse_size(strtok(NULL, " \n")), tested;
-		uint64_t seed = parse_size(strtok(NULL, " \n"));
-		if (!what || num == 0 || num > MONT_MAX_NUM || samples < 100)
-			fail("dudect: WHAT NUM SAMPLES(>=100) SEED", cmd);
-		double t = dudect(what, num, samples, seed, &tested);
-		printf("%.2f %zu\n", t, tested);
-	} else if (!strcmp(cmd, "time2")) {
-		num = parse_size(strtok(NULL, " \n"));
-		size_t reps = parse_size(strtok(NULL, " \n"));
-		if (num == 0 || num > MONT_MAX_NUM || reps == 0)
-			fail("time2: num or reps out of range", cmd);
-		time_operands(num);
-		double best[2] = {0, 0};
-		for (size_t i = 0; i < 2 * reps; i++) {
-			double t0 = now_ns();
-			if (i % 2)
-				mont_modexp2(rbuf, abuf, ebuf, num, nbuf,
-				             r2buf, a2buf, e2buf, num, n2buf, num);
-			else
-				mont_modexp(rbuf, abuf, ebuf, num, nbuf, num);
-			double t = now_ns() - t0;
-			if (i < 2 || t < best[i % 2])
-				best[i % 2] = t;
-		}
-		printf("%.0f %.0f\n", best[0], best[1]);
-	} else if (!strcmp(cmd, "modexp-alias")) {
-		char *what = strtok(NULL, " \n");
-		parse_modexp_args(&num, &elimbs);
-		uint64_t *r = !strcmp(what, "base") ? abuf :
-		              !strcmp(what, "exp") ? ebuf :
-		              !strcmp(what, "n") ? nbuf : NULL;
-		if (!r)
-			fail("modexp-alias: not base|exp|n", what);
-		print_rc(mont_modexp(r, abuf, ebuf, elimbs, nbuf, num), r, num);
-	} else if (!strcmp(cmd, "modexp-null")) {
-		char *what = strtok(NULL, " \n");
-		uint64_t n = 7, base = 3, e = 5, r = 0;
-		if (!what)
-			fail("modexp-null: missing which", what);
-		if (!strcmp(what, "exp0"))
-			print_rc(mont_modexp(&r, &base, NULL, 0, &n, 1), &r, 1);
-		else
-			printf("%d\n", mont_modexp(!strcmp(what, "r") ? NULL : &r,
-			                           !strcmp(what, "base") ? NULL : &base,
-			                           !strcmp(what, "exp") ? NULL : &e, 1,
-			                           !strcmp(what, "n") ? NULL : &n, 1));
-	} else if (!strcmp(cmd, "modexp-bad")) {
-		num = parse_size(strtok(NULL, " \n"));
-		if (num > MAXL)
-			fail("num too large for the harness", cmd);
-		/* num 0 is the error under test: read the values as 1 limb */
-		parse_hex(nbuf, num ? num : 1, strtok(NULL, " \n"));
-		parse_hex(abuf, num ? num : 1, strtok(NULL, " \n"));
-		ebuf[0] = 3;
-		printf("%d\n", mont_modexp(rbuf, abuf, ebuf, 1, nbuf, num));
-	} else if (!strcmp(cmd, "window")) {
-		unsigned w = (unsigned)parse_size(strtok(NULL, " \n"));
-		if (w < 1 || w > MONT_WINDOW_MAX)
-			fail("window out of range", cmd);
-		parse_modexp_args(&num, &elimbs);
-		mont_modexp_unchecked(rbuf, abuf, ebuf, elimbs, nbuf, num, w);
-		print_hex(rbuf, num);
-	} else if (!strcmp(cmd, "ct") || !strcmp(cmd, "ct-leaky")) {
-		parse_modexp_args(&num, &elimbs);
-		VALGRIND_MAKE_MEM_UNDEFINED(abuf, num * sizeof *abuf);
-		VALGRIND_MAKE_MEM_UNDEFINED(ebuf, elimbs * sizeof *ebuf);
-		if (!strcmp(cmd, "ct"))
-			mont_modexp_unchecked(rbuf, abuf, ebuf, elimbs, nbuf, num,
-			                      mont_window_bits(num));
-		else
-			leaky_modexp(rbuf, abuf, ebuf, elimbs, nbuf, num);
-		/* the result is as secret as its inputs; printing it is ours */
-		VALGRIND_MAKE_MEM_DEFINED(rbuf, num * sizeof *rbuf);
-		print_hex(rbuf, num);
-	} else if (!strcmp(cmd, "threads")) {
-		size_t threads = parse_size(strtok(NULL, " \n"));
-		size_t iter = parse_size(strtok(NULL, " \n"));
-		parse_modexp_args(&num, &elimbs);
-		printf("%zu\n", run_threads(threads, iter, num, elimbs));
-	} else if (!strcmp(cmd, "time")) {
-		num = parse_size(strtok(NULL, " \n"));
-		unsigned w = (unsigned)parse_size(strtok(NULL, " \n"));
-		size_t reps = parse_size(strtok(NULL, " \n"));
-		if (num == 0 || num > MONT_MAX_NUM || w < 1 || w > MONT_WINDOW_MAX)
-			fail("time: num or window out of range", cmd);
-		time_operands(num);
-		double best = 0;
-		for (size_t i = 0; i < reps; i++) {
-			double t0 = now_ns();
-			mont_modexp_unchecked(rbuf, abuf, ebuf, num, nbuf, num, w);
-			double t = now_ns() - t0;
-			if (i == 0 || t < best)
-				best = t;
-		}
-		printf("%.0f\n", best);
-	} else {
+	while (i < n && strcmp(cmd, commands[i].name))
+		i++;
+	if (i == n)
 		fail("unknown command", cmd);
-	}
+	commands[i].fn(cmd);
 	fflush(stdout);
 }
 
