@@ -197,41 +197,78 @@ sub mulq_set {	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 	};
 }
 
+# The ADX carry chains, for a group whose kernel keeps $Z zero and gives
+# $H as the second register for high halves. The hi half of product k of
+# W goes to C or $H alternately, ending in C; product 0 never writes C
+# while the incoming carry is still unread.
+sub adx_hi {
+	my ($H, $W, $k, $C) = @_;
+	return $H if $W == 1;
+	return (($W - 1 - $k) % 2) ? $H : $C;
+}
+
+# One carry chain over limbs [src, lo, add, sum, out]:
+#   lo:hi = M*src; sum += add (CF); sum += previous hi (OF); out = sum
+# the previous hi of limb 0 being the carry word C (absent if !cin).
+sub adx_chain {
+	my ($Z, $H, $C, $cin, @limbs) = @_;
+	my $W = @limbs;
+	my $s = '';
+	for my $k (0 .. $W - 1) {
+		my ($src, $lo, $add, $sum, $out) = @{ $limbs[$k] };
+		my $h = adx_hi($H, $W, $k, $C);
+		my $prev = $k ? adx_hi($H, $W, $k - 1, $C) : $cin ? $C : undef;
+		$s .= "\tmulx\t$src,$lo,$h\n\tadcx\t$add,$sum\n";
+		$s .= "\tadox\t$prev,$sum\n" if defined $prev;
+		$s .= "\tmov\t$sum,$out\n" if $out;
+	}
+	return $s . adx_close($Z, $H, $W, $C);
+}
+
+# C = hi(M*src_{W-1}) + CF + OF: below 2^64, the group's sum being below
+# 2^(64(W+1)) (see above)
+sub adx_close {
+	my ($Z, $H, $W, $C) = @_;
+	my $h = adx_hi($H, $W, $W - 1, $C);
+	my $s = "\tadcx\t$Z,$h\n\tadox\t$Z,$h\n";
+	$s .= "\tmov\t$h,$C\n" if $h ne $C;
+	return $s;
+}
+
+# 16 limbs of a row, x_0..7 in the registers @$X, x_8..15 back in t:
+#   x_k = t_k + lo(b_i*V_k) + hi(b_i*V_{k-1}), carry word %rcx
+#   t_{k-1} = x_k + lo(m*N_k) + hi(m*N_{k-1}), carry word %rsi
+sub adx_both16 {
+	my ($X, $Z, $H, $V, $Nm, $t, $tdown) = @_;
+	return "\tmov\t$BI(%rsp),%rdx\n" . "\txor\t" . reg32($Z) . "," . reg32($Z) . "\n"
+	     . adx_chain($Z, $H, '%rcx', 1, map { $_ < 8
+		? [$V->($_), $X->[$_], $t->($_), $X->[$_], undef]
+		: [$V->($_), '%rax', $t->($_), '%rax', $t->($_)] } 0 .. 15)
+	     . "\tmov\t$MI(%rsp),%rdx\n"
+	     . adx_chain($Z, $H, '%rsi', 1, map { $_ < 8
+		? [$Nm->($_), '%rax', '%rax', $X->[$_], $tdown->($_)]
+		: [$Nm->($_), $X->[$_ - 8], $t->($_), $X->[$_ - 8], $tdown->($_)] } 0 .. 15);
+}
+
+# square_then_reduce8's step k: window limbs k..k+8 += M_k*src_j for
+# j >= jmin (and t limb k if tadd): lo(M_k*src_j) into limb k+j on OF,
+# hi(M_k*src_j) (in %rbx) into limb k+j+1 on CF; both chains end in limb
+# k+8, the register of limb k, adding %rbp = 0
+sub adx_sq8step {
+	my ($x, $k, $jmin, $tadd, $st) = @_;
+	my $s = "\txor\t%ebp,%ebp\n";	# CF = OF = 0 (no wait for the last step's)
+	$s .= "\tadcx\t" . 8 * $k . "(%rdi)," . $x->($k) . "\n" if $tadd;
+	for my $j ($jmin .. 7) {
+		my $hi = $j == 7 ? $x->($k) : '%rbx';
+		$s .= "\tmulx\t" . 8 * $j . "(%rsi),%rax,$hi\n\tadox\t%rax," . $x->($k + $j) . "\n";
+		$s .= $st if $j == 0;
+		$s .= "\tadcx\t%rbx," . $x->($k + $j + 1) . "\n" if $j < 7;
+	}
+	return $s . "\tadcx\t%rbp," . $x->($k) . "\n\tadox\t%rbp," . $x->($k) . "\n";
+}
+
 sub adx_set {	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 	my ($X, $Z, $H) = @_;
-	# The hi half of product k goes to C or $H alternately, ending in C;
-	# product 0 never writes C while the incoming carry is still unread.
-	my $hi = sub {
-		my ($W, $k, $C) = @_;
-		return $H if $W == 1;
-		return (($W - 1 - $k) % 2) ? $H : $C;
-	};
-	# One carry chain over limbs [src, lo, add, sum, out]:
-	#   lo:hi = M*src; sum += add (CF); sum += previous hi (OF); out = sum
-	# the previous hi of limb 0 being the carry word C (absent if !cin).
-	my $close;
-	my $chain = sub {
-		my ($C, $cin, @limbs) = @_;
-		my $W = @limbs;
-		my $s = '';
-		for my $k (0 .. $W - 1) {
-			my ($src, $lo, $add, $sum, $out) = @{ $limbs[$k] };
-			my $h = $hi->($W, $k, $C);
-			my $prev = $k ? $hi->($W, $k - 1, $C) : $cin ? $C : undef;
-			$s .= "\tmulx\t$src,$lo,$h\n\tadcx\t$add,$sum\n";
-			$s .= "\tadox\t$prev,$sum\n" if defined $prev;
-			$s .= "\tmov\t$sum,$out\n" if $out;
-		}
-		return $s . $close->($W, $C);
-	};
-	# C = hi of the last product + CF + OF (no overflow, see above)
-	$close = sub {
-		my ($W, $C) = @_;
-		my $h = $hi->($W, $W - 1, $C);
-		my $s = "\tadcx\t$Z,$h\n\tadox\t$Z,$h\n";
-		$s .= "\tmov\t$h,$C\n" if $h ne $C;
-		return $s;
-	};
 	return {
 		name  => 'adx',
 		bi    => "$BI(%rsp)",
@@ -243,44 +280,20 @@ sub adx_set {	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 			my ($W, $src, $acc, $C, $cin, $out) = @_;
 			die "madd: $W limbs do not fit in registers\n" if !$out && $W > @$X;
 			# x_k = lo(M*src_k) +CF acc_k +OF hi(M*src_{k-1})
-			return $chain->($C, $cin, map { my $x = $X->[$_ % @$X];
+			return adx_chain($Z, $H, $C, $cin, map { my $x = $X->[$_ % @$X];
 				[$src->($_), $x, $acc->($_), $x, $out && $out->($_)] } 0 .. $W - 1);
 		},
 		nadd  => sub {
 			my ($W, $src, $C, $cin, $out) = @_;
 			# y_k = x_k +CF lo(M*src_k) +OF hi(M*src_{k-1})
-			return $chain->($C, $cin, map {
+			return adx_chain($Z, $H, $C, $cin, map {
 				[$src->($_), '%rax', '%rax', $X->[$_], $out->($_)] } 0 .. $W - 1);
 		},
-		# 16 limbs of a row, x_0..7 in registers, x_8..15 in t
-		both16 => sub {
-			my ($V, $Nm, $t, $tdown) = @_;
-			return "\tmov\t$BI(%rsp),%rdx\n" . "\txor\t" . reg32($Z) . "," . reg32($Z) . "\n"
-			     . $chain->('%rcx', 1, map { $_ < 8
-				? [$V->($_), $X->[$_], $t->($_), $X->[$_], undef]
-				: [$V->($_), '%rax', $t->($_), '%rax', $t->($_)] } 0 .. 15)
-			     . "\tmov\t$MI(%rsp),%rdx\n"
-			     . $chain->('%rsi', 1, map { $_ < 8
-				? [$Nm->($_), '%rax', '%rax', $X->[$_], $tdown->($_)]
-				: [$Nm->($_), $X->[$_ - 8], $t->($_), $X->[$_ - 8], $tdown->($_)] } 0 .. 15);
-		},
-		# square_then_reduce8: M_k in %rdx, %rbp = 0; a step has two
-		# carry chains (OF: the lo halves, CF: the hi halves), both
-		# ending in limb k+8, the register of limb k
+		both16  => sub { adx_both16($X, $Z, $H, @_) },
+		# square_then_reduce8: M_k in %rdx, %rbp = 0
 		sq8mult => sub { "\tmov\t$_[0],%rdx\n" },
 		sq8m    => sub { "\tmov\t$N0(%rsp),%rdx\n\tmulx\t$_[0],%rdx,%rax\n\tmov\t%rdx,$_[1]\n" },
-		sq8step => sub {
-			my ($x, $k, $jmin, $tadd, $st) = @_;
-			my $s = "\txor\t%ebp,%ebp\n";	# CF = OF = 0 (no wait for the last step's)
-			$s .= "\tadcx\t" . 8 * $k . "(%rdi)," . $x->($k) . "\n" if $tadd;
-			for my $j ($jmin .. 7) {
-				my $hi = $j == 7 ? $x->($k) : '%rbx';
-				$s .= "\tmulx\t" . 8 * $j . "(%rsi),%rax,$hi\n\tadox\t%rax," . $x->($k + $j) . "\n";
-				$s .= $st if $j == 0;
-				$s .= "\tadcx\t%rbx," . $x->($k + $j + 1) . "\n" if $j < 7;
-			}
-			return $s . "\tadcx\t%rbp," . $x->($k) . "\n\tadox\t%rbp," . $x->($k) . "\n";
-		},
+		sq8step => \&adx_sq8step,
 		# 2t + a_i^2 for t limbs p, q (CF: doubling, OF: squares)
 		sq8dbl0 => "\txor\t%ebp,%ebp\n",
 		sq8dbl  => sub {
