@@ -325,96 +325,157 @@ sub amm {
 # for lo(a*b_{i+1}), stays in a register for the next row's hi(a*b_{i+1}).
 sub amm_fast {
 	my ($copies, $K) = @_;
-	my $L = 8 * $K;			# lanes per number: the copies are 8K limbs apart
+	my $g = fast_regs($copies, $K);
+	my $l = ".L$g->{name}";
+	my $s = fast_entry($g);
+	$s .= fast_first_row($g, $_) for 0 .. $copies - 1;
+	return $s . "\tdec\t%r9d\t\t\t# rows: L - 1 in the loop, the last peeled\n$l:\n" . fast_row($g, 0)
+	     . "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n"
+	     . "\t# the last row\n" . fast_row($g, 1) . fast_exit($g);
+}
+
+sub zmm { "%zmm$_[0]" }
+sub xmm { "%xmm$_[0]" }
+sub vclear { "\tvpxorq\t" . join(',', (xmm($_[0])) x 3) . "\n" }	# the whole zmm = 0
+
+# amm_fast's registers (numbers from @POOL) for $copies products of K
+# registers: per copy the accumulator A (K registers), m, c, k0 and b_i in
+# every lane; shared: MASK (2^52 - 1 in every lane), ZERO, BN (b_{i+1}),
+# the product temporaries T and H, XB (X broadcast); used: how many of
+# @POOL. The frame holds n' of each copy, K registers, 64-byte aligned.
+sub fast_regs {
+	my ($copies, $K) = @_;
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
-	my (@A, @M, @C, @K0, @B);
+	my $g = { copies => $copies, K => $K, L => 8 * $K, frame => 64 * $K * $copies + 64,
+	          name => $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K" };
 	for my $c (0 .. $copies - 1) {
-		$A[$c] = [ map { $take->() } 1 .. $K ];
-		($M[$c], $C[$c], $K0[$c], $B[$c]) = map { $take->() } 1 .. 4;
+		$g->{A}[$c] = [ map { $take->() } 1 .. $K ];
+		($g->{M}[$c], $g->{C}[$c], $g->{K0}[$c], $g->{B}[$c]) = map { $take->() } 1 .. 4;
 	}
-	my ($MASK, $ZERO, $BN, $T, $H, $XB) = map { $take->() } 1 .. 6;
-	my $z = sub { "%zmm$_[0]" };
-	my $x = sub { "%xmm$_[0]" };
-	my $zero = sub { "\tvpxorq\t" . join(',', ($x->($_[0])) x 3) . "\n" };
-	my $name = $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K";
-	my $l = ".L$name";
-	# the stack: n' of each copy, K registers, 64-byte aligned at %r10
-	my $frame = 64 * $K * $copies + 64;
-	my $off = sub { my ($c, $j) = @_; 8 * $L * $c + 64 * $j };
-	my $np = sub { my ($c, $j) = @_; 64 * ($c * $K + $j) };
+	@$g{qw(MASK ZERO BN T H XB)} = map { $take->() } 1 .. 6;
+	$g->{used} = @POOL - @free;
+	return $g;
+}
+
+# Byte offsets of register j of copy c: in a, b, n and r (the copies are
+# 8K limbs apart), and of n' on the stack (from %r10).
+sub fast_off { my ($g, $c, $j) = @_; 8 * $g->{L} * $c + 64 * $j }
+sub fast_np { my ($g, $c, $j) = @_; 64 * ($c * $g->{K} + $j) }
+
+# The entry: the frame (%r10 = its 64-byte aligned start), k0 of each copy
+# in every lane, MASK, ZERO, and the opmasks %k2 (lanes 0-6) and %k1
+# (lane 0).
+sub fast_entry {
+	my ($g) = @_;
+	my ($name, $copies) = @$g{qw(name copies)};
 	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
-	my $mc = sub {	# m and c of copy c from X = acc_0
-		my ($c) = @_;
-		my $a0 = $A[$c][0];
-		return "\tvpbroadcastq\t" . $x->($a0) . "," . $z->($XB) . "\n"
-		     . "\tvpaddq\t" . $z->($MASK) . "," . $z->($a0) . "," . $z->($C[$c]) . "\n"
-		     . "\tvpsrlq\t\$52," . $z->($C[$c]) . "," . $z->($C[$c]) . "\n"
-		     . $zero->($M[$c])
-		     . "\tvpmadd52luq\t" . $z->($K0[$c]) . "," . $z->($XB) . "," . $z->($M[$c]) . "\n";
-	};
-	my $row = sub {
-		my ($last) = @_;
-		my $r = '';
-		for my $c (0 .. $copies - 1) {
-			my @a = @{ $A[$c] };
-			$r .= "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
-			$r .= "\tvpbroadcastq\t" . ($off->($c, 0) + 8) . "(%rdx)," . $z->($BN) . "\n" unless $last;
-			$r .= "\tvalignq\t\$1," . $z->($a[$_]) . "," . $z->($_ < $K - 1 ? $a[$_ + 1] : $ZERO)
-			    . "," . $z->($a[$_]) . "\n" for 0 .. $K - 1;
-			for my $j (0 .. $K - 1) {
-				$r .= $zero->($T)
-				    . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rsi)," . $z->($B[$c]) . "," . $z->($T) . "\n";
-				$r .= "\tvpmadd52luq\t" . $off->($c, $j) . "(%rsi)," . $z->($BN) . "," . $z->($T) . "\n"
-					unless $last;
-				$r .= "\tvpaddq\t" . $z->($C[$c]) . "," . $z->($T) . "," . $z->($T) . "{%k1}\n" unless $j;
-				$r .= "\tvpaddq\t" . $z->($T) . "," . $z->($a[$j]) . "," . $z->($a[$j]) . "\n";
-			}
-			$r .= "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n"
-			    . $zero->($H) . "\tvpmadd52huq\t" . $off->($c, 0) . "(%rcx)," . $z->($M[$c]) . "," . $z->($H) . "\n"
-			    . $zero->($T) . "\tvpmadd52luq\t" . $np->($c, 0) . "(%r10)," . $z->($M[$c]) . "," . $z->($T) . "\n"
-			    . "\tvpaddq\t" . $z->($H) . "," . $z->($a[0]) . "," . $z->($a[0]) . "\n"
-			    . "\tvpaddq\t" . $z->($T) . "," . $z->($a[0]) . "," . $z->($a[0]) . "\n";
-			for my $j (1 .. $K - 1) {
-				$r .= "\tvpmadd52luq\t" . $np->($c, $j) . "(%r10)," . $z->($M[$c]) . "," . $z->($a[$j]) . "\n"
-				    . $zero->($H) . "\tvpmadd52huq\t" . $off->($c, $j) . "(%rcx)," . $z->($M[$c]) . "," . $z->($H) . "\n"
-				    . "\tvpaddq\t" . $z->($H) . "," . $z->($a[$j]) . "," . $z->($a[$j]) . "\n";
-			}
-			$r .= "\t# the next row's m, c and b_i\n" . $mc->($c)
-			    . "\tvmovdqu64\t" . $z->($BN) . "," . $z->($B[$c]) . "\n" unless $last;
-		}
-		return $r;
-	};
 	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
-	      . "\tsub\t\$$frame,%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
+	      . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
 	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
-	$s .= "\tvpbroadcastq\t$k0[$_]," . $z->($K0[$_]) . "\n" for 0 .. $copies - 1;
-	$s .= "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
-	    . "\tvpbroadcastq\t%rax," . $z->($MASK) . "\n" . $zero->($ZERO)
-	    . "\tmov\t\$0x7f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-6\n"
-	    . "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n";
-	for my $c (0 .. $copies - 1) {
-		$s .= "\t# copy $c: n' (one limb down, the top limb 0) to the stack\n";
-		for my $j (0 .. $K - 1) {
-			$s .= "\tvmovdqu64\t" . ($off->($c, $j) + 8) . "(%rcx)," . $z->($T)
-			    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
-			    . "\tvmovdqu64\t" . $z->($T) . "," . $np->($c, $j) . "(%r10)\n";
-		}
-		$s .= "\t# acc = lo(a*b_0); the first m and c\n"
-		    . "\tvpbroadcastq\t" . $off->($c, 0) . "(%rdx)," . $z->($B[$c]) . "\n";
-		$s .= $zero->($A[$c][$_]) . "\tvpmadd52luq\t" . $off->($c, $_) . "(%rsi)," . $z->($B[$c])
-		    . "," . $z->($A[$c][$_]) . "\n" for 0 .. $K - 1;
-		$s .= $mc->($c);
+	$s .= "\tvpbroadcastq\t$k0[$_]," . zmm($g->{K0}[$_]) . "\n" for 0 .. $copies - 1;
+	return $s . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
+	     . "\tvpbroadcastq\t%rax," . zmm($g->{MASK}) . "\n" . vclear($g->{ZERO})
+	     . "\tmov\t\$0x7f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-6\n"
+	     . "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n";
+}
+
+# Row 0 of copy c: n' to the stack (n'_j = n_{j+1}: each register loaded
+# one limb up; the last load keeps lanes 0-6 (%k2) and zeroes lane 7, past
+# n, so the top limb of n' is 0 and nothing past n is read), then
+# acc = lo(a*b_0), the first m and c.
+sub fast_first_row {
+	my ($g, $c) = @_;
+	my ($K, $T, $B, $A) = ($g->{K}, $g->{T}, $g->{B}[$c], $g->{A}[$c]);
+	my $s = "\t# copy $c: n' (one limb down, the top limb 0) to the stack\n";
+	for my $j (0 .. $K - 1) {
+		$s .= "\tvmovdqu64\t" . (fast_off($g, $c, $j) + 8) . "(%rcx)," . zmm($T)
+		    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
+		    . "\tvmovdqu64\t" . zmm($T) . "," . fast_np($g, $c, $j) . "(%r10)\n";
 	}
-	$s .= "\tdec\t%r9d\t\t\t# rows: L - 1 in the loop, the last peeled\n$l:\n" . $row->(0)
-	    . "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n"
-	    . "\t# the last row\n" . $row->(1);
-	$s .= normalise($name, $K, 8, \@A, $MASK, $ZERO, [$BN, $T, $H, $XB], $off);
-	# No secret stays behind: the vectors, the opmasks (n' is public).
-	$s .= $zero->($_) for @POOL[0 .. $#POOL - @free];
-	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
-	    . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
-	return $s;
+	$s .= "\t# acc = lo(a*b_0); the first m and c\n"
+	    . "\tvpbroadcastq\t" . fast_off($g, $c, 0) . "(%rdx)," . zmm($B) . "\n";
+	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . fast_off($g, $c, $_) . "(%rsi)," . zmm($B)
+	    . "," . zmm($A->[$_]) . "\n" for 0 .. $K - 1;
+	return $s . fast_mc($g, $c);
+}
+
+# m and c of copy c from X = acc_0: m = lo(k0*X) (VPMADD52LUQ reads X mod
+# 2^52, all m needs), c = (X + 2^52 - 1) >> 52, the carry X + lo(n_0*m)
+# moves into the next lane 0.
+sub fast_mc {
+	my ($g, $c) = @_;
+	my ($a0, $XB, $C, $M) = ($g->{A}[$c][0], $g->{XB}, $g->{C}[$c], $g->{M}[$c]);
+	return "\tvpbroadcastq\t" . xmm($a0) . "," . zmm($XB) . "\n"
+	     . "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
+	     . "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n"
+	     . vclear($M)
+	     . "\tvpmadd52luq\t" . zmm($g->{K0}[$c]) . "," . zmm($XB) . "," . zmm($M) . "\n";
+}
+
+# One row of every copy; the last has no b_{i+1} and no next m.
+sub fast_row {
+	my ($g, $last) = @_;
+	return join '', map { fast_row_ab($g, $_, $last) . fast_row_nm($g, $_, $last) }
+		0 .. $g->{copies} - 1;
+}
+
+# acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0: the shift moves
+# every limb down one lane (ZERO into the top); the a_j*b products of
+# register j are summed in T, which joins acc_j with one VPADDQ.
+sub fast_row_ab {
+	my ($g, $c, $last) = @_;
+	my ($K, $T, $BN, $B) = ($g->{K}, $g->{T}, $g->{BN}, $g->{B}[$c]);
+	my @a = @{ $g->{A}[$c] };
+	my $r = "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
+	$r .= "\tvpbroadcastq\t" . (fast_off($g, $c, 0) + 8) . "(%rdx)," . zmm($BN) . "\n" unless $last;
+	$r .= "\tvalignq\t\$1," . zmm($a[$_]) . "," . zmm($_ < $K - 1 ? $a[$_ + 1] : $g->{ZERO})
+	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
+	for my $j (0 .. $K - 1) {
+		my $aj = fast_off($g, $c, $j) . "(%rsi)";
+		$r .= vclear($T) . "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($T) . "\n";
+		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($T) . "\n" unless $last;
+		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($T) . "," . zmm($T) . "{%k1}\n" unless $j;
+		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+	}
+	return $r;
+}
+
+# acc += lo(n'*m) + hi(n*m), register 0 first: its lane 0, the next X, waits
+# for hi(n_0*m) (in H) and lo(n'_0*m) = lo(n_1*m) (in T), two VPADDQ on the
+# m chain; the other registers take lo(n'*m) directly and hi(n*m) through
+# H. Then the next row's m, c and b_i (b_{i+1} from BN).
+sub fast_row_nm {
+	my ($g, $c, $last) = @_;
+	my ($H, $T, $M) = ($g->{H}, $g->{T}, $g->{M}[$c]);
+	my @a = @{ $g->{A}[$c] };
+	my $n = sub { fast_off($g, $c, $_[0]) . "(%rcx)," . zmm($M) };	# n_j, m
+	my $np = sub { fast_np($g, $c, $_[0]) . "(%r10)," . zmm($M) };	# n'_j, m
+	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n"
+	      . vclear($H) . "\tvpmadd52huq\t" . $n->(0) . "," . zmm($H) . "\n"
+	      . vclear($T) . "\tvpmadd52luq\t" . $np->(0) . "," . zmm($T) . "\n"
+	      . "\tvpaddq\t" . zmm($H) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n"
+	      . "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n";
+	for my $j (1 .. $g->{K} - 1) {
+		$r .= "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n"
+		    . vclear($H) . "\tvpmadd52huq\t" . $n->($j) . "," . zmm($H) . "\n"
+		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+	}
+	$r .= "\t# the next row's m, c and b_i\n" . fast_mc($g, $c)
+	    . "\tvmovdqu64\t" . zmm($g->{BN}) . "," . zmm($g->{B}[$c]) . "\n" unless $last;
+	return $r;
+}
+
+# The exit: r = the normalised accumulators; no secret stays behind: the
+# vectors, the opmasks (n' on the stack is public).
+sub fast_exit {
+	my ($g) = @_;
+	my ($name, $frame) = @$g{qw(name frame)};
+	my $s = normalise($name, $g->{K}, 8, $g->{A}, $g->{MASK}, $g->{ZERO}, [ @$g{qw(BN T H XB)} ],
+	                  sub { fast_off($g, @_) });
+	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1];
+	return $s . "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
+	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
 }
 
 # The table lookup of the exponentiation: montk_gather52_C(out, table,
