@@ -18,7 +18,7 @@ extern const char *const op_name[OP_COUNT];
 struct operands {
 	unsigned bits;
 	size_t num;
-	uint64_t *n, *a, *b, *e, *n2, *e2;
+	uint64_t *n, *a, *b, *e, *n2, *e2;   /* one block, starting at n */
 	uint64_t n0, n0_2;
 };
 

@@ -38,22 +38,15 @@ int operands_make(struct operands *o, unsigned bits, uint64_t seed)
 	memset(o, 0, sizeof *o);
 	o->bits = bits;
 	o->num = num;
-	o->n = calloc(num, 8);
-	o->a = calloc(num, 8);
-	o->b = calloc(num, 8);
-	o->e = calloc(num, 8);
-	o->n2 = calloc(num, 8);
-	o->e2 = calloc(num, 8);
-	if (!o->n || !o->a || !o->b || !o->e || !o->n2 || !o->e2) {
-		operands_free(o);
+	/* one block, filled in this order, so operands_free frees one pointer */
+	uint64_t **const part[] = { &o->n, &o->a, &o->b, &o->e, &o->n2, &o->e2 };
+	size_t nparts = sizeof part / sizeof *part;
+	uint64_t *block = calloc(nparts * num, 8);
+	if (!block)
 		return -1;
-	}
-	fill(o->n, num, &s);
-	fill(o->a, num, &s);
-	fill(o->b, num, &s);
-	fill(o->e, num, &s);
-	fill(o->n2, num, &s);
-	fill(o->e2, num, &s);
+	for (size_t i = 0; i < nparts; i++)
+		*part[i] = block + i * num;
+	fill(block, nparts * num, &s);
 	o->n[0] |= 1;
 	o->n[num - 1] |= 1ull << 63;    /* exactly `bits` bits: R = 2^bits */
 	o->n2[0] |= 1;
@@ -69,12 +62,7 @@ int operands_make(struct operands *o, unsigned bits, uint64_t seed)
 
 void operands_free(struct operands *o)
 {
-	free(o->n);
-	free(o->a);
-	free(o->b);
-	free(o->e);
-	free(o->n2);
-	free(o->e2);
+	free(o->n);    /* the block operands_make allocated */
 	memset(o, 0, sizeof *o);
 }
 
