@@ -33,8 +33,7 @@ struct contender {
 	const char *what;               /* what exactly is called, for people */
 	int (*has)(enum op);            /* does it implement this op */
 	const char *backend;            /* ours: the mont_select() name */
-	void *(*prepare)(const struct contender *, const struct operands *);
-	                                /* NULL: failed (message printed) */
+	void *(*prepare)(const struct operands *);   /* NULL: failed */
 	void (*reset)(void *);          /* x <- a */
 	void (*run)(void *, enum op, unsigned long iters);
 	/* x, or r for modexp; -1 when a call reported failure */
@@ -85,6 +84,9 @@ double floor_cycles(enum op, size_t num);   /* 0: none defined */
 /* operands.c */
 int operands_make(struct operands *, unsigned bits, uint64_t seed);
 void operands_free(struct operands *);
+/* Points *part[0], *part[1]... at consecutive runs of num limbs of block. */
+void split_limbs(uint64_t *block, size_t num, uint64_t **const part[],
+		 size_t nparts);
 /* Independent reference (GMP mpz arithmetic) after k chained steps. */
 void reference(const struct operands *, enum op, unsigned k, uint64_t *out);
 

@@ -42,18 +42,51 @@ static int one_at_a_time(enum op op) { return op != OP_EXP2; }
 static int exp_only(enum op op) { return op == OP_EXP; }
 static int exp2_only(enum op op) { return op == OP_EXP2; }
 
-static uint64_t *limbs(size_t num)
+/* ---- what ours, ossl-raw and ossl-x2 share: they work on limb arrays,
+ * allocated with their state, so free() releases both (ossl-raw frees its
+ * aligned table first); one reset and one result serve all three ---- */
+
+struct limbs {
+	const struct operands *o;
+	uint64_t *x;            /* mul, sqr: the chained value, num limbs */
+	uint64_t *r;            /* modexp: num limbs; modexp2: 2*num */
+	int fail;               /* a call reported failure */
+};
+
+/* A state of `size` bytes starting with a struct limbs, followed by x, r
+ * and `extra` arrays of num limbs (at *extra_at), all zero. `size` is a
+ * multiple of the state's alignment (a pointer's at least), so the limbs
+ * right after it are aligned too. */
+static void *limbs_new(size_t size, const struct operands *o, size_t extra,
+		       uint64_t **extra_at)
 {
-	return calloc(num, sizeof(uint64_t));
+	struct limbs *s = calloc(1, size + (3 + extra) * o->num * 8);
+	if (!s)
+		return NULL;
+	s->o = o;
+	s->x = (uint64_t *)((char *)s + size);
+	s->r = s->x + o->num;
+	if (extra_at)
+		*extra_at = s->r + 2 * o->num;
+	return s;
+}
+
+static void limbs_reset(void *p)
+{
+	struct limbs *s = p;
+	memcpy(s->x, s->o->a, s->o->num * 8);
+	s->fail = 0;
+}
+
+static int limbs_result(void *p, enum op op, uint64_t *out)
+{
+	struct limbs *s = p;
+	memcpy(out, OP_IS_EXP(op) ? s->r : s->x,
+	       (op == OP_EXP2 ? 2 : 1) * s->o->num * 8);
+	return s->fail ? -1 : 0;
 }
 
 /* ---- ours: mont/mont.h, one backend at a time via mont_select() ---- */
-
-struct ours {
-	const struct operands *o;
-	uint64_t *x, *r;
-	int fail;
-};
 
 static const char *ours_unavailable(const struct contender *c)
 {
@@ -76,34 +109,14 @@ static void ours_activate(const struct contender *c)
 	mont_select(c->backend);
 }
 
-static void *ours_prepare(const struct contender *c, const struct operands *o)
+static void *ours_prepare(const struct operands *o)
 {
-	struct ours *s = calloc(1, sizeof *s);
-	(void)c;
-	if (!s)
-		return NULL;
-	s->o = o;
-	s->x = limbs(o->num);
-	s->r = limbs(2 * o->num);
-	if (!s->x || !s->r) {
-		free(s->x);
-		free(s->r);
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-static void ours_reset(void *p)
-{
-	struct ours *s = p;
-	memcpy(s->x, s->o->a, s->o->num * 8);
-	s->fail = 0;
+	return limbs_new(sizeof(struct limbs), o, 0, NULL);
 }
 
 static void ours_run(void *p, enum op op, unsigned long it)
 {
-	struct ours *s = p;
+	struct limbs *s = p;
 	const struct operands *o = s->o;
 	switch (op) {
 	case OP_MUL:
@@ -128,29 +141,20 @@ static void ours_run(void *p, enum op op, unsigned long it)
 	}
 }
 
-static int ours_result(void *p, enum op op, uint64_t *out)
-{
-	struct ours *s = p;
-	memcpy(out, OP_IS_EXP(op) ? s->r : s->x,
-	       (op == OP_EXP2 ? 2 : 1) * s->o->num * 8);
-	return s->fail ? -1 : 0;
-}
-
-static void ours_release(void *p)
-{
-	struct ours *s = p;
-	free(s->x);
-	free(s->r);
-	free(s);
-}
-
 /* ---- OpenSSL API: BN_mod_mul_montgomery, BN_mod_exp_mont_consttime ---- */
+
+/* One r = base^e mod n with its Montgomery context: modexp runs the
+ * first, modexp2 (the RSA-CRT pair as two calls) both. */
+struct api_exp {
+	BN_MONT_CTX *mont;
+	BIGNUM *n, *base, *e, *r;
+};
 
 struct api {
 	size_t num;
 	BN_CTX *ctx;
-	BN_MONT_CTX *mont, *mont2;
-	BIGNUM *n, *a, *b, *e, *x, *r, *n2, *e2, *r2;
+	BIGNUM *x, *b;          /* mul: x <- x*b; sqr: x <- x*x */
+	struct api_exp exp[2];  /* a^e mod n; b^e2 mod n2 */
 	int fail;
 };
 
@@ -160,47 +164,50 @@ static BIGNUM *bn_of(const uint64_t *p, size_t num)
 	return BN_lebin2bn((const unsigned char *)p, (int)(num * 8), NULL);
 }
 
+static int api_exp_prepare(struct api_exp *x, const uint64_t *n,
+			   const uint64_t *base, const uint64_t *e, size_t num,
+			   BN_CTX *ctx)
+{
+	x->mont = BN_MONT_CTX_new();
+	x->n = bn_of(n, num);
+	x->base = bn_of(base, num);
+	x->e = bn_of(e, num);
+	x->r = BN_new();
+	return x->mont && x->n && x->base && x->e && x->r
+		&& BN_MONT_CTX_set(x->mont, x->n, ctx) ? 0 : -1;
+}
+
+static void api_exp_free(struct api_exp *x)
+{
+	BIGNUM *bn[] = { x->n, x->base, x->e, x->r };
+	for (size_t i = 0; i < sizeof bn / sizeof *bn; i++)
+		BN_free(bn[i]);
+	BN_MONT_CTX_free(x->mont);
+}
+
 static void api_release(void *p)
 {
 	struct api *s = p;
-	BN_MONT_CTX_free(s->mont);
-	BN_MONT_CTX_free(s->mont2);
-	BN_CTX_free(s->ctx);
-	BN_free(s->n2);
-	BN_free(s->e2);
-	BN_free(s->r2);
-	BN_free(s->n);
-	BN_free(s->a);
-	BN_free(s->b);
-	BN_free(s->e);
+	api_exp_free(&s->exp[0]);
+	api_exp_free(&s->exp[1]);
 	BN_free(s->x);
-	BN_free(s->r);
+	BN_free(s->b);
+	BN_CTX_free(s->ctx);
 	free(s);
 }
 
-static void *api_prepare(const struct contender *c, const struct operands *o)
+static void *api_prepare(const struct operands *o)
 {
 	struct api *s = calloc(1, sizeof *s);
-	(void)c;
 	if (!s)
 		return NULL;
 	s->num = o->num;
 	s->ctx = BN_CTX_new();
-	s->mont = BN_MONT_CTX_new();
-	s->n = bn_of(o->n, o->num);
-	s->a = bn_of(o->a, o->num);
-	s->b = bn_of(o->b, o->num);
-	s->e = bn_of(o->e, o->num);
 	s->x = BN_new();
-	s->r = BN_new();
-	s->mont2 = BN_MONT_CTX_new();
-	s->n2 = bn_of(o->n2, o->num);
-	s->e2 = bn_of(o->e2, o->num);
-	s->r2 = BN_new();
-	if (!s->ctx || !s->mont || !s->n || !s->a || !s->b || !s->e || !s->x
-	    || !s->r || !BN_MONT_CTX_set(s->mont, s->n, s->ctx) || !s->mont2
-	    || !s->n2 || !s->e2 || !s->r2
-	    || !BN_MONT_CTX_set(s->mont2, s->n2, s->ctx)) {
+	s->b = bn_of(o->b, o->num);
+	if (!s->ctx || !s->x || !s->b
+	    || api_exp_prepare(&s->exp[0], o->n, o->a, o->e, o->num, s->ctx)
+	    || api_exp_prepare(&s->exp[1], o->n2, o->b, o->e2, o->num, s->ctx)) {
 		api_release(s);
 		return NULL;
 	}
@@ -210,7 +217,15 @@ static void *api_prepare(const struct contender *c, const struct operands *o)
 static void api_reset(void *p)
 {
 	struct api *s = p;
-	s->fail = !BN_copy(s->x, s->a);
+	s->fail = !BN_copy(s->x, s->exp[0].base);      /* x <- a */
+}
+
+/* 1 when BN_mod_exp_mont_consttime reports failure */
+static int api_exp_failed(struct api *s, int i)
+{
+	struct api_exp *x = &s->exp[i];
+	return !BN_mod_exp_mont_consttime(x->r, x->base, x->e, x->n, s->ctx,
+					  x->mont);
 }
 
 static void api_run(void *p, enum op op, unsigned long it)
@@ -220,24 +235,20 @@ static void api_run(void *p, enum op op, unsigned long it)
 	case OP_MUL:
 		while (it--)
 			s->fail |= !BN_mod_mul_montgomery(s->x, s->x, s->b,
-							  s->mont, s->ctx);
+							  s->exp[0].mont, s->ctx);
 		break;
 	case OP_SQR:
 		while (it--)
 			s->fail |= !BN_mod_mul_montgomery(s->x, s->x, s->x,
-							  s->mont, s->ctx);
+							  s->exp[0].mont, s->ctx);
 		break;
 	case OP_EXP2:	/* the RSA-CRT pair as two calls */
 		while (it--)
-			s->fail |= !BN_mod_exp_mont_consttime(s->r, s->a, s->e,
-						s->n, s->ctx, s->mont)
-				| !BN_mod_exp_mont_consttime(s->r2, s->b, s->e2,
-						s->n2, s->ctx, s->mont2);
+			s->fail |= api_exp_failed(s, 0) | api_exp_failed(s, 1);
 		break;
 	default:
 		while (it--)
-			s->fail |= !BN_mod_exp_mont_consttime(s->r, s->a, s->e,
-						s->n, s->ctx, s->mont);
+			s->fail |= api_exp_failed(s, 0);
 		break;
 	}
 }
@@ -245,12 +256,11 @@ static void api_run(void *p, enum op op, unsigned long it)
 static int api_result(void *p, enum op op, uint64_t *out)
 {
 	struct api *s = p;
-	if (BN_bn2lebinpad(OP_IS_EXP(op) ? s->r : s->x, (unsigned char *)out,
-			   (int)(s->num * 8)) < 0)
-		return -1;
-	if (op == OP_EXP2 && BN_bn2lebinpad(s->r2, (unsigned char *)(out + s->num),
-					    (int)(s->num * 8)) < 0)
-		return -1;
+	for (int i = 0; i < (op == OP_EXP2 ? 2 : 1); i++)
+		if (BN_bn2lebinpad(OP_IS_EXP(op) ? s->exp[i].r : s->x,
+				   (unsigned char *)(out + i * s->num),
+				   (int)(s->num * 8)) < 0)
+			return -1;
 	return s->fail ? -1 : 0;
 }
 
@@ -259,23 +269,17 @@ static int api_result(void *p, enum op op, uint64_t *out)
  * scatter5/gather5 layout, then one bn_power5 (5 squarings and a
  * multiplication by a gathered entry) per 5 exponent bits ---- */
 
+enum { RAW_MORE = 4 };   /* rr, one, t, am */
 struct raw {
-	const struct operands *o;
+	struct limbs h;
 	BN_ULONG n0[2];         /* OpenSSL's n0 is two words; the 2nd is 0 */
-	uint64_t *x, *r, *rr, *one, *t, *am;
+	uint64_t *rr, *one, *t, *am;    /* num limbs each, after x and r */
 	void *table;            /* 32*num limbs, 64-byte aligned */
-	int fail;
 };
 
 static void raw_release(void *p)
 {
 	struct raw *s = p;
-	free(s->x);
-	free(s->r);
-	free(s->rr);
-	free(s->one);
-	free(s->t);
-	free(s->am);
 	free(s->table);
 	free(s);
 }
@@ -296,23 +300,17 @@ static int r_squared_of(uint64_t *out, const struct operands *o,
 	return ok ? 0 : -1;
 }
 
-static void *raw_prepare(const struct contender *c, const struct operands *o)
+static void *raw_prepare(const struct operands *o)
 {
-	struct raw *s = calloc(1, sizeof *s);
-	(void)c;
+	uint64_t *more;
+	struct raw *s = limbs_new(sizeof *s, o, RAW_MORE, &more);
 	if (!s)
 		return NULL;
-	s->o = o;
+	uint64_t **const part[RAW_MORE] = { &s->rr, &s->one, &s->t, &s->am };
+	split_limbs(more, o->num, part, RAW_MORE);
 	s->n0[0] = o->n0;
-	s->x = limbs(o->num);
-	s->r = limbs(o->num);
-	s->rr = limbs(o->num);
-	s->one = limbs(o->num);
-	s->t = limbs(o->num);
-	s->am = limbs(o->num);
 	s->table = aligned_alloc(64, 32 * o->num * 8);
-	if (!s->x || !s->r || !s->rr || !s->one || !s->t || !s->am
-	    || !s->table || r_squared_of(s->rr, o, o->n)) {
+	if (!s->table || r_squared_of(s->rr, o, o->n)) {
 		raw_release(s);
 		return NULL;
 	}
@@ -320,27 +318,20 @@ static void *raw_prepare(const struct contender *c, const struct operands *o)
 	return s;
 }
 
-static void raw_reset(void *p)
-{
-	struct raw *s = p;
-	memcpy(s->x, s->o->a, s->o->num * 8);
-	s->fail = 0;
-}
-
 static void raw_modexp(struct raw *s)
 {
-	const struct operands *o = s->o;
+	const struct operands *o = s->h.o;
 	const BN_ULONG *n = o->n, *n0 = s->n0;
 	int num = (int)o->num;
 	uint64_t *t = s->t, *am = s->am;
 
 	/* bn_power5 needs num % 8 == 0 (OpenSSL falls back otherwise) */
 	if (num % 8) {
-		s->fail = 1;
+		s->h.fail = 1;
 		return;
 	}
-	s->fail |= !bn_mul_mont(am, o->a, s->rr, n, n0, num);  /* a*R */
-	s->fail |= !bn_mul_mont(t, s->one, s->rr, n, n0, num); /* R */
+	s->h.fail |= !bn_mul_mont(am, o->a, s->rr, n, n0, num);  /* a*R */
+	s->h.fail |= !bn_mul_mont(t, s->one, s->rr, n, n0, num); /* R */
 	bn_scatter5(t, o->num, s->table, 0);
 	bn_scatter5(am, o->num, s->table, 1);
 	for (int i = 2; i < 32; i++) {
@@ -348,7 +339,7 @@ static void raw_modexp(struct raw *s)
 			bn_mul_mont_gather5(t, am, s->table, n, n0, num, i - 1);
 		} else {
 			bn_gather5(t, o->num, s->table, (size_t)i / 2);
-			s->fail |= !bn_mul_mont(t, t, t, n, n0, num);
+			s->h.fail |= !bn_mul_mont(t, t, t, n, n0, num);
 		}
 		bn_scatter5(t, o->num, s->table, (size_t)i);
 	}
@@ -362,24 +353,23 @@ static void raw_modexp(struct raw *s)
 	}
 	/* out of the Montgomery domain; also reduces bn_power5's "almost
 	 * Montgomery" result below n */
-	s->fail |= !bn_mul_mont(s->r, t, s->one, n, n0, num);
+	s->h.fail |= !bn_mul_mont(s->h.r, t, s->one, n, n0, num);
 }
 
 static void raw_run(void *p, enum op op, unsigned long it)
 {
 	struct raw *s = p;
-	const struct operands *o = s->o;
+	const struct operands *o = s->h.o;
+	uint64_t *x = s->h.x;
 	int num = (int)o->num;
 	switch (op) {
 	case OP_MUL:
 		while (it--)
-			s->fail |= !bn_mul_mont(s->x, s->x, o->b, o->n, s->n0,
-						num);
+			s->h.fail |= !bn_mul_mont(x, x, o->b, o->n, s->n0, num);
 		break;
 	case OP_SQR:    /* ap == bp: bn_mul_mont's squaring path */
 		while (it--)
-			s->fail |= !bn_mul_mont(s->x, s->x, s->x, o->n, s->n0,
-						num);
+			s->h.fail |= !bn_mul_mont(x, x, x, o->n, s->n0, num);
 		break;
 	default:
 		while (it--)
@@ -388,43 +378,23 @@ static void raw_run(void *p, enum op op, unsigned long it)
 	}
 }
 
-static int raw_result(void *p, enum op op, uint64_t *out)
-{
-	struct raw *s = p;
-	memcpy(out, op == OP_EXP ? s->r : s->x, s->o->num * 8);
-	return s->fail ? -1 : 0;
-}
-
 /* ---- OpenSSL's IFMA pair: ossl_rsaz_mod_exp_avx512_x2 ---- */
 
 struct x2 {
-	const struct operands *o;
-	uint64_t *r, *rr, *rr2;
-	int fail;
+	struct limbs h;         /* r: the pair's results */
+	uint64_t *rr, *rr2;     /* R^2 mod n, R^2 mod n2 */
 };
 
-static void x2_release(void *p)
+static void *x2_prepare(const struct operands *o)
 {
-	struct x2 *s = p;
-	free(s->r);
-	free(s->rr);
-	free(s->rr2);
-	free(s);
-}
-
-static void *x2_prepare(const struct contender *c, const struct operands *o)
-{
-	struct x2 *s = calloc(1, sizeof *s);
-	(void)c;
+	uint64_t *more;
+	struct x2 *s = limbs_new(sizeof *s, o, 2, &more);
 	if (!s)
 		return NULL;
-	s->o = o;
-	s->r = limbs(2 * o->num);
-	s->rr = limbs(o->num);
-	s->rr2 = limbs(o->num);
-	if (!s->r || !s->rr || !s->rr2 || r_squared_of(s->rr, o, o->n)
-	    || r_squared_of(s->rr2, o, o->n2)) {
-		x2_release(s);
+	s->rr = more;
+	s->rr2 = more + o->num;
+	if (r_squared_of(s->rr, o, o->n) || r_squared_of(s->rr2, o, o->n2)) {
+		free(s);
 		return NULL;
 	}
 	return s;
@@ -442,28 +412,16 @@ static const char *x2_unavailable_at(const struct contender *c, unsigned bits)
 	return bits == 1024 ? NULL : "1024 bits only (OpenSSL 3.0)";
 }
 
-static void x2_reset(void *p)
-{
-	((struct x2 *)p)->fail = 0;
-}
-
 static void x2_run(void *p, enum op op, unsigned long it)
 {
 	struct x2 *s = p;
-	const struct operands *o = s->o;
+	const struct operands *o = s->h.o;
+	uint64_t *r = s->h.r;
 	(void)op;
 	while (it--)
-		s->fail |= !ossl_rsaz_mod_exp_avx512_x2(s->r, o->a, o->e, o->n,
-				s->rr, o->n0, s->r + o->num, o->b, o->e2, o->n2,
+		s->h.fail |= !ossl_rsaz_mod_exp_avx512_x2(r, o->a, o->e, o->n,
+				s->rr, o->n0, r + o->num, o->b, o->e2, o->n2,
 				s->rr2, o->n0_2, (int)o->bits);
-}
-
-static int x2_result(void *p, enum op op, uint64_t *out)
-{
-	struct x2 *s = p;
-	(void)op;
-	memcpy(out, s->r, 2 * s->o->num * 8);
-	return s->fail ? -1 : 0;
 }
 
 /* ---- GMP: mpz_powm_sec ---- */
@@ -473,10 +431,9 @@ struct gmp {
 	mpz_t n, a, e, r;
 };
 
-static void *gmp_prepare(const struct contender *c, const struct operands *o)
+static void *gmp_prepare(const struct operands *o)
 {
 	struct gmp *s = calloc(1, sizeof *s);
-	(void)c;
 	if (!s)
 		return NULL;
 	s->num = o->num;
@@ -520,7 +477,7 @@ static void gmp_release(void *p)
 
 #define OURS(name) { name, "mont_mul / mont_sqr / mont_modexp / mont_modexp2 " \
 	"after mont_select(\"" name "\")", all_ops, \
-	name, ours_prepare, ours_reset, ours_run, ours_result, ours_release, \
+	name, ours_prepare, limbs_reset, ours_run, limbs_result, free, \
 	ours_unavailable, ours_activate, NULL }
 
 const struct contender contenders[] = {
@@ -533,11 +490,11 @@ const struct contender contenders[] = {
 	  all_ops, NULL, api_prepare, api_reset, api_run, api_result,
 	  api_release, NULL, NULL, NULL },
 	{ "ossl-raw", "bn_mul_mont / bn_power5 loop on a gather5 table",
-	  one_at_a_time, NULL, raw_prepare, raw_reset, raw_run, raw_result,
+	  one_at_a_time, NULL, raw_prepare, limbs_reset, raw_run, limbs_result,
 	  raw_release, NULL, NULL, NULL },
 	{ "ossl-x2", "ossl_rsaz_mod_exp_avx512_x2 (OpenSSL's AVX-512 IFMA "
-	  "RSA-CRT pair)", exp2_only, NULL, x2_prepare, x2_reset, x2_run,
-	  x2_result, x2_release, x2_unavailable, NULL, x2_unavailable_at },
+	  "RSA-CRT pair)", exp2_only, NULL, x2_prepare, limbs_reset, x2_run,
+	  limbs_result, free, x2_unavailable, NULL, x2_unavailable_at },
 	{ "gmp", "mpz_powm_sec", exp_only, NULL, gmp_prepare, gmp_reset,
 	  gmp_run, gmp_result, gmp_release, NULL, NULL, NULL },
 };

@@ -287,7 +287,7 @@ static int prepare_and_check(const struct opts *o, struct size_state *s,
 			snprintf(s->why[c], sizeof s->why[c], "%s", why);
 			continue;
 		}
-		if (!(s->st[c] = k->prepare(k, &s->o))) {
+		if (!(s->st[c] = k->prepare(&s->o))) {
 			fprintf(stderr, "%s: %s: setup at %u bits failed\n",
 				self, k->name, bits);
 			bad = -1;

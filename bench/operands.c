@@ -31,6 +31,13 @@ static uint64_t neg_inverse(uint64_t x)
 	return -inv;
 }
 
+void split_limbs(uint64_t *block, size_t num, uint64_t **const part[],
+		 size_t nparts)
+{
+	for (size_t i = 0; i < nparts; i++)
+		*part[i] = block + i * num;
+}
+
 int operands_make(struct operands *o, unsigned bits, uint64_t seed)
 {
 	size_t num = bits / 64;
@@ -44,8 +51,7 @@ int operands_make(struct operands *o, unsigned bits, uint64_t seed)
 	uint64_t *block = calloc(nparts * num, 8);
 	if (!block)
 		return -1;
-	for (size_t i = 0; i < nparts; i++)
-		*part[i] = block + i * num;
+	split_limbs(block, num, part, nparts);
 	fill(block, nparts * num, &s);
 	o->n[0] |= 1;
 	o->n[num - 1] |= 1ull << 63;    /* exactly `bits` bits: R = 2^bits */
