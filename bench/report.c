@@ -1,4 +1,5 @@
 /* The report: a table for people, JSON for machines, the same numbers. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
@@ -14,34 +15,34 @@ double floor_cycles(enum op op, size_t num)
 	return 0;
 }
 
-/* The issue's targets; ratio = time(other) / time(ours), or for at_most
- * time(ours) / time(other). */
+/* The issue's targets: ours at least `want` times as fast as other
+ * (ratio time(other) / time(ours)), or with at_most taking at most `want`
+ * times other's time (ratio time(ours) / time(other)). */
 struct target {
 	const char *ours, *other;
 	enum op op;
 	double want;
 	int at_most;
-	const char *label;
 	unsigned bits;          /* only this size; 0: every target size */
+	const char *note;       /* for the label, or NULL */
 };
 
+/* ours, other, op, want, at_most, bits, note */
 static const struct target targets[] = {
-	{ "adx", "ossl-api", OP_MUL, 1.10, 0, "adx mont_mul vs BN_mod_mul_montgomery", 0 },
-	{ "adx", "ossl-raw", OP_MUL, 1.00, 0, "adx mont_mul vs bn_mul_mont", 0 },
-	{ "adx", "ossl-api", OP_EXP, 1.00, 0, "adx mont_modexp vs BN_mod_exp_mont_consttime", 0 },
-	{ "adx", "gmp", OP_EXP, 1.30, 0, "adx mont_modexp vs mpz_powm_sec", 0 },
-	{ "adx", "mulq", OP_MUL, 1.25, 0, "adx mont_mul vs our mulq", 0 },
-	{ "adx", "mulq", OP_EXP, 1.25, 0, "adx mont_modexp vs our mulq", 0 },
-	{ "mulq", "ossl-raw-noadx", OP_MUL, 1.00, 0, "mulq mont_mul vs bn_mul_mont, ADX masked", 0 },
-	{ "mulq", "ossl-api-noadx", OP_MUL, 1.00, 0, "mulq mont_mul vs BN_mod_mul_montgomery, ADX masked", 0 },
-	{ "mulq", "ossl-api-noadx", OP_EXP, 1.00, 0, "mulq mont_modexp vs BN_mod_exp_mont_consttime, ADX masked", 0 },
-	{ "c", "mulq", OP_MUL, 2.50, 1, "c mont_mul time / mulq (within 2.5x)", 0 },
-	{ "c", "mulq", OP_EXP, 2.50, 1, "c mont_modexp time / mulq (within 2.5x)", 0 },
-	{ "ifma", "adx", OP_EXP, 1.50, 0, "ifma mont_modexp vs our adx (goal 2.0 at 4096)", 0 },
-	{ "ifma", "ossl-x2", OP_EXP2, 1.00, 0,
-	  "ifma mont_modexp2 vs ossl_rsaz_mod_exp_avx512_x2 (goal 1.15)", 1024 },
-	{ "ifma", "ossl-api", OP_EXP2, 1.00, 0,
-	  "ifma mont_modexp2 vs two BN_mod_exp_mont_consttime", 1024 },
+	{ "adx", "ossl-api", OP_MUL, 1.10, 0, 0, NULL },
+	{ "adx", "ossl-raw", OP_MUL, 1.00, 0, 0, NULL },
+	{ "adx", "ossl-api", OP_EXP, 1.00, 0, 0, NULL },
+	{ "adx", "gmp", OP_EXP, 1.30, 0, 0, NULL },
+	{ "adx", "mulq", OP_MUL, 1.25, 0, 0, NULL },
+	{ "adx", "mulq", OP_EXP, 1.25, 0, 0, NULL },
+	{ "mulq", "ossl-raw-noadx", OP_MUL, 1.00, 0, 0, NULL },
+	{ "mulq", "ossl-api-noadx", OP_MUL, 1.00, 0, 0, NULL },
+	{ "mulq", "ossl-api-noadx", OP_EXP, 1.00, 0, 0, NULL },
+	{ "c", "mulq", OP_MUL, 2.50, 1, 0, NULL },
+	{ "c", "mulq", OP_EXP, 2.50, 1, 0, NULL },
+	{ "ifma", "adx", OP_EXP, 1.50, 0, 0, "goal 2.0 at 4096" },
+	{ "ifma", "ossl-x2", OP_EXP2, 1.00, 0, 1024, "goal 1.15" },
+	{ "ifma", "ossl-api", OP_EXP2, 1.00, 0, 1024, NULL },
 };
 static const unsigned target_bits[] = { 2048, 4096 };
 
@@ -50,6 +51,57 @@ static const char *const peers[] = {
 	"ossl-api", "ossl-raw", "ossl-api-noadx", "ossl-raw-noadx", "gmp", "ossl-x2",
 };
 static const char *const ours[] = { "ifma", "adx", "mulq", "c" };
+
+/* What a peer calls for each op, for the target labels. */
+static const struct {
+	const char *peer;
+	const char *call[OP_COUNT];
+} calls[] = {
+	{ "ossl-api", { [OP_MUL] = "BN_mod_mul_montgomery",
+			[OP_EXP] = "BN_mod_exp_mont_consttime",
+			[OP_EXP2] = "two BN_mod_exp_mont_consttime" } },
+	{ "ossl-raw", { [OP_MUL] = "bn_mul_mont" } },
+	{ "gmp", { [OP_EXP] = "mpz_powm_sec" } },
+	{ "ossl-x2", { [OP_EXP2] = "ossl_rsaz_mod_exp_avx512_x2" } },
+};
+
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+/* "adx mont_mul vs BN_mod_mul_montgomery", "mulq mont_mul vs bn_mul_mont,
+ * ADX masked" (a -noadx peer), "adx mont_mul vs our mulq", with the note in
+ * parentheses; at_most: "c mont_mul time / mulq (within 2.5x)". */
+static const char *target_label(const struct target *t, char *buf,
+				size_t size)
+{
+	const char *masked = strstr(t->other, "-noadx");
+	size_t len = masked ? (size_t)(masked - t->other) : strlen(t->other);
+	const char *call = NULL;
+	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+		if (strlen(calls[i].peer) == len
+		    && !strncmp(calls[i].peer, t->other, len))
+			call = calls[i].call[t->op];
+	snprintf(buf, size, "%s mont_%s ", t->ours, op_name[t->op]);
+	if (t->at_most) {
+		append(buf, size, "time / %s (within %gx)", t->other, t->want);
+		return buf;
+	}
+	if (call)
+		append(buf, size, "vs %s", call);
+	else
+		append(buf, size, "vs our %s", t->other);
+	if (masked)
+		append(buf, size, ", ADX masked");
+	if (t->note)
+		append(buf, size, " (%s)", t->note);
+	return buf;
+}
 
 static const struct result *find(const struct result *r, size_t n,
 				 unsigned bits, enum op op, const char *name)
@@ -125,26 +177,28 @@ static int target_met(const struct target *t, double ratio)
 /* Every (target, size) row once, in order, for the table and the JSON alike;
  * v is the measured ratio, 0 when a side was not timed. */
 static void each_target(const struct result *r, size_t n,
-			void (*row)(const struct target *g, unsigned bits,
-				    double v, int first))
+			void (*row)(const struct target *g, const char *label,
+				    unsigned bits, double v, int first))
 {
 	int first = 1;
+	char label[128];
 	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
 		for (size_t b = 0; b < sizeof target_bits / sizeof *target_bits; b++) {
 			const struct target *g = &targets[t];
 			unsigned tb = g->bits ? g->bits : target_bits[b];
 			if (g->bits && b)
 				continue;
-			row(g, tb, target_ratio(g, r, n, tb), first);
+			row(g, target_label(g, label, sizeof label), tb,
+			    target_ratio(g, r, n, tb), first);
 			first = 0;
 		}
 }
 
-static void target_text(const struct target *g, unsigned tb, double v,
-			int first)
+static void target_text(const struct target *g, const char *label,
+			unsigned tb, double v, int first)
 {
 	(void)first;
-	printf("  %-58s %4u  ", g->label, tb);
+	printf("  %-58s %4u  ", label, tb);
 	if (v <= 0)
 		printf("  -    not measured\n");
 	else
@@ -153,13 +207,8 @@ static void target_text(const struct target *g, unsigned tb, double v,
 		       target_met(g, v) ? "met" : "NOT met");
 }
 
-void report_table(const struct run_info *ri, const struct result *r, size_t n)
+static void table_header(const struct run_info *ri)
 {
-	unsigned bits[16];
-	const char *order[2 * MAX_CONTENDERS];
-	size_t nb = sizes(r, n, bits, 16), nn = names(order);
-	char t0[16], t1[16], t2[16];
-
 	printf("montbench: core clock %.3f GHz (dependent add chain; %.3f at "
 	       "the end), ", ri->ghz, ri->ghz_end);
 	if (ri->cpu >= 0)
@@ -179,33 +228,41 @@ void report_table(const struct run_info *ri, const struct result *r, size_t n)
 		printf("  %-8s %s%s\n", contenders[c].name, contenders[c].what,
 		       contender_is_openssl(&contenders[c]) ? " (-noadx: ADX "
 		       "masked)" : "");
+}
 
-	for (size_t b = 0; b < nb; b++) {
-		size_t num = bits[b] / 64;
-		printf("\n%u bits (%zu limbs)   %-16s %10s %10s %10s %10s %8s\n",
-		       bits[b], num, "", "median", "min", "max", "cycles",
-		       "x floor");
-		for (int op = 0; op < OP_COUNT; op++)
-			for (size_t i = 0; i < nn; i++) {
-				const struct result *x = find(r, n, bits[b], op,
-							      order[i]);
-				double fl = floor_cycles(op, num);
-				if (!x)
-					continue;
-				printf("  %-7s %-24s", op_name[op], x->name);
-				if (x->status[0]) {
-					printf(" %s\n", x->status);
-					continue;
-				}
-				printf(" %10s %10s %10s %10.0f", fmt_time(t0, x->med),
-				       fmt_time(t1, x->min), fmt_time(t2, x->max),
-				       x->med * ri->ghz);
-				if (fl > 0)
-					printf(" %8.2f", x->med * ri->ghz / fl);
-				printf("\n");
+/* One line per result at this size: times, cycles, cycles over the floor. */
+static void table_times(const struct run_info *ri, const struct result *r,
+			size_t n, unsigned bits)
+{
+	const char *order[2 * MAX_CONTENDERS];
+	size_t nn = names(order), num = bits / 64;
+	char t0[16], t1[16], t2[16];
+
+	printf("\n%u bits (%zu limbs)   %-16s %10s %10s %10s %10s %8s\n",
+	       bits, num, "", "median", "min", "max", "cycles", "x floor");
+	for (int op = 0; op < OP_COUNT; op++)
+		for (size_t i = 0; i < nn; i++) {
+			const struct result *x = find(r, n, bits, op, order[i]);
+			double fl = floor_cycles(op, num);
+			if (!x)
+				continue;
+			printf("  %-7s %-24s", op_name[op], x->name);
+			if (x->status[0]) {
+				printf(" %s\n", x->status);
+				continue;
 			}
-	}
+			printf(" %10s %10s %10s %10.0f", fmt_time(t0, x->med),
+			       fmt_time(t1, x->min), fmt_time(t2, x->max),
+			       x->med * ri->ghz);
+			if (fl > 0)
+				printf(" %8.2f", x->med * ri->ghz / fl);
+			printf("\n");
+		}
+}
 
+static void table_ratios(const struct result *r, size_t n,
+			 const unsigned *bits, size_t nb)
+{
 	printf("\nratios: peer's median time / ours (> 1: ours is faster)\n");
 	printf("  %-5s %-7s %-5s", "bits", "op", "ours");
 	for (size_t p = 0; p < sizeof peers / sizeof *peers; p++)
@@ -230,7 +287,17 @@ void report_table(const struct run_info *ri, const struct result *r, size_t n)
 				}
 				printf("\n");
 			}
+}
 
+void report_table(const struct run_info *ri, const struct result *r, size_t n)
+{
+	unsigned bits[16];
+	size_t nb = sizes(r, n, bits, 16);
+
+	table_header(ri);
+	for (size_t b = 0; b < nb; b++)
+		table_times(ri, r, n, bits[b]);
+	table_ratios(r, n, bits, nb);
 	printf("\ntargets (informational; never the exit status)\n");
 	each_target(r, n, target_text);
 }
@@ -249,11 +316,11 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
-static void target_json(const struct target *g, unsigned tb, double v,
-			int first)
+static void target_json(const struct target *g, const char *label,
+			unsigned tb, double v, int first)
 {
 	printf("%s\n  {\"label\": ", first ? "" : ",");
-	json_str(g->label);
+	json_str(label);
 	printf(", \"bits\": %u, \"ours\": \"%s\", \"other\": \"%s\", "
 	       "\"op\": \"%s\", \"want\": %.2f, \"at_most\": %s, ",
 	       tb, g->ours, g->other, op_name[g->op],
