@@ -92,10 +92,13 @@ static const char *target_label(const struct target *t, char *buf,
 		append(buf, size, "time / %s (within %gx)", t->other, t->want);
 		return buf;
 	}
+	int our = 0;
+	for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)
+		our |= !strcmp(ours[i], t->other);
 	if (call)
 		append(buf, size, "vs %s", call);
 	else
-		append(buf, size, "vs our %s", t->other);
+		append(buf, size, "vs %s%s", our ? "our " : "", t->other);
 	if (masked)
 		append(buf, size, ", ADX masked");
 	if (t->note)
