@@ -4,18 +4,14 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
 from conftest import BUILD, ROOT
 
-
-def cpu_flags():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("flags"):
-                return set(line.split(":", 1)[1].split())
-    return set()
+sys.path.insert(0, str(ROOT / "tests" / "mont"))
+from montlib import cpu_flags  # noqa: E402
 
 # MONTBENCH_BIN: test another build (an ASan one) instead of making ours.
 MONTBENCH = pathlib.Path(os.environ.get("MONTBENCH_BIN", BUILD / "montbench"))
