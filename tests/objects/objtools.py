@@ -51,13 +51,18 @@ def functions(data):
     return out
 
 
-@pytest.fixture(scope="session")
-def reader_helper(tmp_path_factory):
-    """tests/objects/objdump.c with the readers, under ASan/UBSan."""
-    exe = tmp_path_factory.mktemp("objdump") / "objdump"
+def sanitized_tool(tmp_path_factory, main, sources):
+    """tests/objects/MAIN.c linked with SOURCES, under ASan/UBSan."""
+    exe = tmp_path_factory.mktemp(main) / main
     subprocess.run(["clang-14", "-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
                     "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-                    *probe_includes(), "-o", str(exe), "tests/objects/objdump.c", *READER_SRC],
+                    *probe_includes(), "-o", str(exe), f"tests/objects/{main}.c", *sources],
                    cwd=ROOT, check=True)
     return exe
+
+
+@pytest.fixture(scope="session")
+def reader_helper(tmp_path_factory):
+    """tests/objects/objdump.c with the readers."""
+    return sanitized_tool(tmp_path_factory, "objdump", READER_SRC)

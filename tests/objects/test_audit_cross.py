@@ -7,9 +7,8 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, asmcap, have, probe_includes, probe_sources
-
-from conftest import BUILD
+from conftest import BUILD, ROOT, asmcap, have, probe_sources
+from objtools import sanitized_tool
 
 # Everything asmcap is made of but its main(): the modules reach the catalog and the CPU readers.
 HELPER_SRC = [c for c in probe_sources() if not c.endswith("/probe/main.c")]
@@ -26,15 +25,8 @@ CLANG = "clang-19"
 
 @pytest.fixture(scope="session")
 def isatool(tmp_path_factory):
-    """tests/objects/isatool.c with the decoders and readers, under ASan/UBSan."""
-    exe = tmp_path_factory.mktemp("isatool") / "isatool"
-    subprocess.run(["clang-14", "-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-                    "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
-                    "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-                    *probe_includes(), "-o", str(exe), "tests/objects/isatool.c", *HELPER_SRC,
-                    str(BUILD / "catalog.c")],
-                   cwd=ROOT, check=True)
-    return exe
+    """tests/objects/isatool.c with the decoders and readers."""
+    return sanitized_tool(tmp_path_factory, "isatool", [*HELPER_SRC, str(BUILD / "catalog.c")])
 
 
 def need(*tools):
