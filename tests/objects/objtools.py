@@ -51,6 +51,18 @@ def functions(data):
     return out
 
 
+def elf_function(name, *insns):
+    """AT&T text of the global ELF function NAME: INSNS (one a line), then ret."""
+    body = "".join(f"\t{i}\n" for i in insns)
+    return (f"\t.globl\t{name}\n\t.type\t{name},@function\n{name}:\n{body}"
+            f"\tret\n\t.size\t{name},.-{name}\n")
+
+
+def elf_quad(name, value):
+    """AT&T text of the ELF data object NAME, one quadword."""
+    return f"\t.type\t{name},@object\n{name}:\t.quad\t{value:#x}\n\t.size\t{name},8\n"
+
+
 def sanitized_tool(tmp_path_factory, main, sources):
     """tests/objects/MAIN.c linked with SOURCES, under ASan/UBSan."""
     exe = tmp_path_factory.mktemp(main) / main

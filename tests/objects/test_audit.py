@@ -9,32 +9,14 @@ import subprocess
 import pytest
 
 from conftest import ASMCAP, BUILD, ROOT, asmcap
-from objtools import assemble, audit, functions
+from objtools import assemble, audit, elf_function, elf_quad, functions
 
 # ADCX's encoding, 66 48 0f 38 f6 d8, planted where it is not an instruction:
 # in a data object, in an immediate and in a displacement.
-DECOYS_ELF = """\
-	.text
-	.globl	real
-	.type	real,@function
-real:	adcx	%rax,%rbx
-	ret
-	.size	real,.-real
-	.type	konst,@object
-konst:	.quad	0xd8f6380f4866
-	.size	konst,8
-	.globl	imm
-	.type	imm,@function
-imm:	movabs	$0xd8f6380f4866, %rax
-	ret
-	.size	imm,.-imm
-	.globl	disp
-	.type	disp,@function
-disp:	leaq	-0x9c7f09a(%rax),%rbx
-	shlq	$0x3b, %rax
-	ret
-	.size	disp,.-disp
-"""
+DECOYS_ELF = ("\t.text\n" + elf_function("real", "adcx\t%rax,%rbx")
+              + elf_quad("konst", 0xd8f6380f4866)
+              + elf_function("imm", "movabs\t$0xd8f6380f4866, %rax")
+              + elf_function("disp", "leaq\t-0x9c7f09a(%rax),%rbx", "shlq\t$0x3b, %rax"))
 
 
 def test_decoys_do_not_count(tmp_path, asmcap_bin):

@@ -6,28 +6,14 @@ import subprocess
 import pytest
 
 from conftest import ROOT
-from objtools import assemble, reader_helper  # noqa: F401 (a fixture)
+from objtools import assemble, elf_function, elf_quad, reader_helper  # noqa: F401 (a fixture)
 
 CORPUS = ROOT / "tests" / "corpus"
 
-SNIPPET = """\
-	.text
-	.globl	addx
-	.type	addx,@function
-addx:	adcx	%rax,%rbx
-	ret
-	.size	addx,.-addx
-	.type	konst,@object
-konst:	.quad	0x1122334455667788
-	.size	konst,8
-	.globl	plain
-	.type	plain,@function
-plain:	add	%rax,%rbx
-	ret
-	.size	plain,.-plain
-	.section .rodata.a_section_name_longer_than_eight_bytes,"a"
-	.byte	1
-"""
+SNIPPET = ("\t.text\n" + elf_function("addx", "adcx\t%rax,%rbx")
+           + elf_quad("konst", 0x1122334455667788)
+           + elf_function("plain", "add\t%rax,%rbx")
+           + "\t.section .rodata.a_section_name_longer_than_eight_bytes,\"a\"\n\t.byte\t1\n")
 
 
 def dump(helper, *files):
