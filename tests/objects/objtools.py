@@ -63,6 +63,18 @@ def elf_quad(name, value):
     return f"\t.type\t{name},@object\n{name}:\t.quad\t{value:#x}\n\t.size\t{name},8\n"
 
 
+def write_template(catalog, name, summary="x", section=None, expect="90", audit=None,
+                   body="\tnop\n"):
+    """Write the template of feature NAME into the x86_64 folder of a
+    scratch catalog; returns the catalog, what --templates takes."""
+    folder = catalog / "x86_64"
+    folder.mkdir(parents=True, exist_ok=True)
+    heads = [("feature", name), ("summary", summary), ("section", section), ("expect", expect),
+             ("audit", audit)]
+    (folder / f"{name}.s").write_text("".join(f"# {k}: {v}\n" for k, v in heads if v) + body)
+    return catalog
+
+
 def sanitized_tool(tmp_path_factory, main, sources):
     """tests/objects/MAIN.c linked with SOURCES, under ASan/UBSan."""
     exe = tmp_path_factory.mktemp(main) / main

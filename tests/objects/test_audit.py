@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from conftest import ASMCAP, BUILD, ROOT, asmcap
-from objtools import assemble, audit, elf_function, elf_quad, functions
+from objtools import assemble, audit, elf_function, elf_quad, functions, write_template
 
 # ADCX's encoding, 66 48 0f 38 f6 d8, planted where it is not an instruction:
 # in a data object, in an immediate and in a displacement.
@@ -324,17 +324,15 @@ def test_directive_sections(tmp_path, asmcap_bin):
 def test_custom_catalog(tmp_path, asmcap_bin):
     """--templates: a one-feature catalog (one architecture only) and the
     pattern grammar's REX.W and one-byte opcodes; a bad pattern is refused."""
-    tpl = tmp_path / "tpl" / "x86_64"
-    tpl.mkdir(parents=True)
-    (tpl / "addq.s").write_text("# feature: addq\n# summary: 64-bit add\n# expect: 48 01 d8\n"
-                                "# audit: REX.W 01 /r\n\taddq %rbx,%rax\n")
+    tpl = write_template(tmp_path / "tpl", "addq", summary="64-bit add", expect="48 01 d8",
+                         audit="REX.W 01 /r", body="\taddq %rbx,%rax\n")
     obj = assemble(tmp_path, "elf64", "\t.text\n\t.type f,@function\nf:\taddl %ebx,%eax\n\tret\n"
                    "\t.type g,@function\ng:\taddq %rbx,%rax\n\tret\n")
-    rc, data, err = audit("--templates", tmp_path / "tpl", obj, "--expect", "addq")
+    rc, data, err = audit("--templates", tpl, obj, "--expect", "addq")
     assert rc == 0, err
     assert functions(data) == {"f": {}, "g": {"addq": 1}}
-    (tpl / "bad.s").write_text("# feature: bad\n# summary: x\n# expect: 90\n# audit: 0f /9\n\tnop\n")
-    r = asmcap("audit", "--templates", tmp_path / "tpl", obj)
+    write_template(tpl, "bad", audit="0f /9")
+    r = asmcap("audit", "--templates", tpl, obj)
     assert r.returncode == 2 and 'feature bad: bad audit pattern "0f /9"' in r.stderr, r.stderr
 
 
@@ -356,19 +354,16 @@ def test_json_lists_of_every_length(tmp_path, asmcap_bin, n):
     """Every JSON list and object audit writes (objects, functions, features,
     sections) with 0, 1, 2 and many elements is valid JSON with the same
     elements the text output shows."""
-    tpl = tmp_path / "tpl" / "x86_64"
-    tpl.mkdir(parents=True)
+    tpl = tmp_path / "tpl"
     for name, sec in SECTION_FEATURES.items():
-        (tpl / f"{name}.s").write_text(f"# feature: {name}\n# summary: {sec} present\n"
-                                       f"# section: {sec}\n# expect: nonempty\n\tnop\n")
+        write_template(tpl, name, summary=f"{sec} present", section=sec, expect="nonempty")
     insns = [("adx", "adcx %rax,%rbx", "REX? 66 REX? 0f 38 f6 /r"),
              ("bmi2", "mulx %rax,%rbx,%rcx", "VEX.LZ.F2.0F38.W1 f6 /r"),
              ("popcnt", "popcnt %rax,%rbx", "f3 REX? 0f b8 /r"),
              ("cpuid", "cpuid", "0f a2"),
              ("rdtsc", "rdtsc", "0f 31")]
     for name, _, pat in insns:
-        (tpl / f"{name}.s").write_text(f"# feature: {name}\n# summary: x\n# expect: 90\n"
-                                       f"# audit: {pat}\n\tnop\n")
+        write_template(tpl, name, audit=pat)
     # n functions, the k-th using k+1 features; n sections present beside .text
     secs = [".data", ".rodata", ".comment", ".eh_frame"][:max(n - 1, 0)]
     src = "\t.text\n" if n else "\t.section .data\n\t.long 1\n"
@@ -381,7 +376,7 @@ def test_json_lists_of_every_length(tmp_path, asmcap_bin, n):
     files = [obj] * n
     if not n:
         files = [tmp_path / "missing.o"]          # no object at all: an empty list
-    r = asmcap("audit", "--templates", tmp_path / "tpl", *files, "--format", "json")
+    r = asmcap("audit", "--templates", tpl, *files, "--format", "json")
     data = strict_json(r.stdout)
     assert len(data["objects"]) == n, r.stdout
     assert r.returncode == (2 if not n else 0), r.stderr
@@ -395,7 +390,7 @@ def test_json_lists_of_every_length(tmp_path, asmcap_bin, n):
     # an object without code nor catalog sections: empty functions and sections
     data_only = assemble(tmp_path, "elf64", "\t.section .note.x,\"a\"\n\t.long 1\n", name="data")
     subprocess.run(["objcopy", "-R", ".text", str(data_only)], check=True)
-    r = asmcap("audit", "--templates", tmp_path / "tpl", data_only, "--format", "json")
+    r = asmcap("audit", "--templates", tpl, data_only, "--format", "json")
     o = strict_json(r.stdout)["objects"][0]
     assert r.returncode == 0 and o["functions"] == [] and o["sections"] == [], r.stdout
 
@@ -466,17 +461,14 @@ def test_vex128_aes_pclmul_count_as_avx_and_xop_is_recognised(tmp_path, asmcap_b
 
 def test_xop_pattern_grammar(tmp_path, asmcap_bin):
     """XOP patterns name map 08/09/0A; a 0F map or an unknown map is refused."""
-    tpl = tmp_path / "tpl" / "x86_64"
-    tpl.mkdir(parents=True)
-    (tpl / "rot.s").write_text("# feature: rot\n# summary: x\n# expect: 90\n"
-                               "# audit: XOP.09.WIG 90 /r ; XOP.08.W0 c0 /r ib\n\tnop\n")
+    tpl = write_template(tmp_path / "tpl", "rot", audit="XOP.09.WIG 90 /r ; XOP.08.W0 c0 /r ib")
     obj = assemble(tmp_path, "elf64", "\t.text\n\t.type f,@function\nf:\tvprotb %xmm2,%xmm1,%xmm0\n"
                    "\tvprotb $1,%xmm1,%xmm0\n\tvprotd $1,%xmm1,%xmm0\n\tret\n")
-    rc, data, err = audit("--templates", tmp_path / "tpl", obj)
+    rc, data, err = audit("--templates", tpl, obj)
     assert rc == 0 and functions(data) == {"f": {"rot": 2}}, (err, data)
     for bad in ("XOP.0F38.W0 90 /r", "XOP.0B.W0 90 /r"):
-        (tpl / "rot.s").write_text(f"# feature: rot\n# summary: x\n# expect: 90\n# audit: {bad}\n\tnop\n")
-        r = asmcap("audit", "--templates", tmp_path / "tpl", obj)
+        write_template(tpl, "rot", audit=bad)
+        r = asmcap("audit", "--templates", tpl, obj)
         assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, r.stderr
 
 
