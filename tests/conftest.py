@@ -112,6 +112,15 @@ def have(cmd):
     return find_tool(cmd) is not None
 
 
+def cpu_flags():
+    """This machine's CPU flags as /proc/cpuinfo names them."""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    return set()
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "tools(*names): the test needs these ci/tools tools")
 

@@ -4,14 +4,10 @@ import json
 import os
 import pathlib
 import subprocess
-import sys
 
 import pytest
 
-from conftest import BUILD, ROOT
-
-sys.path.insert(0, str(ROOT / "tests" / "mont"))
-from montlib import cpu_flags  # noqa: E402
+from conftest import BUILD, ROOT, cpu_flags
 
 # MONTBENCH_BIN: test another build (an ASan one) instead of making ours.
 MONTBENCH = pathlib.Path(os.environ.get("MONTBENCH_BIN", BUILD / "montbench"))

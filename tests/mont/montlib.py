@@ -142,14 +142,6 @@ def built_backends(header):
     return ["c", "mulq"] + (["adx"] if "#define MONT_HAVE_ADX" in header else [])
 
 
-def cpu_flags():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("flags"):
-                return set(line.split(":", 1)[1].split())
-    return set()
-
-
 def mont_mul(a, b, n, num):
     return a * b * pow(2, -64 * num, n) % n
 

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from montlib import (BACKENDS, BUILD, Harness, cpu_flags, harness, kernels_header, make,
-                     random_modulus, rng)
+from conftest import cpu_flags
+from montlib import (BACKENDS, BUILD, Harness, harness, kernels_header, make, random_modulus, rng)
 
 assert harness and rng  # fixtures, used by name
 
@@ -161,7 +161,7 @@ def test_modexp2_errors(harness, backend):
         (f"modexp2 4 {ok} {n4:x} {n4:x} 1 3", "-4 - -"),           # b2 = n2
         (f"modexp2 4 {n4:x} {n4 + 1:x} 1 3 {n4 - 1:x} 5 1 3", "-4 - -"),   # first set first
         (f"modexp2 4 {n4 - 1:x} 5 1 3 {n4:x} {n4:x} 1 3", "-3 - -"),
-        (f"modexp2 1 b 3 0 0 d c 0 0", "0 1 1"),                   # exponent 0: 1
+        ("modexp2 1 b 3 0 0 d c 0 0", "0 1 1"),                   # exponent 0: 1
     ]
     assert harness.lines([c for c, _ in cases], env={"MONT_BACKEND": backend}) == \
         [e for _, e in cases]

@@ -2,8 +2,9 @@
 
 import pytest
 
-from montlib import (ABORTED, BACKENDS, built_backends, cpu_flags, harness, kernels_header,
-                     mont_mul, program_stderr, random_modulus, rng, run_program)
+from conftest import cpu_flags
+from montlib import (ABORTED, BACKENDS, built_backends, harness, kernels_header, mont_mul,
+                     program_stderr, random_modulus, rng, run_program)
 
 assert harness and rng  # fixtures, used by name
 

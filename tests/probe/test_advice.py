@@ -1,14 +1,7 @@
 """The text table ends with one advice line per feature the toolchain could
 not give: the assembler's own message, the assembler that would, and, when
 this CPU could run the feature, what losing it costs."""
-from conftest import FAKES, asmcap
-
-
-def cpu_flags():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("flags"):
-            return set(line.split(":", 1)[1].split())
-    return set()
+from conftest import FAKES, asmcap, cpu_flags
 
 
 def advice(cc):
