@@ -442,14 +442,13 @@ static void child_report(const struct results *rs)
 	}
 }
 
-/* Re-execute ourselves with OpenSSL's ADX path masked, time only the
- * OpenSSL contenders there, and add them as "<name>-noadx". Returns the
- * child's exit status (1: its agreement check failed), or 3. */
-static int run_child(const struct opts *o, struct run_info *ri,
-		     struct results *rs)
+/* The child's command line (into argv[20]): the OpenSSL contenders and
+ * the ops asked for, the same rounds, seed, sizes and test knobs.  only,
+ * rounds and seed are its buffers. */
+static void child_argv(const struct opts *o, const char **argv, char only[256], char rounds[16],
+		       char seed[32])
 {
-	char only[256] = "", rounds[16], seed[32];
-	int fd[2];
+	only[0] = 0;
 	for (size_t c = 0; c < ncontenders; c++)
 		if (o->want[ncontenders + c]) {
 			if (only[0])
@@ -461,12 +460,12 @@ static int run_child(const struct opts *o, struct run_info *ri,
 			strcat(only, ",");
 			strcat(only, op_name[op]);
 		}
-	snprintf(rounds, sizeof rounds, "%u", o->rounds);
-	snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-	const char *argv[20] = { self, "--child", "--rounds", rounds, "--seed",
-				 seed, "--only", only, "--bits",
-				 o->bits_arg ? o->bits_arg : "1024,2048,3072,4096" };
-	size_t n = 10;
+	snprintf(rounds, 16, "%u", o->rounds);
+	snprintf(seed, 32, "%llu", (unsigned long long)o->seed);
+	const char *head[] = { self, "--child", "--rounds", rounds, "--seed", seed, "--only", only,
+			       "--bits", o->bits_arg ? o->bits_arg : "1024,2048,3072,4096" };
+	size_t n = sizeof head / sizeof *head;
+	memcpy(argv, head, sizeof head);
 	if (o->quick)
 		argv[n++] = "--quick";
 	if (o->corrupt) {
@@ -474,32 +473,14 @@ static int run_child(const struct opts *o, struct run_info *ri,
 		argv[n++] = o->corrupt;
 	}
 	argv[n] = NULL;
+}
 
-	fflush(NULL);
-	if (pipe(fd)) {
-		fprintf(stderr, "%s: pipe: %s\n", self, strerror(errno));
-		return 3;
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "%s: fork: %s\n", self, strerror(errno));
-		return 3;
-	}
-	if (pid == 0) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		setenv("OPENSSL_ia32cap", NOADX_MASK, 1);
-		/* argv[0], not /proc/self/exe: under valgrind that is the tool */
-		execvp(self_path, (char **)argv);
-		fprintf(stderr, "%s: re-exec %s: %s\n", self, self_path,
-			strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
-	FILE *in = fdopen(fd[0], "r");
+/* The child's report (child_report): its CPU bits, and each row as
+ * "<name>-noadx". */
+static void read_child(FILE *in, struct run_info *ri, struct results *rs)
+{
 	char line[512];
-	while (in && fgets(line, sizeof line, in)) {
+	while (fgets(line, sizeof line, in)) {
 		unsigned bits, cap;
 		int op, used;
 		char name[24];
@@ -524,24 +505,65 @@ static int run_child(const struct opts *o, struct run_info *ri,
 			snprintf(x->status, sizeof x->status, "%s", line + used);
 		}
 	}
-	if (in)
+}
+
+/* The mask was not honoured: the child's rows would be mislabelled. */
+static void drop_unmasked(const struct run_info *ri, struct results *rs)
+{
+	fprintf(stderr, "%s: OPENSSL_ia32cap=%s left ADX/BMI2 on "
+		"(word2 %#x); masked rows dropped\n", self, NOADX_MASK,
+		ri->cap_noadx);
+	size_t k = 0;
+	for (size_t i = 0; i < rs->n; i++)
+		if (!strstr(rs->r[i].name, "-noadx"))
+			rs->r[k++] = rs->r[i];
+	rs->n = k;
+}
+
+/* Re-execute ourselves with OpenSSL's ADX path masked, time only the
+ * OpenSSL contenders there, and add them as "<name>-noadx". Returns the
+ * child's exit status (1: its agreement check failed), or 3. */
+static int run_child(const struct opts *o, struct run_info *ri,
+		     struct results *rs)
+{
+	char only[256], rounds[16], seed[32];
+	const char *argv[20];
+	int fd[2];
+	child_argv(o, argv, only, rounds, seed);
+	fflush(NULL);
+	if (pipe(fd)) {
+		fprintf(stderr, "%s: pipe: %s\n", self, strerror(errno));
+		return 3;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "%s: fork: %s\n", self, strerror(errno));
+		return 3;
+	}
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		setenv("OPENSSL_ia32cap", NOADX_MASK, 1);
+		/* argv[0], not /proc/self/exe: under valgrind that is the tool */
+		execvp(self_path, (char **)argv);
+		fprintf(stderr, "%s: re-exec %s: %s\n", self, self_path,
+			strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	FILE *in = fdopen(fd[0], "r");
+	if (in) {
+		read_child(in, ri, rs);
 		fclose(in);
+	}
 	int st;
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st)) {
 		fprintf(stderr, "%s: the OpenSSL-masked child died\n", self);
 		return 3;
 	}
-	if (ri->child_ran && (ri->cap_noadx & 0x80100u)) {
-		/* the mask was not honoured: these rows would be mislabelled */
-		fprintf(stderr, "%s: OPENSSL_ia32cap=%s left ADX/BMI2 on "
-			"(word2 %#x); masked rows dropped\n", self, NOADX_MASK,
-			ri->cap_noadx);
-		size_t k = 0;
-		for (size_t i = 0; i < rs->n; i++)
-			if (!strstr(rs->r[i].name, "-noadx"))
-				rs->r[k++] = rs->r[i];
-		rs->n = k;
-	}
+	if (ri->child_ran && (ri->cap_noadx & 0x80100u))
+		drop_unmasked(ri, rs);
 	return WEXITSTATUS(st);
 }
 

@@ -286,24 +286,62 @@ static void report_marks(struct audit *a, const struct obj *o, const struct arch
 		buf_puts(&a->json, "]");
 }
 
-static void report(struct audit *a, const char *file, const char *member, const struct obj *o,
-                   const struct arch_cat *c, const struct rows *rs)
+/* The object's heading: its file (and archive member) and format. */
+static void report_head(struct audit *a, const char *file, const char *member, const struct obj *o)
 {
-	const char *sep = "";
-	int shown = 0;
 	char mname[256];
-
 	member = printable(mname, sizeof mname, member);
 	if (a->format == OUT_TEXT) {
 		printf("%s%s%s%s: %s\n", file, member ? "(" : "", member ? member : "", member ? ")" : "",
 		       obj_format_name(o));
-	} else {
-		buf_printf(&a->json, "%s\n  {\"file\": ", a->nfiles_json++ ? "," : "");
-		buf_json_str(&a->json, file);
-		buf_puts(&a->json, ", \"member\": ");
-		buf_json_str(&a->json, member);
-		buf_printf(&a->json, ", \"format\": \"%s\", \"functions\": [", obj_format_name(o));
+		return;
 	}
+	buf_printf(&a->json, "%s\n  {\"file\": ", a->nfiles_json++ ? "," : "");
+	buf_json_str(&a->json, file);
+	buf_puts(&a->json, ", \"member\": ");
+	buf_json_str(&a->json, member);
+	buf_printf(&a->json, ", \"format\": \"%s\", \"functions\": [", obj_format_name(o));
+}
+
+/* One function's (or unnamed stretch's) line: where, how big, each
+ * feature it uses and how often. */
+static void report_row_text(const struct row *r, const char *name, const char *sname,
+                            const struct arch_cat *c, size_t nfeat)
+{
+	printf("  %-32s %-14s %8llu bytes ", name, sname, (unsigned long long)r->size);
+	if (!any_hit(r, nfeat))
+		printf(" -");
+	for (size_t i = 0; i < nfeat; i++)
+		if (r->hits[i])
+			printf(" %s:%u", c->cat.f[i].name, r->hits[i]);
+	if (r->undecoded)
+		printf("  (%llu bytes not instructions)", (unsigned long long)r->undecoded);
+	printf("\n");
+}
+
+static void report_row_json(struct audit *a, const struct row *r, const char *name, const char *sname,
+                            const struct arch_cat *c, size_t nfeat, int first)
+{
+	const char *sep = "";
+	buf_printf(&a->json, "%s\n    {\"name\": ", first ? "" : ",");
+	buf_json_str(&a->json, r->name ? name : NULL);
+	buf_puts(&a->json, ", \"section\": ");
+	buf_json_str(&a->json, sname);
+	buf_printf(&a->json, ", \"offset\": %llu, \"size\": %llu, \"undecoded\": %llu, \"features\": {",
+	           (unsigned long long)r->off, (unsigned long long)r->size, (unsigned long long)r->undecoded);
+	for (size_t i = 0; i < nfeat; i++)
+		if (r->hits[i]) {
+			buf_puts(&a->json, sep);
+			buf_json_str(&a->json, c->cat.f[i].name);
+			buf_printf(&a->json, ": %u", r->hits[i]);
+			sep = ", ";
+		}
+	buf_puts(&a->json, "}}");
+}
+
+static void report_rows(struct audit *a, const struct obj *o, const struct arch_cat *c, const struct rows *rs)
+{
+	int shown = 0;
 	for (size_t k = 0; k < rs->n; k++) {
 		const struct row *r = &rs->r[k];
 		char sname[64], name[512];
@@ -317,39 +355,19 @@ static void report(struct audit *a, const char *file, const char *member, const 
 		for (size_t i = 0; i < rs->nfeat; i++)
 			if (r->hits[i])
 				note_found(a, c->cat.f[i].name);
-		if (a->format == OUT_TEXT) {
-			printf("  %-32s %-14s %8llu bytes ", name, sname, (unsigned long long)r->size);
-			if (!any_hit(r, rs->nfeat))
-				printf(" -");
-			for (size_t i = 0; i < rs->nfeat; i++)
-				if (r->hits[i])
-					printf(" %s:%u", c->cat.f[i].name, r->hits[i]);
-			if (r->undecoded)
-				printf("  (%llu bytes not instructions)", (unsigned long long)r->undecoded);
-			printf("\n");
-			continue;
-		}
-		buf_printf(&a->json, "%s\n    {\"name\": ", shown++ ? "," : "");
-		buf_json_str(&a->json, r->name ? name : NULL);
-		buf_puts(&a->json, ", \"section\": ");
-		buf_json_str(&a->json, sname);
-		buf_printf(&a->json, ", \"offset\": %llu, \"size\": %llu, \"undecoded\": %llu, \"features\": {",
-		           (unsigned long long)r->off, (unsigned long long)r->size,
-		           (unsigned long long)r->undecoded);
-		sep = "";
-		for (size_t i = 0; i < rs->nfeat; i++)
-			if (r->hits[i]) {
-				buf_puts(&a->json, sep);
-				buf_json_str(&a->json, c->cat.f[i].name);
-				buf_printf(&a->json, ": %u", r->hits[i]);
-				sep = ", ";
-			}
-		buf_puts(&a->json, "}}");
+		if (a->format == OUT_TEXT)
+			report_row_text(r, name, sname, c, rs->nfeat);
+		else
+			report_row_json(a, r, name, sname, c, rs->nfeat, !shown++);
 	}
+}
+
+/* The directive features whose sections the object has. */
+static void report_sections(struct audit *a, const struct obj *o, const struct arch_cat *c)
+{
+	const char *sep = "";   /* text separates names by a blank, JSON by a comma */
 	if (a->format == OUT_JSON)
 		buf_puts(&a->json, "], \"sections\": [");
-	/* Text separates names by a blank, JSON by a comma. */
-	sep = "";
 	for (size_t i = 0; i < c->cat.n; i++) {
 		const struct feature *f = &c->cat.f[i];
 		if (!f->section || !has_section(o, f->section))
@@ -367,6 +385,14 @@ static void report(struct audit *a, const char *file, const char *member, const 
 		printf(" (%s)\n", "directive features whose sections are present");
 	if (a->format == OUT_JSON)
 		buf_puts(&a->json, "]");
+}
+
+static void report(struct audit *a, const char *file, const char *member, const struct obj *o,
+                   const struct arch_cat *c, const struct rows *rs)
+{
+	report_head(a, file, member, o);
+	report_rows(a, o, c, rs);
+	report_sections(a, o, c);
 	report_marks(a, o, c->arch);
 	if (a->format == OUT_JSON)
 		buf_puts(&a->json, "}");

@@ -303,15 +303,77 @@ static void keep_run(struct verdict *v, const struct asm_run *u)
 	v->source = xstrdup(u->text);
 }
 
+/* What a run's object holds for a snippet: its bytes, if they were found. */
+struct found { const uint8_t *got; size_t ngot; int located; };
+
+/* A directive's snippet: its section present and holding one of the
+ * expected patterns (or anything, where the feature asks for that).
+ * 1 yes, or 0 with why. */
+static int check_section(const struct feature *f, const struct obj *o, struct found *g, struct buf *why)
+{
+	const struct obj_section *s = find_section(o, f->section);
+	int ok = 0;
+	if (!s) {
+		buf_printf(why, "exited 0 but wrote no %s section", f->section);
+		return 0;
+	}
+	g->located = 1;
+	g->got = s->data;
+	g->ngot = s->data ? s->size : 0;
+	if (f->expect_nonempty)
+		ok = g->ngot > 0;
+	for (size_t k = 0; k < f->nexpect && !ok; k++)
+		ok = contains(g->got, g->ngot, f->expect[k].b, f->expect[k].n);
+	if (!ok && !g->ngot)
+		buf_printf(why, "exited 0 but section %s is empty", s->name);
+	else if (!ok) {
+		buf_printf(why, "section %s holds ", s->name);
+		hex(why, g->got, g->ngot > 48 ? 48 : g->ngot);
+		buf_puts(why, g->ngot > 48 ? " ...; expected " : "; expected ");
+		hex(why, f->expect[0].b, f->expect[0].n);
+	}
+	return ok;
+}
+
+/* An instruction's snippet (number fi in the run): the bytes between its
+ * labels asmcap_b_FI and asmcap_e_FI, exactly one of the expected
+ * encodings.  1 yes, or 0 with why. */
+static int check_code(const struct feature *f, size_t fi, const struct obj *o, struct found *g, struct buf *why)
+{
+	char bn[48], en[48];
+	int ok = 0;
+	snprintf(bn, sizeof bn, "asmcap_b_%zu", fi);
+	snprintf(en, sizeof en, "asmcap_e_%zu", fi);
+	const struct obj_symbol *b = obj_symbol_named(o, bn), *e = obj_symbol_named(o, en);
+	if (!b || !e || b->section < 0 || b->section != e->section || e->value < b->value ||
+	    (size_t)b->section >= o->nsections || !o->sections[b->section].data ||
+	    e->value > o->sections[b->section].size) {
+		buf_puts(why, "exited 0 but the object holds no code for it");
+		return 0;
+	}
+	g->located = 1;
+	g->got = o->sections[b->section].data + b->value;
+	g->ngot = e->value - b->value;
+	for (size_t k = 0; k < f->nexpect && !ok; k++)
+		ok = f->expect[k].n == g->ngot && !memcmp(f->expect[k].b, g->got, g->ngot);
+	if (!ok && !g->ngot)
+		buf_puts(why, "exited 0 but assembled it to nothing");
+	else if (!ok) {
+		buf_puts(why, "mis-encoded: got ");
+		hex(why, g->got, g->ngot);
+		buf_puts(why, ", expected ");
+		hex(why, f->expect[0].b, f->expect[0].n);
+	}
+	return ok;
+}
+
 /* The verdict for snippet f after a run that exited 0. */
 static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
                    const char *general, const struct asm_run *u, struct verdict *v)
 {
 	const struct feature *f = &x->p->cat.f[fi];
 	struct buf why = {0};
-	const uint8_t *got = NULL;
-	size_t ngot = 0;
-	int ok = 0, located = 0;
+	struct found g = {0};
 	if (warn) {
 		/* A warning on the snippet's lines rejects it: clang-14 only
 		 * warns about an `.option arch' it does not know, and GNU as
@@ -321,56 +383,7 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 		free(msg);
 		return;
 	}
-	if (f->section) {
-		const struct obj_section *s = find_section(o, f->section);
-		if (!s)
-			buf_printf(&why, "exited 0 but wrote no %s section", f->section);
-		else {
-			located = 1;
-			got = s->data;
-			ngot = s->data ? s->size : 0;
-			if (f->expect_nonempty)
-				ok = ngot > 0;
-			for (size_t k = 0; k < f->nexpect && !ok; k++)
-				ok = contains(got, ngot, f->expect[k].b, f->expect[k].n);
-			if (!ok && !ngot)
-				buf_printf(&why, "exited 0 but section %s is empty", s->name);
-			else if (!ok) {
-				buf_printf(&why, "section %s holds ", s->name);
-				hex(&why, got, ngot > 48 ? 48 : ngot);
-				buf_puts(&why, ngot > 48 ? " ...; expected " : "; expected ");
-				hex(&why, f->expect[0].b, f->expect[0].n);
-			}
-		}
-	} else {
-		char bn[48], en[48];
-		snprintf(bn, sizeof bn, "asmcap_b_%zu", fi);
-		snprintf(en, sizeof en, "asmcap_e_%zu", fi);
-		const struct obj_symbol *b = obj_symbol_named(o, bn), *e = obj_symbol_named(o, en);
-		if (!b || !e || b->section < 0 || b->section != e->section || e->value < b->value ||
-		    (size_t)b->section >= o->nsections)
-			buf_puts(&why, "exited 0 but the object holds no code for it");
-		else {
-			const struct obj_section *s = &o->sections[b->section];
-			if (!s->data || e->value > s->size)
-				buf_puts(&why, "exited 0 but the object holds no code for it");
-			else {
-				located = 1;
-				got = s->data + b->value;
-				ngot = e->value - b->value;
-				for (size_t k = 0; k < f->nexpect && !ok; k++)
-					ok = f->expect[k].n == ngot && !memcmp(f->expect[k].b, got, ngot);
-				if (!ok && !ngot)
-					buf_puts(&why, "exited 0 but assembled it to nothing");
-				else if (!ok) {
-					buf_puts(&why, "mis-encoded: got ");
-					hex(&why, got, ngot);
-					buf_puts(&why, ", expected ");
-					hex(&why, f->expect[0].b, f->expect[0].n);
-				}
-			}
-		}
-	}
+	int ok = f->section ? check_section(f, o, &g, &why) : check_code(f, fi, o, &g, &why);
 	if (!ok && general)
 		buf_printf(&why, "; it said: %s", general);
 	if (!ok && !why.n)
@@ -378,11 +391,11 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 	set_verdict(v, ok ? ST_YES : ST_BROKEN, why.s ? why.s : xstrdup(""), u->job.r.ms);
 	free(v->got);
 	v->got = NULL;
-	v->ngot = ngot;
-	v->have_got = located;
-	if (ngot) {
-		v->got = xmalloc(ngot);
-		memcpy(v->got, got, ngot);
+	v->ngot = g.ngot;
+	v->have_got = g.located;
+	if (g.ngot) {
+		v->got = xmalloc(g.ngot);
+		memcpy(v->got, g.got, g.ngot);
 	}
 	keep_run(v, u);
 }
