@@ -190,17 +190,14 @@ static void spec_free(struct spec *sp)
 /* The test driver (probe/cmd/driver/choose-driver.c, carried in build/catalog.c). */
 extern const char choose_driver_c[];
 
-/* Build the driver object once, then link one executable per variant and
- * run its check, under the wrapper when one is given (an emulator for a
- * cross toolchain's code; v->native says whether it may be timed).
- * Returns 1 checked, 0 not (why set), -1 toolchain error, -2 spec or
- * usage error, -3 the variant's check crashed, timed out or failed. */
-static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, const char *src,
-                        const struct strv *wrap, char *why, size_t whylen, char *err, size_t errlen)
+/* The test driver's object, compiled once for the whole run (it names the
+ * spec's check and bench).  *obj is its path.  1 built, 0 it does not
+ * compile with this toolchain (why set), -1 toolchain error. */
+static int driver_object(struct cc_ctx *c, const struct spec *sp, const char **obj, char *why, size_t whylen,
+                         char *err, size_t errlen)
 {
 	static char driver_o[4200];
 	static int driver_state;        /* 0 not built, 1 ok, 2 failed */
-	static unsigned seq;
 	if (!driver_state) {
 		char path[4200];
 		snprintf(path, sizeof path, "%s/choose-driver.c", tmpdir_path());
@@ -229,74 +226,82 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 		snprintf(why, whylen, "cannot run here: the test driver does not compile with this toolchain");
 		return 0;
 	}
-	char obj[4200];
-	snprintf(obj, sizeof obj, "%s/choose-%u.o", tmpdir_path(), seq);
-	snprintf(v->exe, sizeof v->exe, "%s/choose-%u", tmpdir_path(), seq++);
-	struct strv flags = { 0 };
+	*obj = driver_o;
+	return 1;
+}
+
+/* The variant's source compiled to obj with its flags (left in *flags:
+ * the link needs them too).  1 compiled, -1 toolchain error or the
+ * variant does not compile, -2 the spec names a function src lacks. */
+static int compile_variant(struct cc_ctx *c, const struct spec *sp, const struct variant *v, const char *src,
+                           const char *obj, struct strv *flags, char *err, size_t errlen)
+{
 	struct run_result r;
-	if (split_words(v->flags, &flags, err, errlen) || cc_compile(c, &flags, NULL, src, obj, &r, err, errlen)) {
-		strv_free(&flags);
+	if (split_words(v->flags, flags, err, errlen) || cc_compile(c, flags, NULL, src, obj, &r, err, errlen))
 		return -1;
-	}
 	int ok = r.exited && r.status == 0;
 	run_result_free(&r);
-	/* A spec naming a function the source lacks is the spec's error, not a
-	 * toolchain that cannot link here. */
-	const char *need[] = { sp->check, sp->bench };
-	for (size_t k = 0; ok && k < 2; k++)
-		if (need[k] && frame_object_defines(obj, need[k]) == 0) {
-			snprintf(err, errlen, "%.900s: the spec's function %s is not defined there", src, need[k]);
-			strv_free(&flags);
-			return -2;
-		}
-	struct strv argv = { 0 };
-	strv_append(&argv, &c->cc);
-	strv_append(&argv, &c->cflags);
-	strv_append(&argv, &flags);      /* link flags too: -fsanitize needs its runtime */
-	strv_push(&argv, driver_o);
-	strv_push(&argv, obj);
-	strv_push(&argv, "-o");
-	strv_push(&argv, v->exe);
-	strv_free(&flags);
 	if (!ok) {
-		strv_free(&argv);
 		snprintf(err, errlen, "variant %s does not compile", v->name);
 		return -1;
 	}
-	if (run_cmd(argv.v, NULL, 0, &r, err, errlen)) {
-		strv_free(&argv);
-		return -1;
-	}
+	/* A spec naming a function the source lacks is the spec's error, not a
+	 * toolchain that cannot link here. */
+	const char *need[] = { sp->check, sp->bench };
+	for (size_t k = 0; k < 2; k++)
+		if (need[k] && frame_object_defines(obj, need[k]) == 0) {
+			snprintf(err, errlen, "%.900s: the spec's function %s is not defined there", src, need[k]);
+			return -2;
+		}
+	return 1;
+}
+
+/* exe linked from the driver and the variant's object.  1 linked, 0 not
+ * (why has the linker's line), -1 toolchain error. */
+static int link_exe(const struct cc_ctx *c, const struct strv *flags, const char *driver_o, const char *obj,
+                    const char *exe, char *why, size_t whylen, char *err, size_t errlen)
+{
+	struct strv argv = { 0 };
+	strv_append(&argv, &c->cc);
+	strv_append(&argv, &c->cflags);
+	strv_append(&argv, flags);       /* link flags too: -fsanitize needs its runtime */
+	strv_push(&argv, driver_o);
+	strv_push(&argv, obj);
+	strv_push(&argv, "-o");
+	strv_push(&argv, exe);
+	struct run_result r;
+	int rc = run_cmd(argv.v, NULL, 0, &r, err, errlen);
 	strv_free(&argv);
-	ok = r.exited && r.status == 0;
+	if (rc)
+		return -1;
+	int ok = r.exited && r.status == 0;
 	if (!ok) {
 		size_t n;
 		const char *line = cc_error_line(r.err, &n);
 		snprintf(why, whylen, "cannot link here: %.*s", (int)n, line);
 	}
 	run_result_free(&r);
-	if (!ok)
-		return 0;
-	/* Code for another machine is never executed directly: exec would fail,
-	 * or a binfmt emulator would run it and its timing would mean nothing. */
-	char machine[96];
-	const struct arch *host = arch_host();
-	v->native = frame_object_native(obj, machine, sizeof machine) == 1;
-	if (!v->native)
-		snprintf(why, whylen, "cannot run %s code on this %s machine", machine, host ? host->name : "unknown");
-	if (!v->native && !wrap->n)
-		return 0;
+	return ok;
+}
+
+/* The variant's check run, under the wrapper when one is given, and the
+ * digest it prints read.  1 checked, 0 cannot run here (why set), -1
+ * cannot run it at all, -2 a wrong --run, -3 the check failed. */
+static int run_check(struct variant *v, const struct strv *wrap, char *why, size_t whylen, char *err,
+                     size_t errlen)
+{
 	struct strv run = { 0 };
 	strv_append(&run, wrap);
 	strv_push(&run, v->exe);
 	strv_push(&run, "check");
 	char what[512];
+	struct run_result r;
 	if (run_cmd(run.v, NULL, 0, &r, what, sizeof what)) {
 		strv_free(&run);
 		snprintf(err, errlen, "%s%s", wrap->n ? "--run: " : "", what);
 		return wrap->n ? -2 : -1;       /* a wrong --run is a usage error */
 	}
-	ok = r.exited && r.status == 0 && sscanf(r.out, "%llx", &v->digest) == 1;
+	int ok = r.exited && r.status == 0 && sscanf(r.out, "%llx", &v->digest) == 1;
 	/* Only the shell's 126/127 on this machine's own code (a kernel without
 	 * IA32 emulation) means "cannot run here"; a check that crashes, hangs
 	 * or fails is the variant's fault. */
@@ -310,6 +315,41 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 	strv_free(&run);
 	run_result_free(&r);
 	return ok ? 1 : foreign ? 0 : -3;
+}
+
+/* Build the driver object once, then link one executable per variant and
+ * run its check, under the wrapper when one is given (an emulator for a
+ * cross toolchain's code; v->native says whether it may be timed).
+ * Returns 1 checked, 0 not (why set), -1 toolchain error, -2 spec or
+ * usage error, -3 the variant's check crashed, timed out or failed. */
+static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, const char *src,
+                        const struct strv *wrap, char *why, size_t whylen, char *err, size_t errlen)
+{
+	static unsigned seq;
+	const char *driver_o;
+	int rc = driver_object(c, sp, &driver_o, why, whylen, err, errlen);
+	if (rc != 1)
+		return rc;
+	char obj[4200];
+	snprintf(obj, sizeof obj, "%s/choose-%u.o", tmpdir_path(), seq);
+	snprintf(v->exe, sizeof v->exe, "%s/choose-%u", tmpdir_path(), seq++);
+	struct strv flags = { 0 };
+	rc = compile_variant(c, sp, v, src, obj, &flags, err, errlen);
+	if (rc == 1)
+		rc = link_exe(c, &flags, driver_o, obj, v->exe, why, whylen, err, errlen);
+	strv_free(&flags);
+	if (rc != 1)
+		return rc;
+	/* Code for another machine is never executed directly: exec would fail,
+	 * or a binfmt emulator would run it and its timing would mean nothing. */
+	char machine[96];
+	const struct arch *host = arch_host();
+	v->native = frame_object_native(obj, machine, sizeof machine) == 1;
+	if (!v->native)
+		snprintf(why, whylen, "cannot run %s code on this %s machine", machine, host ? host->name : "unknown");
+	if (!v->native && !wrap->n)
+		return 0;
+	return run_check(v, wrap, why, whylen, err, errlen);
 }
 
 static int cmp_double(const void *a, const void *b)
