@@ -30,6 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
-	cmd_audit(4, argv);
+	command_run(&cmd_audit, 4, argv);
 	return 0;
 }

@@ -3,32 +3,15 @@
  * its own file (see cmds.h). */
 #include "cmds.h"
 #include "report.h"
-#include "xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const struct command *const commands[] = {
 	&cmd_probe, &cmd_list, &cmd_explain, &cmd_cpu, &cmd_legacy, &cmd_cc_flag, &cmd_cc_probe,
 	&cmd_frame, &cmd_choose, &cmd_audit,
 };
-
-/* The subcommand's options parsed into its struct, then the subcommand. */
-static int run_command(const struct command *c, int argc, char **argv)
-{
-	void *cmd = xcalloc(1, c->size);
-	if (c->defaults)
-		memcpy(cmd, c->defaults, c->size);
-	struct opts s;
-	int rc = opt_parse(&s, &c->spec, cmd, argc, argv);
-	if (rc == OPT_GO)
-		rc = c->run(cmd, &s);
-	opt_free(&s, cmd);
-	free(cmd);
-	return rc;
-}
 
 static int run(int argc, char **argv)
 {
@@ -38,8 +21,8 @@ static int run(int argc, char **argv)
 	}
 	for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i]->name))
-			return run_command(commands[i], argc - 1, argv + 1);
-	return run_command(&cmd_probe, argc, argv);
+			return command_run(commands[i], argc - 1, argv + 1);
+	return command_run(&cmd_probe, argc, argv);
 }
 
 /* Whatever a subcommand printed must have reached stdout: a full disk is

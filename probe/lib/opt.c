@@ -130,6 +130,20 @@ int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int argc, 
 	return rc ? rc : OPT_GO;
 }
 
+int command_run(const struct command *c, int argc, char **argv)
+{
+	void *cmd = xcalloc(1, c->size);
+	if (c->defaults)
+		memcpy(cmd, c->defaults, c->size);
+	struct opts s;
+	int rc = opt_parse(&s, &c->spec, cmd, argc, argv);
+	if (rc == OPT_GO)
+		rc = c->run(cmd, &s);
+	opt_free(&s, cmd);
+	free(cmd);
+	return rc;
+}
+
 void opt_free(struct opts *s, void *cmd)
 {
 	for (const struct opt *o = s->spec->table; o->name; o++)

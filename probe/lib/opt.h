@@ -76,6 +76,20 @@ int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int argc, 
 /* What opt_parse allocated: s->args and every OPT_LIST of cmd. */
 void opt_free(struct opts *s, void *cmd);
 
+/* A subcommand as data: its options parsed into a struct of its own that
+ * starts as its defaults, then run() with that struct and the parser's
+ * state (the arguments that are not options, argv, opt_usage). */
+struct command {
+	const char *name;               /* argv[1] that selects it */
+	struct opt_spec spec;
+	size_t size;                    /* its struct */
+	const void *defaults;           /* its struct's starting value; NULL: all zero */
+	int (*run)(void *cmd, const struct opts *s);
+};
+
+/* argv (argv[0] the subcommand's name) parsed and run: the exit code. */
+int command_run(const struct command *c, int argc, char **argv);
+
 /* A usage error: "WHO: WHAT `ARG'" (ARG may be NULL; WHAT NULL prints
  * nothing, for a message already given) and the usage, on stderr.
  * Returns 2, the usage exit code. */
