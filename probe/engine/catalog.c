@@ -205,18 +205,6 @@ int catalog_arch_is_x86(const char *arch)
 	return !strcmp(arch, "x86_64") || !strcmp(arch, "i386");
 }
 
-/* CPU keys belong to one family: a cpuid: line in an aarch64 file would
- * be silently ignored by the CPU reader. */
-static int key_applies(const char *key, int x86)
-{
-	static const char *const x86_only[] = {"cpuid", "xcr0", "nasm", NULL};
-	static const char *const word_only[] = {"hwcap", "hwcap2", "hwprobe", "isa", "audit-thumb", NULL};
-	for (const char *const *k = x86 ? word_only : x86_only; *k; k++)
-		if (!strcmp(key, *k))
-			return 0;
-	return 1;
-}
-
 static void split_list(const char *v, const char *seps, char ***out, size_t *n)
 {
 	char *copy = xstrdup(v);
@@ -242,158 +230,278 @@ static void feature_free(struct feature *f)
 	memset(f, 0, sizeof *f);
 }
 
+/* Reading one template's header: each "# key: value" line goes to the
+ * handler its key names in `fields` below. */
+struct header {
+	struct feature *f;
+	const char *path, *name, *arch;     /* for messages and `feature:' */
+	unsigned line;                      /* of the line being read */
+	int x86;                            /* textual audit, CPUID keys */
+	uint32_t seen;                      /* bit i: fields[i] met */
+	const struct field *field;          /* the line's key */
+	char *err; size_t errlen;
+};
+
+/* only: CPU keys belong to one family (a cpuid: line in an aarch64 file
+ * would be silently ignored by the CPU reader).  repeat: keys that may
+ * repeat list alternatives (or, in the fixed-width catalogs, add audit
+ * words and directives); any other given twice is an error, not a silent
+ * override. */
+enum only { ANY_ARCH, ONLY_X86, ONLY_WORDS };
+enum repeat { ONCE, REPEATS, REPEATS_IN_WORDS };
+struct field {
+	const char *key;
+	int (*set)(struct header *h, char *v);
+	enum only only;
+	enum repeat repeat;
+	size_t text;                        /* set_text's field */
+};
+
+/* An error at the current line: "PATH:LINE: " and the message. */
+static int bad(const struct header *h, const char *fmt, ...)
+{
+	int n = snprintf(h->err, h->errlen, "%s:%u: ", h->path, h->line);
+	if (n >= 0 && (size_t)n < h->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(h->err + n, h->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int set_feature(struct header *h, char *v)
+{
+	if (strcmp(v, h->name))
+		return bad(h, "feature `%s' does not match the file name `%s'", v, h->name);
+	h->f->name = xstrdup(v);
+	return 0;
+}
+
+/* Free text (summary:, since:, ...): the field's offset in struct feature. */
+static int set_text(struct header *h, char *v)
+{
+	*(char **)((char *)h->f + h->field->text) = xstrdup(v);
+	return 0;
+}
+
+/* x86 keeps the textual pattern list; the fixed-width catalogs give
+ * MASK VALUE words, arm's T32 ones (audit-thumb:) apart from A32 ones. */
+static int set_audit(struct header *h, char *v)
+{
+	struct feature *f = h->f;
+	if (h->x86) {
+		f->audit = xstrdup(v);
+		return 0;
+	}
+	int t = h->field->key[5] == '-';
+	if (parse_audit_words(v, t ? &f->audit_thumb_words : &f->audit_words,
+	                      t ? &f->naudit_thumb_words : &f->naudit_words))
+		return bad(h, "bad %s `%s' (want `MASK VALUE ; ...' in hex, 4 or 8 digits each, VALUE inside MASK)",
+		           h->field->key, v);
+	return 0;
+}
+
+static int set_enable(struct header *h, char *v)
+{
+	struct feature *f = h->f;
+	if (!*v)
+		return bad(h, "empty `enable:' (want one directive)");
+	f->enable = xrealloc(f->enable, (f->nenable + 1) * sizeof *f->enable);
+	f->enable[f->nenable++] = xstrdup(v);
+	return 0;
+}
+
+/* hwcap: and hwcap2: share the one bit a feature may name. */
+static int set_hwcap(struct header *h, char *v)
+{
+	int two = h->field->key[5] == '2';
+	const char *want = two ? "AT_HWCAP2" : "AT_HWCAP";
+	if (h->f->hwcap.reg)
+		return bad(h, "a second hwcap line (one bit per feature)");
+	if (parse_hwcap(v, want, two ? 2 : 1, &h->f->hwcap))
+		return bad(h, "bad %s `%s' (want `%s bit=N', N < 64)", h->field->key, v, want);
+	return 0;
+}
+
+static int set_hwprobe(struct header *h, char *v)
+{
+	if (h->f->hwprobe.key >= 0 || parse_hwprobe(v, &h->f->hwprobe))
+		return bad(h, "bad hwprobe `%s' (want one `key=K bit=N', N < 64)", v);
+	return 0;
+}
+
+static int set_isa(struct header *h, char *v)
+{
+	if (h->f->isa || (strcmp(v, "thumb") && strcmp(v, "arm")))
+		return bad(h, "bad isa `%s' (want one `thumb' or `arm')", v);
+	h->f->isa = xstrdup(v);
+	return 0;
+}
+
+static int set_requires(struct header *h, char *v)
+{
+	split_list(v, " \t,", &h->f->requires, &h->f->nrequires);
+	h->f->requires_line = h->line;
+	return 0;
+}
+
+static int set_nasm(struct header *h, char *v)
+{
+	if (strcmp(v, "none"))
+		return bad(h, "`nasm:' takes only `none'");
+	h->f->nasm_none = 1;
+	return 0;
+}
+
+static int set_cpuid(struct header *h, char *v)
+{
+	struct feature *f = h->f;
+	if (f->ncpuid == CAT_MAX_ALT || parse_cpuid(v, &f->cpuid[f->ncpuid]))
+		return bad(h, "bad cpuid line (want `leaf=N subleaf=N reg=eax|ebx|ecx|edx bit=N', at most %d)",
+		           CAT_MAX_ALT);
+	f->ncpuid++;
+	return 0;
+}
+
+static int set_xcr0(struct header *h, char *v)
+{
+	unsigned long long x;
+	if (parse_number(v, UINT64_MAX, &x))
+		return bad(h, "bad xcr0 `%s' (want a 64-bit number such as 0xe6)", v);
+	h->f->xcr0 = x;
+	return 0;
+}
+
+static int set_expect(struct header *h, char *v)
+{
+	struct feature *f = h->f;
+	if (!strcmp(v, "nonempty"))
+		f->expect_nonempty = 1;
+	else if (f->nexpect == CAT_MAX_ALT || parse_hex_bytes(v, &f->expect[f->nexpect]))
+		return bad(h, "bad expect `%s' (want hex bytes like `0f 38 f6', or `nonempty'; at most %d lines)",
+		           v, CAT_MAX_ALT);
+	else
+		f->nexpect++;
+	return 0;
+}
+
+/* Replaces the default (every format); the first unknown name is the error. */
+static int set_formats(struct header *h, char *v)
+{
+	static const char *const names[] = {[OBJ_ELF] = "elf", [OBJ_COFF] = "coff", [OBJ_MACHO] = "macho"};
+	char **fm = NULL;
+	size_t nf = 0;
+	int r = 0;
+	split_list(v, " \t,", &fm, &nf);
+	h->f->formats = 0;
+	for (size_t i = 0; i < nf; i++) {
+		unsigned k = 0;
+		while (k < sizeof names / sizeof *names && strcmp(fm[i], names[k]))
+			k++;
+		if (k < sizeof names / sizeof *names)
+			h->f->formats |= 1u << k;
+		else if (!r)
+			r = bad(h, "unknown format `%s' (elf, coff, macho)", fm[i]);
+		free(fm[i]);
+	}
+	free(fm);
+	return r;
+}
+
+static const struct field fields[] = {
+	{"feature", set_feature, ANY_ARCH, ONCE, 0},
+	{"summary", set_text, ANY_ARCH, ONCE, offsetof(struct feature, summary)},
+	{"since", set_text, ANY_ARCH, ONCE, offsetof(struct feature, since)},
+	{"cost", set_text, ANY_ARCH, ONCE, offsetof(struct feature, cost)},
+	{"section", set_text, ANY_ARCH, ONCE, offsetof(struct feature, section)},
+	{"audit", set_audit, ANY_ARCH, REPEATS_IN_WORDS, 0},
+	{"audit-thumb", set_audit, ONLY_WORDS, REPEATS_IN_WORDS, 0},
+	{"enable", set_enable, ANY_ARCH, REPEATS, 0},
+	{"hwcap", set_hwcap, ONLY_WORDS, ONCE, 0},
+	{"hwcap2", set_hwcap, ONLY_WORDS, ONCE, 0},
+	{"hwprobe", set_hwprobe, ONLY_WORDS, ONCE, 0},
+	{"isa", set_isa, ONLY_WORDS, ONCE, 0},
+	{"requires", set_requires, ANY_ARCH, ONCE, 0},
+	{"nasm", set_nasm, ONLY_X86, ONCE, 0},
+	{"cpuid", set_cpuid, ONLY_X86, REPEATS, 0},
+	{"xcr0", set_xcr0, ONLY_X86, ONCE, 0},
+	{"expect", set_expect, ANY_ARCH, REPEATS, 0},
+	{"formats", set_formats, ANY_ARCH, ONCE, 0},
+};
+#define NFIELDS (sizeof fields / sizeof *fields)
+_Static_assert(NFIELDS <= 32, "struct header's seen has a bit per field");
+
+static int header_field(struct header *h, const char *key, char *v)
+{
+	size_t i = 0;
+	while (i < NFIELDS && strcmp(fields[i].key, key))
+		i++;
+	if (i == NFIELDS)
+		return bad(h, "unknown header key `%s'", key);
+	const struct field *e = &fields[i];
+	int may_repeat = e->repeat == REPEATS || (e->repeat == REPEATS_IN_WORDS && !h->x86);
+	if ((h->seen >> i & 1) && !may_repeat)
+		return bad(h, "`%s:' given twice", key);
+	if (e->only != ANY_ARCH && (e->only == ONLY_X86) != h->x86)
+		return bad(h, "`%s:' does not apply to %s", key, h->arch);
+	h->seen |= 1u << i;
+	h->field = e;
+	return e->set(h, v);
+}
+
+/* The "#" line at *p, moving *p past it: a key and its value, or a plain
+ * comment (no colon, or a blank line). */
+static int header_line(struct header *h, const char **p)
+{
+	const char *nl = strchr(*p, '\n');
+	size_t len = nl ? (size_t)(nl - *p) : strlen(*p);
+	char *l = xstrndup(*p + 1, len - 1), *colon = strchr(l, ':'), *key = trim(l);
+	int r = 0;
+	h->line++;
+	*p += len + (nl != NULL);
+	if (colon && *key) {
+		*colon = 0;
+		key = trim(key);
+		r = header_field(h, key, trim(colon + 1));
+	}
+	free(l);
+	return r;
+}
+
+/* The snippet after the header, and the lines every template needs. */
+static int take_body(struct header *h, const char *p)
+{
+	struct feature *f = h->f;
+	f->body_line = h->line + 1;
+	f->body = xstrdup(p);
+	const char *miss = !f->name ? "feature" : !f->nexpect && !f->expect_nonempty ? "expect" : NULL;
+	if (!miss && f->expect_nonempty && !f->section)
+		return bad(h, "`expect: nonempty' needs a `section:' line");
+	if (!miss && !*trim(f->body))
+		miss = "snippet body";
+	if (!miss)
+		return 0;
+	h->line = f->body_line;
+	return bad(h, "no `%s'%s", miss, strcmp(miss, "snippet body") ? " line" : "");
+}
+
 /* Parse one .s template.  `name` is the file's base name (the feature). */
 static int parse_template(struct feature *f, const char *path, const char *name,
                           const char *arch, const char *text, char *err, size_t errlen)
 {
+	struct header h = {f, path, name, arch, 0, catalog_arch_is_x86(arch), 0, NULL, err, errlen};
+	const char *p = text;
 	memset(f, 0, sizeof *f);
 	f->arch = xstrdup(arch);
 	f->hwprobe.key = -1;
-	const int x86 = catalog_arch_is_x86(arch);
-	const char *p = text;
-	unsigned line = 0;
-	int have_formats = 0;
-	struct { char **v; size_t n; } seen = {0};   /* header keys met so far */
-	int bad = 0;
-	while (!bad && *p == '#') {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *l = xstrndup(p + 1, len - 1), *colon = strchr(l, ':');
-		line++;
-		p += len + (nl != NULL);
-		char *key = trim(l);
-		if (!colon || !*key) {
-			free(l);
-			continue;       /* a plain comment line */
-		}
-		*colon = 0;
-		key = trim(key);
-		char *v = trim(colon + 1);
-		/* keys that may repeat list alternatives (or, in the fixed-width
-		 * catalogs, add audit words and directives); any other given twice
-		 * is an error, not a silent override */
-		int repeat = 0;
-		for (size_t i = 0; i < seen.n; i++)
-			repeat |= !strcmp(seen.v[i], key);
-		if (!repeat) {
-			seen.v = xrealloc(seen.v, (seen.n + 1) * sizeof *seen.v);
-			seen.v[seen.n++] = xstrdup(key);
-		}
-		int may_repeat = !strcmp(key, "cpuid") || !strcmp(key, "expect") || !strcmp(key, "enable") ||
-		                 (!x86 && (!strcmp(key, "audit") || !strcmp(key, "audit-thumb")));
-		if (repeat && !may_repeat)
-			bad = fail(err, errlen, "%s:%u: `%s:' given twice", path, line, key);
-		else if (!key_applies(key, x86))
-			bad = fail(err, errlen, "%s:%u: `%s:' does not apply to %s", path, line, key, arch);
-		else if (!strcmp(key, "feature")) {
-			if (strcmp(v, name))
-				bad = fail(err, errlen, "%s:%u: feature `%s' does not match the file name `%s'",
-				           path, line, v, name);
-			else
-				f->name = xstrdup(v);
-		} else if (!strcmp(key, "summary"))
-			f->summary = xstrdup(v);
-		else if (!strcmp(key, "since"))
-			f->since = xstrdup(v);
-		else if (!strcmp(key, "cost"))
-			f->cost = xstrdup(v);
-		else if (!strcmp(key, "audit") && x86)
-			f->audit = xstrdup(v);
-		else if (!strcmp(key, "audit") || !strcmp(key, "audit-thumb")) {
-			int t = key[5] == '-';   /* arm: T32 words apart from A32 ones */
-			if (parse_audit_words(v, t ? &f->audit_thumb_words : &f->audit_words,
-			                      t ? &f->naudit_thumb_words : &f->naudit_words))
-				bad = fail(err, errlen, "%s:%u: bad %s `%s' (want `MASK VALUE ; ...' in hex, 4 or 8 digits each, VALUE inside MASK)",
-				           path, line, key, v);
-		} else if (!strcmp(key, "enable")) {
-			if (!*v)
-				bad = fail(err, errlen, "%s:%u: empty `enable:' (want one directive)", path, line);
-			f->enable = xrealloc(f->enable, (f->nenable + 1) * sizeof *f->enable);
-			f->enable[f->nenable++] = xstrdup(v);
-		} else if (!strcmp(key, "hwcap") || !strcmp(key, "hwcap2")) {
-			int two = key[5] == '2';
-			if (f->hwcap.reg)
-				bad = fail(err, errlen, "%s:%u: a second hwcap line (one bit per feature)", path, line);
-			else if (parse_hwcap(v, two ? "AT_HWCAP2" : "AT_HWCAP", two ? 2 : 1, &f->hwcap))
-				bad = fail(err, errlen, "%s:%u: bad %s `%s' (want `%s bit=N', N < 64)", path, line,
-				           key, v, two ? "AT_HWCAP2" : "AT_HWCAP");
-		} else if (!strcmp(key, "hwprobe")) {
-			if (f->hwprobe.key >= 0 || parse_hwprobe(v, &f->hwprobe))
-				bad = fail(err, errlen, "%s:%u: bad hwprobe `%s' (want one `key=K bit=N', N < 64)", path, line, v);
-		} else if (!strcmp(key, "isa")) {
-			if (f->isa || (strcmp(v, "thumb") && strcmp(v, "arm")))
-				bad = fail(err, errlen, "%s:%u: bad isa `%s' (want one `thumb' or `arm')", path, line, v);
-			else
-				f->isa = xstrdup(v);
-		} else if (!strcmp(key, "section"))
-			f->section = xstrdup(v);
-		else if (!strcmp(key, "requires")) {
-			split_list(v, " \t,", &f->requires, &f->nrequires);
-			f->requires_line = line;
-		}
-		else if (!strcmp(key, "nasm")) {
-			if (strcmp(v, "none"))
-				bad = fail(err, errlen, "%s:%u: `nasm:' takes only `none'", path, line);
-			f->nasm_none = 1;
-		} else if (!strcmp(key, "cpuid")) {
-			if (f->ncpuid == CAT_MAX_ALT || parse_cpuid(v, &f->cpuid[f->ncpuid]))
-				bad = fail(err, errlen, "%s:%u: bad cpuid line (want `leaf=N subleaf=N reg=eax|ebx|ecx|edx bit=N', at most %d)",
-				           path, line, CAT_MAX_ALT);
-			f->ncpuid++;
-		} else if (!strcmp(key, "xcr0")) {
-			unsigned long long x = 0;
-			if (parse_number(v, UINT64_MAX, &x))
-				bad = fail(err, errlen, "%s:%u: bad xcr0 `%s' (want a 64-bit number such as 0xe6)", path, line, v);
-			f->xcr0 = x;
-		} else if (!strcmp(key, "expect")) {
-			if (!strcmp(v, "nonempty"))
-				f->expect_nonempty = 1;
-			else if (f->nexpect == CAT_MAX_ALT || parse_hex_bytes(v, &f->expect[f->nexpect]))
-				bad = fail(err, errlen, "%s:%u: bad expect `%s' (want hex bytes like `0f 38 f6', or `nonempty'; at most %d lines)",
-				           path, line, v, CAT_MAX_ALT);
-			else
-				f->nexpect++;
-		} else if (!strcmp(key, "formats")) {
-			char **fm = NULL;
-			size_t nf = 0;
-			split_list(v, " \t,", &fm, &nf);
-			have_formats = 1;
-			for (size_t i = 0; i < nf; i++) {
-				if (!strcmp(fm[i], "elf"))
-					f->formats |= 1u << OBJ_ELF;
-				else if (!strcmp(fm[i], "coff"))
-					f->formats |= 1u << OBJ_COFF;
-				else if (!strcmp(fm[i], "macho"))
-					f->formats |= 1u << OBJ_MACHO;
-				else if (!bad)
-					bad = fail(err, errlen, "%s:%u: unknown format `%s' (elf, coff, macho)", path, line, fm[i]);
-				free(fm[i]);
-			}
-			free(fm);
-		} else
-			bad = fail(err, errlen, "%s:%u: unknown header key `%s'", path, line, key);
-		free(l);
-	}
-	for (size_t i = 0; i < seen.n; i++)
-		free(seen.v[i]);
-	free(seen.v);
-	if (bad) {
+	f->formats = ~0u;
+	int r = 0;
+	while (!r && *p == '#')
+		r = header_line(&h, &p);
+	if (r || take_body(&h, p)) {
 		feature_free(f);
 		return -1;
-	}
-	if (!have_formats)
-		f->formats = ~0u;
-	f->body_line = line + 1;
-	f->body = xstrdup(p);
-	const char *miss = !f->name ? "feature" : !f->nexpect && !f->expect_nonempty ? "expect" : NULL;
-	if (!miss && f->expect_nonempty && !f->section)
-		return feature_free(f), fail(err, errlen, "%s:%u: `expect: nonempty' needs a `section:' line", path, line);
-	if (!miss && !*trim(f->body))
-		miss = "snippet body";
-	if (miss) {
-		unsigned at = f->body_line;
-		feature_free(f);
-		return fail(err, errlen, "%s:%u: no `%s'%s", path, at, miss, strcmp(miss, "snippet body") ? " line" : "");
 	}
 	return 0;
 }
