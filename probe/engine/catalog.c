@@ -409,25 +409,27 @@ static int set_formats(struct header *h, char *v)
 	return r;
 }
 
+/* One row a header key: its handler, and (where not any architecture,
+ * once) where it applies and whether it may repeat. */
 static const struct field fields[] = {
-	{"feature", set_feature, ANY_ARCH, ONCE, 0},
-	{"summary", set_text, ANY_ARCH, ONCE, offsetof(struct feature, summary)},
-	{"since", set_text, ANY_ARCH, ONCE, offsetof(struct feature, since)},
-	{"cost", set_text, ANY_ARCH, ONCE, offsetof(struct feature, cost)},
-	{"section", set_text, ANY_ARCH, ONCE, offsetof(struct feature, section)},
-	{"audit", set_audit, ANY_ARCH, REPEATS_IN_WORDS, 0},
-	{"audit-thumb", set_audit, ONLY_WORDS, REPEATS_IN_WORDS, 0},
-	{"enable", set_enable, ANY_ARCH, REPEATS, 0},
-	{"hwcap", set_hwcap, ONLY_WORDS, ONCE, 0},
-	{"hwcap2", set_hwcap, ONLY_WORDS, ONCE, 0},
-	{"hwprobe", set_hwprobe, ONLY_WORDS, ONCE, 0},
-	{"isa", set_isa, ONLY_WORDS, ONCE, 0},
-	{"requires", set_requires, ANY_ARCH, ONCE, 0},
-	{"nasm", set_nasm, ONLY_X86, ONCE, 0},
-	{"cpuid", set_cpuid, ONLY_X86, REPEATS, 0},
-	{"xcr0", set_xcr0, ONLY_X86, ONCE, 0},
-	{"expect", set_expect, ANY_ARCH, REPEATS, 0},
-	{"formats", set_formats, ANY_ARCH, ONCE, 0},
+	{.key = "feature", .set = set_feature},
+	{.key = "summary", .set = set_text, .text = offsetof(struct feature, summary)},
+	{.key = "since", .set = set_text, .text = offsetof(struct feature, since)},
+	{.key = "cost", .set = set_text, .text = offsetof(struct feature, cost)},
+	{.key = "section", .set = set_text, .text = offsetof(struct feature, section)},
+	{.key = "audit", .set = set_audit, .repeat = REPEATS_IN_WORDS},
+	{.key = "audit-thumb", .set = set_audit, .only = ONLY_WORDS, .repeat = REPEATS_IN_WORDS},
+	{.key = "enable", .set = set_enable, .repeat = REPEATS},
+	{.key = "hwcap", .set = set_hwcap, .only = ONLY_WORDS},
+	{.key = "hwcap2", .set = set_hwcap, .only = ONLY_WORDS},
+	{.key = "hwprobe", .set = set_hwprobe, .only = ONLY_WORDS},
+	{.key = "isa", .set = set_isa, .only = ONLY_WORDS},
+	{.key = "requires", .set = set_requires},
+	{.key = "nasm", .set = set_nasm, .only = ONLY_X86},
+	{.key = "cpuid", .set = set_cpuid, .only = ONLY_X86, .repeat = REPEATS},
+	{.key = "xcr0", .set = set_xcr0, .only = ONLY_X86},
+	{.key = "expect", .set = set_expect, .repeat = REPEATS},
+	{.key = "formats", .set = set_formats},
 };
 #define NFIELDS (sizeof fields / sizeof *fields)
 _Static_assert(NFIELDS <= 32, "struct header's seen has a bit per field");
