@@ -262,6 +262,28 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* One sample's secret inputs of class cls (0 fixed, 1 random) into the
+ * base and exponent buffers, chosen without a branch on the class:
+ * branches taken just before the call shape the predictor's history, so
+ * a class-dependent one shows up as a class-dependent time in whatever
+ * the library's code predicts (seen: |t| > 10 on a constant-time backend,
+ * depending on the harness's code layout). */
+static void dudect_inputs(uint64_t cls, size_t num, const uint64_t *fixed_b, const uint64_t *fixed_e,
+                          uint64_t *s)
+{
+	uint64_t m = 0 - cls;	/* all ones for the random class */
+	for (size_t i = 0; i < num; i++) {
+		abuf[i] = (xorshift(s) & m) | (fixed_b[i] & ~m);
+		ebuf[i] = (xorshift(s) & m) | (fixed_e[i] & ~m);
+		a2buf[i] = (xorshift(s) & m) | (fixed_b[i] & ~m);
+		e2buf[i] = (xorshift(s) & m) | (fixed_e[i] & ~m);
+	}
+	abuf[num - 1] >>= 2 & m;	/* random: base < n, a full-length exponent */
+	a2buf[num - 1] >>= 2 & m;
+	ebuf[num - 1] |= (uint64_t)1 << 63 & m;
+	e2buf[num - 1] |= (uint64_t)1 << 63 & m;
+}
+
 /* dudect (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant
  * time?", 2017): secret inputs of two classes, interleaved at random --
  * class 0 fixed (base 1, exponent 2^(64 num - 1) + 1: two bits set),
@@ -302,22 +324,8 @@ static double dudect(const char *what, size_t num, size_t samples, uint64_t seed
 	if (!warm)
 		fail("dudect: out of memory", what);
 	for (size_t j = 0; j < samples; j++) {
-		/* The inputs chosen without a branch on the class: branches
-		 * taken just before the call shape the predictor's history,
-		 * so a class-dependent one shows up as a class-dependent time
-		 * in whatever the library's code predicts (seen: |t| > 10 on a
-		 * constant-time backend, depending on the harness's layout). */
-		uint64_t cls = xorshift(&s) & 1, m = 0 - cls;	/* m: all ones for random */
-		for (size_t i = 0; i < num; i++) {
-			abuf[i] = (xorshift(&s) & m) | (fixed_b[i] & ~m);
-			ebuf[i] = (xorshift(&s) & m) | (fixed_e[i] & ~m);
-			a2buf[i] = (xorshift(&s) & m) | (fixed_b[i] & ~m);
-			e2buf[i] = (xorshift(&s) & m) | (fixed_e[i] & ~m);
-		}
-		abuf[num - 1] >>= 2 & m;		/* random: base < n, full-length exponent */
-		a2buf[num - 1] >>= 2 & m;
-		ebuf[num - 1] |= (uint64_t)1 << 63 & m;
-		e2buf[num - 1] |= (uint64_t)1 << 63 & m;
+		uint64_t cls = xorshift(&s) & 1;
+		dudect_inputs(cls, num, fixed_b, fixed_e, &s);
 		uint64_t t0 = ticks();
 		if (!strcmp(what, "leaky")) {
 			leaky_modexp(rbuf, abuf, ebuf, num, nbuf, num);
