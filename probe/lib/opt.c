@@ -109,7 +109,12 @@ static int option(struct opts *s, void *cmd, const char *a)
 	return set(s, o, cmd, !takes_value ? NULL : eq ? eq + 1 : s->argv[s->i++]);
 }
 
-int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int argc, char **argv)
+enum { OPT_GO = -1 };
+
+/* Every option of argv stored into cmd (a struct the table's offsets
+ * describe, holding its defaults already).  OPT_GO: run the subcommand;
+ * otherwise the exit code: 0 after the help, 2 after a usage error. */
+static int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int argc, char **argv)
 {
 	*s = (struct opts){spec, argc, argv, 1, 0, xcalloc((size_t)argc + 1, sizeof *s->args), 0};
 	int rc = 0;
@@ -130,6 +135,15 @@ int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int argc, 
 	return rc ? rc : OPT_GO;
 }
 
+/* What opt_parse allocated: s->args and every OPT_LIST of cmd. */
+static void opt_free(struct opts *s, void *cmd)
+{
+	for (const struct opt *o = s->spec->table; o->name; o++)
+		if (o->kind == OPT_LIST)
+			free(((struct opt_list *)(void *)((char *)cmd + o->at))->v);
+	free(s->args);
+}
+
 int command_run(const struct command *c, int argc, char **argv)
 {
 	void *cmd = xcalloc(1, c->size);
@@ -142,12 +156,4 @@ int command_run(const struct command *c, int argc, char **argv)
 	opt_free(&s, cmd);
 	free(cmd);
 	return rc;
-}
-
-void opt_free(struct opts *s, void *cmd)
-{
-	for (const struct opt *o = s->spec->table; o->name; o++)
-		if (o->kind == OPT_LIST)
-			free(((struct opt_list *)(void *)((char *)cmd + o->at))->v);
-	free(s->args);
 }

@@ -1,6 +1,6 @@
 /* One option parser for every subcommand.  A subcommand describes its
  * options as data (struct opt_spec: a table of what each option sets in
- * the subcommand's own struct) and opt_parse does the rest the same way
+ * the subcommand's own struct) and command_run does the rest the same way
  * everywhere: `--opt VALUE` and `--opt=VALUE` alike, -h/--help prints the
  * usage on stdout (exit 0), `--` ends the options (what follows is data),
  * and an unknown option, a missing or bad value, a value given to a switch
@@ -66,15 +66,6 @@ struct opts {
 	size_t nargs;
 };
 
-enum { OPT_GO = -1 };
-
-/* Every option of argv stored into cmd (a struct the table's offsets
- * describe, holding its defaults already).  OPT_GO: run the subcommand;
- * otherwise the exit code: 0 after the help, 2 after a usage error. */
-int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int argc, char **argv);
-
-/* What opt_parse allocated: s->args and every OPT_LIST of cmd. */
-void opt_free(struct opts *s, void *cmd);
 
 /* A subcommand as data: its options parsed into a struct of its own that
  * starts as its defaults, then run() with that struct and the parser's
