@@ -10,6 +10,8 @@ package Asmcap;
 #                            # status edited by hand (tests) is followed
 #   $caps->status('adx')     # yes|no|broken|skipped|disabled|unprobed
 #   $caps->known('adx')      # is the feature in the file at all
+#   $caps->enable('dotprod') # the directive spelling that enabled it here
+#                            # ('' when it needs none, undef when not has())
 #   $caps->build('cet_ibt')  # the build section: cet_ibt cet_shstk pic ilp32 apple win64
 #   $caps->arch              # x86_64|i386
 #   $caps->flavour           # elf|macosx|mingw64|nasm
@@ -111,6 +113,16 @@ sub has_flags {
 	my ($self, $name) = @_;
 	my $flags = $self->_feature($name)->{flags};
 	return $self->has($name) && (!$flags || $flags->{status} eq 'yes') ? 1 : 0;
+}
+
+# The directive line(s) that enable the feature in this assembler, the
+# spelling whose bytes asmcap saw (several are `;'-separated, one line in
+# a .S file): '' for a feature that needs none, undef where has() is 0.
+sub enable {
+	my ($self, $name) = @_;
+	my $f = $self->_feature($name);
+	return undef unless $self->has($name);
+	return exists $f->{enable} ? $f->{enable} // '' : '';
 }
 
 sub build {

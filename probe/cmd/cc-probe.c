@@ -713,7 +713,7 @@ static void write_vars(struct buf *b, enum out_format f, const struct cp *c)
 		own[2 * i] = out_var_name("ASMCAP_C_", a->name);
 		own[2 * i + 1] = xprintf("%s%s%s", status_name(a->st), *a->reason ? ": " : "", a->reason);
 		v[i] = (struct out_var){own[2 * i], a->st == ST_UNPROBED ? NULL : a->st == ST_YES ? "yes" : "no",
-		                        own[2 * i + 1]};
+		                        own[2 * i + 1], 0};
 	}
 	struct buf who = {0};
 	buf_puts(&who, "asmcap cc-probe --cc");

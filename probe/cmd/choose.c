@@ -572,7 +572,7 @@ static int choose_report(struct spec *sp, const struct choose_cmd *c, struct var
 	fprintf(fig, "%s: %s (%s)\n", envname, win->name, reason);
 	if (c->fmt == OUT_TEXT && !c->output)
 		return 0;
-	struct out_var var = { envname, win->name, reason };
+	struct out_var var = { envname, win->name, reason, 0 };
 	struct buf b = { 0 };
 	out_vars(&b, c->fmt, "asmcap choose", &var, 1);
 	int rc = file_output("asmcap choose", c->output, &b);

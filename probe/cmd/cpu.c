@@ -44,7 +44,7 @@ static size_t cpu_vars(const struct arch *a, const struct catalog *c, struct arc
 {
 	size_t nst = a->cpu_state ? a->cpu_state(st) : 0, k = 0;
 	for (size_t i = 0; i < nst; i++)
-		v[k++] = (struct out_var){st[i].name, st[i].value, st[i].comment};
+		v[k++] = (struct out_var){st[i].name, st[i].value, st[i].comment, 0};
 	for (size_t i = 0; i < c->n; i++) {
 		const struct feature *f = &c->f[i];
 		if (!cpu_checks(f))
@@ -55,7 +55,7 @@ static size_t cpu_vars(const struct arch *a, const struct catalog *c, struct arc
 		own[(*nown)++] = name;
 		own[(*nown)++] = why.s;
 		/* unknown: the OS does not say (riscv64 without hwprobe) */
-		v[k++] = (struct out_var){name, ok == 1 ? "yes" : ok == 0 ? "no" : "unknown", why.s};
+		v[k++] = (struct out_var){name, ok == 1 ? "yes" : ok == 0 ? "no" : "unknown", why.s, 0};
 	}
 	return k;
 }

@@ -326,7 +326,8 @@ static void explain_print(const struct probe *p, const struct feature *f)
 	if (v->cmd)
 		printf("command:   %s   (%.1f ms)\n", v->cmd, v->ms);
 	for (size_t k = 0; k < f->nenable; k++)
-		printf("enable:    %s\n", f->enable[k]);
+		printf("enable:    %s%s\n", f->enable[k], k != v->spelling ? "" :
+		       v->st == ST_YES ? "   (gave the bytes)" : "   (its run is shown)");
 	if (f->nenable)
 		printf("flags:     %s%s%s (the snippet without enable:)\n", status_name(p->vf[f - p->cat.f].st),
 		       *p->vf[f - p->cat.f].reason ? ": " : "", p->vf[f - p->cat.f].reason);

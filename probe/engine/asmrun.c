@@ -96,6 +96,25 @@ static int listed_before(const struct arch *const *upto, const char *name)
 }
 
 /* The source text of a unit; records each snippet's line range. */
+/* put_spelling writes one `enable:' spelling, a directive a line (its
+ * `;'-separated parts); returns the lines written. */
+static unsigned put_spelling(struct buf *b, const char *s)
+{
+	unsigned lines = 0;
+	while (*s) {
+		size_t len = strcspn(s, ";");
+		size_t end = len;
+		while (end && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+			end--;
+		buf_printf(b, "\t%.*s\n", (int)end, s);
+		lines++;
+		s += len;
+		s += *s == ';';
+		s += strspn(s, " \t");
+	}
+	return lines;
+}
+
 static char *asm_run_source(struct ctx *x, struct asm_run *u)
 {
 	int nasm = !strcmp(x->p->way, "nasm");
@@ -134,10 +153,8 @@ static char *asm_run_source(struct ctx *x, struct asm_run *u)
 			buf_puts(&b, a->scope_open);
 			line++;
 		}
-		for (size_t k = 0; !x->bare && k < f->nenable; k++) {
-			buf_printf(&b, "\t%s\n", f->enable[k]);
-			line++;
-		}
+		if (!x->bare && f->nenable)
+			line += put_spelling(&b, f->enable[x->p->v[u->f[i]].spelling]);
 		if (nasm) {
 			/* yasm leaves local labels nameless in elf64 objects */
 			buf_printf(&b, "global asmcap_b_%zu, asmcap_e_%zu\n", u->f[i], u->f[i]);

@@ -507,6 +507,16 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 		v->reason = xstrdup(f[4]);
 		return 0;
 	}
+	if (!strcmp(f[0], "spelling") && n == 3 && p->v) {
+		/* the `enable:' spelling a yes came from, when not the first
+		 * (cache_put writes it; a catalog may hold ten at most) */
+		const struct feature *ft = catalog_find(&p->cat, f[1]);
+		int k;
+		if (!ft || p->v[ft - p->cat.f].spelling || parse_small(f[2], ft->nenable > 9 ? 9 : (int)ft->nenable - 1, &k) || k < 1)
+			return -1;
+		p->v[ft - p->cat.f].spelling = (unsigned)k;
+		return 0;
+	}
 	if (!strcmp(f[0], "flags-blamed") && n == 2 && p->v) {
 		const struct feature *ft = catalog_find(&p->cat, f[1]);
 		if (!ft || p->v[ft - p->cat.f].flags_blamed)
@@ -577,6 +587,8 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 		buf_puts(&b, "\n");
 		if (p->v[i].flags_blamed)
 			buf_printf(&b, "flags-blamed\t%s\n", p->cat.f[i].name);
+		if (p->v[i].spelling)
+			buf_printf(&b, "spelling\t%s\t%u\n", p->cat.f[i].name, p->v[i].spelling);
 		if (p->cat.f[i].nenable) {
 			buf_printf(&b, "flags\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->vf[i].st), p->vf[i].ms);
 			cache_field(&b, p->vf[i].reason);

@@ -306,7 +306,16 @@ static int set_enable(struct header *h, char *v)
 {
 	struct feature *f = h->f;
 	if (!*v)
-		return bad(h, "empty `enable:' (want one directive)");
+		return bad(h, "empty `enable:' (want a directive, or several separated by `;')");
+	/* h writes a spelling as a #define body, .S files use it as a line */
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			return bad(h, "`enable:' holds byte 0x%02x (a spelling is printable ASCII)", *c);
+		else if (*c == '\\' || *c == '#' || !strncmp((const char *)c, "/*", 2) ||
+		         !strncmp((const char *)c, "*/", 2) || !strncmp((const char *)c, "//", 2))
+			return bad(h, "`enable: %s' holds `%.2s' (a spelling has no \\, # or comments)", v, (const char *)c);
+	if (f->nenable == 10)
+		return bad(h, "more than ten `enable:' spellings");
 	f->enable = xrealloc(f->enable, (f->nenable + 1) * sizeof *f->enable);
 	f->enable[f->nenable++] = xstrdup(v);
 	return 0;

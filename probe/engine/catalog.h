@@ -39,7 +39,9 @@ struct feature {
 	int expect_nonempty;            /* "# expect: nonempty" (directive sections) */
 	unsigned formats;               /* bitmask of 1u << enum obj_format; all if absent */
 	/* Architectures with fixed-width words (aarch64, arm, riscv64): */
-	char **enable; size_t nenable;  /* "# enable:" directives, in order */
+	/* "# enable:" spellings, tried in order until one gives the bytes;
+	 * one spelling may hold several directives, `;'-separated */
+	char **enable; size_t nenable;
 	struct cat_hwcap hwcap;
 	struct cat_hwprobe hwprobe;
 	char *isa;                      /* arm: "thumb" | "arm" | NULL (either) */

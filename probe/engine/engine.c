@@ -69,12 +69,17 @@ int feature_list(const struct catalog *c, const char *list, unsigned char *want,
 	return 0;
 }
 
+/* verdict_clear frees what v holds and zeroes it. */
+static void verdict_clear(struct verdict *v)
+{
+	free(v->reason); free(v->cmd); free(v->stderr_text); free(v->source); free(v->got);
+	memset(v, 0, sizeof *v);
+}
+
 static void verdict_array_free(struct verdict **vs, size_t n)
 {
-	for (size_t i = 0; *vs && i < n; i++) {
-		struct verdict *v = &(*vs)[i];
-		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->source); free(v->got);
-	}
+	for (size_t i = 0; *vs && i < n; i++)
+		verdict_clear(&(*vs)[i]);
 	free(*vs);
 	*vs = NULL;
 }
@@ -713,6 +718,56 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
 	return r;
 }
 
+/* probe_spellings tries each feature's further `enable:' spellings, in
+ * order, while the ones before gave no bytes: an assembler may accept a
+ * directive and ignore it (clang-14 takes `.arch armv8.2-a+dotprod' and
+ * still rejects sdot), so no spelling decides by itself.  Each try runs
+ * alone: a directive must not reach another snippet.  A yes names its
+ * spelling; where none gives the bytes the first spelling's verdict
+ * stays.  0, or 3 with err. */
+static int probe_spellings(struct ctx *x, char *err, size_t errlen)
+{
+	struct probe *p = x->p;
+	size_t n = p->cat.n, *run = xcalloc(n + 1, sizeof *run);
+	struct verdict *first = xcalloc(n + 1, sizeof *first);
+	int r = 0;
+	for (unsigned k = 1; !r; k++) {
+		size_t nrun = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct verdict *v = &p->v[i];
+			if (p->cat.f[i].nenable <= k || v->spelling != k - 1 || (v->st != ST_NO && v->st != ST_BROKEN))
+				continue;
+			if (k == 1) {
+				first[i] = *v;
+				memset(v, 0, sizeof *v);
+			} else
+				verdict_clear(v);
+			v->spelling = k;
+			run[nrun++] = i;
+		}
+		if (!nrun)
+			break;
+		r = run_singly(x, run, nrun, err, errlen);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct verdict *v = &p->v[i];
+		if (!first[i].reason)
+			continue;
+		if (!r && v->st == ST_YES) {
+			free(v->reason);
+			v->reason = xprintf("enabled by `%s' (not by `%s': %s)", p->cat.f[i].enable[v->spelling],
+			                    p->cat.f[i].enable[0], first[i].reason);
+			verdict_clear(&first[i]);
+		} else {
+			verdict_clear(v);
+			*v = first[i];
+		}
+	}
+	free(first);
+	free(run);
+	return r;
+}
+
 static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
@@ -771,6 +826,8 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		if (!r && nalone)
 			r = run_singly(x, alone, nalone, err, errlen);
 		if (!r)
+			r = probe_spellings(x, err, errlen);
+		if (!r)
 			r = probe_flags(x, err, errlen);
 		free(run);
 		free(alone);
@@ -827,7 +884,7 @@ static int blame_flags(struct ctx *x, char *err, size_t errlen)
 	for (size_t k = 0; k < n; k++) {
 		struct verdict *v = &p->v[idx[k]];
 		int yes = same && v->reason && v->st == ST_YES;
-		free(v->reason); free(v->cmd); free(v->stderr_text); free(v->source); free(v->got);
+		verdict_clear(v);
 		*v = saved[k];
 		v->flags_blamed = yes;
 	}

@@ -19,6 +19,7 @@ struct verdict {
 	char *reason;           /* one line; "" for a plain yes */
 	double ms;              /* wall time of the run that decided it */
 	int flags_blamed;       /* no, but the same toolchain without --cflags/--asflags says yes */
+	unsigned spelling;      /* the `enable:' spelling its run used (index) */
 	/* for explain (not cached): what decided it */
 	char *cmd, *stderr_text, *source;
 	uint8_t *got; size_t ngot; int have_got;

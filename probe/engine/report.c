@@ -96,6 +96,9 @@ void report_json(struct buf *b, const struct probe *p)
 			buf_printf(b, ", \"flags\": {\"status\": \"%s\", \"reason\": ", status_name(p->vf[i].st));
 			buf_json_str(b, p->vf[i].reason);
 			buf_printf(b, ", \"ms\": %.1f}", p->vf[i].ms);
+			/* the spelling that gave the bytes, for the build's own .S files */
+			buf_puts(b, ", \"enable\": ");
+			buf_json_str(b, v->st == ST_YES ? f->enable[v->spelling] : NULL);
 		}
 		buf_puts(b, "}");
 	}
@@ -104,7 +107,7 @@ void report_json(struct buf *b, const struct probe *p)
 
 void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, const char *who)
 {
-	size_t n = 2 * p->cat.n + 9, k = 0;
+	size_t n = 3 * p->cat.n + 9, k = 0;
 	struct out_var *v = xcalloc(n, sizeof *v);
 	char **own = xcalloc(2 * n, sizeof *own);
 	size_t nown = 0;
@@ -114,14 +117,14 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 	const char *tool[][2] = {{"ASMCAP_ARCH", p->arch}, {"ASMCAP_FORMAT", p->format},
 	                         {"ASMCAP_FLAVOUR", p->flavour}};
 	for (int i = 0; i < 3; i++)
-		v[k++] = (struct out_var){tool[i][0], tool[i][1], NULL};
+		v[k++] = (struct out_var){tool[i][0], tool[i][1], NULL, 0};
 	const char *unknown = bi->known ? NULL : "unknown: the preprocessor run failed";
-	v[k++] = (struct out_var){"ASMCAP_BUILD_CET_IBT", bi->cet_ibt ? "yes" : "no", unknown ? unknown : "__CET__ & 1"};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_CET_SHSTK", bi->cet_shstk ? "yes" : "no", unknown ? unknown : "__CET__ & 2"};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_PIC", pic, unknown ? unknown : "__PIC__"};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_ILP32", bi->ilp32 ? "yes" : "no", unknown};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_APPLE", bi->apple ? "yes" : "no", unknown};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_WIN64", bi->win64 ? "yes" : "no", unknown};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_CET_IBT", bi->cet_ibt ? "yes" : "no", unknown ? unknown : "__CET__ & 1", 0};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_CET_SHSTK", bi->cet_shstk ? "yes" : "no", unknown ? unknown : "__CET__ & 2", 0};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_PIC", pic, unknown ? unknown : "__PIC__", 0};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_ILP32", bi->ilp32 ? "yes" : "no", unknown, 0};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_APPLE", bi->apple ? "yes" : "no", unknown, 0};
+	v[k++] = (struct out_var){"ASMCAP_BUILD_WIN64", bi->win64 ? "yes" : "no", unknown, 0};
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const char *missing = NULL;
 		int yes = feature_usable(p, i, &missing);
@@ -133,18 +136,23 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 			c = xprintf("%s%s%s", status_name(p->v[i].st), *p->v[i].reason ? ": " : "", p->v[i].reason);
 		own[nown++] = name;
 		own[nown++] = c;
-		v[k++] = (struct out_var){name, p->v[i].st == ST_UNPROBED ? NULL : yes ? "yes" : "no", c};
+		v[k++] = (struct out_var){name, p->v[i].st == ST_UNPROBED ? NULL : yes ? "yes" : "no", c, 0};
 		if (p->cat.f[i].nenable) {
 			/* ASMCAP_<F>_FLAGS: usable without the directive, by the build's -march */
 			const struct verdict *vf = &p->vf[i];
 			int fyes = vf->st == ST_YES && requires_usable(p, &p->cat.f[i], NULL);
 			char *fname = xprintf("%s_FLAGS", name), *fc = NULL;
 			if (!fyes && p->v[i].st != ST_UNPROBED)
-				fc = xprintf("without %s: %s%s%s", p->cat.f[i].enable[0], status_name(vf->st),
+				fc = xprintf("without a directive: %s%s%s", status_name(vf->st),
 				             *vf->reason ? ": " : "", vf->reason);
 			own[nown++] = fname;
 			own[nown++] = fc;
-			v[k++] = (struct out_var){fname, p->v[i].st == ST_UNPROBED ? NULL : fyes ? "yes" : "no", fc};
+			v[k++] = (struct out_var){fname, p->v[i].st == ST_UNPROBED ? NULL : fyes ? "yes" : "no", fc, 0};
+			/* ASMCAP_<F>_ENABLE: the directive line(s) that gave the bytes */
+			char *ename = xprintf("%s_ENABLE", name);
+			own[nown++] = ename;
+			v[k++] = (struct out_var){ename, p->v[i].st == ST_UNPROBED ? NULL :
+			                          yes ? p->cat.f[i].enable[p->v[i].spelling] : "", NULL, 1};
 		}
 	}
 	out_vars(b, fmt, who, v, k);

@@ -318,11 +318,14 @@ static const struct var_style {
 };
 
 /* The values h and cmake write their own way (unprobed, booleans, h's
- * integers): 1 when written. */
-static int var_special(struct buf *b, enum out_format f, const char *name, const char *val,
+ * integers and assembler lines): 1 when written. */
+static int var_special(struct buf *b, enum out_format f, const struct out_var *v, const char *val,
                        int none, int boolean)
 {
-	if (f == OUT_H && none)
+	const char *name = v->name;
+	if (f == OUT_H && v->asm_line && !none)
+		buf_printf(b, *val ? "#define %s %s\n" : "/* #undef %s */\n", name, val);
+	else if (f == OUT_H && none)
 		buf_printf(b, "/* %s unprobed */\n", name);
 	else if (f == OUT_H && boolean)
 		buf_printf(b, !strcmp(val, "yes") ? "#define %s 1\n" : "/* #undef %s */\n", name);
@@ -380,7 +383,7 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 		case OUT_SH: case OUT_MAKE: case OUT_H: case OUT_PERL: case OUT_CMAKE:
 			if (c && *c)
 				comment(b, styles[f].c_open, c, styles[f].c_close);
-			if (!var_special(b, f, name, val, none, boolean)) {
+			if (!var_special(b, f, &v[i], val, none, boolean && !v[i].asm_line)) {
 				buf_puts(b, styles[f].before);
 				buf_puts(b, name);
 				buf_puts(b, styles[f].after);

@@ -37,7 +37,9 @@ const char *out_format_names(void);   /* OUT_FORMAT_NAMES */
  * (never false-as-no: h has no #define, cmake "unprobed-NOTFOUND", json
  * null, the others the word unprobed).  comment may be
  * NULL; it is written next to the variable where the format has comments. */
-struct out_var { const char *name, *value, *comment; };
+/* asm_line: h writes the value as it is, a line an assembler source can
+ * use (`#define NAME .arch_extension crc'), or #undef when it is empty. */
+struct out_var { const char *name, *value, *comment; int asm_line; };
 
 /* Append the variables in format f (OUT_TEXT: an aligned "NAME  value"
  * table).  `who` names the generator in the header comment, e.g.

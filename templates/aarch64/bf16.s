@@ -1,6 +1,7 @@
 # feature: bf16
 # summary: BFloat16 BFDOT/BFMMLA/BFMLALB/T/BFCVT* (FEAT_BF16)
 # enable: .arch_extension bf16
+# enable: .arch armv8.6-a+crc
 # hwcap2: AT_HWCAP2 bit=14
 # expect: 20 fc 42 6e
 # since: Armv8.6-A (optional from 8.2); assembled here by GNU as 2.40, clang-19, clang-22

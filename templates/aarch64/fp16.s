@@ -1,6 +1,8 @@
 # feature: fp16
 # summary: Half-precision floating-point arithmetic, scalar (FEAT_FP16; the AdvSIMD half forms are HWCAP_ASIMDHP)
 # enable: .arch_extension fp16
+# enable: .arch armv8.2-a+fp16
+# enable: .arch armv9-a+crc
 # hwcap: AT_HWCAP bit=9
 # expect: 20 28 e2 1e
 # since: Armv8.2-A (optional); assembled here by GNU as 2.40, clang-19, clang-22

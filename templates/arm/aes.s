@@ -1,8 +1,7 @@
 # feature: aes
 # summary: AArch32 Crypto Extension AES: AESE/AESD/AESMC/AESIMC
 # requires: neon
-# enable: .arch armv8-a
-# enable: .fpu crypto-neon-fp-armv8
+# enable: .arch armv8-a; .fpu crypto-neon-fp-armv8
 # hwcap2: AT_HWCAP2 bit=0
 # isa: arm
 # expect: 02 03 b0 f3

@@ -1,7 +1,6 @@
 # feature: crc32
 # summary: CRC32/CRC32C checksum instructions (AArch32 Armv8)
-# enable: .arch armv8-a
-# enable: .arch_extension crc
+# enable: .arch armv8-a; .arch_extension crc
 # hwcap2: AT_HWCAP2 bit=4
 # isa: arm
 # expect: 42 00 41 e1

@@ -1,8 +1,7 @@
 # feature: sha2
 # summary: AArch32 Crypto Extension SHA-256: SHA256H/H2/SU0/SU1
 # requires: neon
-# enable: .arch armv8-a
-# enable: .fpu crypto-neon-fp-armv8
+# enable: .arch armv8-a; .fpu crypto-neon-fp-armv8
 # hwcap2: AT_HWCAP2 bit=3
 # isa: arm
 # expect: 44 0c 02 f3

@@ -125,10 +125,16 @@ def installed(arch):
     return [tc for tc in TOOLCHAINS[arch] if shutil.which(tc[2][0])]
 
 
-def source(arch, t, enable=True):
+def spellings(t):
+    """The entry's `enable:` spellings, each as its directive lines (one
+    spelling may hold several, `;`-separated)."""
+    return [[d.strip() for d in e.split(";")] for e in t["enable"]]
+
+
+def source(arch, t, enable=True, spelling=0):
     """The file a toolchain assembles: RISC-V inside .option push/pop as the
-    engine does; the enable lines unless enable=False."""
-    lines = t["enable"] if enable else []
+    engine does; the directives of one enable spelling unless enable=False."""
+    lines = spellings(t)[spelling] if enable and t["enable"] else []
     body = t["body"].rstrip("\n")
     if arch == "riscv64":
         return "\n".join([".option push", *lines, body, ".option pop", ""])
@@ -150,14 +156,25 @@ def assemble(argv, text):
         return True, "", sections(obj)[1].get(".text")
 
 
-def verdict(arch, tc, t):
-    """('yes'|'no'|'broken', detail) for feature t with its enable lines."""
-    ok, msg, code = assemble(tc[2], source(arch, t))
+def verdict_with(arch, tc, t, spelling):
+    """('yes'|'no'|'broken', detail) for feature t under one enable spelling."""
+    ok, msg, code = assemble(tc[2], source(arch, t, spelling=spelling))
     if not ok:
         return "no", msg
     if any(code == hexbytes(e) for e in t["expect"]):
         return "yes", ""
     return "broken", f"got {code.hex(' ') if code else None}"
+
+
+def verdict(arch, tc, t):
+    """('yes'|'no'|'broken', detail) for feature t: yes with the first
+    enable spelling that gives the bytes (detail: that spelling), else what
+    the first spelling gave."""
+    tries = [verdict_with(arch, tc, t, k) for k in range(max(1, len(t["enable"])))]
+    for k, (v, _) in enumerate(tries):
+        if v == "yes":
+            return "yes", t["enable"][k] if k else ""
+    return tries[0]
 
 
 # -- CPU facts, from the Linux uapi headers --------------------------------------

@@ -216,6 +216,12 @@ BODY = "\tcrc32x\tw0, w1, x2\n"
     ("aarch64", "# hwcap2: AT_HWCAP2 bit=x\n", "bad hwcap2"),
     ("aarch64", "# hwcap: AT_HWCAP bit=7\n# hwcap2: AT_HWCAP2 bit=1\n", "a second hwcap"),
     ("aarch64", "# enable:\n", "empty `enable:'"),
+    # a spelling is written as a #define body and a .S line: no escapes or comments
+    ("aarch64", "# enable: .arch armv8-a \\\n", "holds `\\'"),
+    ("aarch64", "# enable: .arch armv8-a # x\n", "holds `# '"),
+    ("aarch64", "# enable: .arch armv8-a /* x */\n", "holds `/*'"),
+    ("aarch64", "# enable: .arch armv8-a\t\n".replace("\t", "\x01"), "holds byte 0x01"),
+    ("aarch64", "".join(f"# enable: .arch armv8.{k}-a\n" for k in range(10)), "more than ten"),
     ("aarch64", "# cpuid: leaf=1 subleaf=0 reg=ecx bit=1\n", "`cpuid:' does not apply to aarch64"),
     ("aarch64", "# nasm: none\n", "`nasm:' does not apply"),
     ("riscv64", "# hwprobe: key=4\n", "bad hwprobe"),

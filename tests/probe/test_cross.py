@@ -53,7 +53,7 @@ RV_FEW = "zbb,zba,v,zicond,zacas,zabha,zvkned"
 
 
 @pytest.mark.parametrize("cc,expect", [
-    ("clang-14", {"sha3": "yes", "crc32": "yes", "bti": "yes", "bf16": "no", "cssc": "no",
+    ("clang-14", {"sha3": "yes", "crc32": "yes", "bti": "yes", "bf16": "yes", "cssc": "no",
                   "sme2": "no", "gcs": "no"}),
     ("clang-19", {k: "yes" for k in A64_FEW.split(",")}),
     ("clang-22", {k: "yes" for k in A64_FEW.split(",")}),
@@ -214,7 +214,7 @@ def test_two_answers_in_every_format():
     args = ["--cc", f"clang-19 {A64}", "--features", "sha3,bti"]
     sh = asmcap(*args, "--format", "sh").stdout
     assert "ASMCAP_SHA3=yes" in sh and "ASMCAP_SHA3_FLAGS=no" in sh and "ASMCAP_BTI_FLAGS=yes" in sh
-    assert "# without .arch armv8.2-a+sha3: no: rejected" in sh
+    assert "# without a directive: no: rejected" in sh
     assert "ASMCAP_SHA3_FLAGS := no" in asmcap(*args, "--format", "make").stdout
     h = asmcap(*args, "--format", "h").stdout
     assert "#define ASMCAP_SHA3 1" in h and "ASMCAP_SHA3_FLAGS" in h and "#define ASMCAP_SHA3_FLAGS 1" not in h
@@ -223,6 +223,81 @@ def test_two_answers_in_every_format():
     text = asmcap(*args).stdout
     assert any(l.split()[:3] == ["sha3", "yes", "no"] for l in text.splitlines())
     assert "flags" in next(l for l in text.splitlines() if l.startswith("feature"))
+
+
+# ---- enable spellings: the one that gave the bytes, in every format ----
+
+# clang-14 accepts `.arch armv8.2-a+dotprod' and ignores the extension (as
+# it does `+bogus'); a level spelling with `+crc' is the one its assembler
+# acts on.  Measured with tests/catalog/cross_catalog.py's own runs.
+CLANG14_SPELLING = {"dotprod": ".arch armv8.4-a+crc", "i8mm": ".arch armv8.6-a+crc",
+                    "bf16": ".arch armv8.6-a+crc", "fp16": ".arch armv9-a+crc",
+                    "sb": ".arch armv8.5-a+crc", "wfxt": ".arch armv8.7-a+crc"}
+
+
+def test_clang14_accepts_and_ignores_the_first_spelling(tmp_path):
+    """The precondition: the directive is taken (exit 0 on its own), the
+    instruction after it is not; only the level spelling gives it."""
+    need("clang-14")
+    cc = f"clang-14 {A64} -march=armv8-a"
+    assert assembles(tmp_path, cc, ".arch armv8.2-a+dotprod\n")[0]
+    assert assembles(tmp_path, cc, ".arch armv8.2-a+bogus\n")[0]
+    assert not assembles(tmp_path, cc, ".arch armv8.2-a+dotprod\n\tsdot v0.4s, v1.16b, v2.16b\n")[0]
+    assert assembles(tmp_path, cc, ".arch armv8.4-a+crc\n\tsdot v0.4s, v1.16b, v2.16b\n")[0]
+
+
+def test_clang14_answers_with_the_spelling_that_gave_the_bytes(tmp_path):
+    need("clang-14")
+    args = ["--cc", f"clang-14 {A64} -march=armv8-a", "--features", ",".join(CLANG14_SPELLING),
+            "--cache", str(tmp_path / "c")]
+    for run in range(2):            # the second answer comes from the cache
+        c = probe(*args)
+        got = {k: (v["status"], v["enable"]) for k, v in c["features"].items() if k in CLANG14_SPELLING}
+        assert got == {k: ("yes", e) for k, e in CLANG14_SPELLING.items()}, run
+        assert c["features"]["dotprod"]["reason"].startswith(
+            "enabled by `.arch armv8.4-a+crc' (not by `.arch armv8.2-a+dotprod'")
+    sh = asmcap(*args, "--format", "sh").stdout
+    assert "ASMCAP_DOTPROD_ENABLE='.arch armv8.4-a+crc'" in sh
+    assert "ASMCAP_DOTPROD_ENABLE := .arch armv8.4-a+crc" in asmcap(*args, "--format", "make").stdout
+    assert "ASMCAP_DOTPROD_ENABLE => '.arch armv8.4-a+crc'" in asmcap(*args, "--format", "perl").stdout
+    assert 'set(ASMCAP_DOTPROD_ENABLE ".arch armv8.4-a+crc")' in asmcap(*args, "--format", "cmake").stdout
+
+
+def test_the_h_spelling_is_a_line_a_S_file_uses(tmp_path):
+    """The build's own .S file, written with the header's #define, gets the
+    instruction's bytes from the same assembler."""
+    need("clang-14", "aarch64-linux-gnu-objdump")
+    cc = f"clang-14 {A64} -march=armv8-a"
+    h = asmcap("--cc", cc, "--features", "dotprod,cssc", "--format", "h").stdout
+    assert "#define ASMCAP_DOTPROD_ENABLE .arch armv8.4-a+crc\n" in h
+    assert "/* #undef ASMCAP_CSSC_ENABLE */" in h
+    (tmp_path / "caps.h").write_text(h)
+    (tmp_path / "k.S").write_text('#include "caps.h"\nASMCAP_DOTPROD_ENABLE\n\tsdot v0.4s, v1.16b, v2.16b\n')
+    subprocess.run(cc.split() + ["-I", str(tmp_path), "-c", str(tmp_path / "k.S"), "-o", str(tmp_path / "k.o")],
+                   check=True)
+    dump = subprocess.run(["aarch64-linux-gnu-objdump", "-d", str(tmp_path / "k.o")],
+                          capture_output=True, text=True).stdout
+    assert "4e829420" in dump                  # sdot v0.4s, v1.16b, v2.16b
+
+
+def test_perl_enable(tmp_path):
+    need("clang-14")
+    caps = tmp_path / "caps.json"
+    asmcap("--cc", f"clang-14 {A64} -march=armv8-a", "--features", "dotprod,crc32,cssc",
+           "--format", "json", "-o", str(caps))
+    r = subprocess.run(["perl", f"-I{ROOT / 'perlasm'}", "-MAsmcap", "-e",
+                        "my $c = Asmcap->load($ARGV[0]); print join('|', map { $c->enable($_) // 'undef' }"
+                        " qw(dotprod crc32 cssc))", str(caps)], capture_output=True, text=True, check=True)
+    assert r.stdout == ".arch armv8.4-a+crc|.arch_extension crc|undef"
+
+
+def test_several_directives_in_one_spelling():
+    """arm's crc32 spelling is `.arch armv8-a; .arch_extension crc': both
+    lines reach the assembler, in order (GNU as needs the level first)."""
+    need("arm-linux-gnueabihf-as")
+    c = probe("--as", "arm-linux-gnueabihf-as -march=armv7-a", "--features", "crc32")
+    assert c["features"]["crc32"]["status"] == "yes"
+    assert c["features"]["crc32"]["enable"] == ".arch armv8-a; .arch_extension crc"
 
 
 def test_x86_output_has_no_second_answer():
