@@ -700,7 +700,7 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
 		const struct verdict *v = &p->v[i];
 		if (!p->cat.f[i].nenable)
 			continue;
-		if (v->st == ST_SKIPPED || v->st == ST_DISABLED)
+		if (v->st == ST_SKIPPED || v->st == ST_DISABLED || v->st == ST_UNPROBED)
 			set_verdict(&p->vf[i], v->st, xstrdup(v->reason), 0);
 		else
 			run[n++] = i;

@@ -300,6 +300,21 @@ def test_several_directives_in_one_spelling():
     assert c["features"]["crc32"]["enable"] == ".arch armv8-a; .arch_extension crc"
 
 
+def test_features_left_out_get_no_flags_run(tmp_path):
+    """--features sha3 assembles sha3 twice (with and without its
+    directive) and nothing else; the rest is unprobed in both answers."""
+    need("clang-19")
+    log = tmp_path / "log"
+    r = asmcap("--cc", f"clang-19 {A64}", "--features", "sha3", "--format", "json", "--log", str(log))
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]
+    assert f["aes"]["status"] == "unprobed" and f["aes"]["flags"]["status"] == "unprobed"
+    assert (f["sha3"]["status"], f["sha3"]["flags"]["status"]) == ("yes", "no")
+    # the snippets the runs held (each starts at its asmcap_b_<index> label)
+    starts = [l for l in log.read_text().splitlines() if l.startswith("asmcap_b_")]
+    assert len(starts) == 2 and len(set(starts)) == 1, starts
+
+
 def test_x86_output_has_no_second_answer():
     c = probe("--cc", "gcc", "--features", "adx")
     assert "flags" not in c["features"]["adx"]
