@@ -163,6 +163,12 @@ test:
 	$(MAKE) fuzz-audit FUZZ_TIME=5
 	$(PYTEST) -q -rfEs tests
 
+# The suite without apt: what is installed is used, a missing base tool
+# fails naming its package. T=PATH runs one folder, file or test.
+T ?= tests
+check: all
+	$(PYTEST) -q -rfEs $(T)
+
 # The long forms of the seeded loops in tests/probe/test_reliability.py (a
 # flaky launcher 100 times, 240 random signals, 500 MB of noise); make test
 # runs their short forms.
@@ -310,4 +316,4 @@ clean:
 	rm -rf $(BUILD)
 
 FORCE:
-.PHONY: all caps test test-slow install uninstall clean FORCE
+.PHONY: all caps test check test-slow install uninstall clean FORCE

@@ -49,6 +49,8 @@ def asmcap(*args, env=None, timeout=120, **kw):
     e.pop("ASMCAP_ADD_TEMPLATES", None)   # a user's additions would change every verdict
     if env:
         e.update(env)
+    if not ASMCAP.exists():
+        pytest.fail(f"{ASMCAP} is not built: run `make {make_target(ASMCAP)}`", pytrace=False)
     r = subprocess.run([str(ASMCAP), *map(str, args)], capture_output=True,
                        text=True, env=e, timeout=timeout, **kw)
     if r.returncode == SANITIZER_EXIT:
@@ -56,9 +58,17 @@ def asmcap(*args, env=None, timeout=120, **kw):
     return r
 
 
+def make_target(path):
+    """The make target that builds `path` (relative to the tree when it is
+    inside it: `build/asan/asmcap`)."""
+    p = pathlib.Path(path).resolve()
+    return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
+
+
 @pytest.fixture(scope="session")
 def asmcap_bin():
-    assert ASMCAP.exists(), f"{ASMCAP} not built: run make"
+    if not ASMCAP.exists():
+        pytest.fail(f"{ASMCAP} is not built: run `make {make_target(ASMCAP)}`", pytrace=False)
     return ASMCAP
 
 
