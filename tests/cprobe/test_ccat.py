@@ -35,13 +35,17 @@ def test_probe_file(path):
     assert (ROOT / "templates" / arch / f"{h['insn']}.s").exists(), h["insn"]
     # one function, prototyped (clean under -Wmissing-prototypes -Werror)
     assert len(re.findall(r"\basmcap_probe\(", body)) == 2
-    # the answers: an intrinsic under its target attribute and its -m flags;
-    # inline asm with the build's flags alone
-    if path.stem.endswith("-intrinsic"):
+    # the answers: an intrinsic (or builtin) under its target attribute and
+    # its -m flags; inline asm with the build's flags alone
+    kind = path.stem.rsplit("-", 1)[1]
+    assert kind in ("intrinsic", "builtin", "inline"), path.stem
+    if kind != "inline":
         assert h["target"] and h["mflags"].startswith("-m") and "ASMCAP_TARGET" in body
-        assert "#include <immintrin.h>" in body
+        if kind == "intrinsic":
+            assert re.search(r"#include <(immintrin|arm_neon|arm_acle|arm_sve|riscv_vector)\.h>", body)
     else:
         assert "target" not in h and "mflags" not in h and "__asm__" in body
+    if kind == "inline" and arch == "x86_64":
         # AT&T and Intel forms: -masm=intel in CFLAGS must not turn a yes into a no
         assert re.search(r"\{[^|}]*\|[^}]*\}", body), "no {att|intel} alternatives"
 

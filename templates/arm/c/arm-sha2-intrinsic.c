@@ -1,0 +1,13 @@
+// feature: arm-sha2-intrinsic
+// summary: vsha256hq_u32 (arm_neon.h) compiled to SHA256H (AArch32 Crypto Extension)
+// insn: sha2
+// target: arch=armv8-a+crypto
+// mflags: -march=armv8-a -mfpu=crypto-neon-fp-armv8
+// since: gcc 5, clang 3.5
+#include <arm_neon.h>
+
+ASMCAP_TARGET uint32x4_t asmcap_probe(uint32x4_t abcd, uint32x4_t efgh, uint32x4_t wk);
+ASMCAP_TARGET uint32x4_t asmcap_probe(uint32x4_t abcd, uint32x4_t efgh, uint32x4_t wk)
+{
+	return vsha256hq_u32(abcd, efgh, wk);
+}
