@@ -283,7 +283,7 @@ fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
 .PHONY: fuzz fuzz-audit fuzz-coverage
 
 ## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
-## elf-win64, nasm-elf) of the Montgomery generator, assembled by its real
+## masm, elf-win64, nasm-elf) of the Montgomery generator, assembled by its real
 ## assembler and checked:
 ## symbols, .pdata/.xdata against the prologues, disassembly against the elf
 ## object. COFF and Mach-O objects cannot run here: the table says "not run";
