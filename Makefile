@@ -76,8 +76,12 @@ MONT_DEPS   += $(BUILD)/mont-kernels.h
 # and $(CC) assembles it. Outputs are replaced only when they change, so a
 # re-probe that changes no verdict rebuilds nothing. nasm or yasm kernels:
 #   make MONT_FLAVOUR=nasm-elf MONT_AS='nasm -f elf64'
+# MASM kernels (Windows x64; ml64 and llvm-ml name object and source with
+# /Fo and /Ta, as a path may start with `/'):
+#   make MONT_FLAVOUR=masm MONT_AS='llvm-ml -m64 /c' MONT_AS_IO='/Fo$$@ /Ta$$<'
 MONT_FLAVOUR ?= $$($(PERL) -ne 'print $$1 if /"flavour":\s*"(\w+)"/' $(CAPS))
 MONT_AS      ?= $(CC) $(CFLAGS) $(ASFLAGS) -c
+MONT_AS_IO   ?= -o $@ $<
 $(BUILD)/mont-x86_64.s: $(MONT_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
 	$(PERL) -Iperlasm $(MONT_GEN) $(MONT_FLAVOUR) $(CAPS) >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
@@ -91,9 +95,9 @@ $(BUILD)/mont-kernels.h: $(MONT_GEN) $(IFMA_GEN) $(wildcard perlasm/*.pm) $(CAPS
 	  $(PERL) -Iperlasm $(IFMA_GEN) --header $(CAPS); } >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 $(BUILD)/mont/mont-x86_64.o: $(BUILD)/mont-x86_64.s | $(BUILD)/mont
-	$(MONT_AS) -o $@ $<
+	$(MONT_AS) $(MONT_AS_IO)
 $(BUILD)/mont/mont-ifma.o: $(BUILD)/mont-ifma.s | $(BUILD)/mont
-	$(MONT_AS) -o $@ $<
+	$(MONT_AS) $(MONT_AS_IO)
 endif
 
 # AArch64: ARMv8.0 kernels (perlasm/aarch64-mont.pl reads no caps: they use
@@ -289,7 +293,7 @@ fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
 .PHONY: fuzz fuzz-audit fuzz-coverage
 
 ## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
-## elf-win64, nasm-elf) of the Montgomery generator, assembled by its real
+## masm, elf-win64, nasm-elf) of the Montgomery generator, assembled by its real
 ## assembler and checked:
 ## symbols, .pdata/.xdata against the prologues, disassembly against the elf
 ## object. COFF and Mach-O objects cannot run here: the table says "not run";

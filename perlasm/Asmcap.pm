@@ -14,7 +14,7 @@ package Asmcap;
 #                            # ('' when it needs none, undef when not has())
 #   $caps->build('cet_ibt')  # the build section: cet_ibt cet_shstk pic ilp32 apple win64
 #   $caps->arch              # x86_64|i386
-#   $caps->flavour           # elf|macosx|mingw64|nasm
+#   $caps->flavour           # elf|macosx|mingw64|nasm|masm
 #   $caps->format            # elf64|elf32|coff-x86-64|coff-i386|macho64
 #   $caps->file              # where it was loaded from
 #

@@ -17,6 +17,15 @@ package Xlate;
 #              .private_extern for .hidden, no .type/.size.
 #   mingw64    GNU as, PE/COFF, Win64 ABI (see below), SEH unwind data.
 #   nasm       nasm -f win64 (Intel syntax), Win64 ABI, SEH unwind data.
+#   masm       ml64 (/Cp: it keeps the symbols' case) or llvm-ml -m64, COFF,
+#              Win64 ABI: every function a NAME PROC FRAME ... NAME ENDP whose
+#              prologue carries .pushreg/.allocstack and .endprolog, so the
+#              assembler writes .pdata/.xdata itself. The dialect's prologue
+#              (pushes, one sub) needs no .savereg/.savexmm128/.setframe.
+#              Hex as 0NNh; a RIP-relative operand always has its size
+#              (llvm-ml reads an unsized [symbol] as an absolute address); a
+#              function without .globl is public all the same (llvm-ml 19
+#              has no PROC PRIVATE).
 #   nasm-elf   nasm or yasm -f elf64 (Intel syntax), SysV ABI: the elf flavour's
 #              code, `global NAME:function [hidden] (size)`, .note.GNU-stack and
 #              CET as in elf; no DWARF CFI (nasm has no directives for it).
@@ -70,7 +79,7 @@ package Xlate;
 #   do xmm6-xmm15 (callee-saved on Win64: the unwind data would have to
 #   describe their saves; the kernels use the volatile vector registers).
 #
-# Win64 ABI (mingw64, nasm, elf-win64), inserted at each function entry:
+# Win64 ABI (mingw64, nasm, masm, elf-win64), inserted at each function entry:
 #     push %rdi; push %rsi            (callee-saved on Win64, not in SysV)
 #     mov %rcx,%rdi; mov %rdx,%rsi; mov %r8,%rdx; mov %r9,%rcx   (first NARGS)
 #     mov 56(%rsp),%r8; mov 64(%rsp),%r9     (5th/6th: 40/48(%rsp) at entry)
@@ -525,6 +534,7 @@ sub _sym {
 sub _expr {
 	my ($fl, $e) = @_;
 	$e =~ s/(?<![\w.])(\.L\w+|[A-Za-z_]\w*)/_sym($fl, $1)/ge;
+	$e =~ s/\b0[xX]([0-9a-fA-F]+)\b/0$1h/g if $fl->{hex_h};
 	$e =~ s/\s+//g;
 	return $e;
 }
@@ -553,8 +563,9 @@ sub _nasm_operand {
 	return _expr($fl, $o->{e}) if $o->{k} eq 'imm' || $o->{k} eq 'sym';
 	my $disp = defined $o->{disp} ? _expr($fl, $o->{disp}) : undef;
 	my $m;
-	if (($o->{base} // '') eq 'rip') {
-		$m = 'rel ' . ($disp // 0);
+	my $rip = ($o->{base} // '') eq 'rip';
+	if ($rip) {
+		$m = $fl->{rel} . ($disp // 0);
 	} else {
 		my @t;
 		push @t, $o->{base} if defined $o->{base};
@@ -564,12 +575,16 @@ sub _nasm_operand {
 	}
 	# The size keyword goes where the operands do not fix the size.
 	my $bits = $s->{msize} // $s->{size};
-	if ($s->{intel} ne 'lea') {
+	my $sized = $rip && $fl->{rip_sized};
+	$bits = 64 if $s->{intel} eq 'lea' && $sized;
+	if ($s->{intel} ne 'lea' || $sized) {
 		my @regs = grep { $_->{k} eq 'reg' } @{ $s->{ops} };
 		my $needs = !@regs || $s->{msize} || $s->{intel} =~ /^(sh|sa|ro|rc)[lr]$/;
 		_die("operand size of a memory operand is unknown: add a size suffix (b/w/l/q)", $s)
 			if $needs && !$bits;
-		return "$WORD{$bits} [$m]" if $bits;
+		_die("a RIP-relative operand of unknown size (llvm-ml would read it as an absolute"
+			. " address): the masm flavour takes one only with a size suffix", $s) if $sized && !$bits;
+		return "$WORD{$bits}$fl->{ptr} [$m]" if $bits;
 	}
 	return "[$m]";
 }
@@ -603,6 +618,13 @@ sub _data_text {
 #                      (F: the function NAME)
 #   end_label(F)       F needs a label at its end (.pdata; nasm's ELF global)
 #   size(F)            the lines after F's end label
+#   fn_label(F)        the line that opens F (default: its label)
+#   close              the lines that end the file
+#   rel, ptr, rip_sized, hex_h   memory operands: what precedes a RIP-relative
+#                      displacement, what follows the size word, whether a
+#                      RIP-relative operand always has its size; 0NNh hex
+#   seh_directives     Win64 unwind data from the assembler's prologue
+#                      directives (_seh_directive) instead of tables
 #   win64              Win64 ABI: arguments moved at entry, rdi/rsi saved
 #   seh                Win64 unwind tables, written with rva (a format),
 #                      pdata and xdata (the sections' opening lines) and
@@ -640,6 +662,7 @@ my %NASM = (
 	local   => 'L$', global => '', comment => ';',
 	data    => { 1 => 'db', 2 => 'dw', 4 => 'dd', 8 => 'dq' },
 	insn    => \&_nasm_insn,
+	rel     => 'rel ', ptr => '',
 	align   => sub { "align\t$_[1]" },
 	globl   => sub { "global\t$_[1]" },
 	hidden  => sub { () },
@@ -671,6 +694,16 @@ my %FLAVOUR = (
 		end_label => sub { $_[1]{globl} },
 		notes   => { stack => 'section .note.GNU-stack noalloc noexec nowrite progbits',
 		             property => ['section .note.gnu.property note alloc noexec nowrite align=8'] } },
+	'masm'      => { %NASM, win64 => 1, seh_directives => 1,
+		rel     => '', ptr => ' PTR', rip_sized => 1, hex_h => 1,
+		data    => { 1 => 'DB', 2 => 'DW', 4 => 'DD', 8 => 'DQ' },
+		section => sub { "_TEXT\tSEGMENT ALIGN($_[1]) 'CODE'" },
+		align   => sub { "ALIGN\t$_[1]" },
+		globl   => sub { "PUBLIC\t$_[1]" },
+		fn_label => sub { "$_[1]{name}\tPROC FRAME" },
+		end_label => sub { 0 },
+		size    => sub { "$_[1]{name}\tENDP" },
+		close   => [ "_TEXT\tENDS", 'END' ] },
 );
 
 # AT&T text -> a statement, for what the translator inserts.
@@ -753,6 +786,12 @@ sub _elf_notes {
 # what, register]), cur (the function being emitted), cfa (its CFA offset
 # from %rsp), body_cfa, seq (unwind labels so far), ncode (instructions).
 
+# A prologue instruction's MASM unwind directive (what: push REG or alloc N).
+sub _seh_directive {
+	my ($what, $arg) = @_;
+	return $what eq 'push' ? "\t.pushreg\t$arg" : "\t.allocstack\t$arg";
+}
+
 # A local label for unwind offsets: (its name, its definition).
 sub _mark {
 	my ($x, $f, $what) = @_;
@@ -765,6 +804,10 @@ sub _mark {
 sub _frame_op {
 	my ($x, $what, $arg) = @_;
 	my $cur = $x->{cur};
+	if ($x->{fl}{seh_directives} && ($what eq 'push' || $what eq 'alloc')) {
+		push @{ $x->{out} }, _seh_directive($what, $arg);
+		push @{ $x->{out} }, "\t.endprolog" if ++$x->{nprologue} == $cur->{nprologue};
+	}
 	if ($x->{fl}{seh} && ($what eq 'push' || $what eq 'alloc')) {
 		my ($l, $t) = _mark($x, $cur, 'p' . ++$x->{seq});
 		push @{ $x->{out} }, $t;
@@ -796,9 +839,12 @@ sub _end_function {
 sub _emit_label {
 	my ($x, $s, $i) = @_;
 	my $fl = $x->{fl};
-	push @{ $x->{out} }, _sym($fl, $s->{name}) . ':';
-	my $f = $x->{fnat}{$i} or return;
-	@$x{qw(cur seq cfa)} = ($f, 0, 8);
+	my $f = $x->{fnat}{$i};
+	push @{ $x->{out} }, $f && $fl->{fn_label} ? $fl->{fn_label}->($fl, $f) : _sym($fl, $s->{name}) . ':';
+	return unless $f;
+	@$x{qw(cur seq cfa nprologue)} = ($f, 0, 8, 0);
+	# the Win64 entry's two pushes, the function's own and its allocation
+	$f->{nprologue} = 2 + @{ $f->{push} } + (defined $f->{alloc_at} ? 1 : 0);
 	push @{ $x->{out} }, "\t.cfi_startproc" if $x->{cfi};
 	push @{ $x->{out} }, _data_text($fl, 1, qw(0xf3 0x0f 0x1e 0xfa)) . "\t$fl->{comment} endbr64"
 		if $x->{cet} & 1 && $f->{globl};
@@ -900,6 +946,7 @@ sub translate {
 	push @{ $x->{out} }, _sym($fl, '.Lxlate_empty') . ':', "\tret" unless $x->{ncode};
 	push @{ $x->{out} }, _seh_tables($fl, $fns) if $fl->{seh} && @$fns;
 	push @{ $x->{out} }, _elf_notes($fl, $x->{cet}) if $fl->{notes};
+	push @{ $x->{out} }, @{ $fl->{close} } if $fl->{close};
 	return join("\n", @{ $x->{out} }) . "\n";
 }
 

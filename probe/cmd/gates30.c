@@ -12,6 +12,8 @@
  *   nasm    win64 nasm flavour only: `nasm -v 2>&1`
  *           =~ /NASM version ([2-9]\.[0-9]+)(?:\.([0-9]+))?/ ; weighted ($1 >= t),
  *           plus a bonus when $1 == 2.11 && $2 >= 8
+ *   ml64    win64 masm flavour only: `ml64 2>&1` =~ /Version ([0-9]+)\./ ;
+ *           sum of ($1 >= t); rsaz-avx512.pl has no ml64 rule
  *   clang   `$CC -v 2>&1`:
  *           $avx: /((?:clang|LLVM) version|.*based on LLVM) ([0-9]+\.[0-9]+)/
  *                 -> ($2>=3.0) + ($2>3.0), at most 2 whatever the family needs
@@ -20,8 +22,7 @@
  *                 Apple: $3 + $4/100 + $5/10000 >= 10.0001, else $3 >= 7.0
  *   Each rule runs only while the level is still 0, except in rsaz-avx512.pl,
  *   whose nasm and clang rules test an unset $avx512 and so always run (the
- *   last match wins).  The ml64 rules need the masm flavour, which asmcap
- *   does not have.  $shaext is the constant 1 (SHA-NI is emitted as .byte). */
+ *   last match wins).  $shaext is the constant 1 (SHA-NI is emitted as .byte). */
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,32 +35,32 @@ struct weighted { double min; int w; };
 
 static const struct gate {
 	const char *id, *files;
-	struct weighted gas[5], nasm[4];   /* {0} ends a list */
+	struct weighted gas[5], nasm[4], ml64[3];   /* {0} ends a list */
 	int nasm_bonus;                    /* added for nasm 2.11.8 and later 2.11 */
 	enum clang_rule clang;
 	int always;                        /* nasm and clang rules run whatever the level */
 	int nlevel;
 	struct { const char *path, *features; int not_win64; } lv[4];
 } gates[] = {
-	{ "addx", "x86_64-mont*.pl rsaz-*.pl ecp_nistz256 x25519", { {2.23, 1} }, { {2.10, 1} }, 0,
+	{ "addx", "x86_64-mont*.pl rsaz-*.pl ecp_nistz256 x25519", { {2.23, 1} }, { {2.10, 1} }, { {12, 1} }, 0,
 	  CL_ADDX, 0, 1, { {"the ADCX/ADOX+MULX code", "adx bmi2", 0} } },
 	{ "avx", "sha*-x86_64.pl sha*-mb aesni-sha* aesni-mb rsaz-avx2", { {2.19, 1}, {2.22, 1} },
-	  { {2.09, 1}, {2.10, 1} }, 0, CL_AVX, 0, 2,
+	  { {2.09, 1}, {2.10, 1} }, { {10, 1}, {11, 1} }, 0, CL_AVX, 0, 2,
 	  { {"the AVX code", "avx", 0}, {"the AVX2 code", "avx2 bmi2", 0} } },
 	{ "avx-gcm", "ghash-x86_64.pl aesni-gcm-x86_64.pl", { {2.20, 1}, {2.22, 1} },
-	  { {2.09, 1}, {2.10, 1} }, 0, CL_AVX, 0, 2,
+	  { {2.09, 1}, {2.10, 1} }, { {10, 1}, {11, 1} }, 0, CL_AVX, 0, 2,
 	  { {"the AVX GHASH", "avx-pclmul", 0}, {"the stitched AES-NI+AVX GCM", "avx-aes avx-pclmul movbe", 0} } },
 	{ "avx-chacha", "chacha-x86_64.pl", { {2.19, 1}, {2.22, 1}, {2.25, 1} },
-	  { {2.09, 1}, {2.10, 1}, {2.12, 1} }, 1, CL_AVX, 0, 3,
+	  { {2.09, 1}, {2.10, 1}, {2.12, 1} }, { {10, 1}, {11, 1} }, 1, CL_AVX, 0, 3,
 	  { {"the XOP ChaCha20", "xop", 0}, {"the AVX2 ChaCha20", "avx2", 0},
 	    {"the AVX-512 ChaCha20", "avx512f avx512vl", 0} } },
 	{ "avx-poly1305", "poly1305-x86_64.pl", { {2.19, 1}, {2.22, 1}, {2.25, 1}, {2.26, 1} },
-	  { {2.09, 1}, {2.10, 1}, {2.12, 2} }, 2, CL_AVX, 0, 4,
+	  { {2.09, 1}, {2.10, 1}, {2.12, 2} }, { {10, 1}, {12, 1} }, 2, CL_AVX, 0, 4,
 	  { {"the AVX Poly1305", "avx", 0}, {"the AVX2 Poly1305", "avx2", 0},
 	    {"the AVX-512 Poly1305", "avx512f", 0}, {"the IFMA (base 2^44) Poly1305", "avx512ifma avx512vl", 1} } },
-	{ "avx512ifma", "rsaz-avx512.pl", { {2.26, 1} }, { {2.12, 1} }, 1, CL_IFMA, 1, 1,
+	{ "avx512ifma", "rsaz-avx512.pl", { {2.26, 1} }, { {2.12, 1} }, { {0, 0} }, 1, CL_IFMA, 1, 1,
 	  { {"the AVX512-IFMA RSA (rsaz-avx512)", "avx512ifma avx512vl", 0} } },
-	{ "shaext", "sha1-x86_64.pl sha512-x86_64.pl", { {0, 0} }, { {0, 0} }, 0, CL_NONE, 0, 1,
+	{ "shaext", "sha1-x86_64.pl sha512-x86_64.pl", { {0, 0} }, { {0, 0} }, { {0, 0} }, 0, CL_NONE, 0, 1,
 	  { {"the SHA-NI code", "sha", 0} } },
 };
 
@@ -126,7 +127,7 @@ static void add(char *trace, size_t len, const char *part)
 	snprintf(trace + n, len - n, "%s%s", n ? "; " : "", part);
 }
 
-enum by { BY_NONE, BY_CONSTANT, BY_GAS, BY_NASM, BY_CLANG };
+enum by { BY_NONE, BY_CONSTANT, BY_GAS, BY_NASM, BY_ML64, BY_CLANG };
 
 /* OpenSSL's level for gate g, which rule set it last, and the rules that
  * ran, as text. */
@@ -156,6 +157,15 @@ static int openssl_level(const struct gate *g, const struct legacy_text *t, enum
 			snprintf(part, sizeof part, "nasm: %s%s -> %d", v[0], v[1], lvl);
 		} else
 			snprintf(part, sizeof part, "nasm: no match");
+		add(trace, len, part);
+	}
+	if (t->ml64 && g->ml64[0].w && !lvl) {
+		if (legacy_match("Version ([0-9]+)\\.", t->ml64, v, 1) == 1) {
+			lvl = weigh(g->ml64, strtod(v[0], NULL));
+			*by = BY_ML64;
+			snprintf(part, sizeof part, "ml64: %s -> %d", v[0], lvl);
+		} else
+			snprintf(part, sizeof part, "ml64: no match");
 		add(trace, len, part);
 	}
 	if (!lvl || g->always) {
@@ -202,7 +212,7 @@ void legacy_gates30(const struct legacy_text *t, legacy_status_fn st, void *ctx)
 		const struct gate *g = &gates[i];
 		char trace[512], a[16], b[16];
 		n[i] = g->nlevel;
-		while (n[i] > 0 && t->nasm && g->lv[n[i] - 1].not_win64)
+		while (n[i] > 0 && (t->nasm || t->ml64) && g->lv[n[i] - 1].not_win64)
 			n[i]--;         /* a path the Win64 build never has */
 		lvl[i] = openssl_level(g, t, &by[i], trace, sizeof trace);
 		if (lvl[i] > n[i])

@@ -10,6 +10,8 @@
  *           =~ /GNU assembler version ([2-9]\.[0-9]+)/ -> $1 >= 2.23
  *   nasm    (win64 nasm flavour only) `nasm -v 2>&1`
  *           =~ /NASM version ([2-9]\.[0-9]+)/ -> $1 >= 2.10
+ *   ml64    (win64 masm flavour only) `ml64 2>&1`
+ *           =~ /Version ([0-9]+)\./ -> $1 >= 12
  *   clang   `$CC -v 2>&1` =~ /((?:^clang|LLVM) version|.*based on LLVM)
  *           ([3-9])\.([0-9]+)/ -> $2 + $3/100 >= 3.03
  *           after PR 10855 the major is ([0-9]+); after PR 12725 the
@@ -46,7 +48,7 @@ struct rule {
 	char raw[32];           /* the matched "MAJOR.MINOR" (clang rule) */
 };
 
-/* `$1 >= min` for the one-number rules (GNU as, nasm); Perl numifies the
+/* `$1 >= min` for the one-number rules (GNU as, nasm, ml64); Perl numifies the
  * captured "2.40" to 2.4, as strtod does. */
 static void rule_number(struct rule *ru, const char *re, const char *text, double min)
 {
@@ -130,17 +132,18 @@ static const char gate_features[] =
 	"adx,bmi2,avx,avx2,avx-pclmul,avx-aes,movbe,xop,avx512f,avx512vl,avx512ifma,sha";
 
 /* The probe's verdicts for the same toolchain, exactly what `asmcap --cc
- * CMD` (or --nasm) would print.  0, or the probe's code (2 usage, 3
- * toolchain unusable) with `why` set. */
-static int probe_gates(const char *cc, const char *nasm, struct probe *p, char *why, size_t whylen)
+ * CMD` (or --nasm, --masm) would print.  0, or the probe's code (2 usage,
+ * 3 toolchain unusable) with `why` set. */
+static int probe_gates(const char *cc, const char *nasm, const char *masm, struct probe *p,
+                       char *why, size_t whylen)
 {
 	struct probe_opts o;
 
 	memset(p, 0, sizeof *p);
 	memset(&o, 0, sizeof o);
-	o.way = nasm ? "nasm" : "cc";
-	o.cmd = nasm ? nasm : cc;
-	o.flavour = nasm ? "nasm" : NULL;   /* the nasm rule is for the Win64 flavour */
+	o.way = nasm ? "nasm" : masm ? "masm" : "cc";
+	o.cmd = nasm ? nasm : masm ? masm : cc;
+	o.flavour = nasm || masm ? o.way : NULL;   /* their rules are for the Win64 flavours */
 	o.cflags = getenv("CFLAGS");
 	o.mode = 'S';
 	o.features = gate_features;
@@ -183,8 +186,8 @@ static void trace(const char *name, const struct rule *ru, const char *min, cons
 
 /* Why era `e` disagrees with the probe, in one sentence. */
 static void explain(int e, const struct rule *gas, const struct rule clang[NERA],
-                    const struct rule *nasm, int legacy_yes, const struct probe_adx *p,
-                    const char *ccfirst)
+                    const struct rule *nasm, const struct rule *ml64, int legacy_yes,
+                    const struct probe_adx *p, const char *ccfirst)
 {
 	const struct rule *c = &clang[e];
 
@@ -199,8 +202,10 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 			printf("the clang rule judged the compiler (%s >= 3.03), not the assembler", c->text);
 		else if (gas->yes)
 			printf("GNU as %s >= 2.23 by its version", gas->text);
-		else
+		else if (nasm->yes)
 			printf("nasm %s >= 2.10 by its version", nasm->text);
+		else
+			printf("ml64 %s >= 12 by its version", ml64->text);
 		printf(" (probe: %s%s%s)\n", p->status, *p->reason ? ", " : "", p->reason);
 		return;
 	}
@@ -220,22 +225,24 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 		printf("GNU as %s < 2.23, yet the assembler encodes ADX\n", gas->text);
 	else if (nasm->matched)
 		printf("nasm %s < 2.10, yet it encodes ADX\n", nasm->text);
+	else if (ml64->matched)
+		printf("ml64 %s < 12, yet it encodes ADX\n", ml64->text);
 	else
 		printf("no rule recognises this toolchain's version text\n");
 }
 
 static const char legacy_usage[] =
-	"usage: asmcap legacy [--cc CMD] [--nasm CMD]\n"
+	"usage: asmcap legacy [--cc CMD] [--nasm CMD | --masm CMD]\n"
 	"  what OpenSSL's version-regex ADX detection concluded, era by era, and\n"
 	"  every gate of OpenSSL 3.0's x86_64 perlasm, beside the probe's verdicts\n"
 	"  for the same toolchain\n";
 
 /* One run: the toolchain's words, what it printed, what each rule made of it. */
 struct legacy {
-	const char *cc, *nasm;
-	struct strv ccw, nasmw;
-	char *asout, *ccout, *nasmout;  /* `-Wa,-v ...`, `-v`, `nasm -v` with 2>&1 */
-	struct rule gas, nrule, clang[NERA];
+	const char *cc, *nasm, *masm;
+	struct strv ccw, nasmw, masmw;
+	char *asout, *ccout, *nasmout, *masmout;  /* `-Wa,-v ...`, `-v`, `nasm -v`, `ml64`: 2>&1 */
+	struct rule gas, nrule, mrule, clang[NERA];
 	struct probe pr;                /* the probe's verdicts on the gates' features */
 	struct probe_adx p;
 };
@@ -243,22 +250,35 @@ struct legacy {
 static const struct opt legacy_options[] = {
 	{"--cc", OPT_TEXT, offsetof(struct legacy, cc), 0, 0, NULL},
 	{"--nasm", OPT_TEXT, offsetof(struct legacy, nasm), 0, 0, NULL},
+	{"--masm", OPT_TEXT, offsetof(struct legacy, masm), 0, 0, NULL},
 	OPT_TABLE_END,
 };
+
+/* One command as words: 0, or 2 (reported). */
+static int command_words(const char *cmd, struct strv *w)
+{
+	char err[512] = "";
+	if (split_words(cmd, w, err, sizeof err) < 0 || w->n == 0) {
+		fprintf(stderr, "asmcap legacy: bad command '%s': %s\n", cmd, *err ? err : "empty");
+		return 2;
+	}
+	return 0;
+}
 
 /* The commands as words ($CC, else cc): 0, or 2 (reported). */
 static int legacy_words(struct legacy *l)
 {
-	char err[512] = "";
 	if (!l->cc)
 		l->cc = getenv("CC");
 	if (!l->cc || !*l->cc)
 		l->cc = "cc";
-	if (split_words(l->cc, &l->ccw, err, sizeof err) < 0 || l->ccw.n == 0 ||
-	    (l->nasm && (split_words(l->nasm, &l->nasmw, err, sizeof err) < 0 || l->nasmw.n == 0))) {
-		fprintf(stderr, "asmcap legacy: bad command '%s': %s\n", l->ccw.n ? l->nasm : l->cc, *err ? err : "empty");
+	if (l->nasm && l->masm) {
+		fprintf(stderr, "asmcap legacy: --nasm or --masm, not both (one Win64 flavour)\n");
 		return 2;
 	}
+	if (command_words(l->cc, &l->ccw) || (l->nasm && command_words(l->nasm, &l->nasmw)) ||
+	    (l->masm && command_words(l->masm, &l->masmw)))
+		return 2;
 	return 0;
 }
 
@@ -267,19 +287,22 @@ static int legacy_words(struct legacy *l)
 static int legacy_run(struct legacy *l)
 {
 	static const char *const as_args[] = { "-Wa,-v", "-c", "-o", "/dev/null", "-x", "assembler", "/dev/null", NULL };
-	static const char *const v_args[] = { "-v", NULL };
+	static const char *const v_args[] = { "-v", NULL }, *const no_args[] = { NULL };
 	char err[512];
 	if (!(l->asout = capture(&l->ccw, as_args, err, sizeof err)) ||
 	    !(l->ccout = capture(&l->ccw, v_args, err, sizeof err)) ||
-	    (l->nasm && !(l->nasmout = capture(&l->nasmw, v_args, err, sizeof err)))) {
+	    (l->nasm && !(l->nasmout = capture(&l->nasmw, v_args, err, sizeof err))) ||
+	    (l->masm && !(l->masmout = capture(&l->masmw, no_args, err, sizeof err)))) {
 		fprintf(stderr, "asmcap legacy: %s\n", err);
 		return 3;
 	}
 	rule_number(&l->gas, "GNU assembler version ([2-9]\\.[0-9]+)", l->asout, 2.23);
 	if (l->nasm && !l->gas.yes)
 		rule_number(&l->nrule, "NASM version ([2-9]\\.[0-9]+)", l->nasmout, 2.10);
+	if (l->masm && !l->gas.yes)
+		rule_number(&l->mrule, "Version ([0-9]+)\\.", l->masmout, 12);
 	for (int e = 0; e < NERA; e++)
-		if (!l->gas.yes && !l->nrule.yes)
+		if (!l->gas.yes && !l->nrule.yes && !l->mrule.yes)
 			rule_clang(&l->clang[e], eras[e].clang_re, l->ccout);
 	return 0;
 }
@@ -288,7 +311,7 @@ static int legacy_run(struct legacy *l)
  * why each disagreeing era disagrees. */
 static void legacy_report(const struct legacy *l)
 {
-	char ccv[512], ccfirst[512], asv[512], nasmv[512];
+	char ccv[512], ccfirst[512], asv[512], nasmv[512], masmv[512];
 	line_of(l->ccout, " version ", ccv, sizeof ccv);
 	line_of(l->ccout, NULL, ccfirst, sizeof ccfirst);
 	line_of(l->asout, "GNU assembler version", asv, sizeof asv);
@@ -299,14 +322,19 @@ static void legacy_report(const struct legacy *l)
 		line_of(l->nasmout, "NASM version", nasmv, sizeof nasmv);
 		printf("nasm -v: %s\n", nasmv);
 	}
+	if (l->masm) {
+		line_of(l->masmout, "Version", masmv, sizeof masmv);
+		printf("ml64: %s\n", masmv);
+	}
 	printf("era         adx  rules\n");
 	int yes[NERA];
 	for (int e = 0; e < NERA; e++) {
-		yes[e] = l->gas.yes || l->nrule.yes || l->clang[e].yes;
+		yes[e] = l->gas.yes || l->nrule.yes || l->mrule.yes || l->clang[e].yes;
 		printf("%-11s %-4s", eras[e].name, yes[e] ? "yes" : "no");
 		const char *sep = " ";
 		trace("gnu-as", &l->gas, "2.23", &sep);
 		trace("nasm", &l->nrule, "2.10", &sep);
+		trace("ml64", &l->mrule, "12", &sep);
 		trace("clang", &l->clang[e], "3.03", &sep);
 		putchar('\n');
 	}
@@ -314,7 +342,7 @@ static void legacy_report(const struct legacy *l)
 	int probe_yes = !strcmp(l->p.status, "yes");
 	for (int e = 0; e < NERA; e++)
 		if (yes[e] != probe_yes)
-			explain(e, &l->gas, l->clang, &l->nrule, yes[e], &l->p, ccfirst);
+			explain(e, &l->gas, l->clang, &l->nrule, &l->mrule, yes[e], &l->p, ccfirst);
 }
 
 static int legacy_main(void *cmd, const struct opts *s)
@@ -323,19 +351,21 @@ static int legacy_main(void *cmd, const struct opts *s)
 	char err[512];
 	(void)s;
 	int rc = legacy_words(l);
-	if (!rc && ((rc = probe_gates(l->cc, l->nasm, &l->pr, err, sizeof err)) == 2 || rc == 3))
+	if (!rc && ((rc = probe_gates(l->cc, l->nasm, l->masm, &l->pr, err, sizeof err)) == 2 || rc == 3))
 		fprintf(stderr, "asmcap legacy: the probe failed: %s\n", err);
 	else if (!rc && (adx_of(&l->pr, &l->p), !(rc = legacy_run(l)))) {
 		legacy_report(l);
-		struct legacy_text t = { l->asout, l->ccout, l->nasmout };
+		struct legacy_text t = { l->asout, l->ccout, l->nasmout, l->masmout };
 		legacy_gates30(&t, probe_status, &l->pr);
 	}
 	probe_free(&l->pr);
 	free(l->asout);
 	free(l->ccout);
 	free(l->nasmout);
+	free(l->masmout);
 	strv_free(&l->ccw);
 	strv_free(&l->nasmw);
+	strv_free(&l->masmw);
 	return rc;
 }
 

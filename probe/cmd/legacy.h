@@ -7,6 +7,7 @@ struct legacy_text {
 	const char *as;         /* `$CC -Wa,-v -c -o /dev/null -x assembler /dev/null 2>&1` */
 	const char *cc;         /* `$CC -v 2>&1` */
 	const char *nasm;       /* `nasm -v 2>&1`, or NULL: not the Win64 nasm flavour */
+	const char *ml64;       /* `ml64 2>&1`, or NULL: not the Win64 masm flavour */
 };
 
 /* The probe's status of a feature: "yes", "no", ... */

@@ -23,12 +23,12 @@ struct cli {
 	enum out_format fmt;
 	const char *output, *cache, *log, *require;
 	const char *arch;               /* list */
-	int way_set;                    /* --cc, --as or --nasm given */
+	int way_set;                    /* --cc, --as, --nasm or --masm given */
 };
 
 static const char usage_text[] =
-	"usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
-	"              [--mode S|s] [--flavour elf|macosx|mingw64|nasm] [--features LIST]\n"
+	"usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD | --masm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
+	"              [--mode S|s] [--flavour elf|macosx|mingw64|nasm|masm] [--features LIST]\n"
 	"              [--templates DIR] [--add-templates DIR]... [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
 	"              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
 	"              [--require LIST] [--disable LIST]\n"
@@ -38,12 +38,12 @@ static const char usage_text[] =
 	"exit: 0 probed, 1 a --require'd feature is not yes, 2 usage or output, 3 the toolchain is unusable,\n"
 	"      4 out of memory\n";
 
-/* --cc, --as, --nasm: the way in (the option's name) and its command. */
+/* --cc, --as, --nasm, --masm: the way in (the option's name) and its command. */
 static int set_way(void *cmd, const struct opts *s, const struct opt *o, const char *val)
 {
 	struct cli *c = cmd;
 	if (c->way_set && strcmp(c->o.way, o->name + 2))
-		return opt_usage(s, "one way in: --cc, --as or --nasm, not both", o->name);
+		return opt_usage(s, "one way in: --cc, --as, --nasm or --masm, not two", o->name);
 	c->way_set = 1;
 	c->o.way = o->name + 2;
 	c->o.cmd = val;
@@ -61,14 +61,14 @@ static int set_mode(void *cmd, const struct opts *s, const struct opt *o, const 
 
 static int set_flavour(void *cmd, const struct opts *s, const struct opt *o, const char *val)
 {
-	static const char *const flavours[] = {"elf", "macosx", "mingw64", "nasm", NULL};
+	static const char *const flavours[] = {"elf", "macosx", "mingw64", "nasm", "masm", NULL};
 	(void)o;
 	for (const char *const *k = flavours; *k; k++)
 		if (!strcmp(val, *k)) {
 			((struct cli *)cmd)->o.flavour = val;
 			return 0;
 		}
-	return opt_usage(s, "--flavour takes elf, macosx, mingw64 or nasm, not", val);
+	return opt_usage(s, "--flavour takes elf, macosx, mingw64, nasm or masm, not", val);
 }
 
 static int set_features(void *cmd, const struct opts *s, const struct opt *o, const char *val)
@@ -101,6 +101,7 @@ static const struct opt options[] = {
 	{"--cc", OPT_CALL, 0, 0, 0, set_way},
 	{"--as", OPT_CALL, 0, 0, 0, set_way},
 	{"--nasm", OPT_CALL, 0, 0, 0, set_way},
+	{"--masm", OPT_CALL, 0, 0, 0, set_way},
 	{"--cflags", OPT_TEXT, AT(o.cflags), 0, 0, NULL},
 	{"--asflags", OPT_TEXT, AT(o.asflags), 0, 0, NULL},
 	{"--mode", OPT_CALL, 0, 0, 0, set_mode},
@@ -331,7 +332,7 @@ static void explain_print(const struct probe *p, const struct feature *f)
 	if (f->nenable)
 		printf("flags:     %s%s%s (the snippet without enable:)\n", status_name(p->vf[f - p->cat.f].st),
 		       *p->vf[f - p->cat.f].reason ? ": " : "", p->vf[f - p->cat.f].reason);
-	printf("snippet:\n%s", !strcmp(p->way, "nasm") && f->nasm_body ? f->nasm_body : f->body);
+	printf("snippet:\n%s", way_body(p, f) ? way_body(p, f) : f->body);
 	if (v->source) {
 		printf("source (the snippet between its labels; stderr's line numbers count here):\n");
 		unsigned n = 1;

@@ -26,9 +26,15 @@ int want_cpp(const struct ctx *x)
 	return !strcmp(x->p->way, "cc") && x->p->mode == 'S';
 }
 
+/* nasm and MASM: Intel-syntax .asm sources with their own directives. */
+static int intel_way(const struct ctx *x)
+{
+	return !strcmp(x->p->way, "nasm") || !strcmp(x->p->way, "masm");
+}
+
 static void asm_run_init(struct ctx *x, struct asm_run *u, const size_t *f, size_t n)
 {
-	const char *ext = !strcmp(x->p->way, "nasm") ? "asm" : want_cpp(x) ? "S" : "s";
+	const char *ext = intel_way(x) ? "asm" : want_cpp(x) ? "S" : "s";
 	memset(u, 0, sizeof *u);
 	u->f = xmalloc((n + 1) * sizeof *u->f);
 	if (n)
@@ -57,11 +63,21 @@ static void asm_run_init(struct ctx *x, struct asm_run *u, const size_t *f, size
 		const char *tail[] = {"-o", u->objpath, u->srcpath, NULL};
 		for (const char **t = tail; *t; t++)
 			strv_push(&u->argv, *t);
-	} else {
+	} else if (!strcmp(x->p->way, "nasm")) {
 		strv_append(&u->argv, &x->asflags);
 		const char *tail[] = {"-f", x->nasm_fmt, "-o", u->objpath, u->srcpath, NULL};
 		for (const char **t = tail; *t; t++)
 			strv_push(&u->argv, *t);
+	} else {
+		/* ml64's options start with `/', so a path that does too goes
+		 * joined to /Fo (object) and /Ta (source); /c: no link */
+		strv_append(&u->argv, &x->asflags);
+		strv_push(&u->argv, "/c");
+		char *fo = xprintf("/Fo%s", u->objpath), *ta = xprintf("/Ta%s", u->srcpath);
+		strv_push(&u->argv, fo);
+		strv_push(&u->argv, ta);
+		free(fo);
+		free(ta);
 	}
 	memset(&u->job, 0, sizeof u->job);
 	u->job.argv = u->argv.v;
@@ -95,7 +111,13 @@ static int listed_before(const struct arch *const *upto, const char *name)
 	return 0;
 }
 
-/* The source text of a unit; records each snippet's line range. */
+/* What a way in's source says around the snippets: the code section, the
+ * directive that makes the labels public (nasm, MASM), the last line. */
+struct dialect { const char *text_sec, *publish, *end; };
+static const struct dialect gas_dialect = {"\t.text\n", NULL, ""},
+                            nasm_dialect = {"section .text\n", "global", ""},
+                            masm_dialect = {".code\n", "PUBLIC", "END\n"};
+
 /* put_spelling writes one `enable:' spelling, a directive a line (its
  * `;'-separated parts); returns the lines written. */
 static unsigned put_spelling(struct buf *b, const char *s)
@@ -115,10 +137,12 @@ static unsigned put_spelling(struct buf *b, const char *s)
 	return lines;
 }
 
+/* The source text of a unit; records each snippet's line range. */
 static char *asm_run_source(struct ctx *x, struct asm_run *u)
 {
-	int nasm = !strcmp(x->p->way, "nasm");
-	const char *text_sec = nasm ? "section .text\n" : "\t.text\n";
+	const struct dialect *d = !strcmp(x->p->way, "nasm") ? &nasm_dialect :
+	                          !strcmp(x->p->way, "masm") ? &masm_dialect : &gas_dialect;
+	const char *text_sec = d->text_sec;
 	struct buf b = {0};
 	unsigned line = 1;
 	if (want_cpp(x)) {
@@ -146,7 +170,7 @@ static char *asm_run_source(struct ctx *x, struct asm_run *u)
 	int pushpop = a && a->scope == ARCH_SCOPE_PUSHPOP;
 	for (size_t i = 0; i < u->n; i++) {
 		const struct feature *f = &x->p->cat.f[u->f[i]];
-		const char *body = nasm ? f->nasm_body : f->body;
+		const char *body = way_body(x->p, f);
 		u->first[i] = line;
 		/* the directives' reach ends with the snippet (arch.h) */
 		if (pushpop) {
@@ -155,9 +179,10 @@ static char *asm_run_source(struct ctx *x, struct asm_run *u)
 		}
 		if (!x->bare && f->nenable)
 			line += put_spelling(&b, f->enable[x->p->v[u->f[i]].spelling]);
-		if (nasm) {
-			/* yasm leaves local labels nameless in elf64 objects */
-			buf_printf(&b, "global asmcap_b_%zu, asmcap_e_%zu\n", u->f[i], u->f[i]);
+		if (d->publish) {
+			/* public, so every assembler names them in the object
+			 * (yasm leaves local labels nameless in elf64 objects) */
+			buf_printf(&b, "%s asmcap_b_%zu, asmcap_e_%zu\n", d->publish, u->f[i], u->f[i]);
 			line++;
 		}
 		buf_printf(&b, "asmcap_b_%zu:\n", u->f[i]);
@@ -183,6 +208,7 @@ static char *asm_run_source(struct ctx *x, struct asm_run *u)
 		}
 		u->last[i] = line - 1;
 	}
+	buf_puts(&b, d->end);
 	return b.s;
 }
 
@@ -249,8 +275,9 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 		size_t len = strcspn(l, "\n");
 		const char *p = NULL;
 		for (const char *s = l; s + nsrc < l + len && !p; s++)
-			if (!strncmp(s, u->src, nsrc) && s[nsrc] == ':' && isdigit((unsigned char)s[nsrc + 1]))
-				p = s;
+			if (!strncmp(s, u->src, nsrc) && (s[nsrc] == ':' || s[nsrc] == '(') &&
+			    isdigit((unsigned char)s[nsrc + 1]))
+				p = s;      /* SRC:LINE: (GNU as, clang, nasm), SRC(LINE) (ml64) */
 		size_t owner = p ? u->n : label_owner(u, l, len);
 		char *line = !p && owner < u->n && !errs[owner] ? one_line(l, len) : NULL;
 		if (line && (strstr(line, "rror") || strstr(line, "fatal"))) {
@@ -265,10 +292,8 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 			char *end;
 			unsigned long line = strtoul(p + nsrc + 1, &end, 10);
 			const char *m = end;
-			while (*m == ':' || isdigit((unsigned char)*m))
-				m++;       /* ":COL:" */
-			while (*m == ' ')
-				m++;
+			while (*m == ':' || *m == ')' || *m == ' ' || isdigit((unsigned char)*m))
+				m++;       /* ":COL: ", ") : " */
 			size_t mlen = len - (m - l), i;
 			for (i = 0; i < u->n && !(line >= u->first[i] && line <= u->last[i]); i++)
 				;
@@ -512,7 +537,7 @@ void learn_target(struct ctx *x, const struct obj *o)
 		b->apple = obj_symbol_named(o, "asmcap_m_apple") != NULL;
 		b->win64 = obj_symbol_named(o, "asmcap_m_win64") != NULL;
 	}
-	const char *natural = !strcmp(x->p->way, "nasm") && o->format == OBJ_COFF ? "nasm" :
+	const char *natural = intel_way(x) && o->format == OBJ_COFF ? x->p->way :
 	                      o->format == OBJ_COFF ? "mingw64" : o->format == OBJ_MACHO ? "macosx" : "elf";
 	const char *fl = x->o->flavour;
 	if (!fl)
@@ -532,6 +557,8 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 	char **errs = xcalloc(u->n + 1, sizeof *errs), **warns = xcalloc(u->n + 1, sizeof *warns);
 	char *general = NULL;
 	size_t hit = blame(u, r->err, errs, warns, &general);
+	if (!strcmp(x->p->way, "masm"))     /* ml64 prints its messages on stdout */
+		hit += blame(u, r->out, errs, warns, &general);
 	if (r->status == 0) {
 		if (load_obj(u, objbuf, o, err, errlen))
 			out = U_NOANSWER;

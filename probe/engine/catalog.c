@@ -218,7 +218,7 @@ static void split_list(const char *v, const char *seps, char ***out, size_t *n)
 static void feature_free(struct feature *f)
 {
 	free(f->name); free(f->summary); free(f->since); free(f->audit); free(f->cost);
-	free(f->arch); free(f->body); free(f->nasm_body); free(f->section); free(f->file);
+	free(f->arch); free(f->body); free(f->nasm_body); free(f->masm_body); free(f->section); free(f->file);
 	for (size_t i = 0; i < f->nrequires; i++)
 		free(f->requires[i]);
 	free(f->requires);
@@ -254,7 +254,7 @@ struct field {
 	int (*set)(struct header *h, char *v);
 	enum only only;
 	enum repeat repeat;
-	size_t text;                        /* set_text's field */
+	size_t text;                        /* set_text's field (set_none's flag) */
 };
 
 /* An error at the current line: "PATH:LINE: " and the message. */
@@ -355,11 +355,12 @@ static int set_requires(struct header *h, char *v)
 	return 0;
 }
 
-static int set_nasm(struct header *h, char *v)
+/* `nasm: none' and `masm: none': that way in has no syntax for it. */
+static int set_none(struct header *h, char *v)
 {
 	if (strcmp(v, "none"))
-		return bad(h, "`nasm:' takes only `none'");
-	h->f->nasm_none = 1;
+		return bad(h, "`%s:' takes only `none'", h->field->key);
+	*(int *)((char *)h->f + h->field->text) = 1;
 	return 0;
 }
 
@@ -434,7 +435,8 @@ static const struct field fields[] = {
 	{.key = "hwprobe", .set = set_hwprobe, .only = ONLY_WORDS},
 	{.key = "isa", .set = set_isa, .only = ONLY_WORDS},
 	{.key = "requires", .set = set_requires},
-	{.key = "nasm", .set = set_nasm, .only = ONLY_X86},
+	{.key = "nasm", .set = set_none, .only = ONLY_X86, .text = offsetof(struct feature, nasm_none)},
+	{.key = "masm", .set = set_none, .only = ONLY_X86, .text = offsetof(struct feature, masm_none)},
 	{.key = "cpuid", .set = set_cpuid, .only = ONLY_X86, .repeat = REPEATS},
 	{.key = "xcr0", .set = set_xcr0, .only = ONLY_X86},
 	{.key = "expect", .set = set_expect, .repeat = REPEATS},
@@ -623,13 +625,16 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 		int r = parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
 		if (!r) {
 			struct feature *f = &c->f[c->n++];
-			char nasm[4096];
+			char nasm[4096], masm[4096];
 			f->file = xstrdup(full);
 			f->added = srcs[i].added;
 			snprintf(nasm, sizeof nasm, "%s/%s.nasm", arch, name);
+			snprintf(masm, sizeof masm, "%s/%s.masm", arch, name);
 			for (size_t k = 0; k < n; k++)
 				if (!strcmp(srcs[k].path, nasm))
 					f->nasm_body = xstrdup(srcs[k].text);
+				else if (!strcmp(srcs[k].path, masm))
+					f->masm_body = xstrdup(srcs[k].text);
 		}
 		free(name);
 		if (r) {
@@ -647,12 +652,20 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 	return 0;
 }
 
+/* A catalog file: the .s template or a body for nasm or MASM beside it. */
+static int template_file(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 2 && !strcmp(name + n - 2, ".s")) || (n > 5 && !strcmp(name + n - 5, ".nasm")) ||
+	       (n > 5 && !strcmp(name + n - 5, ".masm"));
+}
+
 static int wanted(const char *path, const char *arch)
 {
-	size_t a = strlen(arch), n = strlen(path);
+	size_t a = strlen(arch);
 	if (strncmp(path, arch, a) || path[a] != '/' || strchr(path + a + 1, '/'))
 		return 0;
-	return (n > 2 && !strcmp(path + n - 2, ".s")) || (n > 5 && !strcmp(path + n - 5, ".nasm"));
+	return template_file(path);
 }
 
 static char *slurp(const char *path, char *err, size_t errlen)
@@ -704,7 +717,7 @@ static int read_dir(const char *dir, const char *arch, int added, struct src **s
 	return r;
 }
 
-/* "x86_64/adx.s" and "x86_64/adx.nasm" belong to the same feature. */
+/* "x86_64/adx.s", "x86_64/adx.nasm" and "x86_64/adx.masm" belong to the same feature. */
 static int same_feature(const char *a, const char *b)
 {
 	size_t la = (size_t)(strrchr(a, '.') - a), lb = (size_t)(strrchr(b, '.') - b);
@@ -722,8 +735,7 @@ static int check_added_root(const char *dir, const char *arch, char *err, size_t
 	struct dirent *e;
 	int r = 0;
 	while (!r && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if ((n > 2 && !strcmp(e->d_name + n - 2, ".s")) || (n > 5 && !strcmp(e->d_name + n - 5, ".nasm")))
+		if (template_file(e->d_name))
 			r = fail(err, errlen, "%s/%s: added templates go in an architecture folder (%s/%s/%s)",
 			         dir, e->d_name, dir, arch, e->d_name);
 	}
@@ -732,8 +744,9 @@ static int check_added_root(const char *dir, const char *arch, char *err, size_t
 }
 
 /* One added directory over what is loaded so far: each feature it names
- * replaces every earlier file of that name, .s and .nasm together (a new
- * AT&T body must not keep the old nasm one), so its .nasm needs its .s. */
+ * replaces every earlier file of that name, .s, .nasm and .masm together (a
+ * new AT&T body must not keep the old nasm one), so a .nasm or .masm needs
+ * its .s. */
 static int add_layer(struct src **s, size_t *n, const char *dir, const char *arch, char *err, size_t errlen)
 {
 	size_t from = *n, kept = 0;
@@ -741,12 +754,13 @@ static int add_layer(struct src **s, size_t *n, const char *dir, const char *arc
 		return -1;
 	for (size_t k = from; k < *n; k++) {
 		const char *p = (*s)[k].path;
-		int paired = strcmp(p + strlen(p) - 5, ".nasm") != 0;
+		const char *ext = strrchr(p, '.');
+		int paired = !strcmp(ext, ".s");
 		for (size_t j = from; j < *n && !paired; j++)
 			paired = j != k && same_feature(p, (*s)[j].path);
 		if (!paired)
-			return fail(err, errlen, "%s/%s:1: a .nasm file needs its .s beside it (an added "
-			            "feature replaces all of the catalog's files of that name)", dir, p);
+			return fail(err, errlen, "%s/%s:1: a %s file needs its .s beside it (an added "
+			            "feature replaces all of the catalog's files of that name)", dir, p, ext);
 	}
 	for (size_t i = 0; i < *n; i++) {
 		int replaced = 0;
@@ -819,6 +833,11 @@ int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char 
 int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen)
 {
 	return dir ? catalog_load_dir(c, dir, arch, err, errlen) : catalog_load_builtin(c, arch, err, errlen);
+}
+
+const char *masm_body_of(const struct feature *f)
+{
+	return f->masm_none ? NULL : f->masm_body ? f->masm_body : f->nasm_body;
 }
 
 const struct feature *catalog_find(const struct catalog *c, const char *name)

@@ -1,4 +1,4 @@
-/* The feature catalog: templates/<arch>/<feature>.s (+ optional .nasm),
+/* The feature catalog: templates/<arch>/<feature>.s (+ optional .nasm, .masm),
  * compiled into the binary (build/catalog.c) or read from --templates DIR,
  * with --add-templates directories over it.  One parser serves all. */
 #ifndef ASMCAP_CATALOG_H
@@ -30,6 +30,8 @@ struct feature {
 	unsigned body_line;             /* line of the .s file where the body starts */
 	char *nasm_body;                /* NULL: no nasm form */
 	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it */
+	char *masm_body;                /* NULL: MASM reads the nasm body (masm_body_of) */
+	int masm_none;                  /* "# masm: none": MASM has no syntax for it */
 	char *section;                  /* "# section:" names, comma-separated, or NULL */
 	char **requires; size_t nrequires;
 	unsigned requires_line;         /* its header line (errors name it) */
@@ -73,12 +75,16 @@ uint64_t catalog_fnv(uint64_t h, const char *s);
 int catalog_load_builtin(struct catalog *c, const char *arch, char *err, size_t errlen);
 int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen);
 /* Both layer the added directories over their base: a file named like a
- * feature there replaces it (.s and .nasm together), a new name adds one.
+ * feature there replaces it (.s, .nasm and .masm together), a new name adds one.
  * Directories come from $ASMCAP_ADD_TEMPLATES (':'-separated), then from
  * catalog_add_dir (--add-templates) in call order; later ones win. */
 void catalog_add_dir(const char *dir);
 /* dir ? catalog_load_dir : catalog_load_builtin. */
 int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen);
+/* The body the MASM way in assembles: the .masm file, else the nasm body
+ * (register and register-indirect Intel operands read the same in MASM);
+ * NULL where MASM has no syntax for it or the catalog no form. */
+const char *masm_body_of(const struct feature *f);
 const struct feature *catalog_find(const struct catalog *c, const char *name);
 void catalog_free(struct catalog *c);
 

@@ -18,6 +18,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *way_body(const struct probe *p, const struct feature *f)
+{
+	if (!strcmp(p->way, "nasm"))
+		return f->nasm_none ? NULL : f->nasm_body;
+	return !strcmp(p->way, "masm") ? masm_body_of(f) : f->body;
+}
+
 const char *status_name(enum status s)
 {
 	static const char *const n[] = {"yes", "no", "broken", "skipped", "disabled", "unprobed"};
@@ -313,8 +320,10 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 			set_verdict(v, ST_DISABLED, xprintf("disabled by %s", off[i] ? "--disable" : "ASMCAP_DISABLE"), 0);
 		else if (!(f->formats & (1u << fmt)))
 			set_verdict(v, ST_SKIPPED, xprintf("not for %s objects", fmt == OBJ_ELF ? "ELF" : fmt == OBJ_COFF ? "COFF" : "Mach-O"), 0);
-		else if (!strcmp(p->way, "nasm") && (f->nasm_none || !f->nasm_body))
-			set_verdict(v, ST_SKIPPED, xstrdup(f->nasm_none ? "nasm has no syntax for it" : "the catalog has no nasm form of it"), 0);
+		else if (!way_body(p, f))
+			set_verdict(v, ST_SKIPPED, xprintf((!strcmp(p->way, "nasm") ? f->nasm_none : f->masm_none) ?
+			                                   "%s has no syntax for it" : "the catalog has no %s form of it",
+			                                   p->way), 0);
 		else
 			run[(*nrun)++] = i;
 	}
@@ -353,8 +362,9 @@ static enum obj_format format_guess(const struct ctx *x)
 {
 	const char *fl = x->o->flavour;
 	if (fl)
-		return !strcmp(fl, "macosx") ? OBJ_MACHO : !strcmp(fl, "mingw64") || !strcmp(fl, "nasm") ? OBJ_COFF : OBJ_ELF;
-	if (!strcmp(x->p->way, "nasm"))
+		return !strcmp(fl, "macosx") ? OBJ_MACHO :
+		       !strcmp(fl, "mingw64") || !strcmp(fl, "nasm") || !strcmp(fl, "masm") ? OBJ_COFF : OBJ_ELF;
+	if (!strcmp(x->p->way, "nasm") || !strcmp(x->p->way, "masm"))
 		return OBJ_COFF;
 #if defined(__APPLE__)
 	return OBJ_MACHO;
@@ -586,7 +596,8 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 /* The first catalog run goes out together with the queries that need no
  * result of it: with --cc the run itself has -v (identity, the programs the
  * driver runs, `as -v'), and in --mode s, where no preprocessor sees the
- * source, `-dM -E' runs beside it; --as and --nasm get `--version'. */
+ * source, `-dM -E' runs beside it; --as and --nasm get `--version', --masm
+ * `/?' (ml64's banner names it; it has no --version). */
 static void run_first(struct ctx *x, struct asm_run *u)
 {
 	struct probe *p = x->p;
@@ -602,7 +613,7 @@ static void run_first(struct ctx *x, struct asm_run *u)
 		for (const char **s = d; *s; s++)
 			strv_push(&aux, *s);
 	} else
-		strv_push(&aux, "--version");
+		strv_push(&aux, strcmp(p->way, "masm") ? "--version" : "/?");
 	jobs[0] = u->job;
 	jobs[1].argv = aux.v;
 	run_jobs(jobs, 1 + naux, 0);

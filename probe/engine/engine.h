@@ -26,7 +26,7 @@ struct verdict {
 };
 
 struct probe_opts {
-	const char *way;        /* "cc", "as" or "nasm" */
+	const char *way;        /* "cc", "as", "nasm" or "masm" */
 	const char *cmd;        /* the command text (split into words) */
 	const char *cflags, *asflags;
 	char mode;              /* 'S' (assembler-with-cpp) or 's' */
@@ -70,6 +70,9 @@ struct probe {
 	struct strv deps;       /* files the verdicts depend on (cache) */
 	unsigned nruns;         /* assembler runs over catalog snippets (--log, ASMCAP_STATS) */
 };
+
+/* The snippet p's way in assembles for f; NULL: none for that way. */
+const char *way_body(const struct probe *p, const struct feature *f);
 
 /* 0 probed; 2 usage (err says what); 3 toolchain unusable (err is the one-line reason). */
 int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t errlen);

@@ -4,6 +4,7 @@
 # expect: bd 0a 00 00 00 c3
 # since: binutils 2.10, llvm 3.0 (nasm: `global NAME:function` instead)
 # nasm: none
+# masm: none
 	.type	asmcap_elf_fn,@function
 asmcap_elf_fn:
 	movl	$(123456789/12345678),%ebp

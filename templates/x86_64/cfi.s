@@ -4,6 +4,7 @@
 # expect: nonempty
 # since: binutils 2.17, llvm 2.8 (nasm has no CFI directives)
 # nasm: none
+# masm: none
 	.cfi_startproc
 	pushq	%rbp
 	.cfi_def_cfa_offset 16

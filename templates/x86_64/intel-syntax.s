@@ -3,6 +3,7 @@
 # expect: 8d 4c 90 10 8b 43 08
 # since: binutils 2.10, llvm 3.0 (nasm is Intel syntax throughout, without the directive)
 # nasm: none
+# masm: none
 	.intel_syntax noprefix
 	lea	ecx, [rax+rdx*4+16]
 	mov	eax, DWORD PTR [rbx+8]

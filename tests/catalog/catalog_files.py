@@ -14,11 +14,21 @@ MULTI = ("expect", "cpuid")
 
 
 def parse(path):
-    """Header keys (expect/cpuid: lists) plus 'body', 'nasm_body', 'path'."""
+    """Header keys (expect/cpuid: lists) plus 'body', 'nasm_body',
+    'masm_file' (the .masm body, or None) and 'path'."""
     t = parse_header(path, MULTI)
-    nasm = t["path"].with_suffix(".nasm")
-    t["nasm_body"] = nasm.read_text() if nasm.exists() else None
+    for key, ext in (("nasm_body", ".nasm"), ("masm_file", ".masm")):
+        f = t["path"].with_suffix(ext)
+        t[key] = f.read_text() if f.exists() else None
     return t
+
+
+def masm_body(t):
+    """What the MASM way in assembles (DESIGN.md, the catalog): the .masm
+    body, else the nasm one; None for `masm: none'."""
+    if t.get("masm") == "none":
+        return None
+    return t["masm_file"] if t.get("masm_file") else t["nasm_body"]
 
 
 def parse_header(path, multi):
@@ -146,9 +156,13 @@ def family(fmt):
 
 def assemble(t, way, argv, tmp):
     """Assemble feature t alone; returns (ok, stderr, object path).
-    way: 'cc' (argv = compiler words and flags), 'as', 'nasm' (argv incl. -f)."""
+    way: 'cc' (argv = compiler words and flags), 'as', 'nasm' (argv incl. -f),
+    'masm' (argv: ml64 or llvm-ml and its flags)."""
     name = t["path"].stem
-    if way == "nasm":
+    if way == "masm":
+        src = pathlib.Path(tmp, name + ".asm")
+        src.write_text(f".code\n{masm_body(t)}\nEND\n")
+    elif way == "nasm":
         src = pathlib.Path(tmp, name + ".asm")
         bits = "32" if t["path"].parent.name == "i386" else "64"
         src.write_text(f"\tbits {bits}\n\tsection .text\n{t['nasm_body']}\n")
@@ -158,6 +172,8 @@ def assemble(t, way, argv, tmp):
     obj = pathlib.Path(tmp, name + ".o")
     if way == "cc":
         cmd = [*argv, "-c", "-x", "assembler-with-cpp", str(src), "-o", str(obj)]
+    elif way == "masm":
+        cmd = [*argv, "/c", f"/Fo{obj}", f"/Ta{src}"]
     else:
         cmd = [*argv, str(src), "-o", str(obj)]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
@@ -175,7 +191,7 @@ def matches(got, want, fmt):
 
 def object_format_of(way, argv, arch):
     """The object format a toolchain writes, from a one-NOP file."""
-    t = {"path": TEMPLATES / arch / "nop.s", "body": "\tnop", "nasm_body": "\tnop"}
+    t = {"path": TEMPLATES / arch / "nop.s", "body": "\tnop", "nasm_body": "\tnop", "masm_file": None}
     with tempfile.TemporaryDirectory() as tmp:
         ok, err, obj = assemble(t, way, argv, tmp)
         if not ok:
@@ -188,8 +204,8 @@ def verdict(t, way, argv, fmt):
     toolchain's object format (object_format_of)."""
     if family(fmt) not in formats(t):
         return "skipped", f"not for {fmt}"
-    if way == "nasm" and t.get("nasm") == "none":
-        return "skipped", "nasm: none"
+    if way in ("nasm", "masm") and t.get(way) == "none":
+        return "skipped", f"{way}: none"
     with tempfile.TemporaryDirectory() as tmp:
         ok, err, obj = assemble(t, way, argv, tmp)
         if not ok:

@@ -1,5 +1,5 @@
 """Structure of every template: keys, bytes, CPUID bits, audit patterns,
-nasm bodies; and the catalog's bytes against real assemblers (no asmcap)."""
+nasm and MASM bodies; and the catalog's bytes against real assemblers (no asmcap)."""
 import concurrent.futures
 import glob
 import re
@@ -14,7 +14,7 @@ import toolchains as tcs
 from conftest import need_tool
 
 KNOWN = {"feature", "summary", "requires", "cpuid", "xcr0", "expect", "since",
-         "audit", "formats", "section", "nasm", "cost"}
+         "audit", "formats", "section", "nasm", "masm", "cost"}
 # Features expected in each arch directory: a lost file is a lost feature.
 X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "avx512vl avx512dq avx512ifma avx512vbmi vaes vpclmulqdq gfni avxvnni "
@@ -27,6 +27,8 @@ DIRECTIVES = {"cfi", "seh", "gnu-property"}
 SYNTAX = {"intel-syntax", "elf-directives"}
 VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4"}
 NO_NASM = {"avxvnni", "cfi", "seh", "intel-syntax", "elf-directives"}
+# MASM has no CFI directives, no .intel_syntax switch, no ELF directives or notes
+NO_MASM = {"cfi", "intel-syntax", "elf-directives", "gnu-property"}
 
 ALL = [(arch, name) for arch in cf.ARCHES for name in cf.load(arch)]
 
@@ -45,15 +47,15 @@ def test_no_stray_files():
         for p in glob.glob(str(cf.TEMPLATES / arch / "*")):
             if p.endswith("/c"):
                 continue        # the C-level probes (tests/cprobe)
-            assert p.endswith(".s") or p.endswith(".nasm"), p
-            if p.endswith(".nasm"):
+            assert p.endswith((".s", ".nasm", ".masm")), p
+            if p.endswith((".nasm", ".masm")):
                 assert glob.glob(p[:-5] + ".s"), f"{p} has no .s beside it"
 
 
 @pytest.mark.parametrize("arch,name", ALL)
 def test_header(arch, name):
     t = tmpl(arch, name)
-    assert set(t) - {"body", "nasm_body", "path"} <= KNOWN
+    assert set(t) - {"body", "nasm_body", "masm_file", "path"} <= KNOWN
     assert t["feature"] == name
     for key in ("summary", "since"):
         assert t.get(key), f"{name}: no {key}"
@@ -203,20 +205,41 @@ def test_nasm_body_or_none(arch, name):
     assert fmts <= {"elf", "coff", "macho"}
 
 
+@pytest.mark.parametrize("arch,name", ALL)
+def test_masm_body_or_none(arch, name):
+    """A MASM body (the .masm file, or the nasm body where MASM reads it
+    as is) or `masm: none'; MASM writes hex as 0NNh, so a 0x in a body
+    means it needs its own .masm."""
+    t = tmpl(arch, name)
+    if name in NO_MASM:
+        assert t.get("masm") == "none" and t["masm_file"] is None
+    else:
+        assert "masm" not in t
+        body = cf.masm_body(t)
+        assert body and body.strip(), f"{name}: no {name}.masm and no nasm body"
+        assert "0x" not in body and "%" not in body and not re.search(r"^\s*;", body, re.M), name
+
+
 def newest_clang():
     return next((c for c in ("clang-22", "clang-19", "clang-18") if shutil.which(c)), None)
 
 
-@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in NO_NASM | DIRECTIVES])
-def test_nasm_body_is_the_same_instructions(arch, name, tmp_path):
+INTEL_BODIES = ([(a, n, "nasm") for a, n in ALL if n not in NO_NASM | DIRECTIVES] +
+                [(a, n, "masm") for a, n in ALL if n not in NO_MASM | DIRECTIVES])
+
+
+@pytest.mark.parametrize("arch,name,way", INTEL_BODIES)
+def test_intel_body_is_the_same_instructions(arch, name, way, tmp_path):
     """Intel-syntax bodies through LLVM's Intel parser give the expected
     bytes: checks the nasm bodies also where the installed nasm is too old
-    to know the mnemonics (SHA512/SM3/SM4 need nasm 2.16.02)."""
+    to know the mnemonics (SHA512/SM3/SM4 need nasm 2.16.02), and the MASM
+    bodies without ml64 (MASM's 0NNh written 0xNN, which the parser reads)."""
     clang = newest_clang()
     assert clang, "no clang >= 18 (clang-19 is in ci/deps)"
     t = tmpl(arch, name)
+    body = t["nasm_body"] if way == "nasm" else re.sub(r"\b0([0-9a-f]+)h\b", r"0x\1", cf.masm_body(t))
     src = tmp_path / "i.s"
-    src.write_text(".intel_syntax noprefix\n" + t["nasm_body"])
+    src.write_text(".intel_syntax noprefix\n" + body)
     obj = tmp_path / "i.o"
     m32 = ["-m32"] if arch == "i386" else []
     r = subprocess.run([clang, *m32, "-c", str(src), "-o", str(obj)], capture_output=True, text=True)

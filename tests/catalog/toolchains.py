@@ -7,6 +7,8 @@ For 'cc' the direct argv is the compiler words plus flags; asmcap gets the
 compiler as --cc and the flags as --cflags."""
 import shutil
 
+LLVM_ML = "/usr/lib/llvm-19/bin/llvm-ml"
+
 # id, way, program, flags, arch, format
 TOOLCHAINS = [
     ("gcc", "cc", "gcc", [], "x86_64", "elf64"),
@@ -35,6 +37,9 @@ TOOLCHAINS = [
     ("nasm-win64", "nasm", "nasm", ["-f", "win64"], "x86_64", "coff-x86-64"),
     ("nasm-macho64", "nasm", "nasm", ["-f", "macho64"], "x86_64", "macho64"),
     ("nasm-elf32", "nasm", "nasm", ["-f", "elf32"], "i386", "elf32"),
+    # llvm-ml is ml.exe (32-bit) unless -m64 makes it ml64
+    ("llvm-ml", "masm", LLVM_ML, ["-m64"], "x86_64", "coff-x86-64"),
+    ("llvm-ml-32", "masm", LLVM_ML, [], "i386", "coff-i386"),
 ]
 
 
@@ -58,6 +63,9 @@ NOT_ELF = {"gnu-property": "skipped", "elf-directives": "skipped"}
 # does not know the SHA512/SM3/SM4 mnemonics yet (no; 2.16.02 added them)
 NASM = {"avxvnni": "skipped", "cfi": "skipped", "seh": "skipped", "intel-syntax": "skipped",
         "elf-directives": "skipped", **NEW3}
+# llvm-ml 19 has no {vex} pseudo-prefix ("unexpected token at start of
+# statement"); MASM has no CFI directives and no .intel_syntax switch
+MASM = {"avxifma": "no", "avxvnni": "no", "cfi": "skipped", "intel-syntax": "skipped", **NOT_ELF}
 EXCEPT = {
     "gcc": {**NEW3, **NOT_COFF},
     "gcc-m32": NEW3,
@@ -81,6 +89,8 @@ EXCEPT = {
     "nasm-win64": {**NASM, **NOT_ELF},
     "nasm-macho64": {**NASM, **NOT_COFF, **NOT_ELF},
     "nasm-elf32": NASM,
+    "llvm-ml": MASM,
+    "llvm-ml-32": MASM,
 }
 
 
@@ -101,5 +111,7 @@ def asmcap_args(tc):
         return ["--cc", prog] + (["--cflags", " ".join(flags)] if flags else [])
     if way == "as":
         return ["--as", prog, *(["--asflags", " ".join(flags)] if flags else [])]
+    if way == "masm":
+        return ["--masm", " ".join([prog, *flags])]
     flavour = NASM_FLAVOUR.get(flags[-1])
     return ["--nasm", prog, "--flavour", flavour] if flavour else None

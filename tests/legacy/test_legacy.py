@@ -84,9 +84,31 @@ def test_nasm_rule_runs_for_the_nasm_flavour(asmcap_bin):
     assert [w.split(":")[0] for w in why] == list(ERAS[:2])
 
 
+@pytest.mark.tools("/usr/lib/llvm-19/bin/llvm-ml")
+def test_ml64_rule_runs_for_the_masm_flavour(asmcap_bin):
+    r"""ml64's rule (`ml64 2>&1` =~ /Version ([0-9]+)\./, $1 >= 12) reads
+    the banner of ml64 11; llvm-ml behind it encodes ADX, so the probe
+    says yes.  The 3.0 gates weigh the same number per generator."""
+    lines = legacy("--cc", FAKES / "legacy-debian-clang14", "--masm", FAKES / "legacy-ml64-banner")
+    assert "ml64: Microsoft (R) Macro Assembler (x64) Version 11.00.61030.0" in lines
+    rows, probe, why = era_rows(lines)
+    assert rows[0] == "pre-10855   no   gnu-as: no match; ml64: 11 < 12; clang: no match"
+    assert rows[2] == "post-12725  yes  gnu-as: no match; ml64: 11 < 12; clang: 14.00 >= 3.03"
+    assert probe.startswith("probe       yes  "), probe
+    assert [w.split(":")[0] for w in why] == list(ERAS[:2])
+    gates = {line.split()[0]: line for line in lines[lines.index("") + 3:]}
+    assert gates["avx"].split()[1:3] == ["2/2", "2/2"] and gates["avx"].endswith("ml64: 11 -> 2")
+    # poly1305 weighs ($1>=10)+($1>=12); its IFMA path is never in a Win64 build
+    assert gates["avx-poly1305"].split()[1:3] == ["1/3", "3/3"]
+    assert gates["addx"].endswith("ml64: 11 -> 0; clang: 14.00 >= 3.03")
+    assert "avx-poly1305: loses the AVX2 Poly1305 (avx2 yes): OpenSSL's rules stop at 1 < 2" in lines
+
+
 def test_usage_and_unusable_toolchain(asmcap_bin):
     r = asmcap("legacy", "--help")
-    assert r.returncode == 0 and r.stdout.startswith("usage: asmcap legacy [--cc CMD] [--nasm CMD]")
+    assert r.returncode == 0 and r.stdout.startswith("usage: asmcap legacy [--cc CMD] [--nasm CMD | --masm CMD]")
+    r = asmcap("legacy", "--nasm", "nasm", "--masm", "ml64")
+    assert r.returncode == 2 and "--nasm or --masm, not both" in r.stderr
     r = asmcap("legacy", "--frobnicate")
     assert r.returncode == 2 and "unknown option `--frobnicate'" in r.stderr
     r = asmcap("legacy", "--cc", "'unterminated")
@@ -147,16 +169,16 @@ def gate_table(lines):
     return table, lines[i + 1 + len(GATES):]
 
 
-def texts(cc, nasm=None):
+def texts(cc, nasm=None, ml64=None):
     def out(cmd):
         p = subprocess.run(cmd, capture_output=True, text=True)
         return p.stdout + p.stderr
     return "\0".join([out([cc, "-Wa,-v", "-c", "-o", "/dev/null", "-x", "assembler", "/dev/null"]),
-                      out([cc, "-v"]), out([nasm, "-v"]) if nasm else ""])
+                      out([cc, "-v"]), out([nasm, "-v"]) if nasm else "", out([ml64]) if ml64 else ""])
 
 
-def perl_gates(cc, nasm=None):
-    r = subprocess.run(["perl", str(GATES_PL)], input=texts(cc, nasm), capture_output=True, text=True,
+def perl_gates(cc, nasm=None, ml64=None):
+    r = subprocess.run(["perl", str(GATES_PL)], input=texts(cc, nasm, ml64), capture_output=True, text=True,
                        check=True)
     return {g: int(v) for g, v in (l.split() for l in r.stdout.splitlines())}
 
@@ -247,3 +269,22 @@ def test_gate_thresholds_agree_with_perl(asmcap_bin, monkeypatch, cc_banner, as_
     cc, nasm = str(FAKES / "legacy-banner"), str(FAKES / "legacy-nasm-banner") if nasm_banner else None
     table, _ = gate_table(legacy("--cc", cc, *(["--nasm", nasm] if nasm else [])))
     assert {g: v[0] for g, v in table.items()} == perl_gates(cc, nasm)
+
+
+ML64_BANNER = "Microsoft (R) Macro Assembler (x64) Version {}"
+
+
+@pytest.mark.tools("/usr/lib/llvm-19/bin/llvm-ml")
+@pytest.mark.parametrize("banner", [ML64_BANNER.format(v) for v in
+                                    ("9.00.30729.01", "10.00.40219.01", "11.00.61030.0",
+                                     "12.00.21005.1", "14.29.30133.0")] +
+                         ["USAGE: llvm-ml [ /options ] file"])      # no match: llvm-ml's own
+def test_ml64_thresholds_agree_with_perl(asmcap_bin, monkeypatch, banner):
+    """The ml64 rules (addx 12; avx, ghash, chacha 10 and 11; poly1305 10
+    and 12) from below to above each threshold, against the Perl rules."""
+    monkeypatch.setenv("LEGACY_CC_BANNER", "clang version 3.0 (tags/RELEASE_30/final)")
+    monkeypatch.delenv("LEGACY_AS_BANNER", raising=False)
+    monkeypatch.setenv("LEGACY_ML64_BANNER", banner)
+    cc, ml64 = str(FAKES / "legacy-banner"), str(FAKES / "legacy-ml64-banner")
+    table, _ = gate_table(legacy("--cc", cc, "--masm", ml64))
+    assert {g: v[0] for g, v in table.items()} == perl_gates(cc, ml64=ml64)

@@ -20,8 +20,11 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 XLATE = ROOT / "perlasm" / "Xlate.pm"
-FLAVOURS = ("elf", "macosx", "mingw64", "nasm", "elf-win64", "nasm-elf")
-NASM_SYNTAX = ("nasm", "nasm-elf")
+FLAVOURS = ("elf", "macosx", "mingw64", "nasm", "masm", "elf-win64", "nasm-elf")
+INTEL_SYNTAX = ("nasm", "masm", "nasm-elf")      # their sources are .asm
+# the Win64 flavours: COFF objects with .pdata/.xdata, not run here
+WIN64 = ("mingw64", "nasm", "masm")
+LLVM_ML = "/usr/lib/llvm-19/bin/llvm-ml"
 
 # flavour -> [(assembler label, argv before "-o OBJ SRC")]
 ASSEMBLERS = {
@@ -31,12 +34,14 @@ ASSEMBLERS = {
                                    "-c", "-x", "assembler"])],
     "mingw64": [("mingw64-as", ["x86_64-w64-mingw32-as"])],
     "nasm": [("nasm", ["nasm", "-f", "win64", "-g"])],
+    "masm": [("llvm-ml", [LLVM_ML, "-m64", "/c"])],
     "elf-win64": [("gcc", ["gcc", "-c", "-x", "assembler"])],
     "nasm-elf": [("nasm", ["nasm", "-f", "elf64"]), ("yasm", ["yasm", "-f", "elf64"])],
 }
 OBJDUMP = {"elf": "objdump", "elf-win64": "objdump", "nasm-elf": "objdump",
            "mingw64": "x86_64-w64-mingw32-objdump",
-           "nasm": "x86_64-w64-mingw32-objdump", "macosx": "llvm-objdump-14"}
+           "nasm": "x86_64-w64-mingw32-objdump", "masm": "x86_64-w64-mingw32-objdump",
+           "macosx": "llvm-objdump-14"}
 # What the Win64 translation adds to each function (objdump's AT&T text).
 ABI_ENTRY = {"push %rdi", "push %rsi", "mov %rcx,%rdi", "mov %rdx,%rsi", "mov %r8,%rdx",
              "mov %r9,%rcx", "mov 0x38(%rsp),%r8", "mov 0x40(%rsp),%r9"}
@@ -68,14 +73,14 @@ def generate(source, flavour, caps, out):
 
 def assemble(flavour, src, obj, which=0):
     label, argv = ASSEMBLERS[flavour][which]
-    run([*argv, "-o", obj, src])
+    # ml64's options start with /, so its paths go joined to /Fo and /Ta
+    run([*argv, f"/Fo{obj}", f"/Ta{src}"] if flavour == "masm" else [*argv, "-o", obj, src])
     return label
 
 
 def symbols(flavour, obj):
     """{name: (type letter, address)} of defined symbols, as the object names them."""
-    tool = {"macosx": ["llvm-nm-14", "-m"], "mingw64": ["x86_64-w64-mingw32-nm"],
-            "nasm": ["x86_64-w64-mingw32-nm"]}.get(flavour, ["nm"])
+    tool = {"macosx": ["llvm-nm-14", "-m"]}.get(flavour, ["x86_64-w64-mingw32-nm"] if flavour in WIN64 else ["nm"])
     out = run([*tool, obj])
     syms = {}
     for line in out.splitlines():
@@ -531,7 +536,7 @@ def run_kernels_against_elf(source, caps, out, which):
     (out / "mont-kernels.h").write_text(run(["perl", source, "--header", caps]))
     exes = {}
     for fl, k in (("elf", 0), ("nasm-elf", which)):
-        src = generate(source, fl, caps, out / f"{fl}.{'asm' if fl in NASM_SYNTAX else 's'}")
+        src = generate(source, fl, caps, out / f"{fl}.{'asm' if fl in INTEL_SYNTAX else 's'}")
         assemble(fl, src, out / f"{fl}.o", k)
         exes[fl] = out / f"driver-{fl}"
         run(["gcc", *CFLAGS, f"-I{out}", "-o", exes[fl], KERNEL_DRIVER, out / f"{fl}.o"])
@@ -561,7 +566,7 @@ def check_all(source, caps, out, execute=False):
     rows, errors, objs = [], [], {}   # objs: flavour -> [(assembler label, object)]
     funcs = []
     for fl in FLAVOURS:
-        src = out / f"{stem}.{fl}.{'asm' if fl in NASM_SYNTAX else 's'}"
+        src = out / f"{stem}.{fl}.{'asm' if fl in INTEL_SYNTAX else 's'}"
         try:
             generate(source, fl, caps, src)
         except CheckError as e:
@@ -581,7 +586,7 @@ def check_all(source, caps, out, execute=False):
                 objs.setdefault(fl, []).append((label, obj))
                 if fl == "nasm-elf" and "elf" in objs:
                     notes.append(check_like_elf(obj, objs["elf"][0][1], funcs))
-                if fl in ("mingw64", "nasm"):
+                if fl in WIN64:
                     check_unwind(fl, obj, funcs)
                     check_unwind(fl, link_dll(obj), funcs)
                     notes.append(".pdata/.xdata match prologues, also linked into a DLL")
@@ -594,7 +599,7 @@ def check_all(source, caps, out, execute=False):
                         notes.append(f"{fdes} FDEs")
                     else:
                         notes.append(check_cfi(fl, obj, funcs))
-                run_state = "not run" if fl in ("macosx", "mingw64", "nasm") else (
+                run_state = "not run" if fl in ("macosx", *WIN64) else (
                     "see runs below" if execute else "")
                 rows.append((fl, label, "assembled", "; ".join(notes), run_state))
             except (CheckError, KeyError) as e:
@@ -603,6 +608,7 @@ def check_all(source, caps, out, execute=False):
     # (object, reference, disassembler for both or None, ABI code added?)
     comparisons = [("macosx", "elf", "llvm-objdump-14", False), ("elf-win64", "elf", None, True),
                    ("mingw64", "elf", None, True), ("nasm", "mingw64", None, False),
+                   ("masm", "mingw64", None, False),
                    ("nasm-elf", "elf", None, False)]
     for x, y, tool, abi in comparisons:
         if x not in objs or y not in objs:

@@ -95,7 +95,7 @@ def test_flavours_consistent(work, caps):
     assert not errors, "\n".join(errors)
     compared = {r[0] for r in rows if r[2] == "disassembly"}
     assert compared == {"macosx vs elf", "elf-win64 vs elf", "mingw64 vs elf", "nasm vs mingw64",
-                        "nasm-elf vs elf", "nasm-elf/yasm vs elf"}
+                        "masm vs mingw64", "nasm-elf vs elf", "nasm-elf/yasm vs elf"}
     like_elf = [r for r in rows if r[0] == "nasm-elf" and r[2] == "assembled"]
     assert [r[1] for r in like_elf] == ["nasm", "yasm"]
     assert all("GNU-stack note" in r[3] for r in like_elf), like_elf
@@ -109,6 +109,21 @@ def test_nasm_elf_text(caps):
         assert want in text, want
     for unwanted in ["push\trdi", "mov\trdi, rcx", ".pdata", "..imagebase", ".hidden", ".type",
                      "code align", "gnu.property"]:
+        assert unwanted not in text, unwanted
+
+
+def test_masm_text(caps):
+    """The masm flavour leaves the unwind data to MASM's prologue
+    directives: one per push and allocation, .endprolog after the last."""
+    text = translate(SAMPLE.read_text(), "masm", caps)
+    for want in ["xs_mul_1\tPROC FRAME\n\tpush\trdi\n\t.pushreg\trdi\n\tpush\trsi\n\t.pushreg\trsi\n",
+                 "\tsub\trsp, 24\n\t.allocstack\t24\n\t.endprolog\n",
+                 "\tpush\trsi\n\t.pushreg\trsi\n\t.endprolog\n\tmov\trdi, rcx\n",   # xs_sum6
+                 "\tmov\tr15, 05a5a5a5ah\n", "xs_mul_1\tENDP\n", "PUBLIC\txs_sum6\n"]:
+        assert want in text, want
+    assert text.startswith("_TEXT\tSEGMENT ALIGN(32) 'CODE'\n") and text.endswith("_TEXT\tENDS\nEND\n")
+    assert text.count("PROC FRAME") == text.count(".endprolog") == text.count("ENDP") == len(SAMPLE_FUNCS)
+    for unwanted in [".pdata", ".xdata", "imagebase", "0x", "rel ", "L$xlate_"]:
         assert unwanted not in text, unwanted
 
 
@@ -191,7 +206,7 @@ EXPECTED_UNWIND = {
 }
 
 
-@pytest.mark.parametrize("flavour", ["mingw64", "nasm"])
+@pytest.mark.parametrize("flavour", fv.WIN64)
 def test_unwind_codes(work, caps, flavour):
     src = fv.generate(SAMPLE, flavour, caps, work / f"seh-{flavour}.s")
     obj = work / f"seh-{flavour}.o"
@@ -211,7 +226,7 @@ def test_unwind_codes(work, caps, flavour):
     fv.check_unwind(flavour, fv.link_dll(obj), SAMPLE_FUNCS)
 
 
-@pytest.mark.parametrize("flavour", ["mingw64", "nasm"])
+@pytest.mark.parametrize("flavour", fv.WIN64)
 def test_seh_walk_from_every_instruction(work, caps, flavour):
     src = fv.generate(SAMPLE, flavour, caps, work / f"walk-{flavour}.s")
     obj = work / f"walk-{flavour}.o"
@@ -442,7 +457,7 @@ def test_ms_abi_harness_catches_broken_translation(work, caps, drop, expect):
 def test_kernels_all_flavours(work, caps):
     rows, errors = fv.check_all(GEN, caps, work / "kernels")
     assert not errors, "\n".join(errors)
-    assert sum(r[2] == "assembled" for r in rows) == 8
+    assert sum(r[2] == "assembled" for r in rows) == 9     # masm (llvm-ml) among them
 
 
 def test_kernels_through_ms_abi(work, caps):
@@ -499,7 +514,7 @@ FN = ".globl f\n.type f,@function,2\nf:\n"
     (FN + "\tmull (%rsi)\n\tret\n", None),     # fine: the suffix gives the size
 ])
 def test_dialect_errors(caps, body, message):
-    for fl in ("elf", "nasm"):
+    for fl in ("elf", "nasm", "masm"):
         r = xlate(body, fl, caps)
         if message is None:
             assert r.returncode == 0, r.stderr
@@ -513,6 +528,24 @@ def test_size_needed_only_for_nasm(caps):
     body = FN + "\tmul (%rsi)\n\tret\n"
     r = xlate(body, "nasm", caps)
     assert r.returncode != 0 and "add a size suffix" in r.stderr and "line 4" in r.stderr
+
+
+def test_rip_relative_needs_its_size_only_for_masm(caps, tmp_path):
+    """llvm-ml reads an unsized [symbol] as an absolute address (an ADDR32
+    relocation, which a DLL cannot load above 4 GB): masm writes the size
+    of every RIP-relative operand, and one it cannot know dies."""
+    tab = "\t.align 8\n.Ltab:\n\t.quad 1, 2\n"
+    text = translate(FN + "\tleaq .Ltab(%rip),%rax\n\tmovq .Ltab+8(%rip),%rdx\n\tret\n" + tab, "masm", caps)
+    assert "\tlea\trax, qword PTR [L$tab]\n" in text and "\tmov\trdx, qword PTR [L$tab+8]\n" in text
+    src, obj = tmp_path / "rip.asm", tmp_path / "rip.o"
+    src.write_text(text)
+    fv.assemble("masm", src, obj)
+    dis = subprocess.run(["x86_64-w64-mingw32-objdump", "-dr", str(obj)], capture_output=True,
+                         text=True).stdout
+    assert dis.count("(%rip)") == 2 and "IMAGE_REL_AMD64_ADDR32 " not in dis, dis
+    r = xlate(FN + "\tvpandq .Ltab(%rip),%zmm1,%zmm0\n\tret\n" + tab, "masm", caps)
+    assert r.returncode != 0 and "RIP-relative operand of unknown size" in r.stderr
+    assert xlate(FN + "\tvpandq .Ltab(%rip),%zmm1,%zmm0\n\tret\n" + tab, "nasm", caps).returncode == 0
 
 
 def test_bad_flavour_and_caps(work, caps):

@@ -69,6 +69,10 @@ def test_later_directory_wins(asmcap_bin, tmp_path):
      r"{d}/x86_64/bad.s:1: feature `other' does not match the file name `bad'"),
     ({"x86_64/adx.nasm": "adcx rax, rbx\n"},
      r"{d}/x86_64/adx.nasm:1: a .nasm file needs its .s beside it"),
+    ({"x86_64/adx.masm": "adcx rax, rbx\n"},
+     r"{d}/x86_64/adx.masm:1: a .masm file needs its .s beside it"),
+    ({"x86_64/bad.s": "# feature: bad\n# expect: 90\n# masm: some\n\tnop\n"},
+     r"{d}/x86_64/bad.s:3: `masm:' takes only `none'"),
     ({"mytest.s": LFENCE.format("0f ae e8")},
      r"{d}/mytest.s: added templates go in an architecture folder ({d}/x86_64/mytest.s)"),
     ({"x86_64/ADX.s": "# feature: ADX\n# expect: 90\n\tnop\n"},
@@ -135,3 +139,18 @@ def test_override_takes_the_nasm_body_with_it(asmcap_bin, tmp_path):
     write(tmp_path, "x86_64/adx.nasm", "\tlfence\n")
     r = asmcap("--nasm", "nasm", "--add-templates", tmp_path, "--features", "adx", "--format", "json")
     assert json.loads(r.stdout)["features"]["adx"]["status"] == "yes"
+
+
+@pytest.mark.tools("/usr/lib/llvm-19/bin/llvm-ml")
+def test_override_takes_the_masm_body_with_it(asmcap_bin, tmp_path):
+    """Likewise the catalog's avx2.masm: a user's avx2.s alone leaves MASM
+    no form of it; a user's .masm beside it is what MASM assembles."""
+    ml64 = "/usr/lib/llvm-19/bin/llvm-ml -m64"
+    write(tmp_path, "x86_64/avx2.s", LFENCE.replace("mytest", "avx2").format("0f ae e8"))
+    r = asmcap("--masm", ml64, "--add-templates", tmp_path, "--features", "avx2", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]["avx2"]
+    assert (f["status"], f["reason"]) == ("skipped", "the catalog has no masm form of it")
+    write(tmp_path, "x86_64/avx2.masm", "\tlfence\n")
+    r = asmcap("--masm", ml64, "--add-templates", tmp_path, "--features", "avx2", "--format", "json")
+    assert json.loads(r.stdout)["features"]["avx2"]["status"] == "yes"

@@ -4,7 +4,8 @@ with RtlLookupFunctionEntry + RtlVirtualUnwind, checks the caller's frame
 and callee-saved registers, and resumes the caller (see unwind.c).  A build
 whose unwind codes miss one register save must fail the same test.
 
-WIN64_FLAVOURS=mingw64,nasm,yasm (the default) chooses the flavours."""
+WIN64_FLAVOURS=mingw64,nasm,yasm,llvm-ml (the default) chooses the flavours
+(ci/matrix's Win64 rows: llvm-ml builds the masm flavour)."""
 import os
 import pathlib
 import re

@@ -6,7 +6,8 @@ says how each Win64 flavour is probed, generated, assembled and linked.
 probes the flavour's assembler into BUILD_DIR/win64-caps.json and prints the
 environment (KEY=VALUE lines) under which tests/mont (montlib) builds
 BUILD_DIR/mont-harness.exe with MinGW-w64's gcc and runs it through wine64;
-ci/matrix uses it for its mingw64, nasm and yasm rows, tests/win64 imports it.
+ci/matrix uses it for its mingw64, nasm, yasm and llvm-ml rows, tests/win64
+imports it.
 """
 import os
 import pathlib
@@ -18,11 +19,17 @@ import sys
 WINE = "/usr/lib/wine/wine64"           # Debian's wine64: not on PATH
 WINESERVER = "/usr/lib/wine/wineserver"
 MINGW_CC = "x86_64-w64-mingw32-gcc"
-# flavour: (asmcap options naming its assembler, the assembler make runs)
+LLVM_ML = "/usr/lib/llvm-19/bin/llvm-ml"
+# ci/matrix row: (asmcap options naming its assembler, the assembler make
+# runs, the generator's flavour, how that assembler names object and source)
+# -- MASM takes /Fo and /Ta, as a path may start with `/' (make expands $@, $<)
 FLAVOURS = {
-    "mingw64": (["--as", "x86_64-w64-mingw32-as", "--flavour", "mingw64"], "x86_64-w64-mingw32-as"),
-    "nasm": (["--nasm", "nasm", "--flavour", "nasm"], "nasm -f win64"),
-    "yasm": (["--nasm", "yasm", "--flavour", "nasm"], "yasm -f win64"),
+    "mingw64": (["--as", "x86_64-w64-mingw32-as", "--flavour", "mingw64"], "x86_64-w64-mingw32-as",
+                "mingw64", None),
+    "nasm": (["--nasm", "nasm", "--flavour", "nasm"], "nasm -f win64", "nasm", None),
+    "yasm": (["--nasm", "yasm", "--flavour", "nasm"], "yasm -f win64", "nasm", None),
+    "llvm-ml": (["--masm", f"{LLVM_ML} -m64", "--flavour", "masm"], f"{LLVM_ML} -m64 /c", "masm",
+                "/Fo$@ /Ta$<"),
 }
 
 
@@ -57,15 +64,14 @@ def environment(flavour, build, asmcap):
     build.mkdir(parents=True, exist_ok=True)
     # not caps.json: make would rebuild it with its own rule (and $(CC))
     caps = build / "win64-caps.json"
-    opts, assembler = FLAVOURS[flavour]
+    opts, assembler, gen, io = FLAVOURS[flavour]
     p = subprocess.run([str(asmcap), *opts, "--format", "json", "-o", str(caps)],
                        capture_output=True, text=True, timeout=300)
     if p.returncode:
         raise RuntimeError(f"asmcap {' '.join(opts)} failed: {p.stderr.strip()}")
-    # The generator's flavour for yasm is nasm's; -static: no MinGW DLLs to find.
-    gen = "nasm" if flavour == "yasm" else flavour
+    # -static: no MinGW DLLs to find
     make = [f"CC={MINGW_CC}", "CFLAGS=-O2 -static", f"CAPS={caps}",
-            f"MONT_FLAVOUR={gen}", f"MONT_AS={assembler}"]
+            f"MONT_FLAVOUR={gen}", f"MONT_AS={assembler}", *([f"MONT_AS_IO={io}"] if io else [])]
     return {
         "MONT_TEST_BUILD": str(build),
         "MONT_TEST_MAKEFLAGS": " ".join(shlex.quote(m) for m in make),
