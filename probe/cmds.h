@@ -17,5 +17,6 @@ extern const struct command cmd_cc_flag;   /* cc-flag.c */
 extern const struct command cmd_cc_probe;  /* cc-probe.c */
 extern const struct command cmd_frame;     /* frame.c */
 extern const struct command cmd_choose;    /* choose.c */
+extern const struct command cmd_diff;      /* diff.c */
 
 #endif

@@ -10,7 +10,7 @@
 
 static const struct command *const commands[] = {
 	&cmd_probe, &cmd_list, &cmd_explain, &cmd_cpu, &cmd_legacy, &cmd_cc_flag, &cmd_cc_probe,
-	&cmd_frame, &cmd_choose, &cmd_audit,
+	&cmd_frame, &cmd_choose, &cmd_audit, &cmd_diff,
 };
 
 static int run(int argc, char **argv)

@@ -1,4 +1,4 @@
-/* asmcap audit FILE... [--expect LIST] [--format text|json] [--templates DIR]
+/* asmcap audit FILE... [--expect LIST] [--baseline OLD.json] [--format text|json] [--templates DIR]
  *
  * Which catalog features does built code really use?  Every function of
  * every object (archive members, shared libraries too) is decoded
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "catalog.h"
 #include "cmds.h"
 #include "file.h"
@@ -48,6 +49,8 @@ struct audit {
 	int *found;               /* per expect, for the current FILE */
 	struct buf json;
 	int nfiles_json;
+	const char *baseline;     /* --baseline: an earlier audit's JSON */
+	struct caps seen;         /* every extension found in any FILE */
 };
 
 static struct arch_cat *get_catalog(struct audit *a, const struct arch *arch, char *err, size_t errlen)
@@ -242,6 +245,7 @@ static const char *printable(char *dst, size_t n, const char *s)
 
 static void note_found(struct audit *a, const char *feature)
 {
+	caps_add(&a->seen, feature, "found", NULL, 1);
 	for (size_t i = 0; i < a->nexpect; i++)
 		if (!strcmp(a->expect[i], feature))
 			a->found[i] = 1;
@@ -478,12 +482,15 @@ static int audit_file(struct audit *a, const char *path)
 }
 
 static const char audit_usage[] =
-	"usage: asmcap audit FILE... [--expect LIST] [--format text|json] [--templates DIR]\n";
+	"usage: asmcap audit FILE... [--expect LIST] [--baseline OLD.json] [--format text|json] [--templates DIR]\n"
+	"exit: 0 audited, 1 an --expect'ed extension is not used, or one OLD.json found is not found now,\n"
+	"      2 a file cannot be read or decoded\n";
 
 static const struct opt audit_options[] = {
 	{"--expect", OPT_LIST, offsetof(struct audit, expect_opts), 0, 0, NULL},
 	{"--format", OPT_FORMAT, offsetof(struct audit, format), 0, OUT_JSON, NULL},
 	{"--templates", OPT_TEXT, offsetof(struct audit, templates), 0, 0, NULL},
+	{"--baseline", OPT_TEXT, offsetof(struct audit, baseline), 0, 0, NULL},
 	OPT_TABLE_END,
 };
 
@@ -581,12 +588,41 @@ static void audit_free(struct audit *a)
 	free(a->expect);
 	free(a->found);
 	buf_free(&a->json);
+	caps_free(&a->seen);
+}
+
+/* --baseline: the extensions base found that these files do not use (a
+ * table on stderr; stdout is the audit's): 0, or 1 when one is lost. */
+static int audit_against(struct audit *a, const struct caps *base)
+{
+	struct buf b = {0};
+	char err[512];
+	a->seen.kind = CAPS_AUDIT;
+	long lost = caps_diff(&b, OUT_TEXT, base, a->baseline, &a->seen, "this audit", 1, err, sizeof err);
+	if (lost < 0)
+		fprintf(stderr, "asmcap audit: --baseline: %s\n", err);
+	else if (b.s)
+		fputs(b.s, stderr);
+	buf_free(&b);
+	return lost < 0 ? 2 : lost > 0;
 }
 
 static int audit_main(void *cmd, const struct opts *s)
 {
 	struct audit *a = cmd;
-	int rc = check_expect(a) ? 2 : audit_files(a, s->args, s->nargs);
+	struct caps base = {0};
+	char err[1024];
+	int rc = 2;
+	if (a->baseline && caps_load(&base, a->baseline, err, sizeof err))
+		fprintf(stderr, "asmcap audit: --baseline: %s\n", err);
+	else if (!check_expect(a)) {
+		rc = audit_files(a, s->args, s->nargs);
+		if (rc < 2 && a->baseline) {
+			int rb = audit_against(a, &base);
+			rc = rb > rc ? rb : rc;
+		}
+	}
+	caps_free(&base);
 	audit_free(a);
 	return rc;
 }

@@ -1,4 +1,5 @@
 /* asmcap probe | list | explain: options, cache, output, --require. */
+#include "baseline.h"
 #include "cache.h"
 #include "arch.h"
 #include "cmds.h"
@@ -21,7 +22,7 @@
 struct cli {
 	struct probe_opts o;
 	enum out_format fmt;
-	const char *output, *cache, *log, *require;
+	const char *output, *cache, *log, *require, *baseline;
 	const char *arch;               /* list */
 	int way_set;                    /* --cc, --as, --nasm or --masm given */
 };
@@ -31,10 +32,10 @@ static const char usage_text[] =
 	"              [--mode S|s] [--flavour elf|macosx|mingw64|nasm|masm] [--features LIST]\n"
 	"              [--templates DIR] [--add-templates DIR]... [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
 	"              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
-	"              [--require LIST] [--disable LIST]\n"
+	"              [--require LIST] [--disable LIST] [--baseline OLD.json]\n"
 	"       asmcap list [--templates DIR] [--add-templates DIR]... [--arch x86_64|i386|aarch64|arm|riscv64]\n"
 	"       asmcap explain FEATURE [probe options]\n"
-	"       asmcap cpu | audit | legacy | cc-flag | cc-probe | frame | choose ...   (`asmcap CMD --help': its usage)\n"
+	"       asmcap cpu | audit | diff | legacy | cc-flag | cc-probe | frame | choose ...   (`asmcap CMD --help': its usage)\n"
 	"exit: 0 probed, 1 a --require'd feature is not yes, 2 usage or output, 3 the toolchain is unusable,\n"
 	"      4 out of memory\n";
 
@@ -115,6 +116,7 @@ static const struct opt options[] = {
 	{"--log", OPT_TEXT, AT(log), 0, 0, NULL},
 	{"--require", OPT_TEXT, AT(require), 0, 0, NULL},
 	{"--disable", OPT_TEXT, AT(o.disable), 0, 0, NULL},
+	{"--baseline", OPT_TEXT, AT(baseline), 0, 0, NULL},
 	{"--arch", OPT_CALL, 0, 0, 0, set_arch},
 	{"--add-templates", OPT_CALL, 0, 0, 0, add_templates},
 	OPT_TABLE_END,
@@ -240,6 +242,25 @@ static int require_names_known(const struct cli *c, const struct opts *s)
 	return r;
 }
 
+/* --baseline: what base had usable and this probe has not (a table on
+ * stderr, as gains are; stdout is the probe's format): 0, 1 lost, 2 the
+ * two cannot be compared. */
+static int check_baseline(const struct caps *base, const char *path, const struct probe *p)
+{
+	struct caps now;
+	struct buf b = {0};
+	char err[1024];
+	caps_from_probe(&now, p);
+	long lost = caps_diff(&b, OUT_TEXT, base, path, &now, "this probe", 1, err, sizeof err);
+	if (lost < 0)
+		fprintf(stderr, "asmcap: --baseline: %s\n", err);
+	else if (b.s)
+		fputs(b.s, stderr);
+	buf_free(&b);
+	caps_free(&now);
+	return lost < 0 ? 2 : lost > 0;
+}
+
 /* The probe's result in the format asked for. */
 static void probe_report(const struct cli *c, const struct probe *p, struct buf *b)
 {
@@ -261,10 +282,15 @@ static int probe_main(void *cmd, const struct opts *s)
 	struct cli *c = cmd;
 	struct probe p;
 	char err[1024] = "";
+	struct caps base = {0};
 	int cached, r;
 	double t0 = now_ms();
 	if ((r = cli_ready(c, s)) || (c->require && (r = require_names_known(c, s))))
 		return r;
+	if (c->baseline && caps_load(&base, c->baseline, err, sizeof err)) {
+		fprintf(stderr, "asmcap: --baseline: %s\n", err);
+		return 2;
+	}
 	r = probe_or_cache(c, &p, &cached, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "asmcap: %s\n", err);
@@ -277,7 +303,12 @@ static int probe_main(void *cmd, const struct opts *s)
 		buf_free(&b);
 		if (!r && c->require)
 			r = check_require(&p, c->require);
+		if ((!r || r == 1) && c->baseline) {
+			int rb = check_baseline(&base, c->baseline, &p);
+			r = rb > r ? rb : r;
+		}
 	}
+	caps_free(&base);
 	unsigned runs = p.nruns;
 	probe_free(&p);
 	finish_log(t0, cached, r, runs);

@@ -37,6 +37,7 @@ def knob_spec(tmp_path_factory):
     (d / "knob.c").write_text(KNOB.read_text())
     (d / "knob.spec").write_text("name: knob\nsource: knob.c\nfunction: knob_sum\ncheck: knob_check\n"
                                  "metric: frame\nvariant: only = -O1\n")
+    (d / "caps.json").write_text('{"schema": 1, "features": {"adx": {"status": "yes"}}}')
     return d / "knob.spec"
 
 
@@ -54,6 +55,8 @@ def working(cmd, spec):
         "frame": (["frame", str(KNOB), "--func=knob_sum", "--cc=gcc", "--format=json"], '"function": "knob_sum"'),
         "choose": (["choose", str(spec), "--cc=gcc", "--format=sh"], "ASMCAP_CHOICE_KNOB=only"),
         "cc-probe": (["cc-probe", "--cc=gcc", "--features=adx-inline", "--format=sh"], "ASMCAP_C_ADX_INLINE=yes"),
+        "diff": (["diff", str(spec.parent / "caps.json"), str(spec.parent / "caps.json"), "--format=json"],
+                 '"unchanged": 1'),
     }[cmd]
 
 
@@ -63,10 +66,11 @@ MISSING = {
     "cpu": ["cpu", "--format"], "audit": ["audit", "x.o", "--format"], "legacy": ["legacy", "--cc"],
     "cc-flag": ["cc-flag", "--cc"], "frame": ["frame", str(KNOB), "--func"],
     "choose": ["choose", "x.spec", "--rounds"], "cc-probe": ["cc-probe", "--features"],
+    "diff": ["diff", "a.json", "b.json", "--format"],
 }
 COMMANDS = list(MISSING)
 # The subcommands that write their result with -o.
-WITH_O = ["probe", "cpu", "cc-flag", "choose", "cc-probe"]
+WITH_O = ["probe", "cpu", "cc-flag", "choose", "cc-probe", "diff"]
 
 
 def sub(cmd):
