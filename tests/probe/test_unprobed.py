@@ -1,14 +1,22 @@
 """Features outside --features are `unprobed` in every format, never `no`;
 where a format tests truth (h, cmake) they are false, and each format's
 own reader sees the word (or null) — run through sh, make, cc, perl and
-cmake themselves.  The cache keeps the status."""
+cmake themselves.  The build formats stay readable: the unasked ones come
+after the asked ones, counted in one comment (sh keeps one line each,
+which Meson's keyval reads; make, perl and cmake set them all in one
+statement; h, where undefined is false, only names them).  The cache
+keeps the status."""
 import json
 import shutil
 import subprocess
 
 import pytest
 
-from conftest import asmcap
+from conftest import ROOT, asmcap
+
+# adx and bmi2 (adx requires it) are probed; the catalog's other features are not asked
+UNASKED = len(list((ROOT / "templates" / "x86_64").glob("*.s"))) - 2
+HEAD = f"{UNASKED} variables not asked for (--features): unprobed"
 
 
 def run(fmt, tmp_path, *extra):
@@ -32,17 +40,18 @@ def test_json_and_text(tmp_path):
 def test_sh(tmp_path):
     p = tmp_path / "caps.sh"
     p.write_text(run("sh", tmp_path))
-    out = subprocess.run(["sh", "-c", '. "$0"; echo "$ASMCAP_ADX $ASMCAP_AESNI $ASMCAP_AVX512F"',
+    out = subprocess.run(["sh", "-c", 'set -u; . "$0"; echo "$ASMCAP_ADX $ASMCAP_AESNI $ASMCAP_AVX512F $ASMCAP_XOP"',
                           str(p)], capture_output=True, text=True, check=True).stdout
-    assert out == "yes unprobed unprobed\n"
+    assert out == "yes unprobed unprobed unprobed\n"
 
 
 def test_make(tmp_path):
     (tmp_path / "caps.mk").write_text(run("make", tmp_path))
-    (tmp_path / "Makefile").write_text("include caps.mk\nall:\n\t@echo $(ASMCAP_ADX) $(ASMCAP_AESNI)\n")
+    (tmp_path / "Makefile").write_text("include caps.mk\nall:\n\t@echo $(ASMCAP_ADX) $(ASMCAP_AESNI) "
+                                       "$(ASMCAP_XOP) $(origin ASMCAP_XOP)\n")
     out = subprocess.run(["make", "-s", "-C", str(tmp_path)], capture_output=True, text=True,
                          check=True).stdout
-    assert out == "yes unprobed\n"
+    assert out == "yes unprobed unprobed file\n"
 
 
 def test_h(tmp_path):
@@ -54,16 +63,18 @@ def test_h(tmp_path):
     r = subprocess.run(["gcc", "-c", "-I", str(tmp_path), str(tmp_path / "t.c"), "-o",
                         str(tmp_path / "t.o")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert "/* ASMCAP_AESNI unprobed */" in (tmp_path / "caps.h").read_text()
+    text = (tmp_path / "caps.h").read_text()
+    assert f"/* {HEAD}, not defined: ASMCAP_AESNI " in text and " ASMCAP_XOP */" in text
 
 
 def test_perl(tmp_path):
     p = tmp_path / "caps.pl"
     p.write_text(run("perl", tmp_path))
     out = subprocess.run(["perl", "-e", 'our %asmcap; do $ARGV[0] or die "$@$!"; '
-                          'print "$asmcap{ASMCAP_ADX} $asmcap{ASMCAP_AESNI}"', str(p)],
+                          'print "$asmcap{ASMCAP_ADX} $asmcap{ASMCAP_AESNI} $asmcap{ASMCAP_XOP} ", '
+                          'scalar grep { $_ eq "unprobed" } values %asmcap', str(p)],
                          capture_output=True, text=True, check=True).stdout
-    assert out == "yes unprobed"
+    assert out == f"yes unprobed unprobed {UNASKED}"
 
 
 def test_cmake(tmp_path):
@@ -74,10 +85,24 @@ def test_cmake(tmp_path):
         f'include("{tmp_path}/caps.cmake")\n'
         "if(NOT ASMCAP_ADX)\n  message(FATAL_ERROR \"adx\")\nendif()\n"
         "if(ASMCAP_AESNI)\n  message(FATAL_ERROR \"unprobed reads as true\")\nendif()\n"
-        "message(STATUS \"aesni=${ASMCAP_AESNI}\")\n")
+        "message(STATUS \"aesni=${ASMCAP_AESNI} xop=${ASMCAP_XOP}\")\n"
+        "if(DEFINED _asmcap_v OR DEFINED v)\n  message(FATAL_ERROR \"loop variable left\")\nendif()\n")
     r = subprocess.run(["cmake", "-P", str(tmp_path / "t.cmake")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert "aesni=unprobed-NOTFOUND" in r.stdout + r.stderr
+    assert "aesni=unprobed-NOTFOUND xop=unprobed-NOTFOUND" in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("fmt,lines", [("sh", UNASKED + 1), ("make", 2), ("h", 1), ("perl", 2),
+                                       ("cmake", 2)])
+def test_unasked_counted_once_after_the_asked(tmp_path, fmt, lines):
+    """One comment counts them (no per-variable "not in --features"), and
+    they come after every asked variable, so the answers are on top."""
+    text = run(fmt, tmp_path)
+    assert text.count(HEAD) == 1 and "not in --features" not in text
+    mention = [i for i, l in enumerate(text.splitlines()) if "unprobed" in l]
+    assert len(mention) == lines, text
+    asked = [i for i, l in enumerate(text.splitlines()) if "ASMCAP_BMI2" in l or "ASMCAP_ADX" in l]
+    assert max(asked) < min(mention)
 
 
 def test_cached_answer_keeps_unprobed(tmp_path):
