@@ -468,6 +468,6 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
 
 int out_use_colour(int fd)
 {
-	const char *nc = getenv("NO_COLOR");
-	return isatty(fd) && !(nc && *nc);
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	return isatty(fd) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
 }

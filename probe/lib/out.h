@@ -51,7 +51,8 @@ void out_vars(struct buf *b, enum out_format f, const char *who,
  * -> "ASMCAP_AVX512_IFMA" (upper case, non-alphanumerics become '_'). */
 char *out_var_name(const char *prefix, const char *word);
 
-/* Whether to colour text on this stream: a TTY and NO_COLOR unset/empty. */
+/* Whether to colour text on this stream: a TTY, NO_COLOR unset or empty,
+ * and TERM not "dumb" (a terminal that shows escapes as text). */
 int out_use_colour(int fd);
 
 #endif

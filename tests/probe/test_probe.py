@@ -276,8 +276,8 @@ def test_text_table_and_colour(tmp_path, gcc_caps):
         assert l.split()[1] == gcc_caps["features"][l.split()[0]]["status"]
 
     def on_tty(extra_env):
-        env = dict(os.environ, **extra_env)
-        env.pop("NO_COLOR", None) if not extra_env else None
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+        env.update(extra_env)
         pid, fd = pty.fork()
         if pid == 0:
             os.execve(str(ASMCAP), [str(ASMCAP), "--cc", "gcc", "--cache", str(tmp_path / "cache")], env)
@@ -292,8 +292,10 @@ def test_text_table_and_colour(tmp_path, gcc_caps):
             out += chunk
         os.waitpid(pid, 0)
         return out.decode()
-    assert "\033[32m" in on_tty({})
-    assert "\033[" not in on_tty({"NO_COLOR": "1"})
+    assert "\033[32m" in on_tty({"TERM": "xterm"})
+    assert "\033[32m" in on_tty({})                       # no TERM: nothing says it cannot
+    assert "\033[" not in on_tty({"TERM": "xterm", "NO_COLOR": "1"})
+    assert "\033[" not in on_tty({"TERM": "dumb"})         # shows escapes as text
 
 
 def test_output_rewritten_only_when_changed(tmp_path):
