@@ -628,6 +628,6 @@ static int audit_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_audit = {
-	"audit", {"asmcap audit", audit_usage, audit_options, 1, OPT_ANY, "which FILE?", NULL},
+	"audit", {"asmcap audit", audit_usage, audit_options, 1, OPT_ANY, "audit needs a FILE", NULL},
 	sizeof(struct audit), NULL, audit_main,
 };

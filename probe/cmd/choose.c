@@ -621,6 +621,6 @@ static int choose_main(void *cmd, const struct opts *s)
 static const struct choose_cmd choose_defaults = {.fmt = OUT_TEXT, .rounds = 7};
 
 const struct command cmd_choose = {
-	"choose", {"asmcap choose", choose_usage, choose_options, 1, 1, "which SPEC?", NULL},
+	"choose", {"asmcap choose", choose_usage, choose_options, 1, 1, "choose needs a SPEC", NULL},
 	sizeof(struct choose_cmd), &choose_defaults, choose_main,
 };

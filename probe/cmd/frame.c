@@ -334,6 +334,6 @@ static int frame_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_frame = {
-	"frame", {"asmcap frame", frame_usage, frame_options, 1, 1, "which FILE.c?", NULL},
+	"frame", {"asmcap frame", frame_usage, frame_options, 1, 1, "frame needs a FILE.c", NULL},
 	sizeof(struct frame_cmd), NULL, frame_main,
 };

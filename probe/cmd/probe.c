@@ -33,11 +33,21 @@ static const char usage_text[] =
 	"              [--templates DIR] [--add-templates DIR]... [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
 	"              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
 	"              [--require LIST] [--disable LIST] [--baseline OLD.json]\n"
-	"       asmcap list [--templates DIR] [--add-templates DIR]... [--arch x86_64|i386|aarch64|arm|riscv64]\n"
-	"       asmcap explain FEATURE [probe options]\n"
+	"       asmcap list ...              the catalog\n"
+	"       asmcap explain FEATURE ...   one feature's probe: command, snippet, stderr, bytes\n"
 	"       asmcap cpu | audit | diff | legacy | cc-flag | cc-probe | frame | choose ...   (`asmcap CMD --help': its usage)\n"
 	"exit: 0 probed, 1 a --require'd feature is not yes, 2 usage or output, 3 the toolchain is unusable,\n"
 	"      4 out of memory\n";
+
+static const char list_usage[] =
+	"usage: asmcap list [--templates DIR] [--add-templates DIR]... [--arch x86_64|i386|aarch64|arm|riscv64]\n"
+	"  the catalog: each feature of each architecture, its summary and what it requires\n";
+
+static const char explain_usage[] =
+	"usage: asmcap explain FEATURE [--cc CMD | --as CMD | --nasm CMD | --masm CMD] [--cflags FLAGS]\n"
+	"                      [--asflags FLAGS] [--mode S|s] [--flavour elf|macosx|mingw64|nasm|masm]\n"
+	"                      [--templates DIR] [--add-templates DIR]... [--timeout SEC] [--log FILE]\n"
+	"  the probe of one feature: the command, the snippet, stderr, the expected and the actual bytes\n";
 
 /* --cc, --as, --nasm, --masm: the way in (the option's name) and its command. */
 static int set_way(void *cmd, const struct opts *s, const struct opt *o, const char *val)
@@ -292,11 +302,11 @@ static int probe_main(void *cmd, const struct opts *s)
 		return 2;
 	}
 	r = probe_or_cache(c, &p, &cached, err, sizeof err);
-	if (r) {
+	if (r == 2)
+		opt_usage(s, err, NULL);
+	else if (r)
 		fprintf(stderr, "asmcap: %s\n", err);
-		if (r == 2)
-			opt_usage(s, NULL, NULL);
-	} else {
+	else {
 		struct buf b = {0};
 		probe_report(c, &p, &b);
 		r = file_output("asmcap", c->output, &b);
@@ -462,8 +472,12 @@ static int list_main(void *cmd, const struct opts *s)
 
 static const struct cli cli_defaults = {.o = {.way = "cc", .asflags = "", .mode = 'S'}, .fmt = OUT_TEXT};
 
-#define PROBE_SPEC(max, need) {"asmcap", usage_text, options, max, max, need, NULL}
-const struct command cmd_probe = {"probe", PROBE_SPEC(0, NULL), sizeof(struct cli), &cli_defaults, probe_main};
-const struct command cmd_list = {"list", PROBE_SPEC(0, NULL), sizeof(struct cli), &cli_defaults, list_main};
-const struct command cmd_explain = {"explain", PROBE_SPEC(1, "explain needs a FEATURE"), sizeof(struct cli),
-                                    &cli_defaults, explain_main};
+/* probe, list and explain share one option table (and struct cli); each has its own usage */
+#define PROBE_SPEC(who, usage, max, need) {who, usage, options, max, max, need, NULL}
+const struct command cmd_probe = {"probe", PROBE_SPEC("asmcap", usage_text, 0, NULL), sizeof(struct cli),
+                                  &cli_defaults, probe_main};
+const struct command cmd_list = {"list", PROBE_SPEC("asmcap list", list_usage, 0, NULL), sizeof(struct cli),
+                                 &cli_defaults, list_main};
+const struct command cmd_explain = {"explain",
+                                    PROBE_SPEC("asmcap explain", explain_usage, 1, "explain needs a FEATURE"),
+                                    sizeof(struct cli), &cli_defaults, explain_main};

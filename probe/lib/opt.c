@@ -9,10 +9,8 @@
 
 int opt_usage(const struct opts *s, const char *what, const char *arg)
 {
-	if (what)
-		fprintf(stderr, "%s: %s%s%s%s\n", s->spec->who, what, arg ? " `" : "", arg ? arg : "",
-		        arg ? "'" : "");
-	fputs(s->spec->usage, stderr);
+	fprintf(stderr, "%s: %s%s%s%s; see `%s --help'\n", s->spec->who, what, arg ? " `" : "", arg ? arg : "",
+	        arg ? "'" : "", s->spec->who);
 	return 2;
 }
 

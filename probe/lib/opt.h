@@ -2,10 +2,11 @@
  * options as data (struct opt_spec: a table of what each option sets in
  * the subcommand's own struct) and command_run does the rest the same way
  * everywhere: `--opt VALUE` and `--opt=VALUE` alike, -h/--help prints the
- * usage on stdout (exit 0), `--` ends the options (what follows is data),
- * and an unknown option, a missing or bad value, a value given to a switch
- * or one argument too many or too few is a usage error (exit 2) naming
- * it. */
+ * subcommand's usage on stdout (exit 0), `--` ends the options (what
+ * follows is data), and an unknown option, a missing or bad value, a value
+ * given to a switch or one argument too many or too few is a usage error
+ * (exit 2): one line naming it and where the usage is, which a build
+ * system's log shows whole. */
 #ifndef ASMCAP_OPT_H
 #define ASMCAP_OPT_H
 
@@ -47,7 +48,7 @@ struct opt_list { const char **v; size_t n; };
 enum { OPT_ANY = 1000000 };     /* max_args: no limit */
 
 struct opt_spec {
-	const char *who;            /* "asmcap cc-flag": the prefix of messages */
+	const char *who;            /* "asmcap cc-flag": the prefix of messages, and how to ask for help */
 	const char *usage;          /* the whole usage text, ending in a newline */
 	const struct opt *table;    /* ends with a NULL name */
 	size_t min_args, max_args;  /* the arguments that are not options */
@@ -81,9 +82,8 @@ struct command {
 /* argv (argv[0] the subcommand's name) parsed and run: the exit code. */
 int command_run(const struct command *c, int argc, char **argv);
 
-/* A usage error: "WHO: WHAT `ARG'" (ARG may be NULL; WHAT NULL prints
- * nothing, for a message already given) and the usage, on stderr.
- * Returns 2, the usage exit code. */
+/* A usage error, one line on stderr: "WHO: WHAT `ARG'; see `WHO --help'"
+ * (ARG may be NULL).  Returns 2, the usage exit code. */
 int opt_usage(const struct opts *s, const char *what, const char *arg);
 
 #endif
