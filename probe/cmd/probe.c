@@ -196,6 +196,29 @@ static int probe_or_cache(struct cli *c, struct probe *p, int *cached, char *err
 	return r;
 }
 
+/* One --require'd feature that is not usable: what it is, and the Fix of
+ * the feature at fault (itself, or the one it requires that is not yes). */
+static void require_failed(const struct probe *p, size_t i, const char *missing)
+{
+	struct buf msg = {0};
+	size_t at = missing ? (size_t)(catalog_find(&p->cat, missing) - p->cat.f) : i;
+	const struct verdict *v = &p->v[at];
+	if (missing)
+		buf_printf(&msg, "asmcap: required feature %s is yes, but it requires %s, which is %s\n",
+		           p->cat.f[i].name, missing, status_name(v->st));
+	else {
+		buf_printf(&msg, "asmcap: required feature %s is %s%s", p->cat.f[i].name, status_name(v->st),
+		           *v->reason ? ": " : "");
+		buf_text(&msg, v->reason);
+		buf_puts(&msg, "\n");
+	}
+	buf_puts(&msg, "asmcap:   ");
+	report_fix(&msg, p, at);
+	buf_puts(&msg, "\n");
+	fputs(msg.s, stderr);
+	buf_free(&msg);
+}
+
 /* --require: 0, 1 (message on stderr) or 2 (unknown name). */
 static int check_require(const struct probe *p, const char *list)
 {
@@ -211,17 +234,7 @@ static int check_require(const struct probe *p, const char *list)
 		const char *missing = NULL;
 		if (!want[i] || feature_usable(p, i, &missing))
 			continue;
-		const struct verdict *v = &p->v[i];
-		if (missing)
-			fprintf(stderr, "asmcap: required feature %s is yes, but it requires %s, which is %s\n",
-			        p->cat.f[i].name, missing, status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
-		else {
-			struct buf why = {0};
-			buf_text(&why, v->reason);
-			fprintf(stderr, "asmcap: required feature %s is %s%s%s\n", p->cat.f[i].name,
-			        status_name(v->st), *v->reason ? ": " : "", why.s ? why.s : "");
-			buf_free(&why);
-		}
+		require_failed(p, i, missing);
 		r = 1;
 	}
 	free(want);

@@ -216,6 +216,39 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 	report_advice(b, p);
 }
 
+void report_fix(struct buf *b, const struct probe *p, size_t i)
+{
+	const struct feature *f = &p->cat.f[i];
+	const struct verdict *v = &p->v[i];
+	buf_puts(b, "Fix: ");
+	if (v->st == ST_DISABLED) {
+		buf_puts(b, "take it out of --disable and ASMCAP_DISABLE.");
+	} else if (v->st == ST_UNPROBED) {
+		buf_puts(b, "add it to --features.");
+	} else if (v->st == ST_SKIPPED) {
+		buf_printf(b, "none with this toolchain: it is not for this target (%s) or way in; require it only "
+		           "where it applies.", p->arch);
+	} else if (v->flags_blamed) {
+		/* the assembler knows it: the build's flags turn it away */
+		buf_puts(b, "the build's flags reject it (");
+		if (p->cflags && *p->cflags) {
+			buf_puts(b, "--cflags '");
+			buf_text(b, p->cflags);
+			buf_puts(b, p->asflags && *p->asflags ? "', " : "'");
+		}
+		if (p->asflags && *p->asflags) {
+			buf_puts(b, "--asflags '");
+			buf_text(b, p->asflags);
+			buf_puts(b, "'");
+		}
+		buf_puts(b, "); the same toolchain assembles it without them: change or drop them.");
+	} else {
+		buf_printf(b, "%san assembler that knows %s%s%s%s.",
+		           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "",
+		           f->name, f->since ? " (" : "", f->since ? f->since : "", f->since ? " or later)" : "");
+	}
+}
+
 /* One line per feature the toolchain could not give (or gave, but a
  * feature it requires it did not): what failed, what would fix it, and —
  * when this CPU could run it — what it costs. */
@@ -237,27 +270,8 @@ void report_advice(struct buf *b, const struct probe *p)
 		}
 		buf_printf(b, "  %s: ", f->name);
 		buf_text(b, v->reason);
-		buf_puts(b, ". Fix: ");
-		if (v->flags_blamed) {
-			/* the assembler knows it: the build's flags turn it away */
-			buf_puts(b, "the build's flags reject it (");
-			if (p->cflags && *p->cflags) {
-				buf_puts(b, "--cflags '");
-				buf_text(b, p->cflags);
-				buf_puts(b, p->asflags && *p->asflags ? "', " : "'");
-			}
-			if (p->asflags && *p->asflags) {
-				buf_puts(b, "--asflags '");
-				buf_text(b, p->asflags);
-				buf_puts(b, "'");
-			}
-			buf_puts(b, "); the same toolchain assembles it without them: change or drop them.");
-		} else {
-			buf_printf(b, "%san assembler that knows %s%s%s%s.",
-			           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "",
-			           f->name, f->since ? " (" : "", f->since ? f->since : "",
-			           f->since ? " or later)" : "");
-		}
+		buf_puts(b, ". ");
+		report_fix(b, p, i);
 		struct buf why = {0};
 		if (cpu_checks(f) && cpu_runs(f, &why) == 1)
 			buf_printf(b, " This CPU has %s%s%s.", f->name, f->cost ? ": " : "", f->cost ? f->cost : "");

@@ -13,6 +13,9 @@ int feature_usable(const struct probe *p, size_t i, const char **missing);
 void report_json(struct buf *b, const struct probe *p);
 void report_vars(struct buf *b, enum out_format f, const struct probe *p, const char *who);
 void report_text(struct buf *b, const struct probe *p, int colour);
+/* What would make feature i (not yes) yes: one sentence, "Fix: ...",
+ * for the advice and for --require. */
+void report_fix(struct buf *b, const struct probe *p, size_t i);
 /* The advice lines report_text ends with. */
 void report_advice(struct buf *b, const struct probe *p);
 

@@ -36,3 +36,33 @@ def test_no_advice_for_what_works():
     assert "adx" not in a and "bmi2" not in a
     r = asmcap("--cc", "gcc", "--format", "sh")
     assert "advice" not in r.stdout and "Fix:" not in r.stdout   # build-facing formats stay clean
+
+
+def require_fails(*args):
+    r = asmcap("--format", "sh", *args)
+    assert r.returncode == 1, r.stderr
+    lines = r.stderr.splitlines()
+    return lines, {l.split()[3]: lines[i + 1] for i, l in enumerate(lines) if "required feature" in l}
+
+
+def test_require_failure_says_the_fix():
+    """Each failed --require names the feature, why, and on the next line
+    the same Fix the text table's advice gives."""
+    lines, fix = require_fails("--cc", str(FAKES / "legacy-gas222"), "--require", "adx")
+    assert "no such instruction: `adcx" in lines[0]
+    assert fix["adx"].startswith("asmcap:   Fix: an assembler that knows adx (binutils 2.23")
+    assert fix["adx"].split("Fix: ")[1] in advice(str(FAKES / "legacy-gas222"))["adx"]
+
+
+def test_require_fix_names_the_flags_that_reject_it():
+    _, fix = require_fails("--cc", "gcc", "--cflags", "-Wa,-march=generic64", "--features", "adx",
+                           "--require", "adx")
+    assert "Fix: the build's flags reject it (--cflags '-Wa,-march=generic64')" in fix["adx"]
+
+
+def test_require_fix_of_what_is_not_probed_or_disabled():
+    _, fix = require_fails("--cc", "gcc", "--features", "adx", "--require", "xop")
+    assert fix["xop"] == "asmcap:   Fix: add it to --features."
+    lines, fix = require_fails("--cc", "gcc", "--disable", "bmi2", "--require", "adx")
+    assert "adx is yes, but it requires bmi2, which is disabled" in lines[0]
+    assert fix["adx"] == "asmcap:   Fix: take it out of --disable and ASMCAP_DISABLE."
