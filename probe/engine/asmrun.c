@@ -343,6 +343,7 @@ static void keep_run(struct verdict *v, const struct asm_run *u)
 	v->cmd = argv_join(u->argv.v);
 	v->stderr_text = xstrdup(u->job.r.err);
 	v->source = xstrdup(u->text);
+	v->shared = u->n;
 }
 
 /* What a run's object holds for a snippet: its bytes, if they were found. */

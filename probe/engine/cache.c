@@ -446,6 +446,27 @@ static int parse_ms(const char *s, double *out)
 	return *end ? -1 : 0;
 }
 
+/* A payload line that adds to a feature's verdict: how many snippets its
+ * run held, or that the build's flags were blamed.  0, or -1. */
+static int verdict_note(char **f, size_t n, struct probe *p)
+{
+	const struct feature *ft = n > 1 && p->v ? catalog_find(&p->cat, f[1]) : NULL;
+	struct verdict *v = ft ? &p->v[ft - p->cat.f] : NULL;
+	if (v && !strcmp(f[0], "shared") && n == 3) {
+		char *end;
+		unsigned long k = strtoul(f[2], &end, 10);
+		if (v->shared || !*f[2] || *end || !k)
+			return -1;
+		v->shared = k;
+		return 0;
+	}
+	if (v && !strcmp(f[0], "flags-blamed") && n == 2 && !v->flags_blamed) {
+		v->flags_blamed = 1;
+		return 0;
+	}
+	return -1;
+}
+
 /* One payload line into p; 0, or -1 for anything unknown or malformed
  * (the entry is then a miss, never a guess). */
 static int payload_line(char *l, const struct probe_opts *o, struct probe *p, unsigned char *got)
@@ -517,14 +538,7 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 		p->v[ft - p->cat.f].spelling = (unsigned)k;
 		return 0;
 	}
-	if (!strcmp(f[0], "flags-blamed") && n == 2 && p->v) {
-		const struct feature *ft = catalog_find(&p->cat, f[1]);
-		if (!ft || p->v[ft - p->cat.f].flags_blamed)
-			return -1;
-		p->v[ft - p->cat.f].flags_blamed = 1;
-		return 0;
-	}
-	return -1;
+	return verdict_note(f, n, p);
 }
 
 int cache_get(const char *file, const char *key, const struct probe_opts *o, struct probe *p)
@@ -589,6 +603,8 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 			buf_printf(&b, "flags-blamed\t%s\n", p->cat.f[i].name);
 		if (p->v[i].spelling)
 			buf_printf(&b, "spelling\t%s\t%u\n", p->cat.f[i].name, p->v[i].spelling);
+		if (p->v[i].shared)
+			buf_printf(&b, "shared\t%s\t%zu\n", p->cat.f[i].name, p->v[i].shared);
 		if (p->cat.f[i].nenable) {
 			buf_printf(&b, "flags\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->vf[i].st), p->vf[i].ms);
 			cache_field(&b, p->vf[i].reason);

@@ -18,6 +18,7 @@ struct verdict {
 	enum status st;
 	char *reason;           /* one line; "" for a plain yes */
 	double ms;              /* wall time of the run that decided it */
+	size_t shared;          /* the snippets that run held (a batch: more than 1); 0 unknown */
 	int flags_blamed;       /* no, but the same toolchain without --cflags/--asflags says yes */
 	unsigned spelling;      /* the `enable:' spelling its run used (index) */
 	/* for explain (not cached): what decided it */

@@ -162,6 +162,38 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 	free(v);
 }
 
+/* Decided by a run of its own (or one not known to be shared): its time
+ * is its own, and the table shows it on its row. */
+static int own_run(const struct verdict *v)
+{
+	return (v->st == ST_YES || v->st == ST_NO || v->st == ST_BROKEN) && v->shared <= 1;
+}
+
+/* The runs that decided several features at once (one batch gives them
+ * all its time), each once, on a line above the table: 1 when some
+ * feature had a run of its own, which the table's ms column is then for. */
+static int report_runs(struct buf *b, const struct probe *p)
+{
+	const char *sep = "runs:      ";
+	int own = 0;
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct verdict *v = &p->v[i];
+		size_t j = 0;
+		own |= own_run(v);
+		if (own_run(v) || v->shared < 2)
+			continue;
+		while (p->v[j].shared != v->shared || p->v[j].ms != v->ms)
+			j++;
+		if (j < i)
+			continue;       /* that run is listed already */
+		buf_printf(b, "%s%zu snippets in one run, %.1f ms", sep, v->shared, v->ms);
+		sep = "; ";
+	}
+	if (*sep == ';')
+		buf_puts(b, "\n");
+	return own;
+}
+
 void report_text(struct buf *b, const struct probe *p, int colour)
 {
 	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m",
@@ -185,6 +217,7 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 		           p->build.cet_ibt && p->build.cet_shstk ? "ibt+shstk" : p->build.cet_ibt ? "ibt" :
 		           p->build.cet_shstk ? "shstk" : "off", p->build.pic, p->build.ilp32 ? ", ILP32" : "",
 		           p->build.apple ? ", Apple" : "", p->build.win64 ? ", Win64" : "");
+	int ms = report_runs(b, p);
 	size_t w = 7;
 	int two = 0;            /* a column for the second answer, where there is one */
 	for (size_t i = 0; i < p->cat.n; i++) {
@@ -192,7 +225,8 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 			w = strlen(p->cat.f[i].name);
 		two |= p->cat.f[i].nenable > 0;
 	}
-	buf_printf(b, "\n%-*s  %-8s  %s%7s  %s\n", (int)w, "feature", "status", two ? "flags     " : "", "ms", "reason");
+	buf_printf(b, "\n%-*s  %-8s  %s%sreason\n", (int)w, "feature", "status", two ? "flags     " : "",
+	           ms ? "     ms  " : "");
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const struct verdict *v = &p->v[i];
 		const char *missing = NULL;
@@ -204,10 +238,10 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 			           colour ? "\033[0m" : "");
 		else if (two)
 			buf_printf(b, "%-8s  ", "-");
-		if (v->st == ST_YES || v->st == ST_NO || v->st == ST_BROKEN)
+		if (ms && own_run(v))
 			buf_printf(b, "%7.1f  ", v->ms);
-		else
-			buf_printf(b, "%7s  ", "-");
+		else if (ms)
+			buf_printf(b, "%7s  ", v->shared > 1 ? "" : "-");
 		buf_text(b, v->reason);
 		if (missing)
 			buf_printf(b, "%sunusable: requires %s", *v->reason ? "; " : "", missing);

@@ -321,7 +321,7 @@ def test_x86_output_has_no_second_answer():
     assert "_FLAGS" not in asmcap("--cc", "gcc", "--features", "adx", "--format", "sh").stdout
     head = next(l for l in asmcap("--cc", "gcc", "--features", "adx").stdout.splitlines()
                 if l.startswith("feature"))
-    assert head.split() == ["feature", "status", "ms", "reason"]
+    assert "flags" not in head.split()
 
 
 def test_cache_keeps_both_answers_and_macros(tmp_path):

@@ -298,6 +298,42 @@ def test_text_table_and_colour(tmp_path, gcc_caps):
     assert "\033[" not in on_tty({"TERM": "dumb"})         # shows escapes as text
 
 
+def table(text):
+    """The text table's runs line (or None), its header words and its rows' words."""
+    lines = text.splitlines()
+    runs = next((l for l in lines if l.startswith("runs:")), None)
+    at = next(i for i, l in enumerate(lines) if l.startswith("feature"))
+    end = next((i for i, l in enumerate(lines) if i > at and not l.strip()), len(lines))
+    return runs, lines[at].split(), [l.split() for l in lines[at + 1:end]]
+
+
+def test_batch_time_shown_once(tmp_path):
+    """One batch run decides most features, and gives each its time: the
+    table says that time once, above it, not on every row.  The same
+    answers from the cache read the same."""
+    args = ("--cc", "gcc", "--cache", tmp_path / "cache")
+    first = asmcap(*args).stdout
+    runs, head, rows = table(first)
+    assert head == ["feature", "status", "reason"]           # every feature came from a batch
+    times = re.findall(r"(\d+) snippets in one run, (\d+\.\d) ms", runs)
+    assert times and all(int(n) > 1 for n, _ in times)
+    for _, ms in times:
+        assert first.count(ms) == 1, ms                      # once, on the runs line
+    c = caps(*args)                                          # the cache's answers, as JSON
+    decided = {v["ms"] for v in c["features"].values() if v["status"] in ("yes", "no", "broken")}
+    assert {f"{ms:.1f}" for ms in decided} == {ms for _, ms in times}
+    assert asmcap(*args).stdout == first
+
+
+def test_own_runs_keep_their_time():
+    """A batch that fails without naming lines: each feature is settled by
+    a run of its own, and each row has its own time."""
+    runs, head, rows = table(asmcap("--cc", fake("noline")).stdout)
+    assert runs is None and head == ["feature", "status", "ms", "reason"]
+    decided = [r for r in rows if r[1] in ("yes", "no", "broken")]
+    assert decided and all(re.fullmatch(r"\d+\.\d", r[2]) for r in decided)
+
+
 def test_output_rewritten_only_when_changed(tmp_path):
     out, cache = tmp_path / "caps.h", tmp_path / "cache"
     args = ["--cc", "gcc", "--cache", cache, "--format", "h", "-o", out]
