@@ -195,8 +195,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/asmcap \
 		$(DESTDIR)$(PERLDIR) $(DESTDIR)$(PREFIX)/share/aclocal \
 		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(BUILD)/asmcap $(DESTDIR)$(PREFIX)/bin/asmcap
+	install -m 644 completion/asmcap.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/asmcap
 	cp -R templates $(DESTDIR)$(PREFIX)/share/asmcap/
 	install -m 644 perlasm/Asmcap.pm $(DESTDIR)$(PERLDIR)/Asmcap.pm
 	install -m 644 m4/asmcap.m4 $(DESTDIR)$(PREFIX)/share/aclocal/asmcap.m4
@@ -213,6 +215,7 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/aclocal/asmcap.m4 \
 		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/AsmcapConfig.cmake \
 		$(DESTDIR)$(PREFIX)/share/man/man1/asmcap.1 $(DESTDIR)$(PREFIX)/include/mont.h \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/asmcap \
 		$(DESTDIR)$(PREFIX)/lib/libmont.a $(DESTDIR)$(PREFIX)/lib/libmont.so \
 		$(DESTDIR)$(PREFIX)/lib/libmont.so.0 \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/mont.pc
