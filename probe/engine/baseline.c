@@ -36,23 +36,38 @@ void caps_free(struct caps *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* A feature's second answer, where it has one (the build's flags enable
+ * it, without the `enable:' directive), is a row of its own: NAME/flags. */
+static void add_flags(struct caps *c, const char *name, const char *st, const char *reason)
+{
+	char *row = xprintf("%s/flags", name);
+	caps_add(c, row, st, reason, !strcmp(st, "yes"));
+	free(row);
+}
+
 void caps_from_probe(struct caps *c, const struct probe *p)
 {
 	*c = (struct caps){CAPS_PROBE, xstrdup(p->arch), NULL, 0};
-	for (size_t i = 0; i < p->cat.n; i++)
+	for (size_t i = 0; i < p->cat.n; i++) {
 		caps_add(c, p->cat.f[i].name, status_name(p->v[i].st), p->v[i].reason, p->v[i].st == ST_YES);
+		if (p->cat.f[i].nenable)
+			add_flags(c, p->cat.f[i].name, status_name(p->vf[i].st), p->vf[i].reason);
+	}
 }
 
-/* caps.json's features: each one's status and reason. */
+/* caps.json's features: each one's status and reason, and the flags answer's. */
 static int from_features(struct caps *c, const struct json *feats, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < feats->n; i++) {
-		const char *st = json_get_str(&feats->item[i], "status");
-		if (!st) {
-			snprintf(err, errlen, "feature `%s' has no \"status\"", feats->key[i]);
+		const struct json *flags = json_get(&feats->item[i], "flags");
+		const char *st = json_get_str(&feats->item[i], "status"), *fst = json_get_str(flags, "status");
+		if (!st || (flags && !fst)) {
+			snprintf(err, errlen, "feature `%s' has no \"status\"%s", feats->key[i], st ? " in \"flags\"" : "");
 			return -1;
 		}
 		caps_add(c, feats->key[i], st, json_get_str(&feats->item[i], "reason"), !strcmp(st, "yes"));
+		if (flags)
+			add_flags(c, feats->key[i], fst, json_get_str(flags, "reason"));
 	}
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* The baseline guard: what was usable before and is not any more.  Two
  * kinds of document are compared, each reduced to rows of the same shape:
- * a probe's (caps.json: each feature's status; usable when yes) and an
+ * a probe's (caps.json: each feature's status, and its flags answer as
+ * NAME/flags where it has one; usable when yes) and an
  * audit's (audit --format json: each extension some function or section
  * of the built code uses).  `asmcap diff`, `--baseline` on a probe and
  * `audit --baseline` all print and decide through caps_diff. */

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import asmcap
+from conftest import asmcap, need_tool
 
 
 def caps(arch="x86_64", **features):
@@ -77,6 +77,35 @@ def test_unprobed_now_is_not_compared_and_said(tmp_path):
     assert "not compared (unprobed now): adx" in r.stdout
 
 
+def test_the_flags_answer_is_compared_too(tmp_path):
+    """Where a feature has two answers, losing the second (the build's
+    flags no longer enable it: C code and directive-free assembly lose it)
+    is a loss of its own, NAME/flags."""
+    def sha3(flags):
+        return {"schema": 1, "toolchain": {"arch": "aarch64"},
+                "features": {"sha3": {"status": "yes", "reason": "", "flags": {"status": flags, "reason": ""}}}}
+    old = write(tmp_path / "old.json", sha3("yes"))
+    new = write(tmp_path / "new.json", sha3("no"))
+    r = asmcap("diff", old, new)
+    assert r.returncode == 1 and rows(r.stdout) == {"sha3/flags": ("LOST", "yes", "no")}
+    assert rows(asmcap("diff", new, old).stdout) == {"sha3/flags": ("gained", "no", "yes")}
+
+
+def test_probe_baseline_catches_the_flags_lost(tmp_path):
+    """clang-19 for aarch64: SHA3 is optional from Armv8.2 (the Arm ARM), so
+    -march=armv8.2-a+sha3 enables it and the default armv8-a does not; the
+    directive answer stays yes either way."""
+    need_tool("clang-19")
+    cc = "clang-19 --target=aarch64-linux-gnu"
+    base = tmp_path / "base.json"
+    r = asmcap("--cc", cc, "--cflags", "-march=armv8.2-a+sha3", "--features", "sha3", "--format", "json",
+               "-o", base)
+    assert r.returncode == 0, r.stderr
+    r = asmcap("--cc", cc, "--features", "sha3", "--format", "sh", "--baseline", base)
+    assert r.returncode == 1 and rows(r.stderr) == {"sha3/flags": ("LOST", "yes", "no")}, r.stderr
+    assert "ASMCAP_SHA3=yes" in r.stdout and "ASMCAP_SHA3_FLAGS=no" in r.stdout
+
+
 def test_diff_json(tmp_path):
     old = write(tmp_path / "old.json", caps(adx="yes", vaes="no", sha="yes"))
     new = write(tmp_path / "new.json", caps(adx=("no", "rejected"), vaes="yes", sha="yes"))
@@ -101,6 +130,8 @@ def test_json_escapes_are_decoded(tmp_path):
     ('{"schema": 1,\n "features": {"adx": {"status": "yes"},}}', "line 2: an object key must be a string"),
     ('{"schema": 1,\n', "line 2: the text ends inside an object"),
     ('{"schema": 1, "features": {"adx": {}}}', "feature `adx' has no \"status\""),
+    ('{"schema": 1, "features": {"sha3": {"status": "yes", "flags": {}}}}',
+     "feature `sha3' has no \"status\" in \"flags\""),
     ('{"schema": 2, "features": {}}', "not an asmcap document of schema 1"),
     ('{"schema": 1, "other": []}', "neither a probe's caps.json"),
     ('{"schema": 1, "features": {"adx": {"status": "yes"}}} x', "text after the JSON value"),
