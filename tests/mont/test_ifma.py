@@ -214,11 +214,15 @@ def audit(lib, expect):
                           capture_output=True, text=True, timeout=120)
 
 
-def test_yasm_builds_without_the_tier(yasm_build, rng):
+def test_yasm_builds_without_the_tier(yasm_build, rng, tmp_path):
     assert "#define MONT_HAVE_IFMA" not in (YASM_BUILD / "mont-kernels.h").read_text()
-    code = subprocess.run(["objcopy", "-O", "binary", "--only-section=.text",
-                           str(YASM_BUILD / "mont" / "mont-ifma.o"), "/dev/stdout"],
-                          capture_output=True, timeout=60, check=True).stdout
+    # into a file of the test's own: run with its stdout closed, objcopy
+    # (as root) made /dev/stdout a regular file, for every later test
+    text = tmp_path / "text.bin"
+    subprocess.run(["objcopy", "-O", "binary", "--only-section=.text",
+                    str(YASM_BUILD / "mont" / "mont-ifma.o"), str(text)],
+                   capture_output=True, timeout=60, check=True)
+    code = text.read_bytes()
     assert code and b"\x62" not in code, "EVEX bytes in a build whose caps say no"
     r = audit(YASM_BUILD / "libmont.a", "avx512ifma")
     assert r.returncode == 1 and "expected avx512ifma" in r.stderr, r.stderr
