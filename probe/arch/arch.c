@@ -20,10 +20,10 @@ const struct arch *arch_named(const char *name)
 
 const struct arch *arch_of_obj(const struct obj *o)
 {
-	if (o->big_endian)
-		return NULL;    /* every module is little-endian */
 	for (const struct arch *const *a = arch_all; *a; a++) {
 		const struct arch *m = *a;
+		if (o->big_endian && !m->any_order)
+			continue;
 		unsigned want = o->format == OBJ_ELF ? m->elf_machine : o->format == OBJ_COFF ? m->coff_machine
 		                : m->macho_cputype;
 		/* ELF names RISC-V once for both widths: the class tells them apart */
@@ -74,8 +74,10 @@ int arch_runs_natively(const struct obj *o)
 #else
 	const enum obj_format host_format = OBJ_ELF;
 #endif
+	const int host_big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	const struct arch *a = arch_of_obj(o), *h = arch_host();
-	return a && h && o->format == host_format && (a == h || (h == &arch_x86_64 && a == &arch_i386));
+	return a && h && o->format == host_format && o->big_endian == host_big_endian &&
+	       (a == h || (h == &arch_x86_64 && a == &arch_i386));
 }
 
 const char *arch_macro_named(const char *name)

@@ -303,3 +303,85 @@ def test_perl_has_flags(tmp_path):
                           " qw(sha3 bti adx))", tmp_path / "caps.json"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "1 0 1 1 0 0"
+
+
+# ---- big-endian and ILP32 objects (aarch64_be, ELF32 AArch64, armeb) ----
+
+ORDER = ROOT / "tests" / "probe" / "data" / "order"     # ADD in instruction order, and byte-swapped
+EF_ARM_BE8 = 0x00800000
+
+
+def elf_facts(path):
+    """(class bits, big-endian, e_flags, .text as stored) from the file's
+    ELF header and section headers (gABI)."""
+    b = path.read_bytes()
+    assert b[:4] == b"\x7fELF"
+    is64, be = b[4] == 2, b[5] == 2
+
+    def num(off, size):
+        return int.from_bytes(b[off:off + size], "big" if be else "little")
+    w = 8 if is64 else 4
+    flags = num(48 if is64 else 36, 4)
+    shoff, shentsize = num(40 if is64 else 32, w), num(58 if is64 else 46, 2)
+    shnum, shstrndx = num(60 if is64 else 48, 2), num(62 if is64 else 50, 2)
+
+    def section(i):     # (name offset, file offset, size)
+        h = shoff + i * shentsize
+        return num(h, 4), num(h + (24 if is64 else 16), w), num(h + (32 if is64 else 20), w)
+    names = section(shstrndx)[1]
+    for i in range(shnum):
+        name, off, size = section(i)
+        if b[names + name:names + name + 6] == b".text\0":
+            return (64 if is64 else 32), be, flags, b[off:off + size]
+    raise AssertionError(f"{path}: no .text")
+
+
+# (how asmcap runs it, the words, arch, class bits, big-endian)
+ORDER_TOOLCHAINS = [
+    ("--cc", "clang-19 --target=aarch64_be-linux-gnu", "aarch64", 64, True),
+    ("--as", "aarch64-linux-gnu-as -EB", "aarch64", 64, True),
+    ("--cc", "clang-19 --target=aarch64_be-linux-gnu_ilp32", "aarch64", 32, True),
+    ("--cc", "clang-19 --target=aarch64-linux-gnu_ilp32", "aarch64", 32, False),
+    ("--as", "aarch64-linux-gnu-as -mabi=ilp32", "aarch64", 32, False),
+    ("--cc", "clang-19 --target=armeb-linux-gnueabihf", "arm", 32, True),
+    ("--as", "arm-linux-gnueabihf-as -EB", "arm", 32, True),
+]
+
+
+@pytest.mark.parametrize("way,words,arch,bits,be", ORDER_TOOLCHAINS, ids=lambda v: str(v))
+def test_big_endian_and_ilp32_objects(tmp_path, way, words, arch, bits, be):
+    """These objects hold A64 (or A32/T32) code; they were "machine 0xb7"
+    with every feature skipped.  The facts, read from the toolchain's own
+    object first: A64 instructions are little-endian words in every object
+    (big-endian data or not); a big-endian ARM object (EF_ARM_BE8 clear)
+    stores A32 words and Thumb halfwords big-endian, which `ld --be8`
+    turns into instruction order.  So ADD in instruction order is yes and
+    the same bytes swapped are broken, on every one of them."""
+    cmd = words.split()
+    need(cmd[0])
+    src = tmp_path / "add.s"
+    src.write_text("\tadd x0, x1, x2\n" if arch == "aarch64" else
+                   "\t.syntax unified\n\t.arm\n\tadd r0, r1, r2\n\t.thumb\n\tadd.w r0, r1, r2\n")
+    obj = tmp_path / "add.o"
+    subprocess.run(cmd + (["-c"] if way == "--cc" else []) + [str(src), "-o", str(obj)], check=True)
+    got_bits, got_be, flags, text = elf_facts(obj)
+    assert (got_bits, got_be) == (bits, be)
+    if arch == "aarch64":
+        assert text == bytes.fromhex("2000028b")
+    else:
+        assert not flags & EF_ARM_BE8 and text == bytes.fromhex("e0810002" "eb010002")
+    fmt = f"elf{bits}"
+    asm = [way, cmd[0], "--asflags" if way == "--as" else "--cflags", " ".join(cmd[1:])]
+    c = probe(*asm, "--templates", ORDER)
+    assert (c["toolchain"]["arch"], c["toolchain"]["format"]) == (arch, fmt)
+    assert {k: v[0] for k, v in table(c).items()} == (
+        {"addx": "yes", "addxbe": "broken"} if arch == "aarch64" else
+        {"adda": "yes", "addt": "yes", "addabe": "broken"})
+    # The real catalog: answered, not skipped; the build says the byte order.
+    feature = "aes" if arch == "aarch64" else "neon"
+    c = probe(*asm, "--features", feature)
+    assert c["features"][feature]["status"] == "yes", c["features"][feature]
+    if way == "--cc":
+        assert ("__ARM_BIG_ENDIAN" in c["build"]["macros"]) == be
+    sh = asmcap(*asm, "--features", feature, "--format", "sh").stdout
+    assert f"ASMCAP_ARCH={arch}\n" in sh and f"ASMCAP_{feature.upper()}=yes\n" in sh
