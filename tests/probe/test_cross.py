@@ -385,3 +385,28 @@ def test_big_endian_and_ilp32_objects(tmp_path, way, words, arch, bits, be):
         assert ("__ARM_BIG_ENDIAN" in c["build"]["macros"]) == be
     sh = asmcap(*asm, "--features", feature, "--format", "sh").stdout
     assert f"ASMCAP_ARCH={arch}\n" in sh and f"ASMCAP_{feature.upper()}=yes\n" in sh
+
+
+# ---- advice: only the host's own architecture's CPU reader answers ----
+
+@pytest.mark.parametrize("args,features", [
+    (["--as", "aarch64-linux-gnu-as"], "gcs,sme2"),
+    (["--cc", "clang-14", "--cflags", "--target=riscv64-linux-gnu"], "zvksh,zbb"),
+    # an arm feature this assembler refuses with its directive (status no)
+    (["--as", "arm-linux-gnueabihf-as", "--templates", ROOT / "tests" / "probe" / "data" / "enable"], "idivext"),
+])
+def test_cross_advice_claims_no_cpu(args, features):
+    """Probed on x86_64, the x86 reader took an aarch64/arm/riscv64 feature
+    (no cpuid: lines) as runnable and the advice said "This CPU has gcs".
+    The CPU of this machine cannot run another architecture's code: the
+    advice is there (the toolchain rejected them), the CPU claim is not."""
+    import platform
+    assert platform.machine() == "x86_64", "the claim is tested on an x86_64 host"
+    need(args[1])
+    r = asmcap(*args, "--features", features)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split("\nadvice:\n", 1)[1].splitlines()
+    named = {l.split(":", 1)[0].strip(): l for l in lines}
+    assert set(features.split(",")) <= set(named), r.stdout
+    assert not [l for l in lines if "This CPU has" in l], lines
+
