@@ -13,7 +13,8 @@ aarch64      gas  clang-14 clang-19 clang-22
   bf16 cssc dotprod fp16 i8mm sb wfxt   yes no yes yes
   gcs sme2                              no  no yes yes
   every other feature                   yes yes yes yes
-arm: every feature yes on gas, gas -mthumb, clang-14, clang-19, clang-22
+arm: every feature yes on gas, gas -mthumb, gas without -march, clang-14,
+  clang-19, clang-22
 riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   zba..zksh v zicbom zicboz zihintpause zawrs   yes no yes yes yes
   zicond zabha zfa zcb zimop zv*                no  no yes yes yes

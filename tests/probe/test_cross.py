@@ -410,3 +410,53 @@ def test_cross_advice_claims_no_cpu(args, features):
     assert set(features.split(",")) <= set(named), r.stdout
     assert not [l for l in lines if "This CPU has" in l], lines
 
+
+# ---- arm idiv on raw GNU as: the two answers and the advice agree ----
+
+SDIV = "\t.syntax unified\n\t.arm\n\tsdiv r0, r1, r2\n"
+SDIV_BYTES = bytes.fromhex("11f210e7")      # the word 0xe710f211 (Arm ARM SDIV, A1)
+
+
+def gas_arm(tmp_path, text, *flags):
+    """.text of `arm-linux-gnueabihf-as FLAGS` on text, or None when it refuses."""
+    src, obj = tmp_path / "d.s", tmp_path / "d.o"
+    src.write_text(text)
+    r = subprocess.run(["arm-linux-gnueabihf-as", *flags, str(src), "-o", str(obj)], capture_output=True)
+    return elf_facts(obj)[3] if r.returncode == 0 else None
+
+
+@pytest.mark.parametrize("asflags", [[], ["-march=armv5te"], ["-march=armv7-a"]])
+def test_arm_idiv_on_gnu_as(tmp_path, asflags):
+    """GNU as without -march takes every instruction (sdiv assembles bare)
+    but refuses `.arch_extension idiv` unless the base is v7-A or v7-R:
+    the catalog's spelling gave IDIV=no beside IDIV_FLAGS=yes, and advice
+    asking for the assembler in use.  Naming the base first works on every
+    base.  Both answers come from these bytes."""
+    need("arm-linux-gnueabihf-as")
+    ext = ".arch_extension idiv\n"
+    assert gas_arm(tmp_path, ext + SDIV) is None or asflags == ["-march=armv7-a"], \
+        "precondition: the bare extension is refused on a base that is not v7-A"
+    with_dir = gas_arm(tmp_path, ".arch armv7-a\n" + ext + SDIV, *asflags)
+    bare = gas_arm(tmp_path, SDIV, *asflags)
+    assert with_dir == SDIV_BYTES
+    want = ("yes", "yes" if bare == SDIV_BYTES else "no")
+    c = probe("--as", "arm-linux-gnueabihf-as", *(["--asflags", *asflags] if asflags else []),
+              "--features", "idiv")
+    assert table(c)["idiv"] == want
+    # yes needs no advice (it asked for GNU as 2.40, the assembler in use)
+    assert "advice:" not in asmcap("--as", "arm-linux-gnueabihf-as", *(["--asflags", *asflags] if asflags else []),
+                                   "--features", "idiv").stdout
+
+
+def test_advice_when_only_the_directive_is_refused():
+    """A feature whose only enable line this assembler refuses while the
+    bare snippet gives the right bytes: status no, flags yes.  The advice
+    says the build's flags enable it, not "an assembler that knows it"."""
+    need("arm-linux-gnueabihf-as")
+    r = asmcap("--as", "arm-linux-gnueabihf-as", "--templates", ROOT / "tests" / "probe" / "data" / "enable")
+    assert r.returncode == 0, r.stderr
+    row = next(l.split() for l in r.stdout.splitlines() if l.startswith("idivext "))
+    assert row[1:3] == ["no", "yes"]
+    line = next(l for l in r.stdout.split("\nadvice:\n", 1)[1].splitlines() if l.startswith("  idivext:"))
+    assert "an assembler that knows" not in line
+    assert "the build's flags enable it" in line and "rejects `.arch_extension idiv'" in line
