@@ -258,13 +258,18 @@ static void arm_section_order(uint8_t *d, uint64_t size, const struct obj_symbol
  * copies of the code sections, so the decoders and the catalog's bytes
  * see one instruction order in objects of either byte order.  Code before
  * the first mapping symbol is taken as A32 (the ABI requires them). */
-static int arm_be8_order(struct obj *o, char *err, size_t errlen)
+static int arm_be8_order(struct obj *o, size_t len, char *err, size_t errlen)
 {
 	uint64_t total = 0, at = 0;
 	size_t nmap = 0, m = 0;
 	for (size_t i = 0; i < o->nsections; i++)
 		if (o->sections[i].is_code && o->sections[i].data)
 			total += o->sections[i].size;
+	/* Sections with contents do not share file bytes; headers that make
+	 * them do must not make the copies outgrow the file. */
+	if (total > len)
+		return obj_fail(err, errlen, "ELF code sections overlap (%llu bytes in a file of %zu)",
+		                (unsigned long long)total, len);
 	const struct obj_symbol **map = malloc((o->nsymbols + 1) * sizeof *map);
 	o->owned = malloc(total ? total : 1);
 	if (!map || !o->owned) {
@@ -314,6 +319,6 @@ int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size
 	if (read_sections(o, &e, err, errlen) || read_symbols(o, &e, u16(&e, buf + 16) == ET_REL, err, errlen))
 		return -1;
 	if (o->machine == EM_ARM && e.be && !(u32(&e, buf + e.L->e_flags) & EF_ARM_BE8))
-		return arm_be8_order(o, err, errlen);
+		return arm_be8_order(o, len, err, errlen);
 	return 0;
 }

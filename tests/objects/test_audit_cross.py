@@ -269,3 +269,29 @@ def test_aarch64_be_property_note(tmp_path):
     r = asmcap("audit", obj, "--format", "json")
     assert r.returncode == 0, r.stderr
     assert {"bti", "pac"} <= set(json.loads(r.stdout)["objects"][0]["marked"])
+
+
+def test_armeb_code_sections_cannot_outgrow_the_file(tmp_path):
+    """The reader copies big-endian ARM code to put it in instruction
+    order; section headers that claim the whole file as code, twice, are
+    refused by name instead of copied (a hostile object would make it
+    copy the file once per header)."""
+    need_tool("arm-linux-gnueabihf-as")
+    src = tmp_path / "two.s"
+    src.write_text('\t.section .text.a,"ax",%progbits\n\tnop\n\t.section .text.b,"ax",%progbits\n\tnop\n')
+    obj = tmp_path / "two.o"
+    subprocess.run(["arm-linux-gnueabihf-as", "-EB", str(src), "-o", str(obj)], check=True)
+    assert asmcap("audit", obj).returncode == 0, "precondition: the object as assembled reads"
+    b = bytearray(obj.read_bytes())
+    shoff, shentsize, shnum = (int.from_bytes(b[o:o + n], "big") for o, n in ((32, 4), (46, 2), (48, 2)))
+    shstr = shoff + int.from_bytes(b[50:52], "big") * shentsize
+    names = int.from_bytes(b[shstr + 16:shstr + 20], "big")
+    for i in range(shnum):
+        h = shoff + i * shentsize
+        name = b[names + int.from_bytes(b[h:h + 4], "big"):].split(b"\0")[0]
+        if name in (b".text.a", b".text.b"):
+            b[h + 16:h + 20] = (0).to_bytes(4, "big")            # sh_offset: the file's start
+            b[h + 20:h + 24] = len(b).to_bytes(4, "big")         # sh_size: all of it
+    obj.write_bytes(bytes(b))
+    r = asmcap("audit", obj)
+    assert r.returncode == 2 and "code sections overlap" in r.stderr, (r.returncode, r.stderr)
