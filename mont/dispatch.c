@@ -63,8 +63,12 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static unsigned cpu;				/* CPU_* bits, set once */
 static _Atomic(const struct mont_impl *) active;
 
-/* MONT_ASSUME_CPU=adx,bmi2,avx2,ifma (tests only): valgrind's CPUID hides
- * ADX; the tests mask IFMA with it. */
+/* MONT_ASSUME_CPU=adx,bmi2,avx2,ifma: the CPU features dispatch may use.
+ * The shipped library only narrows CPUID with it (the tests mask IFMA or
+ * ADX): naming a feature the CPU lacks must not reach an illegal
+ * instruction.  The test build (MONT_TEST_ASSUME_WIDENS, libmont-test.a)
+ * takes it instead of CPUID: valgrind's CPUID hides ADX although valgrind
+ * runs it, and the tests under valgrind must reach the ADX code. */
 static unsigned parse_cpu(const char *list)
 {
 	static const struct { const char *name; unsigned bit; } names[] = {
@@ -90,11 +94,8 @@ static unsigned parse_cpu(const char *list)
 	return bits;
 }
 
-static unsigned read_cpu(void)
+static unsigned cpuid_bits(void)
 {
-	const char *assume = getenv("MONT_ASSUME_CPU");
-	if (assume)
-		return parse_cpu(assume);
 #if defined(MONT_ASM) && defined(__x86_64__)
 	unsigned eax, ebx, ecx, edx, xcr0_lo = 0, xcr0_hi, osxsave;
 	if (__get_cpuid_max(0, NULL) < 7)
@@ -114,6 +115,17 @@ static unsigned read_cpu(void)
 #else
 	return 0;
 #endif
+}
+
+static unsigned read_cpu(void)
+{
+	const char *assume = getenv("MONT_ASSUME_CPU");
+#ifdef MONT_TEST_ASSUME_WIDENS
+	if (assume)
+		return parse_cpu(assume);
+#endif
+	unsigned bits = cpuid_bits();
+	return assume ? bits & parse_cpu(assume) : bits;
 }
 
 /* 0 and *out set, or the mont_select() error code. */

@@ -112,8 +112,9 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
  * per multiply); aborts when num > MONT_MAX_NUM. */
 const struct mont_impl *mont_impl_for(size_t num);
 
-/* 1 when the CPU runs AVX2 and the OS saves YMM state (or
- * MONT_ASSUME_CPU names avx2). */
+/* 1 when the CPU runs AVX2 and the OS saves YMM state (and
+ * MONT_ASSUME_CPU, if set, names avx2; in the test build it alone
+ * decides). */
 int mont_cpu_avx2(void);
 
 /* r = t mod n for t = t_top*R + t[0..num-1] < 2n (t_top is 0 or 1),

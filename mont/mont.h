@@ -9,8 +9,10 @@
  * library was built with (see `make`: the asm kernels exist only when the
  * toolchain could assemble them) that this CPU can run. MONT_BACKEND=c|a64|mulq|adx|ifma
  * in the environment asks for one; when it cannot be honoured one line goes
- * to stderr and the best available backend runs. Sizes below the kernels'
- * minimum (their generator states it in mont-kernels.h) use the C code.
+ * to stderr and the best available backend runs. MONT_ASSUME_CPU=adx,bmi2,...
+ * (for tests) can only take features away from what CPUID reports. Sizes
+ * below the kernels' minimum (their generator states it in mont-kernels.h)
+ * use the C code.
  *
  * Thread-safe. Constant time: the secrets are a, b, base and exp, whose
  * values never change the instruction and address trace. Public, and free

@@ -9,10 +9,11 @@
 static const char *const macros[] = {
 	"__ARM_FEATURE_BTI_DEFAULT", "__ARM_FEATURE_PAC_DEFAULT", "__ARM_FEATURE_GCS_DEFAULT", "__ARM_ARCH", "__ARM_FEATURE_SVE",
 	"__ARM_FEATURE_SVE2", "__ARM_FEATURE_SME", "__ARM_FEATURE_CRYPTO", "__ARM_FEATURE_SHA3",
-	"__ARM_FEATURE_ATOMICS", "__ARM_FEATURE_CRC32", NULL,
+	"__ARM_FEATURE_ATOMICS", "__ARM_FEATURE_CRC32", "__ARM_BIG_ENDIAN", NULL,
 };
 
-/* Every instruction is one little-endian 32-bit word. */
+/* Every instruction is one little-endian 32-bit word, in big-endian
+ * objects too (Arm ARM: instruction fetches are little-endian). */
 static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
 {
 	(void)mode;
@@ -55,6 +56,8 @@ static const char *const protection_bits[] = { "bti", "pac", "gcs", NULL };
 const struct arch arch_aarch64 = {
 	.name = "aarch64", .bits = 64,
 	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
+	/* ILP32 objects are ELF32; aarch64_be keeps instructions little-endian */
+	.elf_any_class = 1, .any_order = 1,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 4, WORDS_HOOKS(decode, sp_down),
 	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits,

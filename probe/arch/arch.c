@@ -20,10 +20,10 @@ const struct arch *arch_named(const char *name)
 
 const struct arch *arch_of_obj(const struct obj *o)
 {
-	if (o->big_endian)
-		return NULL;    /* every module is little-endian */
 	for (const struct arch *const *a = arch_all; *a; a++) {
 		const struct arch *m = *a;
+		if (o->big_endian && !m->any_order)
+			continue;
 		unsigned want = o->format == OBJ_ELF ? m->elf_machine : o->format == OBJ_COFF ? m->coff_machine
 		                : m->macho_cputype;
 		/* ELF names RISC-V once for both widths: the class tells them apart */
@@ -50,11 +50,24 @@ const struct arch *arch_host(void)
 #endif
 }
 
+/* Does the host run code of module a (x86_64 hosts run i386 code too)? */
+static int host_runs(const struct arch *a)
+{
+	const struct arch *h = arch_host();
+	return a && h && (a == h || (h == &arch_x86_64 && a == &arch_i386));
+}
+
 int cpu_runs(const struct feature *f, struct buf *why)
 {
 	const struct arch *a = arch_host();
 	if (!a || !a->cpu_runs) {
 		buf_printf(why, "asmcap cannot read this CPU's features (%s)", a ? a->name : "unknown architecture");
+		return -1;
+	}
+	/* another architecture's reader would read its own bits (or, on x86,
+	 * none: a feature without cpuid lines) and claim the feature */
+	if (!host_runs(arch_named(f->arch))) {
+		buf_printf(why, "%s is a %s feature; this CPU is %s", f->name, f->arch, a->name);
 		return -1;
 	}
 	return a->cpu_runs(f, why);
@@ -74,8 +87,8 @@ int arch_runs_natively(const struct obj *o)
 #else
 	const enum obj_format host_format = OBJ_ELF;
 #endif
-	const struct arch *a = arch_of_obj(o), *h = arch_host();
-	return a && h && o->format == host_format && (a == h || (h == &arch_x86_64 && a == &arch_i386));
+	const int host_big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	return o->format == host_format && o->big_endian == host_big_endian && host_runs(arch_of_obj(o));
 }
 
 const char *arch_macro_named(const char *name)

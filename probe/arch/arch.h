@@ -69,7 +69,11 @@ struct arch {
 	int bits;               /* 32 or 64 */
 	/* recognising its objects: 0 where the format has no such machine */
 	unsigned elf_machine;
-	int elf_any_class;      /* ELF32 objects too (x32 holds 64-bit code) */
+	int elf_any_class;      /* ELF32 objects too (x32 and AArch64 ILP32 hold
+	                         * 64-bit code) */
+	int any_order;          /* big-endian objects too: their instructions are
+	                         * little-endian as well (AArch64 stores them so;
+	                         * obj/elf.c puts BE32 ARM code in BE8 order) */
 	unsigned coff_machine;
 	uint32_t macho_cputype;
 	/* the build macros worth recording, NULL-terminated */

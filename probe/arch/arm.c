@@ -9,7 +9,8 @@
 
 static const char *const macros[] = {
 	"__thumb__", "__thumb2__", "__ARM_ARCH", "__ARM_NEON", "__ARM_FP",
-	"__ARM_FEATURE_CRYPTO", "__ARM_FEATURE_CRC32", "__ARM_FEATURE_IDIV", "__ARM_PCS_VFP", NULL,
+	"__ARM_FEATURE_CRYPTO", "__ARM_FEATURE_CRC32", "__ARM_FEATURE_IDIV", "__ARM_PCS_VFP",
+	"__ARM_BIG_ENDIAN", NULL,
 };
 
 static uint32_t le16(const uint8_t *p)
@@ -17,7 +18,8 @@ static uint32_t le16(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
 }
 
-/* A32: one little-endian word.  Thumb: a halfword, or two when the first
+/* A32: one little-endian word (big-endian objects are read in BE8 order,
+ * obj/elf.c).  Thumb: a halfword, or two when the first
  * one's top five bits are 0b11101, 0b11110 or 0b11111 (Arm ARM A6.1). */
 static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
 {
@@ -142,7 +144,7 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 
 const struct arch arch_arm = {
 	.name = "arm", .bits = 32,
-	.elf_machine = 40, .coff_machine = 0x1c4, .macho_cputype = 12,
+	.elf_machine = 40, .any_order = 1, .coff_machine = 0x1c4, .macho_cputype = 12,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
 };

@@ -276,6 +276,15 @@ void report_fix(struct buf *b, const struct probe *p, size_t i)
 			buf_puts(b, "'");
 		}
 		buf_puts(b, "); the same toolchain assembles it without them: change or drop them.");
+	} else if (f->nenable && p->vf[i].st == ST_YES) {
+		/* the snippet without its directives gave the right bytes: the
+		 * assembler knows the instruction, only the directives are
+		 * refused, so asking for another assembler is wrong */
+		buf_printf(b, "code without the directive can use %s: the build's flags enable it (flags answer: "
+		           "yes); this assembler rejects", f->name);
+		for (size_t k = 0; k < f->nenable; k++)
+			buf_printf(b, "%s `%s'", k ? "," : "", f->enable[k]);
+		buf_puts(b, ".");
 	} else {
 		buf_printf(b, "%san assembler that knows %s%s%s%s.",
 		           v->st == ST_BROKEN ? "report the mis-encoding to the toolchain; or " : "",

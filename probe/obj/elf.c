@@ -9,12 +9,12 @@
 
 /* Offsets of the fields we read, for ELFCLASS32 [0] and ELFCLASS64 [1]. */
 static const struct elf_layout {
-	unsigned ehsize, e_shoff, e_shentsize, e_shnum, e_shstrndx;
+	unsigned ehsize, e_shoff, e_flags, e_shentsize, e_shnum, e_shstrndx;
 	unsigned shsize, sh_flags, sh_addr, sh_offset, sh_size, sh_link, sh_entsize;
 	unsigned symsize, st_value, st_size, st_info, st_shndx;
 } layout[2] = {
-	{ 52, 32, 46, 48, 50,  40, 8, 12, 16, 20, 24, 36,  16, 4, 8, 12, 14 },
-	{ 64, 40, 58, 60, 62,  64, 8, 16, 24, 32, 40, 56,  24, 8, 16, 4, 6 },
+	{ 52, 32, 36, 46, 48, 50,  40, 8, 12, 16, 20, 24, 36,  16, 4, 8, 12, 14 },
+	{ 64, 40, 48, 58, 60, 62,  64, 8, 16, 24, 32, 40, 56,  24, 8, 16, 4, 6 },
 };
 
 enum { SHT_SYMTAB = 2, SHT_NOBITS = 8, SHT_DYNSYM = 11, SHF_EXECINSTR = 4 };
@@ -22,6 +22,7 @@ enum { STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3, STT_FILE = 4, STT_COMMON =
        STT_TLS = 6, STT_GNU_IFUNC = 10 };
 enum { ET_REL = 1, SHN_LORESERVE = 0xff00, SHN_XINDEX = 0xffff };
 enum { EM_ARM = 40, EM_AARCH64 = 183, EM_RISCV = 243 };
+enum { EF_ARM_BE8 = 0x00800000 };
 
 /* A mapping symbol ($a A32, $t T32, $x A64/RISC-V code, $d data; a
  * suffix after '.' or RISC-V's ISA string may follow): its letter, else 0. */
@@ -214,6 +215,88 @@ static int read_symbols(struct obj *o, const struct elf *e, int relocatable, cha
 	return 0;
 }
 
+static int by_place(const void *x, const void *y)
+{
+	const struct obj_symbol *a = *(const struct obj_symbol *const *)x, *b = *(const struct obj_symbol *const *)y;
+	if (a->section != b->section)
+		return a->section < b->section ? -1 : 1;
+	return a->value < b->value ? -1 : a->value > b->value;
+}
+
+/* Reverse each whole unit-byte unit of d[from..to). */
+static void swap_units(uint8_t *d, uint64_t from, uint64_t to, unsigned unit)
+{
+	for (uint64_t i = from; to - i >= unit; i += unit)
+		for (unsigned k = 0; k < unit / 2; k++) {
+			uint8_t t = d[i + k];
+			d[i + k] = d[i + unit - 1 - k];
+			d[i + unit - 1 - k] = t;
+		}
+}
+
+/* One code section's bytes d[0..size) with its mapping symbols map[0..n)
+ * in address order: A32 words and Thumb halfwords reversed, data kept. */
+static void arm_section_order(uint8_t *d, uint64_t size, const struct obj_symbol *const *map, size_t n)
+{
+	char kind = 'a';
+	uint64_t from = 0;
+	for (size_t k = 0;; k++) {
+		uint64_t to = k < n && map[k]->value < size ? map[k]->value : size;
+		if (kind != 'd')
+			swap_units(d, from, to, kind == 't' ? 2 : 4);
+		if (to == size)
+			return;
+		kind = map[k]->mapping;
+		from = to;
+	}
+}
+
+/* Big-endian ARM code without EF_ARM_BE8 (every relocatable object, and
+ * BE32 images) stores each A32 word and each Thumb halfword big-endian;
+ * `ld --be8` makes them little-endian, as the CPU fetches them, and
+ * leaves data alone, by the mapping symbols.  The reader does the same to
+ * copies of the code sections, so the decoders and the catalog's bytes
+ * see one instruction order in objects of either byte order.  Code before
+ * the first mapping symbol is taken as A32 (the ABI requires them). */
+static int arm_be8_order(struct obj *o, size_t len, char *err, size_t errlen)
+{
+	uint64_t total = 0, at = 0;
+	size_t nmap = 0, m = 0;
+	for (size_t i = 0; i < o->nsections; i++)
+		if (o->sections[i].is_code && o->sections[i].data)
+			total += o->sections[i].size;
+	/* Sections with contents do not share file bytes; headers that make
+	 * them do must not make the copies outgrow the file. */
+	if (total > len)
+		return obj_fail(err, errlen, "ELF code sections overlap (%llu bytes in a file of %zu)",
+		                (unsigned long long)total, len);
+	const struct obj_symbol **map = malloc((o->nsymbols + 1) * sizeof *map);
+	o->owned = malloc(total ? total : 1);
+	if (!map || !o->owned) {
+		free(map);
+		return obj_fail(err, errlen, "out of memory");
+	}
+	for (size_t i = 0; i < o->nsymbols; i++)
+		if (o->symbols[i].mapping && o->symbols[i].section >= 0)
+			map[nmap++] = &o->symbols[i];
+	qsort(map, nmap, sizeof *map, by_place);
+	for (size_t i = 0; i < o->nsections; i++) {
+		struct obj_section *sec = &o->sections[i];
+		size_t first;
+		while (m < nmap && map[m]->section < (int)i)
+			m++;
+		for (first = m; m < nmap && map[m]->section == (int)i; m++)
+			;
+		if (!sec->is_code || !sec->data)
+			continue;
+		sec->data = memcpy(o->owned + at, sec->data, sec->size);
+		at += sec->size;
+		arm_section_order(o->owned + at - sec->size, sec->size, map + first, m - first);
+	}
+	free(map);
+	return 0;
+}
+
 int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	struct elf e = { .buf = buf, .len = len };
@@ -233,7 +316,9 @@ int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size
 	o->bits = e.is64 ? 64 : 32;
 	o->big_endian = e.be;
 	o->machine = u16(&e, buf + 18);
-	if (read_sections(o, &e, err, errlen))
+	if (read_sections(o, &e, err, errlen) || read_symbols(o, &e, u16(&e, buf + 16) == ET_REL, err, errlen))
 		return -1;
-	return read_symbols(o, &e, u16(&e, buf + 16) == ET_REL, err, errlen);
+	if (o->machine == EM_ARM && e.be && !(u32(&e, buf + e.L->e_flags) & EF_ARM_BE8))
+		return arm_be8_order(o, len, err, errlen);
+	return 0;
 }

@@ -14,7 +14,9 @@ enum obj_format { OBJ_ELF, OBJ_COFF, OBJ_MACHO };
 struct obj_section {
 	char name[64];          /* Mach-O: "__TEXT,__text"; COFF long names resolved;
 	                         * longer names are cut at 63 bytes */
-	const uint8_t *data;    /* NULL for sections with no file bytes (bss) */
+	const uint8_t *data;    /* NULL for sections with no file bytes (bss);
+	                         * ARM code in instruction order (little-endian
+	                         * words and halfwords, as BE8 stores them) */
 	uint64_t size;
 	uint64_t addr;          /* as recorded (0 in relocatable ELF/COFF) */
 	int is_code;            /* executable / contains instructions */
@@ -47,6 +49,8 @@ struct obj {
 	struct obj_section *sections;
 	size_t nsymbols;
 	struct obj_symbol *symbols;
+	uint8_t *owned;         /* section bytes the reader rewrote (big-endian
+	                         * ARM code, see elf.c), freed by obj_free */
 };
 
 /* Parse buf[0..len).  The obj points into buf: keep buf alive until

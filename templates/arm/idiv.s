@@ -1,6 +1,6 @@
 # feature: idiv
 # summary: Integer divide SDIV/UDIV in ARM state (HWCAP_IDIVA; Thumb state is HWCAP_IDIVT, bit 18)
-# enable: .arch_extension idiv
+# enable: .arch armv7-a; .arch_extension idiv
 # hwcap: AT_HWCAP bit=17
 # isa: arm
 # expect: 11 f2 10 e7

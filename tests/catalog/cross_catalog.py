@@ -106,6 +106,10 @@ TOOLCHAINS = {
         # the build's default state must not change a body's bytes
         ("gas-mthumb", "gas", ["arm-linux-gnueabihf-as", "-march=armv7-a",
                                "-mfpu=vfpv3-d16", "-mfloat-abi=hard", "-mthumb"]),
+        # raw, as `asmcap --as arm-linux-gnueabihf-as` runs it: without
+        # -march it takes every instruction, yet refuses `.arch_extension
+        # idiv` (allowed on a v7-A or v7-R base only)
+        ("gas-default", "gas", ["arm-linux-gnueabihf-as"]),
         *[(f"clang-{v}", f"clang-{v}", _clang(v, "armv7a-linux-gnueabihf", "armv7-a",
                                               "-mfpu=vfpv3-d16"))
           for v in (14, 19, 22)],

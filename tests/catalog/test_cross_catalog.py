@@ -17,7 +17,8 @@ clang-14 accepts `.arch armv8.2-a+dotprod' (and `+i8mm', `+bogus') and
 ignores the extension: it assembles dotprod, i8mm, bf16, fp16, sb and wfxt
 only under a level spelling with a `+crc' (`.arch armv8.4-a+crc', the form
 FFmpeg and dav1d try), which their templates list after the first.
-arm: every feature yes on gas, gas -mthumb, clang-14, clang-19, clang-22
+arm: every feature yes on gas, gas -mthumb, gas without -march, clang-14,
+  clang-19, clang-22
 riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   zba..zksh v zicbom zicboz zihintpause zawrs   yes no yes yes yes
   zicond zabha zfa zcb zimop zv*                no  no yes yes yes

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, asmcap, have, probe_sources
+from conftest import BUILD, ROOT, asmcap, have, need_tool, probe_sources
 from objtools import sanitized_tool
 
 # Everything asmcap is made of but its main(): the modules reach the catalog and the CPU readers.
@@ -19,6 +19,11 @@ TARGETS = {
     "arm": (["--target=armv7a-linux-gnueabihf", "-marm"], "arm-linux-gnueabihf-objdump"),
     "thumb": (["--target=armv7a-linux-gnueabihf", "-mthumb"], "arm-linux-gnueabihf-objdump"),
     "riscv64": (["--target=riscv64-linux-gnu"], "riscv64-linux-gnu-objdump"),
+    # big-endian data: A64 instructions stay little-endian words; armeb
+    # objects store A32 words and Thumb halfwords big-endian (BE32)
+    "aarch64_be": (["--target=aarch64_be-linux-gnu"], "aarch64-linux-gnu-objdump"),
+    "armeb": (["--target=armebv7a-linux-gnueabihf", "-marm"], "arm-linux-gnueabihf-objdump"),
+    "thumbeb": (["--target=armebv7a-linux-gnueabihf", "-mthumb"], "arm-linux-gnueabihf-objdump"),
 }
 CLANG = "clang-19"
 
@@ -146,7 +151,7 @@ def test_plain_build_uses_no_extension(tmp_path):
     for target in TARGETS:
         obj = build(tmp_path, target, (ROOT / "examples" / "sha1" / "sha1.c").read_text(), "-O2")
         fn = audit_functions(obj)
-        base = {"thumb2"} if target == "thumb" else set()
+        base = {"thumb2"} if target.startswith("thumb") else set()
         used = {f for features in fn.values() for f in features}
         assert "sha1_block" in fn and used == base, (target, fn)
 
@@ -197,3 +202,96 @@ def test_riscv64_longer_formats_skipped_whole(isatool, tmp_path):
     insns, undecoded = walk(isatool, "riscv64", obj)
     assert undecoded == [(0, 6)] and insns == {6: (2, 0x0001)}
     assert audit_rows(obj)["f"]["undecoded"] == 6 and audit_rows(obj)["f"]["features"] == {}
+
+
+ARMEB_SRC = """\t.syntax unified
+\t.text
+\t.globl f
+\t.type f, %function
+f:
+\tsdiv r0, r1, r2
+\tbx lr
+\t.word 0xe710f211
+\t.size f, .-f
+\t.globl g
+\t.type g, %function
+\t.thumb_func
+\t.thumb
+g:
+\tadd.w r0, r1, r2
+\tbx lr
+\t.size g, .-g
+"""
+
+
+def test_armeb_object_and_images(tmp_path):
+    """One big-endian ARM source as an object (A32 words and Thumb
+    halfwords stored big-endian), a BE32 image (the same) and a BE8 image
+    (`ld --be8`: instructions little-endian, EF_ARM_BE8 set, data still
+    big-endian).  The bytes of each are checked first; then audit finds
+    SDIV in f and Thumb-2 in g in all three, and the .word that looks like
+    SDIV is data, not code."""
+    for tool in ("arm-linux-gnueabihf-as", "arm-linux-gnueabihf-ld", "readelf"):
+        need_tool(tool)
+    src = tmp_path / "eb.s"
+    src.write_text(ARMEB_SRC)
+    obj = tmp_path / "eb.o"
+    subprocess.run(["arm-linux-gnueabihf-as", "-EB", "-march=armv7ve", str(src), "-o", str(obj)], check=True)
+    files = {"object": obj, "BE32 image": tmp_path / "be32", "BE8 image": tmp_path / "be8"}
+    subprocess.run(["arm-linux-gnueabihf-ld", "-EB", "-e", "f", str(obj), "-o", str(files["BE32 image"])],
+                   check=True)
+    subprocess.run(["arm-linux-gnueabihf-ld", "-EB", "--be8", "-e", "f", str(obj), "-o", str(files["BE8 image"])],
+                   check=True)
+    # A32 sdiv r0, r1, r2 and bx lr; the .word (data: big-endian in every
+    # file); Thumb add.w r0, r1, r2 (two halfwords) and bx lr
+    a32, data, t32 = ["e710f211", "e12fff1e"], "e710f211", ["eb01", "0002", "4770"]
+    for kind, path in files.items():
+        out = subprocess.run(["readelf", "-h", "-x", ".text", str(path)], capture_output=True, text=True,
+                             check=True).stdout
+        stored = "".join(l.split(None, 1)[1][:35].replace(" ", "") for l in out.splitlines()
+                         if l.strip().startswith("0x"))
+        be8 = kind == "BE8 image"
+        assert ("BE8" in out) == be8, out
+        order = (lambda h: bytes.fromhex(h)[::-1].hex()) if be8 else (lambda h: h)
+        assert stored.startswith("".join(map(order, a32)) + data + "".join(map(order, t32))), (kind, stored)
+        fn = audit_functions(path)
+        assert fn["f"] == {"idiv": 1}, (kind, fn)
+        assert fn["g"] == {"thumb2": 1}, (kind, fn)
+
+
+def test_aarch64_be_property_note(tmp_path):
+    """The property note of a big-endian object is in its byte order:
+    readelf reads BTI and PAC from it, and so must audit."""
+    obj = build(tmp_path, "aarch64_be", "void g(void);\nvoid f(void) { g(); }\n", "-O2",
+                "-mbranch-protection=standard")
+    notes = subprocess.run(["readelf", "-n", str(obj)], capture_output=True, text=True, check=True).stdout
+    assert "AArch64 feature: BTI, PAC" in notes
+    r = asmcap("audit", obj, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert {"bti", "pac"} <= set(json.loads(r.stdout)["objects"][0]["marked"])
+
+
+def test_armeb_code_sections_cannot_outgrow_the_file(tmp_path):
+    """The reader copies big-endian ARM code to put it in instruction
+    order; section headers that claim the whole file as code, twice, are
+    refused by name instead of copied (a hostile object would make it
+    copy the file once per header)."""
+    need_tool("arm-linux-gnueabihf-as")
+    src = tmp_path / "two.s"
+    src.write_text('\t.section .text.a,"ax",%progbits\n\tnop\n\t.section .text.b,"ax",%progbits\n\tnop\n')
+    obj = tmp_path / "two.o"
+    subprocess.run(["arm-linux-gnueabihf-as", "-EB", str(src), "-o", str(obj)], check=True)
+    assert asmcap("audit", obj).returncode == 0, "precondition: the object as assembled reads"
+    b = bytearray(obj.read_bytes())
+    shoff, shentsize, shnum = (int.from_bytes(b[o:o + n], "big") for o, n in ((32, 4), (46, 2), (48, 2)))
+    shstr = shoff + int.from_bytes(b[50:52], "big") * shentsize
+    names = int.from_bytes(b[shstr + 16:shstr + 20], "big")
+    for i in range(shnum):
+        h = shoff + i * shentsize
+        name = b[names + int.from_bytes(b[h:h + 4], "big"):].split(b"\0")[0]
+        if name in (b".text.a", b".text.b"):
+            b[h + 16:h + 20] = (0).to_bytes(4, "big")            # sh_offset: the file's start
+            b[h + 20:h + 24] = len(b).to_bytes(4, "big")         # sh_size: all of it
+    obj.write_bytes(bytes(b))
+    r = asmcap("audit", obj)
+    assert r.returncode == 2 and "code sections overlap" in r.stderr, (r.returncode, r.stderr)

@@ -76,7 +76,8 @@ f:	ret
 @pytest.mark.parametrize("name,fmt,machine", [
     ("elf/aarch64.o", "elf64", 183), ("elf/riscv64.o", "elf64", 243), ("elf/thumb.o", "elf32", 40),
     ("elf/s390x.o", "elf64", 22), ("macho/arm64.o", "macho64", 0x0100000c),
-    ("coff/arm64.obj", "coff-arm64", 0xaa64),
+    ("coff/arm64.obj", "coff-arm64", 0xaa64), ("elf/thumbeb.o", "elf32", 40),
+    ("elf/aarch64_be.o", "elf64", 183),
 ])
 def test_corpus_machines(reader_helper, name, fmt, machine):
     o = parse(dump(reader_helper, CORPUS / name).stdout)[0]

@@ -393,3 +393,160 @@ def test_perl_has_flags(tmp_path):
                           " qw(sha3 bti adx))", tmp_path / "caps.json"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "1 0 1 1 0 0"
+
+
+# ---- big-endian and ILP32 objects (aarch64_be, ELF32 AArch64, armeb) ----
+
+ORDER = ROOT / "tests" / "probe" / "data" / "order"     # ADD in instruction order, and byte-swapped
+EF_ARM_BE8 = 0x00800000
+
+
+def elf_facts(path):
+    """(class bits, big-endian, e_flags, .text as stored) from the file's
+    ELF header and section headers (gABI)."""
+    b = path.read_bytes()
+    assert b[:4] == b"\x7fELF"
+    is64, be = b[4] == 2, b[5] == 2
+
+    def num(off, size):
+        return int.from_bytes(b[off:off + size], "big" if be else "little")
+    w = 8 if is64 else 4
+    flags = num(48 if is64 else 36, 4)
+    shoff, shentsize = num(40 if is64 else 32, w), num(58 if is64 else 46, 2)
+    shnum, shstrndx = num(60 if is64 else 48, 2), num(62 if is64 else 50, 2)
+
+    def section(i):     # (name offset, file offset, size)
+        h = shoff + i * shentsize
+        return num(h, 4), num(h + (24 if is64 else 16), w), num(h + (32 if is64 else 20), w)
+    names = section(shstrndx)[1]
+    for i in range(shnum):
+        name, off, size = section(i)
+        if b[names + name:names + name + 6] == b".text\0":
+            return (64 if is64 else 32), be, flags, b[off:off + size]
+    raise AssertionError(f"{path}: no .text")
+
+
+# (how asmcap runs it, the words, arch, class bits, big-endian)
+ORDER_TOOLCHAINS = [
+    ("--cc", "clang-19 --target=aarch64_be-linux-gnu", "aarch64", 64, True),
+    ("--as", "aarch64-linux-gnu-as -EB", "aarch64", 64, True),
+    ("--cc", "clang-19 --target=aarch64_be-linux-gnu_ilp32", "aarch64", 32, True),
+    ("--cc", "clang-19 --target=aarch64-linux-gnu_ilp32", "aarch64", 32, False),
+    ("--as", "aarch64-linux-gnu-as -mabi=ilp32", "aarch64", 32, False),
+    ("--cc", "clang-19 --target=armeb-linux-gnueabihf", "arm", 32, True),
+    ("--as", "arm-linux-gnueabihf-as -EB", "arm", 32, True),
+]
+
+
+@pytest.mark.parametrize("way,words,arch,bits,be", ORDER_TOOLCHAINS, ids=lambda v: str(v))
+def test_big_endian_and_ilp32_objects(tmp_path, way, words, arch, bits, be):
+    """These objects hold A64 (or A32/T32) code; they were "machine 0xb7"
+    with every feature skipped.  The facts, read from the toolchain's own
+    object first: A64 instructions are little-endian words in every object
+    (big-endian data or not); a big-endian ARM object (EF_ARM_BE8 clear)
+    stores A32 words and Thumb halfwords big-endian, which `ld --be8`
+    turns into instruction order.  So ADD in instruction order is yes and
+    the same bytes swapped are broken, on every one of them."""
+    cmd = words.split()
+    need(cmd[0])
+    src = tmp_path / "add.s"
+    src.write_text("\tadd x0, x1, x2\n" if arch == "aarch64" else
+                   "\t.syntax unified\n\t.arm\n\tadd r0, r1, r2\n\t.thumb\n\tadd.w r0, r1, r2\n")
+    obj = tmp_path / "add.o"
+    subprocess.run(cmd + (["-c"] if way == "--cc" else []) + [str(src), "-o", str(obj)], check=True)
+    got_bits, got_be, flags, text = elf_facts(obj)
+    assert (got_bits, got_be) == (bits, be)
+    if arch == "aarch64":
+        assert text == bytes.fromhex("2000028b")
+    else:
+        assert not flags & EF_ARM_BE8 and text == bytes.fromhex("e0810002" "eb010002")
+    fmt = f"elf{bits}"
+    asm = [way, cmd[0], "--asflags" if way == "--as" else "--cflags", " ".join(cmd[1:])]
+    c = probe(*asm, "--templates", ORDER)
+    assert (c["toolchain"]["arch"], c["toolchain"]["format"]) == (arch, fmt)
+    assert {k: v[0] for k, v in table(c).items()} == (
+        {"addx": "yes", "addxbe": "broken"} if arch == "aarch64" else
+        {"adda": "yes", "addt": "yes", "addabe": "broken"})
+    # The real catalog: answered, not skipped; the build says the byte order.
+    feature = "aes" if arch == "aarch64" else "neon"
+    c = probe(*asm, "--features", feature)
+    assert c["features"][feature]["status"] == "yes", c["features"][feature]
+    if way == "--cc":
+        assert ("__ARM_BIG_ENDIAN" in c["build"]["macros"]) == be
+    sh = asmcap(*asm, "--features", feature, "--format", "sh").stdout
+    assert f"ASMCAP_ARCH={arch}\n" in sh and f"ASMCAP_{feature.upper()}=yes\n" in sh
+
+
+# ---- advice: only the host's own architecture's CPU reader answers ----
+
+@pytest.mark.parametrize("args,features", [
+    (["--as", "aarch64-linux-gnu-as"], "gcs,sme2"),
+    (["--cc", "clang-14", "--cflags", "--target=riscv64-linux-gnu"], "zvksh,zbb"),
+    # an arm feature this assembler refuses with its directive (status no)
+    (["--as", "arm-linux-gnueabihf-as", "--templates", ROOT / "tests" / "probe" / "data" / "enable"], "idivext"),
+])
+def test_cross_advice_claims_no_cpu(args, features):
+    """Probed on x86_64, the x86 reader took an aarch64/arm/riscv64 feature
+    (no cpuid: lines) as runnable and the advice said "This CPU has gcs".
+    The CPU of this machine cannot run another architecture's code: the
+    advice is there (the toolchain rejected them), the CPU claim is not."""
+    import platform
+    assert platform.machine() == "x86_64", "the claim is tested on an x86_64 host"
+    need(args[1])
+    r = asmcap(*args, "--features", features)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split("\nadvice:\n", 1)[1].splitlines()
+    named = {l.split(":", 1)[0].strip(): l for l in lines}
+    assert set(features.split(",")) <= set(named), r.stdout
+    assert not [l for l in lines if "This CPU has" in l], lines
+
+
+# ---- arm idiv on raw GNU as: the two answers and the advice agree ----
+
+SDIV = "\t.syntax unified\n\t.arm\n\tsdiv r0, r1, r2\n"
+SDIV_BYTES = bytes.fromhex("11f210e7")      # the word 0xe710f211 (Arm ARM SDIV, A1)
+
+
+def gas_arm(tmp_path, text, *flags):
+    """.text of `arm-linux-gnueabihf-as FLAGS` on text, or None when it refuses."""
+    src, obj = tmp_path / "d.s", tmp_path / "d.o"
+    src.write_text(text)
+    r = subprocess.run(["arm-linux-gnueabihf-as", *flags, str(src), "-o", str(obj)], capture_output=True)
+    return elf_facts(obj)[3] if r.returncode == 0 else None
+
+
+@pytest.mark.parametrize("asflags", [[], ["-march=armv5te"], ["-march=armv7-a"]])
+def test_arm_idiv_on_gnu_as(tmp_path, asflags):
+    """GNU as without -march takes every instruction (sdiv assembles bare)
+    but refuses `.arch_extension idiv` unless the base is v7-A or v7-R:
+    the catalog's spelling gave IDIV=no beside IDIV_FLAGS=yes, and advice
+    asking for the assembler in use.  Naming the base first works on every
+    base.  Both answers come from these bytes."""
+    need("arm-linux-gnueabihf-as")
+    ext = ".arch_extension idiv\n"
+    assert gas_arm(tmp_path, ext + SDIV) is None or asflags == ["-march=armv7-a"], \
+        "precondition: the bare extension is refused on a base that is not v7-A"
+    with_dir = gas_arm(tmp_path, ".arch armv7-a\n" + ext + SDIV, *asflags)
+    bare = gas_arm(tmp_path, SDIV, *asflags)
+    assert with_dir == SDIV_BYTES
+    want = ("yes", "yes" if bare == SDIV_BYTES else "no")
+    c = probe("--as", "arm-linux-gnueabihf-as", *(["--asflags", *asflags] if asflags else []),
+              "--features", "idiv")
+    assert table(c)["idiv"] == want
+    # yes needs no advice (it asked for GNU as 2.40, the assembler in use)
+    assert "advice:" not in asmcap("--as", "arm-linux-gnueabihf-as", *(["--asflags", *asflags] if asflags else []),
+                                   "--features", "idiv").stdout
+
+
+def test_advice_when_only_the_directive_is_refused():
+    """A feature whose only enable line this assembler refuses while the
+    bare snippet gives the right bytes: status no, flags yes.  The advice
+    says the build's flags enable it, not "an assembler that knows it"."""
+    need("arm-linux-gnueabihf-as")
+    r = asmcap("--as", "arm-linux-gnueabihf-as", "--templates", ROOT / "tests" / "probe" / "data" / "enable")
+    assert r.returncode == 0, r.stderr
+    row = next(l.split() for l in r.stdout.splitlines() if l.startswith("idivext "))
+    assert row[1:3] == ["no", "yes"]
+    line = next(l for l in r.stdout.split("\nadvice:\n", 1)[1].splitlines() if l.startswith("  idivext:"))
+    assert "an assembler that knows" not in line
+    assert "the build's flags enable it" in line and "rejects `.arch_extension idiv'" in line
