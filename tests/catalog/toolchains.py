@@ -51,11 +51,11 @@ def argv(tc):
 # except those listed.  GNU as 2.40 lacks SHA512/SM3/SM4 (binutils 2.42);
 # LLVM learned AVX-IFMA in 16 and SHA512/SM3/SM4 in 18.
 NEW3 = {"sha512": "no", "sm3": "no", "sm4": "no"}
-# x86_64 only (no i386 templates yet).  GNU as 2.40 lacks AMX-COMPLEX,
-# AVX-VNNI-INT16, USER_MSR (binutils 2.42) and MOVRS/AMX-MOVRS; LLVM 16
-# added AMX-FP16, AVX-VNNI-INT8, AVX-NE-CONVERT, CMPccXADD and PREFETCHI,
-# LLVM 18 (here 19) AMX-COMPLEX, AVX-VNNI-INT16 and USER_MSR; only clang-22
-# knows MOVRS and AMX-MOVRS.  Measured with each assembler directly.
+# Of the newer x86 extensions GNU as 2.40 lacks AMX-COMPLEX, AVX-VNNI-INT16,
+# USER_MSR, MOVRS and AMX-MOVRS; clang-16 (not 15) knows AMX-FP16,
+# AVX-VNNI-INT8, AVX-NE-CONVERT, CMPccXADD and PREFETCHI, clang-19 (not 16)
+# AMX-COMPLEX, AVX-VNNI-INT16 and USER_MSR, and only clang-22 MOVRS and
+# AMX-MOVRS.  Measured with each assembler directly.
 NEW_MOVRS = {"movrs": "no", "amx-movrs": "no"}
 NEW_LLVM18 = {"amx-complex": "no", "avxvnniint16": "no", "usermsr": "no", **NEW_MOVRS}
 GAS240 = {**NEW3, **NEW_LLVM18}
