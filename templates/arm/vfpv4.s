@@ -1,5 +1,6 @@
 # feature: vfpv4
 # summary: VFPv4 fused multiply-add VFMA/VFMS/VFNMA/VFNMS, scalar and vector
+# requires: vfp
 # enable: .fpu vfpv4
 # hwcap: AT_HWCAP bit=16
 # isa: arm

@@ -16,11 +16,12 @@ MULTI = ("expect", "enable", "audit", "audit-thumb")
 FEATURES = {
     "aarch64": ("crc32 aes pmull sha2 sha3 sha512 sm3 sm4 lse rcpc dotprod fp16 bf16 "
                 "i8mm sve sve2 sme sme2 pauth bti mte flagm sb mops cssc wfxt ls64 "
-                "gcs").split(),
-    "arm": "neon vfpv4 idiv crc32 aes sha2 thumb2".split(),
+                "gcs neon armv8 sme-i16i64").split(),
+    "arm": ("neon vfpv4 idiv crc32 aes sha2 thumb2 armv5te armv6 armv6t2 vfp vfpv3 setend "
+            "vfp-fpinst").split(),
     "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
                 "zvkb zvkg zvkned zvknha zvknhb zvksed zvksh zicond zacas zabha zicbom "
-                "zicboz zihintpause zawrs zfa zcb zimop").split(),
+                "zicboz zihintpause zawrs zfa zcb zimop zicbop").split(),
 }
 
 
@@ -185,9 +186,10 @@ def verdict(arch, tc, t):
 # arch/arm64/include/uapi/asm/hwcap.h (Linux 6.16: HWCAP_GCS 1UL << 32 ...
 # HWCAP2_POE 1UL << 63), arch/arm/include/uapi/asm/hwcap.h and
 # arch/riscv/include/uapi/asm/hwprobe.h (Linux 6.14: ... EXT_ZABHA 1ULL << 58,
-# RISCV_HWPROBE_KEY_IMA_EXT_0 4).  (register, bit) / (key, bit).
+# RISCV_HWPROBE_KEY_IMA_EXT_0 4; EXT_ZICBOP 1ULL << 60 came after 6.14, with
+# RISCV_HWPROBE_KEY_ZICBOP_BLOCK_SIZE).  (register, bit) / (key, bit).
 UAPI_AARCH64 = {
-    "HWCAP_AES": (1, 3), "HWCAP_PMULL": (1, 4), "HWCAP_SHA2": (1, 6),
+    "HWCAP_ASIMD": (1, 1), "HWCAP_AES": (1, 3), "HWCAP_PMULL": (1, 4), "HWCAP_SHA2": (1, 6),
     "HWCAP_CRC32": (1, 7), "HWCAP_ATOMICS": (1, 8), "HWCAP_FPHP": (1, 9),
     "HWCAP_LRCPC": (1, 15), "HWCAP_SHA3": (1, 17), "HWCAP_SM3": (1, 18),
     "HWCAP_SM4": (1, 19), "HWCAP_ASIMDDP": (1, 20), "HWCAP_SHA512": (1, 21),
@@ -196,9 +198,10 @@ UAPI_AARCH64 = {
     "HWCAP2_SVE2": (2, 1), "HWCAP2_I8MM": (2, 13), "HWCAP2_BF16": (2, 14),
     "HWCAP2_BTI": (2, 17), "HWCAP2_MTE": (2, 18), "HWCAP2_SME": (2, 23),
     "HWCAP2_WFXT": (2, 31), "HWCAP2_CSSC": (2, 34), "HWCAP2_SME2": (2, 37),
-    "HWCAP2_MOPS": (2, 43),
+    "HWCAP2_SME_I16I64": (2, 24), "HWCAP2_MOPS": (2, 43),
 }
 UAPI_ARM = {
+    "HWCAP_VFP": (1, 6), "HWCAP_EDSP": (1, 7), "HWCAP_VFPv3": (1, 13),
     "HWCAP_NEON": (1, 12), "HWCAP_VFPv4": (1, 16), "HWCAP_IDIVA": (1, 17),
     "HWCAP2_AES": (2, 0), "HWCAP2_SHA2": (2, 3), "HWCAP2_CRC32": (2, 4),
 }
@@ -209,6 +212,7 @@ UAPI_RISCV = {
     "ZVBB": 17, "ZVBC": 18, "ZVKB": 19, "ZVKG": 20, "ZVKNED": 21, "ZVKNHA": 22,
     "ZVKNHB": 23, "ZVKSED": 24, "ZVKSH": 25, "ZFA": 32, "ZACAS": 34, "ZICOND": 35,
     "ZIHINTPAUSE": 36, "ZIMOP": 42, "ZCB": 44, "ZAWRS": 48, "ZICBOM": 55, "ZABHA": 58,
+    "ZICBOP": 60,
 }
 # feature -> the uapi macro its CPU key must equal; None: the kernel has none
 CPU_KEY = {
@@ -221,10 +225,12 @@ CPU_KEY = {
                 "pauth": "HWCAP_PACA", "bti": "HWCAP2_BTI", "mte": "HWCAP2_MTE",
                 "flagm": "HWCAP_FLAGM", "sb": "HWCAP_SB", "mops": "HWCAP2_MOPS",
                 "cssc": "HWCAP2_CSSC", "wfxt": "HWCAP2_WFXT", "ls64": None,
-                "gcs": "HWCAP_GCS"},
+                "gcs": "HWCAP_GCS", "neon": "HWCAP_ASIMD", "armv8": None,
+                "sme-i16i64": "HWCAP2_SME_I16I64"},
     "arm": {"neon": "HWCAP_NEON", "vfpv4": "HWCAP_VFPv4", "idiv": "HWCAP_IDIVA",
             "crc32": "HWCAP2_CRC32", "aes": "HWCAP2_AES", "sha2": "HWCAP2_SHA2",
-            "thumb2": None},
+            "thumb2": None, "armv5te": "HWCAP_EDSP", "armv6": None, "armv6t2": None,
+            "vfp": "HWCAP_VFP", "vfpv3": "HWCAP_VFPv3", "setend": None, "vfp-fpinst": None},
 }
 
 

@@ -2,7 +2,9 @@
 tests/catalog/test_cross_catalog.py assembles them (with the feature's own
 enable lines, plus any directive written in the entry) and checks that the
 feature's audit patterns recognise every word; arm entries are tried in
-both ARM and Thumb state against audit: / audit-thumb:."""
+both ARM and Thumb state against audit: / audit-thumb:.  armv5te and armv6
+raise the level to armv7-a first: their Thumb forms are 32-bit Thumb-2
+encodings, which their own `.arch` lacks."""
 CLASS = {
     "aarch64": {
         "crc32": ["crc32b w0, w1, w2", "crc32ch w0, w1, w2", "crc32cx w3, w4, x5"],
@@ -49,6 +51,14 @@ CLASS = {
         "wfxt": ["wfit x3"],
         "ls64": ["st64b x0, [x1]", "st64bv x2, x0, [x1]", "st64bv0 x2, x0, [x1]"],
         "gcs": ["gcspopm x0", "gcsss1 x0", "gcsss2 x0", "gcsstr x0, [x1]", "gcssttr x0, [x1]"],
+        "neon": ["add v0.4s, v1.4s, v2.4s", "eor v0.16b, v1.16b, v2.16b", "fmul v0.4s, v1.4s, v2.4s",
+                 "zip1 v0.8h, v1.8h, v2.8h", "trn2 v0.4s, v1.4s, v2.4s", "ext v0.16b, v1.16b, v2.16b, #15",
+                 "ld1 {v0.16b}, [x0]", "st1 {v0.4s, v1.4s}, [x1], #32",
+                 "ld4 {v0.8b, v1.8b, v2.8b, v3.8b}, [x0], #32"],
+        "armv8": ["prfm pstl2keep, [x1, #64]", "prfm pldl3strm, [x0, x1, lsl #3]", "prfum pldl1keep, [x0, #-8]"],
+        "sme-i16i64": ["addva za7.d, p7/m, p6/m, z31.d", "smopa za0.d, p0/m, p1/m, z0.h, z1.h",
+                       "umops za7.d, p7/m, p6/m, z31.h, z30.h", "sumopa za1.d, p0/m, p1/m, z0.h, z1.h",
+                       "usmops za2.d, p0/m, p1/m, z0.h, z1.h"],
     },
     "arm": {
         "neon": ["vld1.8 {d0}, [r0]", "vst1.32 {d0, d1}, [r1]", "vmul.f32 q0, q1, q2", "veor d0, d1, d2"],
@@ -59,6 +69,17 @@ CLASS = {
         "aes": ["aesd.8 q0, q1", "aesmc.8 q0, q1", "aesimc.8 q2, q3"],
         "sha2": ["sha256h2.32 q0, q1, q2", "sha256su0.32 q0, q1", "sha256su1.32 q0, q1, q2"],
         "thumb2": ["ldr.w r0, [r1, #4]", "movw r0, #0x1234", "bl 1f\n1:"],
+        "armv5te": [".arch armv7-a\nqsub r0, r1, r2", "qdadd r3, r4, r5", "qdsub r0, r1, r2", "smulbt r0, r1, r2",
+                    "smlatb r0, r1, r2, r3", "smulwt r0, r1, r2", "smlalbb r0, r1, r2, r3"],
+        "armv6": [".arch armv7-a\nuqsub16 r3, r4, r5", "uhsub8 r0, r1, r2", "qadd16 r0, r1, r2", "shasx r0, r1, r2",
+                  "usub8 r0, r1, r2"],
+        "armv6t2": ["movw r1, #0x5678", "movt r2, #0xffff", "bfi r0, r1, #3, #4", "bfc r0, #1, #2",
+                    "ubfx r0, r1, #3, #4", "sbfx r0, r1, #0, #32", "rbit r0, r1", "mls r0, r1, r2, r3"],
+        "vfp": ["fmuld d0, d1, d2", "vadd.f32 s0, s1, s2", "vldr d0, [r0, #8]", "vstmia r0!, {d0-d3}",
+                "vmov r0, s1", "vmrs APSR_nzcv, fpscr", "vcmp.f64 d0, d1"],
+        "vfpv3": ["vmov.f64 d0, #-2.0", "vcvt.f32.s32 s0, s0, #16", "vcvt.u16.f64 d0, d0, #3"],
+        "setend": ["setend le", "setend be"],
+        "vfp-fpinst": ["vmrs r1, fpinst2", "vmsr fpinst, r2", "vmsr fpinst2, r3"],
     },
     "riscv64": {
         "zba": ["sh2add a0, a1, a2", "sh3add a0, a1, a2", "add.uw a0, a1, a2", "sh1add.uw a0, a1, a2",
@@ -109,5 +130,6 @@ CLASS = {
                 ".option arch, +zba\nc.zext.w a0",
                 "c.not a0", "c.mul a0, a1"],
         "zimop": ["mop.r.31 a0, a1", "mop.rr.7 a0, a1, a2", "mop.r.5 t0, t1"],
+        "zicbop": ["prefetch.w 32(a1)", "prefetch.i -64(t0)", "prefetch.r 2016(a0)"],
     },
 }

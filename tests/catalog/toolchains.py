@@ -56,7 +56,17 @@ def argv(tc):
 # except those listed.  GNU as 2.40 lacks SHA512/SM3/SM4 (binutils 2.42);
 # LLVM learned AVX-IFMA in 16 and SHA512/SM3/SM4 in 18.
 NEW3 = {"sha512": "no", "sm3": "no", "sm4": "no"}
-OLD_LLVM = {"avxifma": "no", **NEW3}
+# Of the newer x86 extensions GNU as 2.40 lacks AMX-COMPLEX, AVX-VNNI-INT16,
+# USER_MSR, MOVRS and AMX-MOVRS; clang-16 (not 15) knows AMX-FP16,
+# AVX-VNNI-INT8, AVX-NE-CONVERT, CMPccXADD and PREFETCHI, clang-19 (not 16)
+# AMX-COMPLEX, AVX-VNNI-INT16 and USER_MSR, and only clang-22 MOVRS and
+# AMX-MOVRS.  Measured with each assembler directly.
+NEW_MOVRS = {"movrs": "no", "amx-movrs": "no"}
+NEW_LLVM18 = {"amx-complex": "no", "avxvnniint16": "no", "usermsr": "no", **NEW_MOVRS}
+GAS240 = {**NEW3, **NEW_LLVM18}
+NEW_LLVM16 = {f: "no" for f in ("amx-fp16", "avxvnniint8", "avxneconvert", "cmpccxadd",
+                                "prefetchi")}
+OLD_LLVM = {"avxifma": "no", **NEW3, **NEW_LLVM18, **NEW_LLVM16}
 NOT_COFF = {"seh": "skipped"}
 NOT_ELF = {"gnu-property": "skipped", "elf-directives": "skipped"}
 # nasm 2.16.01 has no {vex} VNNI form nor CFI/SEH directives (skipped) and
@@ -65,31 +75,38 @@ NASM = {"avxvnni": "skipped", "cfi": "skipped", "seh": "skipped", "intel-syntax"
         "elf-directives": "skipped", **NEW3}
 # llvm-ml 19 has no {vex} pseudo-prefix ("unexpected token at start of
 # statement"); MASM has no CFI directives and no .intel_syntax switch
-MASM = {"avxifma": "no", "avxvnni": "no", "cfi": "skipped", "intel-syntax": "skipped", **NOT_ELF}
+MASM = {"avxifma": "no", "avxvnni": "no", "avxvnniint8": "no", "avxneconvert": "no",
+        "cfi": "skipped", "intel-syntax": "skipped", **NOT_ELF}
+# the 64-bit-only ones: llvm-ml 19 knows neither MOVRS nor AMX-MOVRS, and
+# AVX-VNNI-INT16 needs {vex} too
+MASM64 = {**MASM, **NEW_MOVRS, "avxvnniint16": "no"}
+# nasm 2.16.01 has no mnemonics for these (`# nasm: none`)
+NASM64 = {**NASM, **{f: "skipped" for f in ("amx-fp16", "amx-complex", "amx-movrs",
+                                             "avxvnniint16", "prefetchi", "usermsr", "movrs")}}
 EXCEPT = {
-    "gcc": {**NEW3, **NOT_COFF},
+    "gcc": {**GAS240, **NOT_COFF},
     "gcc-m32": NEW3,
-    "gcc-wig": {**NEW3, **NOT_COFF},
-    "gcc-sse2avx": {**NEW3, **NOT_COFF, "aesni": "broken", "pclmul": "broken",
+    "gcc-wig": {**GAS240, **NOT_COFF},
+    "gcc-sse2avx": {**GAS240, **NOT_COFF, "aesni": "broken", "pclmul": "broken",
                     "gfni": "broken", "ssse3": "broken", "sse4.1": "broken", "sse4.2": "broken"},
     "clang-13": {**OLD_LLVM, **NOT_COFF},
     "clang-14": {**OLD_LLVM, **NOT_COFF},
     "clang-15": {**OLD_LLVM, **NOT_COFF},
-    "clang-16": {**NEW3, **NOT_COFF},
-    "clang-19": NOT_COFF,
+    "clang-16": {**NEW3, **NEW_LLVM18, **NOT_COFF},
+    "clang-19": {**NEW_MOVRS, **NOT_COFF},
     "clang-22": NOT_COFF,
     "clang-14-m32": OLD_LLVM,
     "clang-22-m32": {},
-    "clang-14-gas": {**NEW3, **NOT_COFF},
+    "clang-14-gas": {**GAS240, **NOT_COFF},
     "clang-14-macho": {**OLD_LLVM, **NOT_COFF, **NOT_ELF},
     "clang-22-macho": {**NOT_COFF, **NOT_ELF},
     "clang-14-coff": {**OLD_LLVM, **NOT_ELF},
-    "mingw-as": {**NEW3, **NOT_ELF},
-    "nasm-elf64": {**NASM, **NOT_COFF},
-    "nasm-win64": {**NASM, **NOT_ELF},
-    "nasm-macho64": {**NASM, **NOT_COFF, **NOT_ELF},
+    "mingw-as": {**GAS240, **NOT_ELF},
+    "nasm-elf64": {**NASM64, **NOT_COFF},
+    "nasm-win64": {**NASM64, **NOT_ELF},
+    "nasm-macho64": {**NASM64, **NOT_COFF, **NOT_ELF},
     "nasm-elf32": NASM,
-    "llvm-ml": MASM,
+    "llvm-ml": MASM64,
     "llvm-ml-32": MASM,
 }
 

@@ -1,0 +1,1 @@
+	vpdpwssds	zmm7{k1}{z}, zmm5, zmm4

@@ -1,0 +1,1 @@
+	{vex} vpdpbssd	ymm0, ymm1, ymm2

@@ -1,0 +1,1 @@
+	pmaxub	mm1, mm0

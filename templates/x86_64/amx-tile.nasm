@@ -1,0 +1,2 @@
+	tilezero	tmm0
+	tilerelease

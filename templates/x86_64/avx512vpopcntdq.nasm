@@ -1,0 +1,1 @@
+	vpopcntq	zmm0, zmm1

@@ -1,0 +1,1 @@
+	{vex} vbcstnesh2ps	ymm0, [rax]

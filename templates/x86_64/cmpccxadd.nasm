@@ -1,0 +1,1 @@
+	cmpoxadd	[rdx], rcx, rax

@@ -1,0 +1,1 @@
+	vfmaddps	ymm0, ymm1, ymm2, ymm3
