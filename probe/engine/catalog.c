@@ -812,11 +812,20 @@ int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err
 	return dir ? catalog_load_dir(c, dir, arch, err, errlen) : catalog_load_builtin(c, arch, err, errlen);
 }
 
+/* c->f is sorted by name: a walk over `requires' costs log n a step. */
 const struct feature *catalog_find(const struct catalog *c, const char *name)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->f[i].name, name))
-			return &c->f[i];
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(c->f[mid].name, name);
+		if (!d)
+			return &c->f[mid];
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

@@ -268,6 +268,27 @@ int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *
 	return 0;
 }
 
+/* Add to want[] everything its features require, transitively: a
+ * worklist, each feature taken once (linear in the requires edges). */
+static void want_required(const struct catalog *c, unsigned char *want)
+{
+	size_t *todo = xcalloc(c->n + 1, sizeof *todo), n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (want[i])
+			todo[n++] = i;
+	while (n) {
+		const struct feature *f = &c->f[todo[--n]];
+		for (size_t k = 0; k < f->nrequires; k++) {
+			const struct feature *q = catalog_find(c, f->requires[k]);
+			if (q && !want[q - c->f]) {
+				want[q - c->f] = 1;
+				todo[n++] = (size_t)(q - c->f);
+			}
+		}
+	}
+	free(todo);
+}
+
 /* Which features run, given the object format; others get their verdict now. */
 static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, char *err, size_t errlen)
 {
@@ -279,15 +300,7 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 		if (feature_list(&p->cat, x->o->features, want, "--features", err, errlen))
 			r = 2;
 		/* what they require is probed too: "adx" alone could not be usable */
-		for (int grew = 1; grew;) {
-			grew = 0;
-			for (size_t i = 0; i < n; i++)
-				for (size_t k = 0; want[i] && k < p->cat.f[i].nrequires; k++) {
-					const struct feature *q = catalog_find(&p->cat, p->cat.f[i].requires[k]);
-					if (q && !want[q - p->cat.f])
-						want[q - p->cat.f] = grew = 1;
-				}
-		}
+		want_required(&p->cat, want);
 	} else
 		memset(want, 1, n);
 	if (!r && x->o->disable && feature_list(&p->cat, x->o->disable, off, "--disable", err, errlen))

@@ -2,6 +2,7 @@
 built-in catalog, or replacing one of its features by name, probed with real
 gcc; bad added files named with their line; the cache keyed on their text."""
 import json
+import time
 
 import pytest
 
@@ -135,3 +136,32 @@ def test_override_takes_the_nasm_body_with_it(asmcap_bin, tmp_path):
     write(tmp_path, "x86_64/adx.nasm", "\tlfence\n")
     r = asmcap("--nasm", "nasm", "--add-templates", tmp_path, "--features", "adx", "--format", "json")
     assert json.loads(r.stdout)["features"]["adx"]["status"] == "yes"
+
+
+def layered(d, n):
+    """n added features, each requiring the two below it: a walk over
+    `requires' that does not remember what it decided visits 2^(n/2) paths."""
+    for i in range(n):
+        req = " ".join(f"l{j}" for j in (i - 1, i - 2) if j >= 0)
+        write(d, f"x86_64/l{i}.s", f"# feature: l{i}\n# expect: 90\n"
+              + (f"# requires: {req}\n" if req else "") + "\tnop\n")
+    return ",".join(f"l{i}" for i in range(n))
+
+
+def test_requires_walk_is_linear(asmcap_bin, tmp_path):
+    # The best of three probes with 24 and with 48 such features: the 24
+    # extra layers would cost ~10^5 times more unmemoised; linear, the
+    # processes dominate both.  A generous ratio, and a cap from the small
+    # size so the old code fails fast.
+    best = {}
+    for n in (24, 48):
+        d = tmp_path / str(n)
+        names = layered(d, n)
+        for _ in range(3):
+            t0 = time.monotonic()
+            r = asmcap("--cc", "gcc", "--add-templates", d, "--features", names, "--require", f"l{n - 1}",
+                       "--format", "sh", timeout=max(20 * best.get(24, 6), 5))
+            best[n] = min(best.get(n, 1e9), time.monotonic() - t0)
+            assert r.returncode == 0, r.stderr
+            assert f"ASMCAP_L{n - 1}=yes" in r.stdout
+    assert best[48] < 5 * best[24], best
