@@ -525,22 +525,69 @@ static int by_path(const void *a, const void *b)
 	return strcmp(((const struct src *)a)->path, ((const struct src *)b)->path);
 }
 
-/* Two features must not share a variable: adx.s and ADX.s, or a-b and
- * a_b, would both be ASMCAP_ADX / ASMCAP_A_B. */
-static int check_names(const struct catalog *c, char *err, size_t errlen)
+/* The variables a probe's build-facing outputs write besides the
+ * features' own (report_vars), and the families other subcommands write
+ * into the same builds: no feature may become one of them. */
+static const struct reserved { const char *var, *what; int prefix; } reserved[] = {
+	{"ASMCAP_ARCH", "the target architecture", 0},
+	{"ASMCAP_FORMAT", "the object format", 0},
+	{"ASMCAP_FLAVOUR", "the flavour", 0},
+	{"ASMCAP_BUILD_", "the build facts ASMCAP_BUILD_*", 1},
+	{"ASMCAP_C_", "cc-probe's answers ASMCAP_C_*", 1},
+	{"ASMCAP_CPU_", "cpu's answers ASMCAP_CPU_*", 1},
+	{"ASMCAP_CFLAG_", "cc-flag's answers ASMCAP_CFLAG_*", 1},
+	{"ASMCAP_CHOICE_", "choose's answers ASMCAP_CHOICE_*", 1},
+};
+
+/* One variable a feature writes: ASMCAP_<F>, or (flags) ASMCAP_<F>_FLAGS,
+ * the answer without its `enable:' lines. */
+struct var { char *name; size_t f; int flags; };
+
+static int by_var(const void *a, const void *b)
 {
-	int r = 0;
-	char **var = xcalloc(c->n + 1, sizeof *var);
-	for (size_t i = 0; i < c->n && !r; i++) {
-		var[i] = out_var_name("ASMCAP_", c->f[i].name);
-		for (size_t k = 0; k < i && !r; k++)
-			if (!strcmp(var[i], var[k]))
-				r = fail(err, errlen, "%s:1: feature `%s' and %s both become %s: rename one",
-				         c->f[i].file, c->f[i].name, c->f[k].file, var[i]);
+	const struct var *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+	return d ? d : x->f < y->f ? -1 : x->f > y->f;
+}
+
+static int reserved_var(const struct feature *f, const struct var *v, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < sizeof reserved / sizeof *reserved; k++) {
+		const struct reserved *r = &reserved[k];
+		if (r->prefix ? !strncmp(v->name, r->var, strlen(r->var)) : !strcmp(v->name, r->var))
+			return fail(err, errlen, "%s:1: feature `%s'%s becomes %s, which is %s: rename it", f->file,
+			            f->name, v->flags ? " (its answer without `enable:')" : "", v->name, r->what);
 	}
-	for (size_t i = 0; i < c->n; i++)
-		free(var[i]);
-	free(var);
+	return 0;
+}
+
+/* No two variables the outputs write may be one: adx.s and ADX.s, a-b and
+ * a_b, or sha3-flags and sha3's _FLAGS would all write the same name, and
+ * sh or make keep whichever comes last.  Sorted, so neighbours collide. */
+int catalog_check_vars(const struct catalog *c, char *err, size_t errlen)
+{
+	struct var *v = xcalloc(2 * c->n + 1, sizeof *v);
+	size_t n = 0;
+	int r = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		char *var = out_var_name("ASMCAP_", c->f[i].name);
+		if (c->f[i].nenable)
+			v[n++] = (struct var){xprintf("%s_FLAGS", var), i, 1};
+		v[n++] = (struct var){var, i, 0};
+	}
+	if (n)
+		qsort(v, n, sizeof *v, by_var);
+	for (size_t i = 0; i < n && !r; i++) {
+		const struct feature *f = &c->f[v[i].f];
+		r = reserved_var(f, &v[i], err, errlen);
+		if (!r && i && !strcmp(v[i].name, v[i - 1].name))
+			r = fail(err, errlen, "%s:1: feature `%s'%s and %s%s both become %s: rename one", f->file,
+			         f->name, v[i].flags ? " (its answer without `enable:')" : "", c->f[v[i - 1].f].file,
+			         v[i - 1].flags ? " (its answer without `enable:')" : "", v[i].name);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
 	return r;
 }
 
@@ -611,7 +658,11 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 		char *name = xstrndup(base, strlen(base) - 2), full[4096];
 		snprintf(full, sizeof full, "%s/%s", srcs[i].root, srcs[i].path);
 		c->f = xrealloc(c->f, (c->n + 1) * sizeof *c->f);
-		int r = parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
+		/* `.s' would be ASMCAP_ and `...s' a feature `..' */
+		int r = !isalnum((unsigned char)name[0]) ?
+		        fail(err, errlen, "%s:1: the feature name `%s' (the file name) must start with a letter or digit",
+		             full, name) :
+		        parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
 		if (!r) {
 			struct feature *f = &c->f[c->n++];
 			char nasm[4096];
@@ -630,7 +681,7 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 	}
 	if (c->n)
 		qsort(c->f, c->n, sizeof *c->f, by_name);
-	if (check_names(c, err, errlen) || check_requires(c, err, errlen)) {
+	if (catalog_check_vars(c, err, errlen) || check_requires(c, err, errlen)) {
 		catalog_free(c);
 		return -1;
 	}

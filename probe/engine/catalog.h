@@ -77,6 +77,11 @@ int catalog_load_dir(struct catalog *c, const char *dir, const char *arch, char 
 void catalog_add_dir(const char *dir);
 /* dir ? catalog_load_dir : catalog_load_builtin. */
 int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err, size_t errlen);
+/* Every variable the outputs write for c's features is one no other
+ * writes (nor a name asmcap keeps for itself): 0, or -1 with err naming
+ * the file.  Loading checks it; a probe that adds other architectures'
+ * features checks again. */
+int catalog_check_vars(const struct catalog *c, char *err, size_t errlen);
 const struct feature *catalog_find(const struct catalog *c, const char *name);
 void catalog_free(struct catalog *c);
 

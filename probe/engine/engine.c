@@ -261,8 +261,11 @@ int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *
 	    catalog_load(&p->cat, o->templates, arch, err, errlen))
 		return 2;
 	snprintf(p->arch, sizeof p->arch, "%s", arch);
+	/* another architecture's feature may write a variable one here writes */
 	if (o->features)
 		add_foreign(p, o);
+	if (o->features && catalog_check_vars(&p->cat, err, errlen))
+		return 2;
 	p->v = xcalloc(p->cat.n + 1, sizeof *p->v);
 	p->vf = xcalloc(p->cat.n + 1, sizeof *p->vf);
 	return 0;

@@ -165,3 +165,38 @@ def test_requires_walk_is_linear(asmcap_bin, tmp_path):
             assert r.returncode == 0, r.stderr
             assert f"ASMCAP_L{n - 1}=yes" in r.stdout
     assert best[48] < 5 * best[24], best
+
+
+NOP = "# feature: {}\n# expect: 90\n\tnop\n"
+
+
+@pytest.mark.parametrize("rel, message", [
+    # sh and make keep the last assignment: sha3's _FLAGS answer would be this one's
+    ("aarch64/sha3-flags.s", "{d}/aarch64/sha3-flags.s:1: feature `sha3-flags' and templates/aarch64/sha3.s "
+     "(its answer without `enable:') both become ASMCAP_SHA3_FLAGS: rename one"),
+    ("x86_64/build-cet-ibt.s", "{d}/x86_64/build-cet-ibt.s:1: feature `build-cet-ibt' becomes "
+     "ASMCAP_BUILD_CET_IBT, which is the build facts ASMCAP_BUILD_*: rename it"),
+    ("x86_64/arch.s", "{d}/x86_64/arch.s:1: feature `arch' becomes ASMCAP_ARCH, which is the target architecture"),
+    ("x86_64/c-aes.s", "{d}/x86_64/c-aes.s:1: feature `c-aes' becomes ASMCAP_C_AES, which is cc-probe's answers"),
+    ("x86_64/.s", "{d}/x86_64/.s:1: the feature name `' (the file name) must start with a letter or digit"),
+    ("x86_64/...s", "{d}/x86_64/...s:1: the feature name `..' (the file name) must start with a letter or digit"),
+])
+def test_added_name_taking_another_variable_is_refused(asmcap_bin, tmp_path, rel, message):
+    arch, base = rel.split("/")
+    write(tmp_path, rel, NOP.format(base[:-2]))
+    r = asmcap("list", "--arch", arch, "--add-templates", tmp_path)
+    assert r.returncode == 2, r.stdout
+    assert message.format(d=tmp_path) in r.stderr, r.stderr
+    if arch == "x86_64":
+        r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "adx", "--format", "sh")
+        assert r.returncode == 2 and message.format(d=tmp_path) in r.stderr, r.stderr
+
+
+def test_foreign_feature_taking_a_variable_is_refused(asmcap_bin, tmp_path):
+    # x86's sha3-flags and aarch64's sha3 (asked for, answered skipped)
+    # would both write ASMCAP_SHA3_FLAGS into one output
+    write(tmp_path, "x86_64/sha3-flags.s", NOP.format("sha3-flags"))
+    r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "sha3,sha3-flags", "--format", "sh")
+    assert r.returncode == 2, r.stdout
+    assert "feature `sha3-flags' and templates/aarch64/sha3.s (its answer without `enable:') " \
+           "both become ASMCAP_SHA3_FLAGS" in r.stderr, r.stderr
