@@ -577,8 +577,16 @@ static char *cache_key_of(const struct cp *c, const char *features)
 			buf_printf(&b, "%s%s", k ? " " : "", parts[p]->v[k]);
 	}
 	buf_printf(&b, "|%s", features ? features : "*");
-	for (size_t k = 0; arch_all[k]; k++)
-		buf_printf(&b, "|%s", c->cats[k].hash);
+	for (size_t k = 0; arch_all[k]; k++) {
+		/* verify() counts with the assembler catalog's `audit:' patterns,
+		 * which ASMCAP_ADD_TEMPLATES may replace: its text is a key too */
+		struct catalog cat;
+		char e[512];
+		int bad = catalog_load_builtin(&cat, arch_all[k]->name, e, sizeof e);
+		buf_printf(&b, "|%s|%s", c->cats[k].hash, bad ? e : cat.hash);
+		if (!bad)
+			catalog_free(&cat);
+	}
 	buf_printf(&b, "|%s|%g", getenv("PATH") ? getenv("PATH") : "", run_default_timeout);
 	return b.s;
 }

@@ -230,3 +230,21 @@ def test_require():
     assert r.returncode == 1
     assert "required probe adx-intrinsic is broken" in r.stderr and "adx-inline" not in r.stderr
     assert "ASMCAP_C_ADX_INLINE=yes" in r.stdout
+
+
+def test_cache_key_covers_added_assembler_templates(tmp_path):
+    # adx-inline counts instructions with the `audit:' patterns of the
+    # catalog's adx; an added adx.s that matches only LFENCE makes the
+    # same object hold none, so the cached yes must not answer
+    added = tmp_path / "t"
+    (added / "x86_64").mkdir(parents=True)
+    (added / "x86_64" / "adx.s").write_text("# feature: adx\n# expect: 0f ae e8\n# audit: 0f ae e8\n\tlfence\n")
+    args = ("cc-probe", "--cc", "gcc", "--features", "adx-inline", "--cache", tmp_path / "cache",
+            "--format", "sh")
+    first = asmcap(*args, env={"ASMCAP_STATS": "1"})
+    assert first.returncode == 0 and "ASMCAP_C_ADX_INLINE=yes" in first.stdout, first.stderr
+    r = asmcap(*args, env={"ASMCAP_STATS": "1", "ASMCAP_ADD_TEMPLATES": str(added)})
+    assert r.returncode == 0 and "cached=0" in r.stderr, r.stderr
+    assert "ASMCAP_C_ADX_INLINE=no" in r.stdout and "holds no adx instruction" in r.stdout
+    again = asmcap(*args, env={"ASMCAP_STATS": "1"})
+    assert "cached=1" in again.stderr and again.stdout == first.stdout
