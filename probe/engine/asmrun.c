@@ -255,8 +255,18 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 			size_t mlen = len - (m - l), i;
 			for (i = 0; i < u->n && !(line >= u->first[i] && line <= u->last[i]); i++)
 				;
+			/* Past the last snippet the source holds nothing: an error
+			 * there is the end of file inside something a snippet left
+			 * open (clang: "unmatched .ifs or .elses"), and a run of one
+			 * snippet names it. */
+			int past = i == u->n && u->n == 1 && line > u->last[0];
+			if (past)
+				i = 0;
 			if (i < u->n && (!strncasecmp(m, "error", 5) || !strncasecmp(m, "fatal", 5)) && !errs[i]) {
-				errs[i] = one_line(m, mlen);
+				char *msg = one_line(m, mlen);
+				errs[i] = past ? xprintf("%s (at the end of the source: the snippet leaves it open)", msg) : msg;
+				if (past)
+					free(msg);
 				hit++;
 			} else if (i < u->n && !strncasecmp(m, "warning", 7) && !warns[i])
 				warns[i] = one_line(m, mlen);
