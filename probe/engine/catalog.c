@@ -471,12 +471,123 @@ static int header_line(struct header *h, const char **p)
 	return r;
 }
 
+/* Directives that change how the assembler reads what follows them, by
+ * family, and the operands with which one puts its family back to the
+ * default every catalog snippet assumes (NULL: nothing does; `.arch' has
+ * no push/pop).  A snippet that ends with a family changed must not share
+ * a run: it would enable (`.arch .adx') or break (`.intel_syntax') the
+ * snippets after it. */
+enum family { FAM_ISA, FAM_SYNTAX, FAM_MNEMONIC, FAM_CODE, FAM_ARMMODE, FAM_MACRO, FAM_SET, FAM_OPTION, NFAM };
+static const struct state_dir {
+	const char *name;
+	enum family fam;
+	const char *restore;    /* '|'-separated operands ("" none); FAM_CODE: the folder
+	                         * whose default mode it is */
+} state_dirs[] = {
+	{".arch", FAM_ISA, NULL}, {".arch_extension", FAM_ISA, NULL}, {".cpu", FAM_ISA, NULL},
+	{".fpu", FAM_ISA, NULL}, {".machine", FAM_ISA, NULL}, {".object_arch", FAM_ISA, NULL},
+	{".intel_syntax", FAM_SYNTAX, NULL}, {".att_syntax", FAM_SYNTAX, "|prefix"},
+	{".intel_mnemonic", FAM_MNEMONIC, NULL}, {".att_mnemonic", FAM_MNEMONIC, ""},
+	{".code16", FAM_CODE, NULL}, {".code16gcc", FAM_CODE, NULL}, {".code32", FAM_CODE, "i386"},
+	{".code64", FAM_CODE, "x86_64"},
+	{".arm", FAM_ARMMODE, NULL}, {".thumb", FAM_ARMMODE, NULL}, {".code", FAM_ARMMODE, NULL},
+	{".syntax", FAM_ARMMODE, NULL}, {".force_thumb", FAM_ARMMODE, NULL},
+	{".altmacro", FAM_MACRO, NULL}, {".noaltmacro", FAM_MACRO, ""},
+	{".set", FAM_SET, NULL},        /* only a mode (`.set noreorder'), not `.set sym, value' */
+	{".option", FAM_OPTION, NULL},  /* push/pop counted apart */
+};
+
+/* Does directive d with operands arg put its family back? */
+static int restores(const struct state_dir *d, const char *arg, const char *arch)
+{
+	if (!d->restore || d->fam == FAM_CODE)
+		return d->restore && !strcmp(d->restore, arch);
+	for (const char *r = d->restore;; r++) {
+		size_t n = strcspn(r, "|");
+		if (strlen(arg) == n && !strncasecmp(arg, r, n))
+			return 1;
+		r += n;
+		if (!*r)
+			return 0;
+	}
+}
+
+/* A body read statement by statement: the line each family was left
+ * changed at (0: at its default), and the body's own `.option push'es. */
+struct state_scan {
+	const char *arch;
+	unsigned changed[NFAM];
+	int depth;
+	unsigned push_line;             /* of the outermost push still open */
+};
+
+static void state_option(struct state_scan *sc, const char *arg, unsigned line)
+{
+	if (!strcasecmp(arg, "push")) {
+		if (!sc->depth++)
+			sc->push_line = line;
+	} else if (!strcasecmp(arg, "pop")) {
+		/* a pop below the body's own pushes undoes the probe's scope */
+		if (--sc->depth < 0 && !sc->changed[FAM_OPTION])
+			sc->changed[FAM_OPTION] = line;
+	} else if (sc->depth <= 0 && !sc->changed[FAM_OPTION])
+		sc->changed[FAM_OPTION] = line;         /* no pop of the body's own undoes it */
+}
+
+/* One statement s (trimmed, in place) at line. */
+static void state_statement(struct state_scan *sc, char *s, unsigned line)
+{
+	size_t n = strcspn(s, " \t,");
+	for (size_t k = 0; k < sizeof state_dirs / sizeof *state_dirs; k++) {
+		const struct state_dir *d = &state_dirs[k];
+		if (strlen(d->name) != n || strncasecmp(s, d->name, n))
+			continue;
+		const char *arg = trim(s + n);
+		if (d->fam == FAM_OPTION)
+			state_option(sc, arg, line);
+		else if (d->fam == FAM_SET && strpbrk(arg, ",="))
+			;               /* a symbol's value, not a mode */
+		else if (restores(d, arg, sc->arch))
+			sc->changed[d->fam] = 0;
+		else if (!sc->changed[d->fam])
+			sc->changed[d->fam] = line;
+		return;
+	}
+}
+
+/* The first line of body (starting at file line `line') whose directive
+ * leaves the assembler changed at its end, or 0.  Statements are split at
+ * `;' as GNU as does; labels before a directive are skipped. */
+static unsigned body_state(const char *body, unsigned line, const char *arch)
+{
+	static const char id[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$";
+	struct state_scan sc = {.arch = arch};
+	for (const char *p = body; *p; line++) {
+		size_t len = strcspn(p, "\n");
+		char *l = xstrndup(p, len), *save;
+		for (char *st = strtok_r(l, ";", &save); st; st = strtok_r(NULL, ";", &save)) {
+			char *t = trim(st);
+			for (size_t n = strspn(t, id); n && t[n] == ':'; n = strspn(t, id))
+				t = trim(t + n + 1);
+			state_statement(&sc, t, line);
+		}
+		free(l);
+		p += len + (p[len] == '\n');
+	}
+	unsigned first = sc.depth > 0 ? sc.push_line : 0;
+	for (int f = 0; f < NFAM; f++)
+		if (sc.changed[f] && (!first || sc.changed[f] < first))
+			first = sc.changed[f];
+	return first;
+}
+
 /* The snippet after the header, and the lines every template needs. */
 static int take_body(struct header *h, const char *p)
 {
 	struct feature *f = h->f;
 	f->body_line = h->line + 1;
 	f->body = xstrdup(p);
+	f->state_line = body_state(f->body, f->body_line, h->arch);
 	const char *miss = !f->name ? "feature" : !f->nexpect && !f->expect_nonempty ? "expect" : NULL;
 	if (!miss && f->expect_nonempty && !f->section)
 		return bad(h, "`expect: nonempty' needs a `section:' line");

@@ -28,6 +28,9 @@ struct feature {
 	int added;                      /* from an added directory (--add-templates) */
 	char *body;                     /* AT&T snippet */
 	unsigned body_line;             /* line of the .s file where the body starts */
+	unsigned state_line;            /* line of a directive in the body that leaves the
+	                                 * assembler changed for what follows (`.arch',
+	                                 * `.intel_syntax', ...; 0: none): it runs alone */
 	char *nasm_body;                /* NULL: no nasm form */
 	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it */
 	char *section;                  /* "# section:" names, comma-separated, or NULL */

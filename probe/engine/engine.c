@@ -337,9 +337,11 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 
 /* Features that cannot share a run get runs of their own: those whose
  * `section:` another feature in the run also names (the object could not
- * tell them apart), and, where nothing undoes a directive (AArch64 and
- * ARM `.arch', arch.h), those that carry `enable:` directives: a
- * directive must not make another snippet pass. */
+ * tell them apart), those whose body leaves the assembler changed
+ * (`.arch', `.intel_syntax' unclosed: catalog.h's state_line), and, where
+ * nothing undoes a directive (AArch64 and ARM `.arch', arch.h), those that
+ * carry `enable:` directives: a directive must not make another snippet
+ * pass, or fail. */
 static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_t *alone)
 {
 	struct probe *p = x->p;
@@ -348,7 +350,7 @@ static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_
 	size_t nalone = 0, k = 0;
 	for (size_t i = 0; i < *n; i++) {
 		const struct feature *f = &p->cat.f[run[i]];
-		int shared = directives_leak && f->nenable;
+		int shared = (directives_leak && f->nenable) || f->state_line;
 		for (size_t j = 0; f->section && j < *n; j++)
 			shared |= j != i && p->cat.f[run[j]].section && !strcmp(p->cat.f[run[j]].section, f->section);
 		if (shared)
@@ -704,7 +706,8 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 static int probe_flags(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
-	size_t *run = xcalloc(p->cat.n + 1, sizeof *run), n = 0, left = 0;
+	size_t *run = xcalloc(p->cat.n + 1, sizeof *run), *alone = xcalloc(p->cat.n + 1, sizeof *alone);
+	size_t n = 0, left = 0, nalone;
 	enum outcome out = U_OK;
 	int r = 0;
 	for (size_t i = 0; i < p->cat.n; i++) {
@@ -719,13 +722,17 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
 	struct verdict *with = p->v;
 	p->v = p->vf;           /* the runner writes p->v */
 	x->bare = 1;
+	nalone = split_shared_sections(x, run, &n, alone);
 	if (n)
 		r = run_batch(x, run, n, &left, NULL, &out, 0, err, errlen);
-	if (!r && n && out != U_OK)
-		r = run_singly(x, run, drop_rejected(p, run, left), err, errlen);
+	left = n && out != U_OK ? drop_rejected(p, run, left) : 0;
+	memcpy(run + left, alone, nalone * sizeof *alone);
+	if (!r && left + nalone)
+		r = run_singly(x, run, left + nalone, err, errlen);
 	x->bare = 0;
 	p->v = with;
 	free(run);
+	free(alone);
 	return r;
 }
 

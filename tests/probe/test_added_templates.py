@@ -2,6 +2,7 @@
 built-in catalog, or replacing one of its features by name, probed with real
 gcc; bad added files named with their line; the cache keyed on their text."""
 import json
+import subprocess
 import time
 
 import pytest
@@ -214,3 +215,62 @@ def test_unterminated_conditional_is_the_templates_no(asmcap_bin, tmp_path, cc, 
     f = json.loads(r.stdout)["features"]
     assert f["myif"]["status"] == "no" and f["myif"]["reason"].startswith("rejected: "), f["myif"]
     assert f["adx"]["status"] == "yes", f["adx"]
+
+
+def assembles(cmd, text, tmp_path):
+    """Does the assembler command take text (the expected verdict, from the
+    assembler itself, not from asmcap)?"""
+    src, obj = tmp_path / "own.s", tmp_path / "own.o"
+    src.write_text(text)
+    return subprocess.run([*cmd, "-o", str(obj), str(src)], capture_output=True).returncode == 0
+
+
+# A body that leaves the assembler changed runs alone: in a shared run it
+# would enable (.arch) or break (.intel_syntax) the snippets after it.
+# `aaa' sorts first, before every snippet it could reach.
+def test_body_arch_directive_enables_no_other_snippet(asmcap_bin, tmp_path):
+    gas = need_tool("aarch64-linux-gnu-as")
+    write(tmp_path, "aarch64/aaa.s", "# feature: aaa\n# enable: .arch armv8-a\n# expect: 1f 20 03 d5\n"
+          "\t.arch armv8.2-a+sha3+sm4\n\tnop\n")
+    r = asmcap("--as", gas, "--add-templates", tmp_path, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]
+    for name, insn in (("sha3", "eor3 v0.16b, v1.16b, v2.16b, v3.16b"), ("sm4", "sm4e v0.4s, v1.4s"),
+                       ("sha2", "sha256h q0, q1, v2.4s")):
+        own = "yes" if assembles([gas], f"\t{insn}\n", tmp_path) else "no"
+        assert f[name]["flags"]["status"] == own, (name, f[name])
+
+
+def test_body_arch_directive_on_x86(asmcap_bin, tmp_path):
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 66 48 0f 38 f6 d8\n"
+          "\t.arch .adx\n\tadcx %rax,%rbx\n")
+    flags = "-Wa,-march=generic64"
+    r = asmcap("--cc", "gcc", "--cflags", flags, "--add-templates", tmp_path, "--features", "aaa,adx",
+               "--format", "json")
+    assert r.returncode == 0, r.stderr
+    own = assembles(["gcc", flags, "-c"], "\tadcx %rax,%rbx\n\tadox %r9,%r8\n", tmp_path)
+    assert json.loads(r.stdout)["features"]["adx"]["status"] == ("yes" if own else "no")
+
+
+def test_unclosed_intel_syntax_breaks_no_other_snippet(asmcap_bin, tmp_path):
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 8d 4c 90 10\n"
+          "\t.intel_syntax noprefix\n\tlea ecx, [rax+rdx*4+16]\n")
+    r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "aaa,adx,bmi2,avx2",
+               "--format", "json")
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]
+    assert f["aaa"]["status"] == "yes"
+    for name, insn in (("adx", "adcx %rax,%rbx"), ("bmi2", "mulx %rax,%rbx,%rcx"),
+                       ("avx2", "vpaddq %ymm0,%ymm1,%ymm2")):
+        assert assembles(["gcc", "-c"], f"\t{insn}\n", tmp_path)
+        assert f[name]["status"] == "yes", (name, f[name])
+
+
+@pytest.mark.parametrize("tail, runs", [("\t.att_syntax prefix\n", 1), ("", 2)])
+def test_a_body_that_restores_the_syntax_shares_the_run(asmcap_bin, tmp_path, tail, runs):
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 8d 4c 90 10\n"
+          "\t.intel_syntax noprefix\n\tlea ecx, [rax+rdx*4+16]\n" + tail)
+    r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "aaa,adx", "--format", "sh",
+               env={"ASMCAP_STATS": "1"})
+    assert r.returncode == 0 and "ASMCAP_AAA=yes" in r.stdout and "ASMCAP_ADX=yes" in r.stdout, r.stderr
+    assert stats(r)["runs"] == str(runs)
