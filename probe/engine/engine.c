@@ -596,6 +596,91 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 	return r;
 }
 
+/* The evidence of a `broken' verdict: the bytes found (or that none were). */
+struct evidence { int have; size_t n; uint8_t *got; char *reason; };
+
+static int same_evidence(const struct evidence *e, const struct verdict *v)
+{
+	return v->st == ST_BROKEN && v->have_got == e->have && v->ngot == e->n &&
+	       (!e->n || !memcmp(v->got, e->got, e->n));
+}
+
+/* One more run of each of todo[0..n), alone, after a passing control;
+ * *differs: the first (as todo index) whose answer is not the evidence
+ * seen[], or n.  0, or 3 with err. */
+static int rerun_alone(struct ctx *x, const size_t *todo, size_t n, const struct evidence *seen,
+                       size_t *differs, char **cmd, char *err, size_t errlen)
+{
+	struct asm_run *u = xcalloc(n + 1, sizeof *u);
+	size_t prepared = 0;
+	int r = control(x, err, errlen);
+	if (!r)
+		r = run_units(x, u, todo, n, &prepared, err, errlen);
+	for (size_t k = 0; k < n && !r; k++) {
+		struct obj o;
+		uint8_t *buf = NULL;
+		enum outcome out = eval(x, &u[k], &o, &buf, err, errlen);
+		if (out == U_UNUSABLE)
+			r = 3;
+		if (out == U_OK) {
+			obj_free(&o);
+			free(buf);
+		}
+		if (!r && *differs == n && !(out == U_OK && same_evidence(&seen[k], &x->p->v[todo[k]]))) {
+			*differs = k;
+			*cmd = argv_brief(u[k].argv.v);
+		}
+	}
+	for (size_t k = 0; k < prepared; k++)
+		asm_run_free(&u[k]);
+	free(u);
+	return r;
+}
+
+/* A `broken' verdict needs the evidence a `no' does: the snippet's own
+ * run gives the same wrong bytes again, PROBE_TRIES runs in all, each
+ * after a passing control, and no input of this toolchain has given two
+ * different answers (a wrapper that drops .text from some objects makes
+ * any snippet look broken once).  Else the toolchain is unreliable and
+ * nothing is cached: 3 with err.  Works on p->v (probe_flags swaps in
+ * p->vf). */
+static int confirm_broken(struct ctx *x, char *err, size_t errlen)
+{
+	struct probe *p = x->p;
+	size_t n = 0, *todo = xcalloc(p->cat.n + 1, sizeof *todo), differs;
+	struct evidence *seen = xcalloc(p->cat.n + 1, sizeof *seen);
+	char *cmd = NULL;
+	int r = 0;
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct verdict *v = &p->v[i];
+		if (v->st != ST_BROKEN)
+			continue;
+		seen[n] = (struct evidence){v->have_got, v->ngot, xmalloc(v->ngot + 1), xstrdup(v->reason)};
+		if (v->ngot)
+			memcpy(seen[n].got, v->got, v->ngot);
+		todo[n++] = i;
+	}
+	differs = n;
+	for (int round = 1; !r && n && differs == n && round < PROBE_TRIES; round++)
+		r = rerun_alone(x, todo, n, seen, &differs, &cmd, err, errlen);
+	if (!r && n && (differs < n || x->flaky)) {
+		size_t k = differs < n ? differs : 0;
+		const struct verdict *v = &p->v[todo[k]];
+		char *now = differs < n ? xprintf("%s%s%s", status_name(v->st), *v->reason ? ": " : "", v->reason) : NULL;
+		snprintf(err, errlen, "%s%s%s%s was broken (%s)%s%s: this toolchain fails intermittently",
+		         cmd ? "`" : "", cmd ? cmd : "", cmd ? "': " : "", p->cat.f[todo[k]].name,
+		         seen[k].reason, now ? ", then " : "", now ? now : "");
+		free(now);
+		r = 3;
+	}
+	for (size_t k = 0; k < n; k++)
+		free(seen[k].got), free(seen[k].reason);
+	free(seen);
+	free(todo);
+	free(cmd);
+	return r;
+}
+
 /* The first catalog run goes out together with the queries that need no
  * result of it: with --cc the run itself has -v (identity, the programs the
  * driver runs, `as -v'), and in --mode s, where no preprocessor sees the
@@ -729,6 +814,8 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
 	memcpy(run + left, alone, nalone * sizeof *alone);
 	if (!r && left + nalone)
 		r = run_singly(x, run, left + nalone, err, errlen);
+	if (!r)
+		r = confirm_broken(x, err, errlen);
 	x->bare = 0;
 	p->v = with;
 	free(run);
@@ -793,6 +880,8 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		}
 		if (!r && nalone)
 			r = run_singly(x, alone, nalone, err, errlen);
+		if (!r)
+			r = confirm_broken(x, err, errlen);
 		if (!r)
 			r = probe_flags(x, err, errlen);
 		free(run);
