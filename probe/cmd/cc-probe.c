@@ -642,12 +642,8 @@ static void to_cache(struct cp *c, const char *file, const char *key)
 		cache_field(&b, c->a[k].reason);
 		buf_puts(&b, "\n");
 	}
-	for (size_t k = 0; k < c->cc.cc.n; k++) {
-		char *path = path_lookup(c->cc.cc.v[k]);
-		if (path)
-			deps_add_program(&c->deps, path);
-		free(path);
-	}
+	deps_add_words(&c->deps, &c->cc.cc, 1);
+	deps_add_words(&c->deps, &c->cc.cflags, 0);
 	cache_store(file, key, &c->cc.cc, &c->deps, b.s);
 	buf_free(&b);
 }

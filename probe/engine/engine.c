@@ -132,6 +132,10 @@ char *driver_command(const char *l, size_t len, struct strv *deps, int *cc1as)
 	memcpy(full, l, len);
 	full[len] = 0;
 	*cc1as = 0;
+	/* clang reads its configuration files (--config, and the default
+	 * ones) before anything else; they can change every verdict */
+	if (!strncmp(full, "Configuration file: ", 20))
+		deps_add_file(deps, full + 20);
 	/* command lines start with a space and name a program */
 	if ((full[0] == ' ' || full[0] == '\t') && !split_words(full, &w, e, sizeof e) && w.n &&
 	    (prog = path_lookup(w.v[0]))) {
@@ -980,13 +984,9 @@ int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t err
 	const char *fl = o->flavour ? o->flavour : "nasm";
 	x.nasm_fmt = !strcmp(fl, "elf") ? "elf64" : !strcmp(fl, "macosx") ? "macho64" : "win64";
 	p->path = path_lookup(p->argv.v[0]);
-	for (size_t i = 0; i < p->argv.n; i++) {
-		/* every word of a launcher command that is a program: `ccache gcc' */
-		char *w = path_lookup(p->argv.v[i]);
-		if (w)
-			deps_add_program(&p->deps, w);
-		free(w);
-	}
+	deps_add_words(&p->deps, &p->argv, 1);
+	deps_add_words(&p->deps, &x.cflags, 0);
+	deps_add_words(&p->deps, &x.asflags, 0);
 	if (!p->path) {
 		char *cmd = argv_brief(p->argv.v);
 		snprintf(err, errlen, "`%s': %s not found or not executable", cmd, p->argv.v[0]);
