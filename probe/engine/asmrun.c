@@ -373,8 +373,10 @@ static int match_inserted(const struct arch *a, const uint8_t *want, size_t nw, 
 			m++;
 		if (m == nk && nk == sizeof kinds / sizeof *kinds)
 			return 0;
-		if (m == nk)
-			kinds[nk] = what, count[nk++] = 0;
+		if (m == nk) {
+			kinds[nk] = what;
+			count[nk++] = 0;
+		}
 		count[m]++;
 		j += k;
 	}

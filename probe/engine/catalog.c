@@ -473,16 +473,17 @@ static int header_line(struct header *h, const char **p)
 
 /* Directives that change how the assembler reads what follows them, by
  * family, and the operands with which one puts its family back to the
- * default every catalog snippet assumes (NULL: nothing does; `.arch' has
- * no push/pop).  A snippet that ends with a family changed must not share
+ * default every catalog snippet assumes (`.arch' has no push/pop: nothing
+ * puts it back).  A snippet that ends with a family changed must not share
  * a run: it would enable (`.arch .adx') or break (`.intel_syntax') the
  * snippets after it. */
 enum family { FAM_ISA, FAM_SYNTAX, FAM_MNEMONIC, FAM_CODE, FAM_ARMMODE, FAM_MACRO, FAM_SET, FAM_OPTION, NFAM };
 static const struct state_dir {
 	const char *name;
 	enum family fam;
-	const char *restore;    /* '|'-separated operands ("" none); FAM_CODE: the folder
-	                         * whose default mode it is */
+	const char *restore;    /* the operands that restore, '|'-separated (an empty one:
+	                         * the bare directive); FAM_CODE: the folder whose
+	                         * default mode it is; NULL: it never restores */
 } state_dirs[] = {
 	{".arch", FAM_ISA, NULL}, {".arch_extension", FAM_ISA, NULL}, {".cpu", FAM_ISA, NULL},
 	{".fpu", FAM_ISA, NULL}, {".machine", FAM_ISA, NULL}, {".object_arch", FAM_ISA, NULL},
