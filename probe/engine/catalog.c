@@ -477,40 +477,51 @@ static int header_line(struct header *h, const char **p)
  * puts it back).  A snippet that ends with a family changed must not share
  * a run: it would enable (`.arch .adx') or break (`.intel_syntax') the
  * snippets after it. */
-enum family { FAM_ISA, FAM_SYNTAX, FAM_MNEMONIC, FAM_CODE, FAM_ARMMODE, FAM_MACRO, FAM_SET, FAM_OPTION, NFAM };
+enum family { FAM_ISA, FAM_SYNTAX, FAM_MNEMONIC, FAM_CODE, FAM_ARMMODE, FAM_MACRO, FAM_SET, FAM_OPTION,
+              FAM_DEFINE, FAM_DEFAULT, NFAM };
 static const struct state_dir {
 	const char *name;
 	enum family fam;
 	const char *restore;    /* the operands that restore, '|'-separated (an empty one:
-	                         * the bare directive); FAM_CODE: the folder whose
-	                         * default mode it is; NULL: it never restores */
+	                         * the bare directive; "FOLDER:" first: only in that
+	                         * catalog folder); NULL: it never restores */
 } state_dirs[] = {
 	{".arch", FAM_ISA, NULL}, {".arch_extension", FAM_ISA, NULL}, {".cpu", FAM_ISA, NULL},
 	{".fpu", FAM_ISA, NULL}, {".machine", FAM_ISA, NULL}, {".object_arch", FAM_ISA, NULL},
 	{".intel_syntax", FAM_SYNTAX, NULL}, {".att_syntax", FAM_SYNTAX, "|prefix"},
 	{".intel_mnemonic", FAM_MNEMONIC, NULL}, {".att_mnemonic", FAM_MNEMONIC, ""},
-	{".code16", FAM_CODE, NULL}, {".code16gcc", FAM_CODE, NULL}, {".code32", FAM_CODE, "i386"},
-	{".code64", FAM_CODE, "x86_64"},
+	{".code16", FAM_CODE, NULL}, {".code16gcc", FAM_CODE, NULL}, {".code32", FAM_CODE, "i386:"},
+	{".code64", FAM_CODE, "x86_64:"},
 	{".arm", FAM_ARMMODE, NULL}, {".thumb", FAM_ARMMODE, NULL}, {".code", FAM_ARMMODE, NULL},
 	{".syntax", FAM_ARMMODE, NULL}, {".force_thumb", FAM_ARMMODE, NULL},
 	{".altmacro", FAM_MACRO, NULL}, {".noaltmacro", FAM_MACRO, ""},
 	{".set", FAM_SET, NULL},        /* only a mode (`.set noreorder'), not `.set sym, value' */
 	{".option", FAM_OPTION, NULL},  /* push/pop counted apart */
+	/* a macro defined here would be expanded in the snippets after it */
+	{".macro", FAM_DEFINE, NULL},
+	/* nasm bodies ([bits 32] written bare too) */
+	{"bits", FAM_CODE, "x86_64:64|i386:32"}, {"use16", FAM_CODE, NULL}, {"use32", FAM_CODE, "i386:"},
+	{"use64", FAM_CODE, "x86_64:"}, {"cpu", FAM_ISA, NULL}, {"default", FAM_DEFAULT, "abs"},
+	{"%macro", FAM_DEFINE, NULL}, {"%imacro", FAM_DEFINE, NULL}, {"%define", FAM_DEFINE, NULL},
+	{"%idefine", FAM_DEFINE, NULL}, {"%xdefine", FAM_DEFINE, NULL}, {"%ixdefine", FAM_DEFINE, NULL},
+	{"%assign", FAM_DEFINE, NULL}, {"%iassign", FAM_DEFINE, NULL},
 };
 
-/* Does directive d with operands arg put its family back? */
+/* Does directive d with operands arg put its family back, in folder arch? */
 static int restores(const struct state_dir *d, const char *arg, const char *arch)
 {
-	if (!d->restore || d->fam == FAM_CODE)
-		return d->restore && !strcmp(d->restore, arch);
-	for (const char *r = d->restore;; r++) {
+	for (const char *r = d->restore; r; r++) {
 		size_t n = strcspn(r, "|");
-		if (strlen(arg) == n && !strncasecmp(arg, r, n))
+		const char *colon = memchr(r, ':', n), *want = colon ? colon + 1 : r;
+		size_t nw = n - (size_t)(want - r);
+		if ((!colon || ((size_t)(colon - r) == strlen(arch) && !strncmp(r, arch, strlen(arch)))) &&
+		    strlen(arg) == nw && !strncasecmp(arg, want, nw))
 			return 1;
 		r += n;
 		if (!*r)
 			return 0;
 	}
+	return 0;
 }
 
 /* A body read statement by statement: the line each family was left
@@ -538,7 +549,12 @@ static void state_option(struct state_scan *sc, const char *arg, unsigned line)
 /* One statement s (trimmed, in place) at line. */
 static void state_statement(struct state_scan *sc, char *s, unsigned line)
 {
-	size_t n = strcspn(s, " \t,");
+	size_t n = strlen(s);
+	if (*s == '[' && n && s[n - 1] == ']') {
+		s[n - 1] = 0;           /* nasm's [bits 32] */
+		s = trim(s + 1);
+	}
+	n = strcspn(s, " \t,");
 	for (size_t k = 0; k < sizeof state_dirs / sizeof *state_dirs; k++) {
 		const struct state_dir *d = &state_dirs[k];
 		if (strlen(d->name) != n || strncasecmp(s, d->name, n))
@@ -782,8 +798,10 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 			f->added = srcs[i].added;
 			snprintf(nasm, sizeof nasm, "%s/%s.nasm", arch, name);
 			for (size_t k = 0; k < n; k++)
-				if (!strcmp(srcs[k].path, nasm))
+				if (!strcmp(srcs[k].path, nasm)) {
 					f->nasm_body = xstrdup(srcs[k].text);
+					f->nasm_state_line = body_state(f->nasm_body, 1, arch);
+				}
 		}
 		free(name);
 		if (r) {

@@ -32,6 +32,7 @@ struct feature {
 	                                 * assembler changed for what follows (`.arch',
 	                                 * `.intel_syntax', ...; 0: none): it runs alone */
 	char *nasm_body;                /* NULL: no nasm form */
+	unsigned nasm_state_line;       /* state_line of the nasm body (its own lines) */
 	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it */
 	char *section;                  /* "# section:" names, comma-separated, or NULL */
 	char **requires; size_t nrequires;

@@ -342,19 +342,19 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 /* Features that cannot share a run get runs of their own: those whose
  * `section:` another feature in the run also names (the object could not
  * tell them apart), those whose body leaves the assembler changed
- * (`.arch', `.intel_syntax' unclosed: catalog.h's state_line), and, where
- * nothing undoes a directive (AArch64 and ARM `.arch', arch.h), those that
- * carry `enable:` directives: a directive must not make another snippet
- * pass, or fail. */
+ * (`.arch', `.intel_syntax' unclosed, nasm's `bits 32': catalog.h's
+ * state_line), and, where nothing undoes a directive (AArch64 and ARM
+ * `.arch', arch.h), those that carry `enable:` directives: a directive
+ * must not make another snippet pass, or fail. */
 static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_t *alone)
 {
 	struct probe *p = x->p;
 	const struct arch *a = arch_named(p->arch);
-	int directives_leak = a && a->scope == ARCH_SCOPE_ALONE && !x->bare;
+	int directives_leak = a && a->scope == ARCH_SCOPE_ALONE && !x->bare, nasm = !strcmp(p->way, "nasm");
 	size_t nalone = 0, k = 0;
 	for (size_t i = 0; i < *n; i++) {
 		const struct feature *f = &p->cat.f[run[i]];
-		int shared = (directives_leak && f->nenable) || f->state_line;
+		int shared = (directives_leak && f->nenable) || (nasm ? f->nasm_state_line : f->state_line);
 		for (size_t j = 0; f->section && j < *n; j++)
 			shared |= j != i && p->cat.f[run[j]].section && !strcmp(p->cat.f[run[j]].section, f->section);
 		if (shared)

@@ -274,3 +274,31 @@ def test_a_body_that_restores_the_syntax_shares_the_run(asmcap_bin, tmp_path, ta
                env={"ASMCAP_STATS": "1"})
     assert r.returncode == 0 and "ASMCAP_AAA=yes" in r.stdout and "ASMCAP_ADX=yes" in r.stdout, r.stderr
     assert stats(r)["runs"] == str(runs)
+
+
+def test_macro_defined_in_a_body_reaches_no_other_snippet(asmcap_bin, tmp_path):
+    # macros named adcx and adox that emit the expected bytes would make
+    # adx pass on an assembler that rejects both instructions
+    macros = "".join(f"\t.macro {m} a:vararg\n\t.byte {b}\n\t.endm\n" for m, b in
+                     (("adcx", "0x66,0x48,0x0f,0x38,0xf6,0xd8"), ("adox", "0xf3,0x4d,0x0f,0x38,0xf6,0xc1")))
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 90\n" + macros + "\tnop\n")
+    flags = "-Wa,-march=generic64"
+    r = asmcap("--cc", "gcc", "--cflags", flags, "--add-templates", tmp_path, "--features", "aaa,adx",
+               "--format", "json")
+    assert r.returncode == 0, r.stderr
+    own = assembles(["gcc", flags, "-c"], "\tadcx %rax,%rbx\n\tadox %r9,%r8\n", tmp_path)
+    assert json.loads(r.stdout)["features"]["adx"]["status"] == ("yes" if own else "no")
+
+
+def test_nasm_bits_in_a_body_reaches_no_other_snippet(asmcap_bin, tmp_path):
+    nasm = need_tool("nasm")
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 90\n\tnop\n")
+    write(tmp_path, "x86_64/aaa.nasm", "\tbits 32\n\tnop\n")
+    r = asmcap("--nasm", nasm, "--add-templates", tmp_path, "--features", "aaa,adx,bmi2", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]
+    src = tmp_path / "own.asm"
+    for name, insn in (("adx", "adcx rbx, rax"), ("bmi2", "mulx rcx, rbx, rax")):
+        src.write_text(f"\t{insn}\n")
+        own = subprocess.run([nasm, "-f", "win64", "-o", str(tmp_path / "own.o"), str(src)]).returncode == 0
+        assert own and f[name]["status"] == "yes", (name, f[name])
