@@ -248,3 +248,25 @@ def test_cache_key_covers_added_assembler_templates(tmp_path):
     assert "ASMCAP_C_ADX_INLINE=no" in r.stdout and "holds no adx instruction" in r.stdout
     again = asmcap(*args, env={"ASMCAP_STATS": "1"})
     assert "cached=1" in again.stderr and again.stdout == first.stdout
+
+
+def test_object_sometimes_missing_code_is_no_broken_answer(tmp_path):
+    # tests/fake/drop-text zeroes .text in every Nth object and exits 0: an
+    # answer whose compile met it holds no instruction once; `broken' needs
+    # the same from its own compile again (after a passing control), else
+    # exit 3 and no cache
+    truth = probe("gcc", "adx-inline,adx-intrinsic,bmi2-intrinsic,sha-inline,vaes-inline", fmt="sh").stdout
+    caught = 0
+    for every in (2, 3):
+        counter, cache = tmp_path / f"count{every}", tmp_path / f"cache{every}"
+        r = asmcap("cc-probe", "--cc", f"{FAKES / 'drop-text'} gcc", "--features",
+                   "adx-inline,adx-intrinsic,bmi2-intrinsic,sha-inline,vaes-inline", "--format", "sh",
+                   "--cache", cache, env={"DROP_COUNTER": str(counter), "DROP_EVERY": str(every)})
+        assert "d" in counter.read_text()
+        if r.returncode == 0:
+            assert r.stdout.split("\n", 1)[1] == truth.split("\n", 1)[1], f"every {every}: wrong with exit 0"
+        else:
+            assert r.returncode == 3 and "this toolchain fails intermittently" in r.stderr, r.stderr
+            assert not cache.exists()
+            caught += 1
+    assert caught
