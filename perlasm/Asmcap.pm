@@ -85,21 +85,26 @@ sub known { exists $_[0]{caps}{features}{ $_[1] // '' } ? 1 : 0 }
 
 sub status { $_[0]->_feature($_[1])->{status} }
 
+# Each feature is decided once (%done): layered requires would otherwise
+# be walked 2^depth times.
 sub has {
 	my ($self, $name) = @_;
-	my %seen;
+	my (%on_path, @path, %done);
 	my $ok;
 	$ok = sub {
-		my ($n, @path) = @_;
+		my ($n) = @_;
+		return $done{$n} if exists $done{$n};
 		die "Asmcap: $self->{file}: \"requires\" loop: " . join(' -> ', @path, $n) . "\n"
-			if $seen{$n}++;
+			if $on_path{$n}++;
+		push @path, $n;
 		my $f = $self->_feature($n);
 		my $r = $f->{status} eq 'yes';
 		for my $req (@{ $f->{requires} // [] }) {
-			$r = 0 unless $ok->($req, @path, $n);
+			$r = 0 unless $ok->($req);
 		}
-		$seen{$n}--;
-		return $r;
+		pop @path;
+		delete $on_path{$n};
+		return $done{$n} = $r;
 	};
 	my $r = $ok->($name) ? 1 : 0;
 	undef $ok;	# break the closure's reference to itself

@@ -98,6 +98,13 @@ struct arch {
 	int (*audit_match)(const struct feature *f, const void *pats, const struct arch_insn *in,
 	                   const uint8_t *bytes);
 
+	/* probe: an instruction the build's own assembler flags put into a
+	 * snippet's code at p[0..n) (x86: GNU as's LVI lfence and ret guard,
+	 * branch-alignment nops, segment-prefix padding): its length, *what
+	 * naming it, or 0.  bits: 32 or 64.  NULL: the module knows none, and
+	 * a snippet's bytes must be exactly the expected ones. */
+	unsigned (*inserted)(const uint8_t *p, size_t n, int bits, const char **what);
+
 	/* cpu: can this CPU and OS run f?  1 yes, 0 no (why says what is
 	 * missing), -1 the host cannot tell.  cpu_state: extra values for
 	 * the report; how many it filled (at most 4). */

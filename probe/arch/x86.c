@@ -336,12 +336,72 @@ static const char *const x86_macros[] = {"__CET__", NULL};
 /* GNU_PROPERTY_X86_FEATURE_1_AND (x86-64 psABI): the CET marks */
 static const char *const cet_bits[] = { "ibt", "shstk", NULL };
 
+/* A NOP form assemblers pad with: 90 (no REX.B: 41 90 is xchg), or
+ * 0f 1f /0, after only 66 and segment prefixes. */
+static int x86_nop(const uint8_t *p, const struct x86_insn *in)
+{
+	int long_nop = in->map == X86_MAP_0F && in->opcode == 0x1f && in->has_modrm && !(in->modrm & 0x38);
+	if (in->enc != X86_LEGACY || !(long_nop || (in->map == X86_MAP_1BYTE && in->opcode == 0x90)) ||
+	    (in->rex & 1))
+		return 0;
+	size_t start = in->after_opcode - (long_nop ? 2 : 1) - (in->rex != 0);
+	for (size_t i = 0; i < start; i++)
+		if (p[i] != 0x66 && p[i] != 0x2e && p[i] != 0x3e)
+			return 0;
+	return 1;
+}
+
+/* GNU as's LVI ret guard (-mlfence-before-ret=or|shl|not and
+ * -mlfence-before-indirect-branch): or $0 / shl $0 / two not on the return
+ * address at (%rsp) or (%esp), before its lfence.  Its length, or 0. */
+static unsigned x86_ret_guard(const uint8_t *p, size_t n, int bits)
+{
+	static const uint8_t guards[][6] = {{0x83, 0x0c, 0x24, 0x00}, {0xc1, 0x24, 0x24, 0x00},
+	                                    {0xf7, 0x14, 0x24}};
+	static const unsigned glen[] = {4, 4, 3}, times[] = {1, 1, 2};
+	unsigned w = bits == 64;        /* REX.W: the 64-bit return address */
+	for (size_t g = 0; g < sizeof glen / sizeof *glen; g++) {
+		unsigned one = w + glen[g], k;
+		for (k = 0; k < times[g]; k++)
+			if (n < (k + 1) * one || (w && p[k * one] != 0x48) || memcmp(p + k * one + w, guards[g], glen[g]))
+				break;
+		if (k == times[g])
+			return one * times[g];
+	}
+	return 0;
+}
+
+static unsigned x86_inserted(const uint8_t *p, size_t n, int bits, const char **what)
+{
+	static const uint8_t lfence[] = {0x0f, 0xae, 0xe8};
+	struct x86_insn in;
+	unsigned len;
+	if (n >= 3 && !memcmp(p, lfence, 3)) {
+		*what = "lfence (0f ae e8)";
+		return 3;
+	}
+	if ((len = x86_ret_guard(p, n, bits))) {
+		*what = "an LVI return-address guard";
+		return len;
+	}
+	if ((len = x86_decode(p, n, bits, &in)) && x86_nop(p, &in)) {
+		*what = "nop padding";
+		return len;
+	}
+	/* a segment prefix before an instruction (branch alignment) */
+	if (n > 1 && (p[0] == 0x2e || p[0] == 0x3e || p[0] == 0x26 || p[0] == 0x36)) {
+		*what = "segment-prefix padding";
+		return 1;
+	}
+	return 0;
+}
+
 /* What the 64- and 32-bit modules share: all but the object machine, the
  * decoder's width and the prologue reader. */
 #define X86_COMMON \
 	.macros = x86_macros, .scope = ARCH_SCOPE_NONE, \
 	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free, \
-	.audit_match = x86_audit_match, \
+	.audit_match = x86_audit_match, .inserted = x86_inserted, \
 	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE, \
 	.gnu_property = 0xc0000002, .gnu_property_bits = cet_bits
 

@@ -253,12 +253,8 @@ static void to_cache(const char *file, const char *key, const struct cc_ctx *c, 
                      const int *ok, char (*why)[512])
 {
 	struct strv deps = { 0 };
-	for (size_t k = 0; k < c->cc.n; k++) {
-		char *path = path_lookup(c->cc.v[k]);
-		if (path)
-			deps_add_program(&deps, path);
-		free(path);
-	}
+	deps_add_words(&deps, &c->cc, 1);
+	deps_add_words(&deps, &c->cflags, 0);
 	struct buf b = { 0 };
 	for (size_t k = 0; k < n; k++) {
 		buf_puts(&b, "flag");

@@ -525,6 +525,46 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 	return r;
 }
 
+/* A `broken' answer needs the evidence a rejection does: the same verdict
+ * from PROBE_TRIES compiles, each after a passing control, with no answer
+ * of this toolchain given two ways (a wrapper that now and then loses an
+ * object's code makes any answer look broken once).  0, or 3 with err. */
+static int confirm_broken(struct cp *c, char *err, size_t errlen)
+{
+	struct answer **todo = xcalloc(c->n + 1, sizeof *todo), **again = xcalloc(c->n + 1, sizeof *again);
+	char **was = xcalloc(c->n + 1, sizeof *was);
+	size_t n = 0, left, differs = c->n;
+	int r = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].want && c->a[i].st == ST_BROKEN) {
+			was[n] = xstrdup(c->a[i].reason);
+			todo[n++] = &c->a[i];
+		}
+	for (int round = 1; !r && n && differs == c->n && round < PROBE_TRIES; round++) {
+		memcpy(again, todo, n * sizeof *todo);          /* round_of reorders its list */
+		if (!(r = control(c, 0, err, errlen)))
+			r = round_of(c, again, n, &left, err, errlen);
+		for (size_t k = 0; !r && k < n && differs == c->n; k++)
+			if (todo[k]->st != ST_BROKEN || strcmp(todo[k]->reason, was[k]))
+				differs = k;
+	}
+	if (!r && n && (differs < c->n || c->flaky)) {
+		size_t k = differs < c->n ? differs : 0;
+		char *now = differs < c->n ? xprintf(", then %s: %s", status_name(todo[k]->st), todo[k]->reason)
+		                           : xstrdup("");
+		snprintf(err, errlen, "%s was broken (%s)%s: this toolchain fails intermittently", todo[k]->name,
+		         was[k], now);
+		free(now);
+		r = 3;
+	}
+	for (size_t k = 0; k < n; k++)
+		free(was[k]);
+	free(was);
+	free(again);
+	free(todo);
+	return r;
+}
+
 /* Every wanted answer of the target's catalog, in rounds (see the top).
  * 0, or 3 with err. */
 static int probe_all(struct cp *c, char *err, size_t errlen)
@@ -560,6 +600,8 @@ static int probe_all(struct cp *c, char *err, size_t errlen)
 			n = 0;
 		}
 	}
+	if (!r)
+		r = confirm_broken(c, err, errlen);
 	free(todo);
 	return r;
 }
@@ -577,8 +619,16 @@ static char *cache_key_of(const struct cp *c, const char *features)
 			buf_printf(&b, "%s%s", k ? " " : "", parts[p]->v[k]);
 	}
 	buf_printf(&b, "|%s", features ? features : "*");
-	for (size_t k = 0; arch_all[k]; k++)
-		buf_printf(&b, "|%s", c->cats[k].hash);
+	for (size_t k = 0; arch_all[k]; k++) {
+		/* verify() counts with the assembler catalog's `audit:' patterns,
+		 * which ASMCAP_ADD_TEMPLATES may replace: its text is a key too */
+		struct catalog cat;
+		char e[512];
+		int bad = catalog_load_builtin(&cat, arch_all[k]->name, e, sizeof e);
+		buf_printf(&b, "|%s|%s", c->cats[k].hash, bad ? e : cat.hash);
+		if (!bad)
+			catalog_free(&cat);
+	}
 	buf_printf(&b, "|%s|%g", getenv("PATH") ? getenv("PATH") : "", run_default_timeout);
 	return b.s;
 }
@@ -634,12 +684,8 @@ static void to_cache(struct cp *c, const char *file, const char *key)
 		cache_field(&b, c->a[k].reason);
 		buf_puts(&b, "\n");
 	}
-	for (size_t k = 0; k < c->cc.cc.n; k++) {
-		char *path = path_lookup(c->cc.cc.v[k]);
-		if (path)
-			deps_add_program(&c->deps, path);
-		free(path);
-	}
+	deps_add_words(&c->deps, &c->cc.cc, 1);
+	deps_add_words(&c->deps, &c->cc.cflags, 0);
 	cache_store(file, key, &c->cc.cc, &c->deps, b.s);
 	buf_free(&b);
 }

@@ -297,8 +297,18 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 			size_t mlen = len - (m - l), i;
 			for (i = 0; i < u->n && !(line >= u->first[i] && line <= u->last[i]); i++)
 				;
+			/* Past the last snippet the source holds nothing: an error
+			 * there is the end of file inside something a snippet left
+			 * open (clang: "unmatched .ifs or .elses"), and a run of one
+			 * snippet names it. */
+			int past = i == u->n && u->n == 1 && line > u->last[0];
+			if (past)
+				i = 0;
 			if (i < u->n && (!strncasecmp(m, "error", 5) || !strncasecmp(m, "fatal", 5)) && !errs[i]) {
-				errs[i] = one_line(m, mlen);
+				char *msg = one_line(m, mlen);
+				errs[i] = past ? xprintf("%s (at the end of the source: the snippet leaves it open)", msg) : msg;
+				if (past)
+					free(msg);
 				hit++;
 			} else if (i < u->n && !strncasecmp(m, "warning", 7) && !warns[i])
 				warns[i] = one_line(m, mlen);
@@ -378,10 +388,58 @@ static int check_section(const struct feature *f, const struct obj *o, struct fo
 	return ok;
 }
 
+/* got[0..ng) is want[0..nw) with only what the build's own flags insert
+ * (a->inserted: LVI lfences, nop and prefix padding) between or after
+ * want's instructions, each of those whole and in order: 1 with how
+ * naming each kind inserted, else 0.  The snippet's own bytes stay exact. */
+static int match_inserted(const struct arch *a, const uint8_t *want, size_t nw, const uint8_t *got, size_t ng,
+                          struct buf *how)
+{
+	const char *kinds[8];
+	unsigned count[8], nk = 0;
+	size_t i = 0, j = 0;
+	while (i < nw || j < ng) {
+		struct arch_insn in;
+		unsigned len = i < nw ? a->decode(want + i, nw - i, 0, &in) : 0;
+		if (i < nw && !len)
+			return 0;       /* the expected bytes do not decode: nothing to align */
+		if (len && j + len <= ng && !memcmp(want + i, got + j, len)) {
+			i += len;
+			j += len;
+			continue;
+		}
+		const char *what = NULL;
+		unsigned k = j < ng ? a->inserted(got + j, ng - j, a->bits, &what) : 0, m = 0;
+		if (!k)
+			return 0;
+		while (m < nk && strcmp(kinds[m], what))
+			m++;
+		if (m == nk && nk == sizeof kinds / sizeof *kinds)
+			return 0;
+		if (m == nk) {
+			kinds[nk] = what;
+			count[nk++] = 0;
+		}
+		count[m]++;
+		j += k;
+	}
+	if (!nk)
+		return 0;       /* exactly want: check_code has said so already */
+	buf_puts(how, "as expected, with what the build's assembler flags insert: ");
+	for (unsigned m = 0; m < nk; m++) {
+		buf_printf(how, "%s%s", m ? ", " : "", kinds[m]);
+		if (count[m] > 1)
+			buf_printf(how, " x%u", count[m]);
+	}
+	return 1;
+}
+
 /* An instruction's snippet (number fi in the run): the bytes between its
  * labels asmcap_b_FI and asmcap_e_FI, exactly one of the expected
- * encodings.  1 yes, or 0 with why. */
-static int check_code(const struct feature *f, size_t fi, const struct obj *o, struct found *g, struct buf *why)
+ * encodings, or one with what the build's flags insert (match_inserted).
+ * 1 yes (how says what was inserted), or 0 with why. */
+static int check_code(const struct arch *a, const struct feature *f, size_t fi, const struct obj *o,
+                      struct found *g, struct buf *why, struct buf *how)
 {
 	char bn[48], en[48];
 	int ok = 0;
@@ -399,6 +457,8 @@ static int check_code(const struct feature *f, size_t fi, const struct obj *o, s
 	g->ngot = e->value - b->value;
 	for (size_t k = 0; k < f->nexpect && !ok; k++)
 		ok = f->expect[k].n == g->ngot && !memcmp(f->expect[k].b, g->got, g->ngot);
+	for (size_t k = 0; a && a->inserted && k < f->nexpect && !ok; k++)
+		ok = match_inserted(a, f->expect[k].b, f->expect[k].n, g->got, g->ngot, how);
 	if (!ok && !g->ngot)
 		buf_puts(why, "exited 0 but assembled it to nothing");
 	else if (!ok) {
@@ -415,7 +475,7 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
                    const char *general, const struct asm_run *u, struct verdict *v)
 {
 	const struct feature *f = &x->p->cat.f[fi];
-	struct buf why = {0};
+	struct buf why = {0}, how = {0};
 	struct found g = {0};
 	if (warn) {
 		/* A warning on the snippet's lines rejects it: clang-14 only
@@ -426,11 +486,17 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 		free(msg);
 		return;
 	}
-	int ok = f->section ? check_section(f, o, &g, &why) : check_code(f, fi, o, &g, &why);
+	int ok = f->section ? check_section(f, o, &g, &why)
+	                    : check_code(x->p->target, f, fi, o, &g, &why, &how);
 	if (!ok && general)
 		buf_printf(&why, "; it said: %s", general);
 	if (!ok && !why.n)
 		buf_puts(&why, "bytes not found");
+	if (ok) {
+		buf_free(&why);
+		why = how;
+	} else
+		buf_free(&how);
 	set_verdict(v, ok ? ST_YES : ST_BROKEN, why.s ? why.s : xstrdup(""), u->job.r.ms);
 	free(v->got);
 	v->got = NULL;

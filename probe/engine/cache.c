@@ -184,6 +184,61 @@ void deps_add_program(struct strv *deps, const char *path)
 	close(fd);
 }
 
+/* ---- option files ---- */
+
+void deps_add_file(struct strv *deps, const char *path)
+{
+	struct stat st;
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		add_dep(deps, path);
+}
+
+/* The option file a word names, or NULL: `@FILE' (a response file),
+ * `--config=FILE' or `--config FILE' (clang; a name without a slash is
+ * searched for, and -v names what was found), `-specs=FILE' (gcc). */
+static const char *option_file(char *const *w, size_t i, size_t n)
+{
+	static const char *const eq[] = {"--config=", "-specs=", "--specs=", NULL};
+	if (w[i][0] == '@')
+		return w[i] + 1;
+	for (const char *const *e = eq; *e; e++)
+		if (!strncmp(w[i], *e, strlen(*e)))
+			return w[i] + strlen(*e);
+	return !strcmp(w[i], "--config") && i + 1 < n ? w[i + 1] : NULL;
+}
+
+/* Each option file words name, and those a response file names in turn
+ * (depth bounded: a response file may name itself). */
+static void option_files(struct strv *deps, const struct strv *words, int depth)
+{
+	for (size_t i = 0; i < words->n; i++) {
+		const char *f = option_file(words->v, i, words->n);
+		size_t before = deps->n;
+		if (!f || !*f)
+			continue;
+		deps_add_file(deps, f);
+		size_t len;
+		char *text = words->v[i][0] == '@' && deps->n > before && depth < 8 ? (char *)file_read(f, &len) : NULL;
+		struct strv inner = {0};
+		char e[64];
+		if (text && !split_words(text, &inner, e, sizeof e))
+			option_files(deps, &inner, depth + 1);
+		strv_free(&inner);
+		free(text);
+	}
+}
+
+void deps_add_words(struct strv *deps, const struct strv *words, int programs)
+{
+	for (size_t i = 0; programs && i < words->n; i++) {
+		char *w = path_lookup(words->v[i]);
+		if (w)
+			deps_add_program(deps, w);
+		free(w);
+	}
+	option_files(deps, words, 0);
+}
+
 /* ---- the cache file ---- */
 
 static void esc(struct buf *b, const char *s)

@@ -14,6 +14,14 @@
  * through its RUNPATH/RPATH and the standard directories) to deps. */
 void deps_add_program(struct strv *deps, const char *path);
 
+/* Add path when it is a regular file (an option file, not a program). */
+void deps_add_file(struct strv *deps, const char *path);
+/* The files a command's words make it read: with programs, each word that
+ * is a program (launchers: `ccache gcc'); always the option files they
+ * name (@response files and those they name, --config FILE, -specs=FILE),
+ * which can change every verdict as the compiler can. */
+void deps_add_words(struct strv *deps, const struct strv *words, int programs);
+
 /* 1 and p filled (as probe_run would) on a valid hit, 0 otherwise. */
 int cache_get(const char *file, const char *key, const struct probe_opts *o, struct probe *p);
 /* Store p under key (temp file + rename; other entries kept).  A failure

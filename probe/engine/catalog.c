@@ -482,12 +482,140 @@ static int header_line(struct header *h, const char **p)
 	return r;
 }
 
+/* Directives that change how the assembler reads what follows them, by
+ * family, and the operands with which one puts its family back to the
+ * default every catalog snippet assumes (`.arch' has no push/pop: nothing
+ * puts it back).  A snippet that ends with a family changed must not share
+ * a run: it would enable (`.arch .adx') or break (`.intel_syntax') the
+ * snippets after it. */
+enum family { FAM_ISA, FAM_SYNTAX, FAM_MNEMONIC, FAM_CODE, FAM_ARMMODE, FAM_MACRO, FAM_SET, FAM_OPTION,
+              FAM_DEFINE, FAM_DEFAULT, NFAM };
+static const struct state_dir {
+	const char *name;
+	enum family fam;
+	const char *restore;    /* the operands that restore, '|'-separated (an empty one:
+	                         * the bare directive; "FOLDER:" first: only in that
+	                         * catalog folder); NULL: it never restores */
+} state_dirs[] = {
+	{".arch", FAM_ISA, NULL}, {".arch_extension", FAM_ISA, NULL}, {".cpu", FAM_ISA, NULL},
+	{".fpu", FAM_ISA, NULL}, {".machine", FAM_ISA, NULL}, {".object_arch", FAM_ISA, NULL},
+	{".intel_syntax", FAM_SYNTAX, NULL}, {".att_syntax", FAM_SYNTAX, "|prefix"},
+	{".intel_mnemonic", FAM_MNEMONIC, NULL}, {".att_mnemonic", FAM_MNEMONIC, ""},
+	{".code16", FAM_CODE, NULL}, {".code16gcc", FAM_CODE, NULL}, {".code32", FAM_CODE, "i386:"},
+	{".code64", FAM_CODE, "x86_64:"},
+	{".arm", FAM_ARMMODE, NULL}, {".thumb", FAM_ARMMODE, NULL}, {".code", FAM_ARMMODE, NULL},
+	{".syntax", FAM_ARMMODE, NULL}, {".force_thumb", FAM_ARMMODE, NULL},
+	{".altmacro", FAM_MACRO, NULL}, {".noaltmacro", FAM_MACRO, ""},
+	{".set", FAM_SET, NULL},        /* only a mode (`.set noreorder'), not `.set sym, value' */
+	{".option", FAM_OPTION, NULL},  /* push/pop counted apart */
+	/* a macro defined here would be expanded in the snippets after it */
+	{".macro", FAM_DEFINE, NULL},
+	/* nasm bodies ([bits 32] written bare too) */
+	{"bits", FAM_CODE, "x86_64:64|i386:32"}, {"use16", FAM_CODE, NULL}, {"use32", FAM_CODE, "i386:"},
+	{"use64", FAM_CODE, "x86_64:"}, {"cpu", FAM_ISA, NULL}, {"default", FAM_DEFAULT, "abs"},
+	{"%macro", FAM_DEFINE, NULL}, {"%imacro", FAM_DEFINE, NULL}, {"%define", FAM_DEFINE, NULL},
+	{"%idefine", FAM_DEFINE, NULL}, {"%xdefine", FAM_DEFINE, NULL}, {"%ixdefine", FAM_DEFINE, NULL},
+	{"%assign", FAM_DEFINE, NULL}, {"%iassign", FAM_DEFINE, NULL},
+};
+
+/* Does directive d with operands arg put its family back, in folder arch? */
+static int restores(const struct state_dir *d, const char *arg, const char *arch)
+{
+	for (const char *r = d->restore; r; r++) {
+		size_t n = strcspn(r, "|");
+		const char *colon = memchr(r, ':', n), *want = colon ? colon + 1 : r;
+		size_t nw = n - (size_t)(want - r);
+		if ((!colon || ((size_t)(colon - r) == strlen(arch) && !strncmp(r, arch, strlen(arch)))) &&
+		    strlen(arg) == nw && !strncasecmp(arg, want, nw))
+			return 1;
+		r += n;
+		if (!*r)
+			return 0;
+	}
+	return 0;
+}
+
+/* A body read statement by statement: the line each family was left
+ * changed at (0: at its default), and the body's own `.option push'es. */
+struct state_scan {
+	const char *arch;
+	unsigned changed[NFAM];
+	int depth;
+	unsigned push_line;             /* of the outermost push still open */
+};
+
+static void state_option(struct state_scan *sc, const char *arg, unsigned line)
+{
+	if (!strcasecmp(arg, "push")) {
+		if (!sc->depth++)
+			sc->push_line = line;
+	} else if (!strcasecmp(arg, "pop")) {
+		/* a pop below the body's own pushes undoes the probe's scope */
+		if (--sc->depth < 0 && !sc->changed[FAM_OPTION])
+			sc->changed[FAM_OPTION] = line;
+	} else if (sc->depth <= 0 && !sc->changed[FAM_OPTION])
+		sc->changed[FAM_OPTION] = line;         /* no pop of the body's own undoes it */
+}
+
+/* One statement s (trimmed, in place) at line. */
+static void state_statement(struct state_scan *sc, char *s, unsigned line)
+{
+	size_t n = strlen(s);
+	if (*s == '[' && n && s[n - 1] == ']') {
+		s[n - 1] = 0;           /* nasm's [bits 32] */
+		s = trim(s + 1);
+	}
+	n = strcspn(s, " \t,");
+	for (size_t k = 0; k < sizeof state_dirs / sizeof *state_dirs; k++) {
+		const struct state_dir *d = &state_dirs[k];
+		if (strlen(d->name) != n || strncasecmp(s, d->name, n))
+			continue;
+		const char *arg = trim(s + n);
+		if (d->fam == FAM_OPTION)
+			state_option(sc, arg, line);
+		else if (d->fam == FAM_SET && strpbrk(arg, ",="))
+			;               /* a symbol's value, not a mode */
+		else if (restores(d, arg, sc->arch))
+			sc->changed[d->fam] = 0;
+		else if (!sc->changed[d->fam])
+			sc->changed[d->fam] = line;
+		return;
+	}
+}
+
+/* The first line of body (starting at file line `line') whose directive
+ * leaves the assembler changed at its end, or 0.  Statements are split at
+ * `;' as GNU as does; labels before a directive are skipped. */
+static unsigned body_state(const char *body, unsigned line, const char *arch)
+{
+	static const char id[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$";
+	struct state_scan sc = {.arch = arch};
+	for (const char *p = body; *p; line++) {
+		size_t len = strcspn(p, "\n");
+		char *l = xstrndup(p, len), *save;
+		for (char *st = strtok_r(l, ";", &save); st; st = strtok_r(NULL, ";", &save)) {
+			char *t = trim(st);
+			for (size_t n = strspn(t, id); n && t[n] == ':'; n = strspn(t, id))
+				t = trim(t + n + 1);
+			state_statement(&sc, t, line);
+		}
+		free(l);
+		p += len + (p[len] == '\n');
+	}
+	unsigned first = sc.depth > 0 ? sc.push_line : 0;
+	for (int f = 0; f < NFAM; f++)
+		if (sc.changed[f] && (!first || sc.changed[f] < first))
+			first = sc.changed[f];
+	return first;
+}
+
 /* The snippet after the header, and the lines every template needs. */
 static int take_body(struct header *h, const char *p)
 {
 	struct feature *f = h->f;
 	f->body_line = h->line + 1;
 	f->body = xstrdup(p);
+	f->state_line = body_state(f->body, f->body_line, h->arch);
 	const char *miss = !f->name ? "feature" : !f->nexpect && !f->expect_nonempty ? "expect" : NULL;
 	if (!miss && f->expect_nonempty && !f->section)
 		return bad(h, "`expect: nonempty' needs a `section:' line");
@@ -536,22 +664,74 @@ static int by_path(const void *a, const void *b)
 	return strcmp(((const struct src *)a)->path, ((const struct src *)b)->path);
 }
 
-/* Two features must not share a variable: adx.s and ADX.s, or a-b and
- * a_b, would both be ASMCAP_ADX / ASMCAP_A_B. */
-static int check_names(const struct catalog *c, char *err, size_t errlen)
+/* The variables a probe's build-facing outputs write besides the
+ * features' own (report_vars), and the families other subcommands write
+ * into the same builds: no feature may become one of them. */
+static const struct reserved { const char *var, *what; int prefix; } reserved[] = {
+	{"ASMCAP_ARCH", "the target architecture", 0},
+	{"ASMCAP_FORMAT", "the object format", 0},
+	{"ASMCAP_FLAVOUR", "the flavour", 0},
+	{"ASMCAP_BUILD_", "the build facts ASMCAP_BUILD_*", 1},
+	{"ASMCAP_C_", "cc-probe's answers ASMCAP_C_*", 1},
+	{"ASMCAP_CPU_", "cpu's answers ASMCAP_CPU_*", 1},
+	{"ASMCAP_CFLAG_", "cc-flag's answers ASMCAP_CFLAG_*", 1},
+	{"ASMCAP_CHOICE_", "choose's answers ASMCAP_CHOICE_*", 1},
+};
+
+/* One variable a feature writes: ASMCAP_<F>, or (flags) ASMCAP_<F>_FLAGS,
+ * the answer without its `enable:' lines. */
+/* kind: 0 the feature's answer, 1 its answer without `enable:', 2 its
+ * enable spelling (VAR_KIND names them in messages) */
+struct var { char *name; size_t f; int kind; };
+static const char *const VAR_KIND[] = {"", " (its answer without `enable:')", " (its enable spelling)"};
+
+static int by_var(const void *a, const void *b)
 {
-	int r = 0;
-	char **var = xcalloc(c->n + 1, sizeof *var);
-	for (size_t i = 0; i < c->n && !r; i++) {
-		var[i] = out_var_name("ASMCAP_", c->f[i].name);
-		for (size_t k = 0; k < i && !r; k++)
-			if (!strcmp(var[i], var[k]))
-				r = fail(err, errlen, "%s:1: feature `%s' and %s both become %s: rename one",
-				         c->f[i].file, c->f[i].name, c->f[k].file, var[i]);
+	const struct var *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+	return d ? d : x->f < y->f ? -1 : x->f > y->f;
+}
+
+static int reserved_var(const struct feature *f, const struct var *v, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < sizeof reserved / sizeof *reserved; k++) {
+		const struct reserved *r = &reserved[k];
+		if (r->prefix ? !strncmp(v->name, r->var, strlen(r->var)) : !strcmp(v->name, r->var))
+			return fail(err, errlen, "%s:1: feature `%s'%s becomes %s, which is %s: rename it", f->file,
+			            f->name, VAR_KIND[v->kind], v->name, r->what);
 	}
-	for (size_t i = 0; i < c->n; i++)
-		free(var[i]);
-	free(var);
+	return 0;
+}
+
+/* No two variables the outputs write may be one: adx.s and ADX.s, a-b and
+ * a_b, or sha3-flags and sha3's _FLAGS (sha3-enable and its _ENABLE) would
+ * all write the same name, and
+ * sh or make keep whichever comes last.  Sorted, so neighbours collide. */
+int catalog_check_vars(const struct catalog *c, char *err, size_t errlen)
+{
+	struct var *v = xcalloc(3 * c->n + 1, sizeof *v);
+	size_t n = 0;
+	int r = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		char *var = out_var_name("ASMCAP_", c->f[i].name);
+		if (c->f[i].nenable) {
+			v[n++] = (struct var){xprintf("%s_FLAGS", var), i, 1};
+			v[n++] = (struct var){xprintf("%s_ENABLE", var), i, 2};
+		}
+		v[n++] = (struct var){var, i, 0};
+	}
+	if (n)
+		qsort(v, n, sizeof *v, by_var);
+	for (size_t i = 0; i < n && !r; i++) {
+		const struct feature *f = &c->f[v[i].f];
+		r = reserved_var(f, &v[i], err, errlen);
+		if (!r && i && !strcmp(v[i].name, v[i - 1].name))
+			r = fail(err, errlen, "%s:1: feature `%s'%s and %s%s both become %s: rename one", f->file,
+			         f->name, VAR_KIND[v[i].kind], c->f[v[i - 1].f].file, VAR_KIND[v[i - 1].kind], v[i].name);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
 	return r;
 }
 
@@ -622,7 +802,11 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 		char *name = xstrndup(base, strlen(base) - 2), full[4096];
 		snprintf(full, sizeof full, "%s/%s", srcs[i].root, srcs[i].path);
 		c->f = xrealloc(c->f, (c->n + 1) * sizeof *c->f);
-		int r = parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
+		/* `.s' would be ASMCAP_ and `...s' a feature `..' */
+		int r = !isalnum((unsigned char)name[0]) ?
+		        fail(err, errlen, "%s:1: the feature name `%s' (the file name) must start with a letter or digit",
+		             full, name) :
+		        parse_template(&c->f[c->n], full, name, arch, srcs[i].text, err, errlen);
 		if (!r) {
 			struct feature *f = &c->f[c->n++];
 			char nasm[4096], masm[4096];
@@ -631,10 +815,12 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 			snprintf(nasm, sizeof nasm, "%s/%s.nasm", arch, name);
 			snprintf(masm, sizeof masm, "%s/%s.masm", arch, name);
 			for (size_t k = 0; k < n; k++)
-				if (!strcmp(srcs[k].path, nasm))
+				if (!strcmp(srcs[k].path, nasm)) {
 					f->nasm_body = xstrdup(srcs[k].text);
-				else if (!strcmp(srcs[k].path, masm))
+					f->nasm_state_line = body_state(f->nasm_body, 1, arch);
+				} else if (!strcmp(srcs[k].path, masm))
 					f->masm_body = xstrdup(srcs[k].text);
+			f->masm_state_line = f->masm_body ? body_state(f->masm_body, 1, arch) : f->nasm_state_line;
 		}
 		free(name);
 		if (r) {
@@ -644,7 +830,7 @@ static int build(struct catalog *c, struct src *srcs, size_t n, const char *arch
 	}
 	if (c->n)
 		qsort(c->f, c->n, sizeof *c->f, by_name);
-	if (check_names(c, err, errlen) || check_requires(c, err, errlen)) {
+	if (catalog_check_vars(c, err, errlen) || check_requires(c, err, errlen)) {
 		catalog_free(c);
 		return -1;
 	}
@@ -840,11 +1026,20 @@ const char *masm_body_of(const struct feature *f)
 	return f->masm_none ? NULL : f->masm_body ? f->masm_body : f->nasm_body;
 }
 
+/* c->f is sorted by name: a walk over `requires' costs log n a step. */
 const struct feature *catalog_find(const struct catalog *c, const char *name)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->f[i].name, name))
-			return &c->f[i];
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(c->f[mid].name, name);
+		if (!d)
+			return &c->f[mid];
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

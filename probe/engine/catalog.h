@@ -28,9 +28,14 @@ struct feature {
 	int added;                      /* from an added directory (--add-templates) */
 	char *body;                     /* AT&T snippet */
 	unsigned body_line;             /* line of the .s file where the body starts */
+	unsigned state_line;            /* line of a directive in the body that leaves the
+	                                 * assembler changed for what follows (`.arch',
+	                                 * `.intel_syntax', ...; 0: none): it runs alone */
 	char *nasm_body;                /* NULL: no nasm form */
+	unsigned nasm_state_line;       /* state_line of the nasm body (its own lines) */
 	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it */
 	char *masm_body;                /* NULL: MASM reads the nasm body (masm_body_of) */
+	unsigned masm_state_line;       /* state_line of the body MASM reads */
 	int masm_none;                  /* "# masm: none": MASM has no syntax for it */
 	char *section;                  /* "# section:" names, comma-separated, or NULL */
 	char **requires; size_t nrequires;
@@ -85,6 +90,12 @@ int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err
  * (register and register-indirect Intel operands read the same in MASM);
  * NULL where MASM has no syntax for it or the catalog no form. */
 const char *masm_body_of(const struct feature *f);
+
+/* Every variable the outputs write for c's features is one no other
+ * writes (nor a name asmcap keeps for itself): 0, or -1 with err naming
+ * the file.  Loading checks it; a probe that adds other architectures'
+ * features checks again. */
+int catalog_check_vars(const struct catalog *c, char *err, size_t errlen);
 const struct feature *catalog_find(const struct catalog *c, const char *name);
 void catalog_free(struct catalog *c);
 

@@ -144,6 +144,10 @@ char *driver_command(const char *l, size_t len, struct strv *deps, int *cc1as)
 	memcpy(full, l, len);
 	full[len] = 0;
 	*cc1as = 0;
+	/* clang reads its configuration files (--config, and the default
+	 * ones) before anything else; they can change every verdict */
+	if (!strncmp(full, "Configuration file: ", 20))
+		deps_add_file(deps, full + 20);
 	/* command lines start with a space and name a program */
 	if ((full[0] == ' ' || full[0] == '\t') && !split_words(full, &w, e, sizeof e) && w.n &&
 	    (prog = path_lookup(w.v[0]))) {
@@ -273,11 +277,35 @@ int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *
 	    catalog_load(&p->cat, o->templates, arch, err, errlen))
 		return 2;
 	snprintf(p->arch, sizeof p->arch, "%s", arch);
+	/* another architecture's feature may write a variable one here writes */
 	if (o->features)
 		add_foreign(p, o);
+	if (o->features && catalog_check_vars(&p->cat, err, errlen))
+		return 2;
 	p->v = xcalloc(p->cat.n + 1, sizeof *p->v);
 	p->vf = xcalloc(p->cat.n + 1, sizeof *p->vf);
 	return 0;
+}
+
+/* Add to want[] everything its features require, transitively: a
+ * worklist, each feature taken once (linear in the requires edges). */
+static void want_required(const struct catalog *c, unsigned char *want)
+{
+	size_t *todo = xcalloc(c->n + 1, sizeof *todo), n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (want[i])
+			todo[n++] = i;
+	while (n) {
+		const struct feature *f = &c->f[todo[--n]];
+		for (size_t k = 0; k < f->nrequires; k++) {
+			const struct feature *q = catalog_find(c, f->requires[k]);
+			if (q && !want[q - c->f]) {
+				want[q - c->f] = 1;
+				todo[n++] = (size_t)(q - c->f);
+			}
+		}
+	}
+	free(todo);
 }
 
 /* Which features run, given the object format; others get their verdict now. */
@@ -291,15 +319,7 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 		if (feature_list(&p->cat, x->o->features, want, "--features", err, errlen))
 			r = 2;
 		/* what they require is probed too: "adx" alone could not be usable */
-		for (int grew = 1; grew;) {
-			grew = 0;
-			for (size_t i = 0; i < n; i++)
-				for (size_t k = 0; want[i] && k < p->cat.f[i].nrequires; k++) {
-					const struct feature *q = catalog_find(&p->cat, p->cat.f[i].requires[k]);
-					if (q && !want[q - p->cat.f])
-						want[q - p->cat.f] = grew = 1;
-				}
-		}
+		want_required(&p->cat, want);
 	} else
 		memset(want, 1, n);
 	if (!r && x->o->disable && feature_list(&p->cat, x->o->disable, off, "--disable", err, errlen))
@@ -335,18 +355,22 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
 
 /* Features that cannot share a run get runs of their own: those whose
  * `section:` another feature in the run also names (the object could not
- * tell them apart), and, where nothing undoes a directive (AArch64 and
- * ARM `.arch', arch.h), those that carry `enable:` directives: a
- * directive must not make another snippet pass. */
+ * tell them apart), those whose body leaves the assembler changed
+ * (`.arch', `.intel_syntax' unclosed, nasm's `bits 32': catalog.h's
+ * state_line), and, where nothing undoes a directive (AArch64 and ARM
+ * `.arch', arch.h), those that carry `enable:` directives: a directive
+ * must not make another snippet pass, or fail. */
 static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_t *alone)
 {
 	struct probe *p = x->p;
 	const struct arch *a = arch_named(p->arch);
-	int directives_leak = a && a->scope == ARCH_SCOPE_ALONE && !x->bare;
+	int directives_leak = a && a->scope == ARCH_SCOPE_ALONE && !x->bare, nasm = !strcmp(p->way, "nasm"),
+	    masm = !strcmp(p->way, "masm");
 	size_t nalone = 0, k = 0;
 	for (size_t i = 0; i < *n; i++) {
 		const struct feature *f = &p->cat.f[run[i]];
-		int shared = directives_leak && f->nenable;
+		int shared = (directives_leak && f->nenable) ||
+		             (nasm ? f->nasm_state_line : masm ? f->masm_state_line : f->state_line);
 		for (size_t j = 0; f->section && j < *n; j++)
 			shared |= j != i && p->cat.f[run[j]].section && !strcmp(p->cat.f[run[j]].section, f->section);
 		if (shared)
@@ -593,6 +617,91 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 	return r;
 }
 
+/* The evidence of a `broken' verdict: the bytes found (or that none were). */
+struct evidence { int have; size_t n; uint8_t *got; char *reason; };
+
+static int same_evidence(const struct evidence *e, const struct verdict *v)
+{
+	return v->st == ST_BROKEN && v->have_got == e->have && v->ngot == e->n &&
+	       (!e->n || !memcmp(v->got, e->got, e->n));
+}
+
+/* One more run of each of todo[0..n), alone, after a passing control;
+ * *differs: the first (as todo index) whose answer is not the evidence
+ * seen[], or n.  0, or 3 with err. */
+static int rerun_alone(struct ctx *x, const size_t *todo, size_t n, const struct evidence *seen,
+                       size_t *differs, char **cmd, char *err, size_t errlen)
+{
+	struct asm_run *u = xcalloc(n + 1, sizeof *u);
+	size_t prepared = 0;
+	int r = control(x, err, errlen);
+	if (!r)
+		r = run_units(x, u, todo, n, &prepared, err, errlen);
+	for (size_t k = 0; k < n && !r; k++) {
+		struct obj o;
+		uint8_t *buf = NULL;
+		enum outcome out = eval(x, &u[k], &o, &buf, err, errlen);
+		if (out == U_UNUSABLE)
+			r = 3;
+		if (out == U_OK) {
+			obj_free(&o);
+			free(buf);
+		}
+		if (!r && *differs == n && !(out == U_OK && same_evidence(&seen[k], &x->p->v[todo[k]]))) {
+			*differs = k;
+			*cmd = argv_brief(u[k].argv.v);
+		}
+	}
+	for (size_t k = 0; k < prepared; k++)
+		asm_run_free(&u[k]);
+	free(u);
+	return r;
+}
+
+/* A `broken' verdict needs the evidence a `no' does: the snippet's own
+ * run gives the same wrong bytes again, PROBE_TRIES runs in all, each
+ * after a passing control, and no input of this toolchain has given two
+ * different answers (a wrapper that drops .text from some objects makes
+ * any snippet look broken once).  Else the toolchain is unreliable and
+ * nothing is cached: 3 with err.  Works on p->v (probe_flags swaps in
+ * p->vf). */
+static int confirm_broken(struct ctx *x, char *err, size_t errlen)
+{
+	struct probe *p = x->p;
+	size_t n = 0, *todo = xcalloc(p->cat.n + 1, sizeof *todo), differs;
+	struct evidence *seen = xcalloc(p->cat.n + 1, sizeof *seen);
+	char *cmd = NULL;
+	int r = 0;
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct verdict *v = &p->v[i];
+		if (v->st != ST_BROKEN)
+			continue;
+		seen[n] = (struct evidence){v->have_got, v->ngot, xmalloc(v->ngot + 1), xstrdup(v->reason)};
+		if (v->ngot)
+			memcpy(seen[n].got, v->got, v->ngot);
+		todo[n++] = i;
+	}
+	differs = n;
+	for (int round = 1; !r && n && differs == n && round < PROBE_TRIES; round++)
+		r = rerun_alone(x, todo, n, seen, &differs, &cmd, err, errlen);
+	if (!r && n && (differs < n || x->flaky)) {
+		size_t k = differs < n ? differs : 0;
+		const struct verdict *v = &p->v[todo[k]];
+		char *now = differs < n ? xprintf("%s%s%s", status_name(v->st), *v->reason ? ": " : "", v->reason) : NULL;
+		snprintf(err, errlen, "%s%s%s%s was broken (%s)%s%s: this toolchain fails intermittently",
+		         cmd ? "`" : "", cmd ? cmd : "", cmd ? "': " : "", p->cat.f[todo[k]].name,
+		         seen[k].reason, now ? ", then " : "", now ? now : "");
+		free(now);
+		r = 3;
+	}
+	for (size_t k = 0; k < n; k++)
+		free(seen[k].got), free(seen[k].reason);
+	free(seen);
+	free(todo);
+	free(cmd);
+	return r;
+}
+
 /* The first catalog run goes out together with the queries that need no
  * result of it: with --cc the run itself has -v (identity, the programs the
  * driver runs, `as -v'), and in --mode s, where no preprocessor sees the
@@ -704,7 +813,8 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 static int probe_flags(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
-	size_t *run = xcalloc(p->cat.n + 1, sizeof *run), n = 0, left = 0;
+	size_t *run = xcalloc(p->cat.n + 1, sizeof *run), *alone = xcalloc(p->cat.n + 1, sizeof *alone);
+	size_t n = 0, left = 0, nalone;
 	enum outcome out = U_OK;
 	int r = 0;
 	for (size_t i = 0; i < p->cat.n; i++) {
@@ -719,13 +829,19 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
 	struct verdict *with = p->v;
 	p->v = p->vf;           /* the runner writes p->v */
 	x->bare = 1;
+	nalone = split_shared_sections(x, run, &n, alone);
 	if (n)
 		r = run_batch(x, run, n, &left, NULL, &out, 0, err, errlen);
-	if (!r && n && out != U_OK)
-		r = run_singly(x, run, drop_rejected(p, run, left), err, errlen);
+	left = n && out != U_OK ? drop_rejected(p, run, left) : 0;
+	memcpy(run + left, alone, nalone * sizeof *alone);
+	if (!r && left + nalone)
+		r = run_singly(x, run, left + nalone, err, errlen);
+	if (!r)
+		r = confirm_broken(x, err, errlen);
 	x->bare = 0;
 	p->v = with;
 	free(run);
+	free(alone);
 	return r;
 }
 
@@ -777,6 +893,26 @@ static int probe_spellings(struct ctx *x, char *err, size_t errlen)
 	free(first);
 	free(run);
 	return r;
+}
+
+/* name_assembler sets p->assembler from what the driver ran: the
+ * external assembler's --version, or the compiler's own name for an
+ * integrated one (unless a --version run already named it). */
+static void name_assembler(struct ctx *x)
+{
+	struct probe *p = x->p;
+	if (x->as_prog && !x->integrated && !p->assembler) {
+		struct strv av = {0};
+		struct run_result rr;
+		char e[256];
+		strv_push(&av, x->as_prog);
+		strv_push(&av, "--version");
+		if (!run_cmd(av.v, NULL, 0, &rr, e, sizeof e) && rr.exited && rr.status == 0)
+			p->assembler = first_line(rr.out);
+		run_result_free(&rr);
+		strv_free(&av);
+	} else if (x->integrated && p->identity)
+		p->assembler = xprintf("integrated assembler of %s", p->identity);
 }
 
 static int probe_catalog(struct ctx *x, char *err, size_t errlen)
@@ -838,24 +974,16 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			r = run_singly(x, alone, nalone, err, errlen);
 		if (!r)
 			r = probe_spellings(x, err, errlen);
+		if (!r)         /* after the spellings: only a broken that stays */
+			r = confirm_broken(x, err, errlen);
 		if (!r)
 			r = probe_flags(x, err, errlen);
 		free(run);
 		free(alone);
 		break;
 	}
-	if (!r && x->as_prog && !x->integrated && !p->assembler) {
-		struct strv av = {0};
-		struct run_result rr;
-		char e[256];
-		strv_push(&av, x->as_prog);
-		strv_push(&av, "--version");
-		if (!run_cmd(av.v, NULL, 0, &rr, e, sizeof e) && rr.exited && rr.status == 0)
-			p->assembler = first_line(rr.out);
-		run_result_free(&rr);
-		strv_free(&av);
-	} else if (!r && x->integrated && p->identity)
-		p->assembler = xprintf("integrated assembler of %s", p->identity);
+	if (!r)
+		name_assembler(x);
 	free(x->as_prog);
 	return r;
 }
@@ -936,13 +1064,9 @@ int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t err
 	const char *fl = o->flavour ? o->flavour : "nasm";
 	x.nasm_fmt = !strcmp(fl, "elf") ? "elf64" : !strcmp(fl, "macosx") ? "macho64" : "win64";
 	p->path = path_lookup(p->argv.v[0]);
-	for (size_t i = 0; i < p->argv.n; i++) {
-		/* every word of a launcher command that is a program: `ccache gcc' */
-		char *w = path_lookup(p->argv.v[i]);
-		if (w)
-			deps_add_program(&p->deps, w);
-		free(w);
-	}
+	deps_add_words(&p->deps, &p->argv, 1);
+	deps_add_words(&p->deps, &x.cflags, 0);
+	deps_add_words(&p->deps, &x.asflags, 0);
 	if (!p->path) {
 		char *cmd = argv_brief(p->argv.v);
 		snprintf(err, errlen, "`%s': %s not found or not executable", cmd, p->argv.v[0]);

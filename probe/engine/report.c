@@ -15,20 +15,51 @@ const char *asmcap_version(void)
 	return ASMCAP_VERSION;
 }
 
-/* Every feature f requires is usable, transitively (the catalog has no
- * cycles); missing: the root of the first that is not. */
-static int requires_usable(const struct probe *p, const struct feature *f, const char **missing)
+/* One walk over `requires' (the catalog has no cycles), each feature
+ * decided once: without the memo, layered requires cost 2^depth.
+ * memo[i]: 0 not yet, 1 usable, 2 not (root[i]: the first feature down
+ * its chain that is not yes, or NULL when i itself is not). */
+struct walk { const struct probe *p; unsigned char *memo; const char **root; };
+
+static int usable_at(struct walk *w, size_t i);
+
+/* Every feature f requires usable; missing: the root of the first that is not. */
+static int requires_walk(struct walk *w, const struct feature *f, const char **missing)
 {
 	for (size_t k = 0; k < f->nrequires; k++) {
-		const struct feature *r = catalog_find(&p->cat, f->requires[k]);
-		const char *root = NULL;
-		if (r && !feature_usable(p, (size_t)(r - p->cat.f), &root)) {
+		const struct feature *r = catalog_find(&w->p->cat, f->requires[k]);
+		size_t ri = r ? (size_t)(r - w->p->cat.f) : 0;
+		if (r && !usable_at(w, ri)) {
 			if (missing)
-				*missing = root ? root : r->name;
+				*missing = w->root[ri] ? w->root[ri] : r->name;
 			return 0;
 		}
 	}
 	return 1;
+}
+
+static int usable_at(struct walk *w, size_t i)
+{
+	if (!w->memo[i]) {
+		const char *root = NULL;
+		int ok = w->p->v[i].st == ST_YES && requires_walk(w, &w->p->cat.f[i], &root);
+		w->memo[i] = ok ? 1 : 2;
+		w->root[i] = root;
+	}
+	return w->memo[i] == 1;
+}
+
+/* Feature i usable (own), or only everything it requires (!own), through
+ * one fresh memo: linear in the requires edges below i. */
+static int walk_from(const struct probe *p, size_t i, int own, const char **missing)
+{
+	struct walk w = {p, xcalloc(p->cat.n + 1, 1), xcalloc(p->cat.n + 1, sizeof *w.root)};
+	int ok = own ? usable_at(&w, i) : requires_walk(&w, &p->cat.f[i], missing);
+	if (own && missing)
+		*missing = w.root[i];
+	free(w.memo);
+	free(w.root);
+	return ok;
 }
 
 /* Usable by generated code: yes, and every feature it requires usable.
@@ -36,9 +67,7 @@ static int requires_usable(const struct probe *p, const struct feature *f, const
  * caps.json's "usable". */
 int feature_usable(const struct probe *p, size_t i, const char **missing)
 {
-	if (p->v[i].st != ST_YES)
-		return 0;
-	return requires_usable(p, &p->cat.f[i], missing);
+	return walk_from(p, i, 1, missing);
 }
 
 static void json_bool(struct buf *b, const char *name, int known, int v, int last)
@@ -140,7 +169,7 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 		if (p->cat.f[i].nenable) {
 			/* ASMCAP_<F>_FLAGS: usable without the directive, by the build's -march */
 			const struct verdict *vf = &p->vf[i];
-			int fyes = vf->st == ST_YES && requires_usable(p, &p->cat.f[i], NULL);
+			int fyes = vf->st == ST_YES && walk_from(p, i, 0, NULL);
 			char *fname = xprintf("%s_FLAGS", name), *fc = NULL;
 			if (!fyes && p->v[i].st != ST_UNPROBED)
 				fc = xprintf("without a directive: %s%s%s", status_name(vf->st),

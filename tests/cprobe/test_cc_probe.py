@@ -231,3 +231,43 @@ def test_require():
     assert r.returncode == 1
     assert "required probe adx-intrinsic is broken" in r.stderr and "adx-inline" not in r.stderr
     assert "ASMCAP_C_ADX_INLINE=yes" in r.stdout
+
+
+def test_cache_key_covers_added_assembler_templates(tmp_path):
+    # adx-inline counts instructions with the `audit:' patterns of the
+    # catalog's adx; an added adx.s that matches only LFENCE makes the
+    # same object hold none, so the cached yes must not answer
+    added = tmp_path / "t"
+    (added / "x86_64").mkdir(parents=True)
+    (added / "x86_64" / "adx.s").write_text("# feature: adx\n# expect: 0f ae e8\n# audit: 0f ae e8\n\tlfence\n")
+    args = ("cc-probe", "--cc", "gcc", "--features", "adx-inline", "--cache", tmp_path / "cache",
+            "--format", "sh")
+    first = asmcap(*args, env={"ASMCAP_STATS": "1"})
+    assert first.returncode == 0 and "ASMCAP_C_ADX_INLINE=yes" in first.stdout, first.stderr
+    r = asmcap(*args, env={"ASMCAP_STATS": "1", "ASMCAP_ADD_TEMPLATES": str(added)})
+    assert r.returncode == 0 and "cached=0" in r.stderr, r.stderr
+    assert "ASMCAP_C_ADX_INLINE=no" in r.stdout and "holds no adx instruction" in r.stdout
+    again = asmcap(*args, env={"ASMCAP_STATS": "1"})
+    assert "cached=1" in again.stderr and again.stdout == first.stdout
+
+
+def test_object_sometimes_missing_code_is_no_broken_answer(tmp_path):
+    # tests/fake/drop-text zeroes .text in every Nth object and exits 0: an
+    # answer whose compile met it holds no instruction once; `broken' needs
+    # the same from its own compile again (after a passing control), else
+    # exit 3 and no cache
+    truth = probe("gcc", "adx-inline,adx-intrinsic,bmi2-intrinsic,sha-inline,vaes-inline", fmt="sh").stdout
+    caught = 0
+    for every in (2, 3):
+        counter, cache = tmp_path / f"count{every}", tmp_path / f"cache{every}"
+        r = asmcap("cc-probe", "--cc", f"{FAKES / 'drop-text'} gcc", "--features",
+                   "adx-inline,adx-intrinsic,bmi2-intrinsic,sha-inline,vaes-inline", "--format", "sh",
+                   "--cache", cache, env={"DROP_COUNTER": str(counter), "DROP_EVERY": str(every)})
+        assert "d" in counter.read_text()
+        if r.returncode == 0:
+            assert r.stdout.split("\n", 1)[1] == truth.split("\n", 1)[1], f"every {every}: wrong with exit 0"
+        else:
+            assert r.returncode == 3 and "this toolchain fails intermittently" in r.stderr, r.stderr
+            assert not cache.exists()
+            caught += 1
+    assert caught

@@ -2,10 +2,12 @@
 built-in catalog, or replacing one of its features by name, probed with real
 gcc; bad added files named with their line; the cache keyed on their text."""
 import json
+import subprocess
+import time
 
 import pytest
 
-from conftest import asmcap
+from conftest import asmcap, need_tool
 
 LFENCE = "# feature: mytest\n# summary: a user's feature\n# expect: {}\n\tlfence\n"
 
@@ -154,3 +156,170 @@ def test_override_takes_the_masm_body_with_it(asmcap_bin, tmp_path):
     write(tmp_path, "x86_64/avx2.masm", "\tlfence\n")
     r = asmcap("--masm", ml64, "--add-templates", tmp_path, "--features", "avx2", "--format", "json")
     assert json.loads(r.stdout)["features"]["avx2"]["status"] == "yes"
+
+
+def layered(d, n):
+    """n added features, each requiring the two below it: a walk over
+    `requires' that does not remember what it decided visits 2^(n/2) paths."""
+    for i in range(n):
+        req = " ".join(f"l{j}" for j in (i - 1, i - 2) if j >= 0)
+        write(d, f"x86_64/l{i}.s", f"# feature: l{i}\n# expect: 90\n"
+              + (f"# requires: {req}\n" if req else "") + "\tnop\n")
+    return ",".join(f"l{i}" for i in range(n))
+
+
+def test_requires_walk_is_linear(asmcap_bin, tmp_path):
+    # The best of three probes with 24 and with 48 such features: the 24
+    # extra layers would cost ~10^5 times more unmemoised; linear, the
+    # processes dominate both.  A generous ratio, and a cap from the small
+    # size so the old code fails fast.
+    best = {}
+    for n in (24, 48):
+        d = tmp_path / str(n)
+        names = layered(d, n)
+        for _ in range(3):
+            t0 = time.monotonic()
+            r = asmcap("--cc", "gcc", "--add-templates", d, "--features", names, "--require", f"l{n - 1}",
+                       "--format", "sh", timeout=max(20 * best.get(24, 6), 5))
+            best[n] = min(best.get(n, 1e9), time.monotonic() - t0)
+            assert r.returncode == 0, r.stderr
+            assert f"ASMCAP_L{n - 1}=yes" in r.stdout
+    assert best[48] < 5 * best[24], best
+
+
+NOP = "# feature: {}\n# expect: 90\n\tnop\n"
+
+
+@pytest.mark.parametrize("rel, message", [
+    # sh and make keep the last assignment: sha3's _FLAGS answer would be this one's
+    ("aarch64/sha3-flags.s", "{d}/aarch64/sha3-flags.s:1: feature `sha3-flags' and templates/aarch64/sha3.s "
+     "(its answer without `enable:') both become ASMCAP_SHA3_FLAGS: rename one"),
+    ("aarch64/sha3-enable.s", "{d}/aarch64/sha3-enable.s:1: feature `sha3-enable' and templates/aarch64/sha3.s "
+     "(its enable spelling) both become ASMCAP_SHA3_ENABLE: rename one"),
+    ("x86_64/build-cet-ibt.s", "{d}/x86_64/build-cet-ibt.s:1: feature `build-cet-ibt' becomes "
+     "ASMCAP_BUILD_CET_IBT, which is the build facts ASMCAP_BUILD_*: rename it"),
+    ("x86_64/arch.s", "{d}/x86_64/arch.s:1: feature `arch' becomes ASMCAP_ARCH, which is the target architecture"),
+    ("x86_64/c-aes.s", "{d}/x86_64/c-aes.s:1: feature `c-aes' becomes ASMCAP_C_AES, which is cc-probe's answers"),
+    ("x86_64/.s", "{d}/x86_64/.s:1: the feature name `' (the file name) must start with a letter or digit"),
+    ("x86_64/...s", "{d}/x86_64/...s:1: the feature name `..' (the file name) must start with a letter or digit"),
+])
+def test_added_name_taking_another_variable_is_refused(asmcap_bin, tmp_path, rel, message):
+    arch, base = rel.split("/")
+    write(tmp_path, rel, NOP.format(base[:-2]))
+    r = asmcap("list", "--arch", arch, "--add-templates", tmp_path)
+    assert r.returncode == 2, r.stdout
+    assert message.format(d=tmp_path) in r.stderr, r.stderr
+    if arch == "x86_64":
+        r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "adx", "--format", "sh")
+        assert r.returncode == 2 and message.format(d=tmp_path) in r.stderr, r.stderr
+
+
+def test_foreign_feature_taking_a_variable_is_refused(asmcap_bin, tmp_path):
+    # x86's sha3-flags and aarch64's sha3 (asked for, answered skipped)
+    # would both write ASMCAP_SHA3_FLAGS into one output
+    write(tmp_path, "x86_64/sha3-flags.s", NOP.format("sha3-flags"))
+    r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "sha3,sha3-flags", "--format", "sh")
+    assert r.returncode == 2, r.stdout
+    assert "feature `sha3-flags' and templates/aarch64/sha3.s (its answer without `enable:') " \
+           "both become ASMCAP_SHA3_FLAGS" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("cc", ["gcc", "clang-19"])
+@pytest.mark.parametrize("cond", [".if 1", ".if 0"])
+def test_unterminated_conditional_is_the_templates_no(asmcap_bin, tmp_path, cc, cond):
+    # clang-19 says so at the end of the file, past every snippet: run alone,
+    # the one snippet there left it open (not "fails intermittently", exit 3)
+    need_tool(cc)
+    write(tmp_path, "x86_64/myif.s", f"# feature: myif\n# expect: 90\n\t{cond}\n\tnop\n")
+    r = asmcap("--cc", cc, "--add-templates", tmp_path, "--features", "myif,adx", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]
+    assert f["myif"]["status"] == "no" and f["myif"]["reason"].startswith("rejected: "), f["myif"]
+    assert f["adx"]["status"] == "yes", f["adx"]
+
+
+def assembles(cmd, text, tmp_path):
+    """Does the assembler command take text (the expected verdict, from the
+    assembler itself, not from asmcap)?"""
+    src, obj = tmp_path / "own.s", tmp_path / "own.o"
+    src.write_text(text)
+    return subprocess.run([*cmd, "-o", str(obj), str(src)], capture_output=True).returncode == 0
+
+
+# A body that leaves the assembler changed runs alone: in a shared run it
+# would enable (.arch) or break (.intel_syntax) the snippets after it.
+# `aaa' sorts first, before every snippet it could reach.
+def test_body_arch_directive_enables_no_other_snippet(asmcap_bin, tmp_path):
+    gas = need_tool("aarch64-linux-gnu-as")
+    write(tmp_path, "aarch64/aaa.s", "# feature: aaa\n# enable: .arch armv8-a\n# expect: 1f 20 03 d5\n"
+          "\t.arch armv8.2-a+sha3+sm4\n\tnop\n")
+    r = asmcap("--as", gas, "--add-templates", tmp_path, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]
+    for name, insn in (("sha3", "eor3 v0.16b, v1.16b, v2.16b, v3.16b"), ("sm4", "sm4e v0.4s, v1.4s"),
+                       ("sha2", "sha256h q0, q1, v2.4s")):
+        own = "yes" if assembles([gas], f"\t{insn}\n", tmp_path) else "no"
+        assert f[name]["flags"]["status"] == own, (name, f[name])
+
+
+def test_body_arch_directive_on_x86(asmcap_bin, tmp_path):
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 66 48 0f 38 f6 d8\n"
+          "\t.arch .adx\n\tadcx %rax,%rbx\n")
+    flags = "-Wa,-march=generic64"
+    r = asmcap("--cc", "gcc", "--cflags", flags, "--add-templates", tmp_path, "--features", "aaa,adx",
+               "--format", "json")
+    assert r.returncode == 0, r.stderr
+    own = assembles(["gcc", flags, "-c"], "\tadcx %rax,%rbx\n\tadox %r9,%r8\n", tmp_path)
+    assert json.loads(r.stdout)["features"]["adx"]["status"] == ("yes" if own else "no")
+
+
+def test_unclosed_intel_syntax_breaks_no_other_snippet(asmcap_bin, tmp_path):
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 8d 4c 90 10\n"
+          "\t.intel_syntax noprefix\n\tlea ecx, [rax+rdx*4+16]\n")
+    r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "aaa,adx,bmi2,avx2",
+               "--format", "json")
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]
+    assert f["aaa"]["status"] == "yes"
+    for name, insn in (("adx", "adcx %rax,%rbx"), ("bmi2", "mulx %rax,%rbx,%rcx"),
+                       ("avx2", "vpaddq %ymm0,%ymm1,%ymm2")):
+        assert assembles(["gcc", "-c"], f"\t{insn}\n", tmp_path)
+        assert f[name]["status"] == "yes", (name, f[name])
+
+
+@pytest.mark.parametrize("tail, runs", [("\t.att_syntax prefix\n", 1), ("", 2)])
+def test_a_body_that_restores_the_syntax_shares_the_run(asmcap_bin, tmp_path, tail, runs):
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 8d 4c 90 10\n"
+          "\t.intel_syntax noprefix\n\tlea ecx, [rax+rdx*4+16]\n" + tail)
+    r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "aaa,adx", "--format", "sh",
+               env={"ASMCAP_STATS": "1"})
+    assert r.returncode == 0 and "ASMCAP_AAA=yes" in r.stdout and "ASMCAP_ADX=yes" in r.stdout, r.stderr
+    assert stats(r)["runs"] == str(runs)
+
+
+def test_macro_defined_in_a_body_reaches_no_other_snippet(asmcap_bin, tmp_path):
+    # macros named adcx and adox that emit the expected bytes would make
+    # adx pass on an assembler that rejects both instructions
+    macros = "".join(f"\t.macro {m} a:vararg\n\t.byte {b}\n\t.endm\n" for m, b in
+                     (("adcx", "0x66,0x48,0x0f,0x38,0xf6,0xd8"), ("adox", "0xf3,0x4d,0x0f,0x38,0xf6,0xc1")))
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 90\n" + macros + "\tnop\n")
+    flags = "-Wa,-march=generic64"
+    r = asmcap("--cc", "gcc", "--cflags", flags, "--add-templates", tmp_path, "--features", "aaa,adx",
+               "--format", "json")
+    assert r.returncode == 0, r.stderr
+    own = assembles(["gcc", flags, "-c"], "\tadcx %rax,%rbx\n\tadox %r9,%r8\n", tmp_path)
+    assert json.loads(r.stdout)["features"]["adx"]["status"] == ("yes" if own else "no")
+
+
+def test_nasm_bits_in_a_body_reaches_no_other_snippet(asmcap_bin, tmp_path):
+    nasm = need_tool("nasm")
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 90\n\tnop\n")
+    write(tmp_path, "x86_64/aaa.nasm", "\tbits 32\n\tnop\n")
+    r = asmcap("--nasm", nasm, "--add-templates", tmp_path, "--features", "aaa,adx,bmi2", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["features"]
+    src = tmp_path / "own.asm"
+    for name, insn in (("adx", "adcx rbx, rax"), ("bmi2", "mulx rcx, rbx, rax")):
+        src.write_text(f"\t{insn}\n")
+        own = subprocess.run([nasm, "-f", "win64", "-o", str(tmp_path / "own.o"), str(src)]).returncode == 0
+        assert own and f[name]["status"] == "yes", (name, f[name])

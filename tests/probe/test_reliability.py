@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from conftest import ASMCAP, FAKES, asmcap
+from conftest import ASMCAP, FAKES, asmcap, need_tool
 
 SLOW = os.environ.get("ASMCAP_SLOW") == "1"
 FLAKY = str(FAKES / "flaky-launcher")
@@ -297,3 +297,33 @@ def test_timed_out_gcc_leaves_no_temporaries(tmp_path):
     assert r.returncode == 3 and "timed out after 1 s" in r.stderr
     assert str(tmp) not in r.stderr                     # no temp path in the message
     assert no_temp_paths(tmp) == []
+
+
+# ---- a success that is sometimes wrong ----
+
+DROP = str(FAKES / "drop-text")
+
+
+def test_object_sometimes_missing_code_is_no_broken_verdict(tmp_path):
+    """A wrapper that exits 0 but zeroes .text in every Nth object: a
+    snippet whose run met it looks mis-encoded once.  `broken' needs the
+    same bytes again from the snippet's own run after a passing control;
+    otherwise exit 3 and no cache — never a wrong verdict with exit 0."""
+    gas = need_tool("aarch64-linux-gnu-as")
+    plain = asmcap("--as", gas, "--format", "json")
+    assert plain.returncode == 0, plain.stderr
+    truth = verdicts(plain.stdout)
+    caught = 0
+    for every in (4, 7, 9):
+        counter, cache = tmp_path / f"count{every}", tmp_path / f"cache{every}"
+        r = asmcap("--as", f"{DROP} {gas}", "--format", "json", "--cache", cache,
+                   env={"DROP_COUNTER": str(counter), "DROP_EVERY": str(every)})
+        assert "d" in counter.read_text()                  # something was dropped
+        if r.returncode == 0:
+            assert verdicts(r.stdout) == truth, f"every {every}: wrong verdicts with exit 0"
+        else:
+            assert r.returncode == 3, r.stderr
+            assert "this toolchain fails intermittently" in r.stderr, r.stderr
+            assert not cache.exists()
+            caught += 1
+    assert caught
