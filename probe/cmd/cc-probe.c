@@ -77,7 +77,7 @@ static const char cc_probe_usage[] =
 static const struct opt cc_probe_options[] = {
 	CC_VARS_OPTIONS(struct copts),
 	{"--features", OPT_TEXT, offsetof(struct copts, features), 0, 0, NULL},
-	{"--cache", OPT_TEXT, offsetof(struct copts, cache), 0, 0, NULL},
+	OPT_CACHE(struct copts),
 	{"--jobs", OPT_COUNT, offsetof(struct copts, jobs), 1, 1024, NULL},
 	{"--require", OPT_TEXT, offsetof(struct copts, require), 0, 0, NULL},
 	OPT_TABLE_END,

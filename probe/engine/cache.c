@@ -1,6 +1,6 @@
 /* The probe cache: text entries, each with the files its verdicts depend
  * on.  Format (tab-separated, fields escaped \\ \t \n):
- *   asmcap-cache 1
+ *   asmcap-cache 2
  *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME / tool NAME VALUE /
  *   build ... / macro NAME VALUE / feature NAME STATUS MS REASON /
  *   flags NAME STATUS MS REASON (the no-directive answer) /
@@ -248,7 +248,25 @@ static void stamp(const struct stat *st, char *out, size_t n)
 	         (long)st->st_mtim.tv_nsec);
 }
 
-/* What each command word resolves to in PATH now ("-": not a program). */
+#define CACHE_MAGIC "asmcap-cache "
+
+int cache_option(void *cmd, const struct opts *s, const struct opt *o, const char *val)
+{
+	/* O_NONBLOCK: a FIFO opens without a writer and is not read here */
+	int fd = open(val, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	char head[sizeof CACHE_MAGIC - 1];
+	int foreign = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	              (read(fd, head, sizeof head) != (ssize_t)sizeof head || memcmp(head, CACHE_MAGIC, sizeof head));
+	if (fd >= 0)
+		close(fd);
+	if (foreign)
+		return opt_usage(s, "--cache: not a cache asmcap wrote (it would be overwritten); "
+		                 "give a new or empty file:", val);
+	*(const char **)((char *)cmd + o->at) = val;
+	return 0;
+}
+
 /* Each word as the program it runs: found in PATH, then every symlink
  * followed, so that repointing /usr/bin/cc (update-alternatives) is a miss
  * even though the old target's stamps still hold. */
@@ -357,7 +375,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	char *old = read_text(file);
 	struct buf b = {0}, kb = {0};
 	esc(&kb, key);
-	buf_puts(&b, "asmcap-cache 2\n");
+	buf_puts(&b, CACHE_MAGIC "2\n");
 	/* keep the other keys' entries, the newest 31 of them */
 	size_t total = 0;
 	for (int pass = 0; pass < 2 && old; pass++) {

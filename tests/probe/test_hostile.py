@@ -560,3 +560,52 @@ def test_timeout_option(tmp_path, cmd):
     bad = [a if a != "1" else "0" for a in args]
     r = asmcap(*bad)
     assert r.returncode == 2 and "--timeout takes seconds" in r.stderr
+
+
+# ---- issue 21: --cache on a file that is not a cache, --log on a FIFO ----
+
+CACHE_USERS = [["--cc", "gcc", "--features", "adx", "--format", "sh"],
+               ["cc-flag", "--cc", "gcc", "--format", "sh"],
+               ["cc-probe", "--cc", "gcc", "--features", "sha-inline", "--format", "sh"]]
+
+
+@pytest.mark.parametrize("cmd", CACHE_USERS, ids=["probe", "cc-flag", "cc-probe"])
+def test_cache_on_a_file_that_is_not_a_cache_is_refused(tmp_path, cmd):
+    """--cache main.c would replace the user's file with cache text: exit 2
+    naming it, the file untouched; a new or empty file becomes a cache."""
+    src = tmp_path / "main.c"
+    src.write_text("int main(void) { return 0; }\n")
+    tail = ["--", "-O2"] if cmd[0] == "cc-flag" else []
+    r = asmcap(*cmd, "--cache", src, *tail)
+    assert r.returncode == 2, r.stderr
+    assert "not a cache asmcap wrote" in r.stderr and str(src) in r.stderr
+    assert src.read_text() == "int main(void) { return 0; }\n"
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    for cache in (empty, tmp_path / "new"):
+        r = asmcap(*cmd, "--cache", cache, *tail)
+        assert r.returncode == 0, r.stderr
+        assert cache.read_text().startswith("asmcap-cache ")
+        r = asmcap(*cmd, "--cache", cache, *tail)     # and it is taken again
+        assert r.returncode == 0, r.stderr
+
+
+def test_log_fifo_without_reader_is_an_error_not_a_hang(tmp_path):
+    f = fifo(tmp_path)
+    r = asmcap("--cc", "gcc", "--features", "adx", "--format", "sh", "--log", f, timeout=30)
+    assert r.returncode == 2 and "FIFO with no reader" in r.stderr and str(f) in r.stderr, r.stderr
+    assert stat.S_ISFIFO(os.stat(f).st_mode)
+
+
+def test_log_fifo_with_a_reader_is_written(tmp_path):
+    f = fifo(tmp_path)
+    reader = subprocess.Popen(["cat", str(f)], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.2)  # cat opens the FIFO
+        r = asmcap("--cc", "gcc", "--features", "adx", "--format", "sh", "--log", f, timeout=60)
+        out, _ = reader.communicate(timeout=30)
+    finally:
+        reader.kill()
+        reader.wait()
+    assert r.returncode == 0, r.stderr
+    assert out.startswith("# asmcap ") and "# exit 0" in out
