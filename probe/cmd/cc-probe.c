@@ -264,12 +264,6 @@ static char *own_line(const struct answer *a, const char *text, const char *cons
 	return found;
 }
 
-/* Does the output look like LLVM bitcode (raw, or in its wrapper)? */
-static int bitcode(const uint8_t *b, size_t n)
-{
-	return n >= 4 && (!memcmp(b, "BC\xc0\xde", 4) || obj_le32(b) == 0x0b17c0de);
-}
-
 struct hits { const struct arch *arch; const struct feature *f; const void *pats; const uint8_t *data; unsigned n; };
 
 static void count_hit(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step)
@@ -312,7 +306,7 @@ static void verify(struct answer *a, const char *path, double ms)
 		answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but wrote no object (%s)", file_error()), ms);
 		return;
 	}
-	if (bitcode(buf, len)) {
+	if (obj_is_bitcode(buf, len)) {
 		answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO bitcode): cannot verify"), ms);
 		free(buf);
 		return;
@@ -323,9 +317,7 @@ static void verify(struct answer *a, const char *path, double ms)
 		return;
 	}
 	const struct obj_symbol *s = obj_symbol_named(&o, CCAT_FUNCTION);
-	int lto = obj_section_named(&o, ".gnu.lto_.symtab.0") != NULL;
-	for (size_t i = 0; i < o.nsections && !lto; i++)
-		lto = !strncmp(o.sections[i].name, ".gnu.lto_", 9);
+	int lto = obj_has_gimple(&o);
 	long n = -1;
 	if (s && s->section >= 0 && (size_t)s->section < o.nsections && !catalog_load_builtin(&cat, a->arch->name, why, sizeof why)) {
 		const struct feature *f = catalog_find(&cat, a->p->insn);
@@ -360,7 +352,7 @@ static int control_target(struct cp *c, struct unit1 *u, char *err, size_t errle
 	struct obj o;
 	char why[256];
 	int r = 0;
-	if (buf && bitcode(buf, len)) {
+	if (buf && obj_is_bitcode(buf, len)) {
 		unit_done(u);
 		free(buf);
 		if (unit_setup(c, u, NULL, "-fno-lto", err, errlen))

@@ -205,3 +205,16 @@ def test_unlinkable_variant_is_never_chosen(tmp_path):
     r = choose(p)
     assert r.returncode == 0, r.stderr
     assert "ASMCAP_CHOICE_KNOB=big" in r.stdout
+
+
+# gcc's own slim objects (its default with the linker plugin), clang's bitcode
+SLIM_LTO = [("gcc", "-O2 -flto -fno-fat-lto-objects"), ("clang-14", "-O2 -flto")]
+
+
+@pytest.mark.parametrize("cc,cflags", SLIM_LTO)
+def test_slim_lto_says_lto(tmp_path, cc, cflags):
+    need_tool(cc)
+    p = spec(tmp_path, "frame", "a", [("a", ""), ("b", "-DBIG=1")], bench=False)
+    r = asmcap("choose", str(p), "--cc", cc, "--cflags", cflags)
+    assert r.returncode == 2
+    assert "not machine code (LTO): cannot measure knob_sum" in r.stderr and "no function" not in r.stderr
