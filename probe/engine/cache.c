@@ -1,7 +1,8 @@
 /* The probe cache: text entries, each with the files its verdicts depend
  * on.  Format (tab-separated, fields escaped \\ \t \n):
  *   asmcap-cache 2
- *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME / tool NAME VALUE /
+ *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME CTIME DEV:INO /
+ *   tool NAME VALUE /
  *   build ... / macro NAME VALUE / feature NAME STATUS MS REASON /
  *   flags NAME STATUS MS REASON (the no-directive answer) /
  *   flags-blamed NAME / sum HASH / end
@@ -242,10 +243,15 @@ char *cache_key(const struct probe_opts *o)
 	return b.s;
 }
 
+/* A dependency's stamp: size and mtime, which a rebuild changes, and the
+ * inode change time and inode, which `cp -p', `rsync -a' and `tar x'
+ * cannot restore: a same-size replacement given the old mtime is a miss.
+ * (A chmod also moves the ctime: one needless re-probe.) */
 static void stamp(const struct stat *st, char *out, size_t n)
 {
-	snprintf(out, n, "%lld\t%lld.%09ld", (long long)st->st_size, (long long)st->st_mtim.tv_sec,
-	         (long)st->st_mtim.tv_nsec);
+	snprintf(out, n, "%lld\t%lld.%09ld\t%lld.%09ld\t%llu:%llu", (long long)st->st_size,
+	         (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec,
+	         (long)st->st_ctim.tv_nsec, (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
 }
 
 #define CACHE_MAGIC "asmcap-cache "
@@ -342,12 +348,12 @@ char *cache_lookup(const char *file, const char *key, const struct strv *words)
 			if (!strncmp(l, "word\t", 5)) {
 				valid = !strcmp(l + 5, want);
 			} else if (!strncmp(l, "dep\t", 4)) {
-				char *f[4], now[96], was[96];
+				char *f[6], now[160], was[160];
 				struct stat st;
-				valid = fields(l, f, 4) == 4 && !stat(f[1], &st);
+				valid = fields(l, f, 6) == 6 && !stat(f[1], &st);
 				if (valid) {
 					stamp(&st, now, sizeof now);
-					snprintf(was, sizeof was, "%s\t%s", f[2], f[3]);
+					snprintf(was, sizeof was, "%s\t%s\t%s\t%s", f[2], f[3], f[4], f[5]);
 					valid = !strcmp(now, was);
 				}
 			} else {
@@ -402,7 +408,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	free(w);
 	for (size_t i = 0; i < deps->n; i++) {
 		struct stat st;
-		char st_text[96];
+		char st_text[160];
 		if (stat(deps->v[i], &st))
 			continue;
 		stamp(&st, st_text, sizeof st_text);

@@ -1,8 +1,8 @@
 /* The probe cache (--cache FILE).  An entry is found by its key (command
  * words, flags, mode, flavour, way, feature selection, catalog hash) and
- * is valid while every file it depends on keeps its size and mtime and the
- * command words still resolve to the same programs.  Checking a hit starts
- * no process. */
+ * is valid while every file it depends on keeps its size, mtime, inode
+ * change time and inode, and the command words still resolve to the same
+ * programs.  Checking a hit starts no process. */
 #ifndef ASMCAP_CACHE_H
 #define ASMCAP_CACHE_H
 
