@@ -438,6 +438,49 @@ static int control(struct cp *c, int first, char *err, size_t errlen)
 	return r;
 }
 
+/* The assembler's complaint about the compiler's own output, "FILE:N:
+ * Error: ..." after "FILE: Assembler messages:", told without FILE: it is
+ * the compiler's temporary (ccXXXXXX.s, a new name each run) or
+ * "{standard input}" under -pipe, and only the words can reproduce alike.
+ * 1 and what set, or 0 (no such message). */
+static int assembler_words(const char *text, char *what, size_t n)
+{
+	static const char head[] = ": Assembler messages:";
+	const char *h = strstr(text, head);
+	if (!h)
+		return 0;
+	const char *file = h;
+	while (file > text && file[-1] != '\n')
+		file--;
+	size_t flen = (size_t)(h - file);
+	/* the first of FILE's lines that is an error, else the first of them */
+	for (int any = 0; any < 2; any++)
+		for (const char *l = h + strcspn(h, "\n"); *l; l += strcspn(l, "\n")) {
+			l += *l == '\n';
+			size_t len = strcspn(l, "\n");
+			const char *err = strstr(l, "Error:");
+			if (len > flen + 1 && !strncmp(l, file, flen) && l[flen] == ':' && (any || (err && err < l + len))) {
+				size_t m = len - flen - 1;
+				snprintf(what, n, "the assembler, on the compiler's output: line %.*s", (int)(m < 300 ? m : 300),
+				         l + flen + 1);
+				return 1;
+			}
+		}
+	return 0;
+}
+
+/* A failure naming neither the source nor its flags, in words that are the
+ * same each time it happens alike (the command names new files). */
+static void failure_words(const struct run_result *rr, char *what, size_t n)
+{
+	size_t len;
+	const char *e = cc_error_line(rr->err, &len);
+	if (!rr->exited)
+		snprintf(what, n, "the compiler was killed by %s", signal_name(rr->signal));
+	else if (!assembler_words(rr->err, what, n))
+		snprintf(what, n, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
+}
+
 /* Compile answers todo[0..n) (--jobs at a time) and judge them; those
  * that failed naming nothing are left in todo[0..*left).  0, or 3 with
  * err. */
@@ -495,12 +538,7 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 			continue;
 		}
 		char what[512];
-		size_t len;
-		const char *e = cc_error_line(rr->err, &len);
-		if (rr->exited)
-			snprintf(what, sizeof what, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
-		else    /* the same words each round: the command names a new file each time */
-			snprintf(what, sizeof what, "the compiler was killed by %s", signal_name(rr->signal));
+		failure_words(rr, what, sizeof what);
 		a->killed |= !rr->exited;
 		if (a->fails && strcmp(a->said, what))
 			c->flaky = 1;
