@@ -283,7 +283,7 @@ static long count_insns(const struct obj *o, const struct obj_symbol *sym, const
 	struct code_span *spans = NULL;
 	if (!sec->data || end > sec->size || end <= sym->value)
 		return -1;
-	long ns = code_spans(o, sym->section, sym->thumb ? ARCH_MODE_THUMB : 0, &spans);
+	long ns = code_spans(o, NULL, 0, sym->section, sym->thumb ? ARCH_MODE_THUMB : 0, &spans);
 	if (ns < 0)
 		return -1;
 	struct hits h = {arch, f, pats, sec->data, 0};
