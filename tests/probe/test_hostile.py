@@ -429,7 +429,11 @@ def test_random_bit_flips_never_give_an_altered_hit(tmp_path, switchable_cc):
         b[i] ^= 1 << rng.randrange(8)
         cache.write_bytes(bytes(b))
         r = cached_run(switchable_cc, cache)
-        if r.returncode == 0:
+        if i < len(b"asmcap-cache "):
+            # the mark of a file asmcap wrote is gone: refused, never overwritten
+            assert r.returncode == 2 and "not a cache asmcap wrote" in r.stderr, r.stderr
+            assert cache.read_bytes() == bytes(b)
+        elif r.returncode == 0:
             hits += 1
             assert "cached=1" in r.stderr
             assert verdicts(r.stdout) == want, f"a flip at byte {i} gave a hit with other verdicts"
@@ -609,3 +613,90 @@ def test_log_fifo_with_a_reader_is_written(tmp_path):
         reader.wait()
     assert r.returncode == 0, r.stderr
     assert out.startswith("# asmcap ") and "# exit 0" in out
+
+
+# ---- issue 21 item 18: nothing a run starts outlives it ----
+
+def alive(pid):
+    """Running (a zombie waiting for init to reap it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def strays_left(pidfile):
+    pids = [int(p) for p in pidfile.read_text().split()] if pidfile.exists() else []
+    assert pids, "the stray never started: the test proves nothing"
+    left = [p for p in pids if alive(p)]
+    for p in left:          # today's strays must not outlive the test either
+        os.kill(p, 9)
+    return left
+
+
+STRAY_CC = """#!/usr/bin/python3
+# gcc, after leaving a child behind in a session of its own (setsid), as a
+# compile server or a launcher's daemon does
+import os, sys, time
+r, w = os.pipe()
+if os.fork() == 0:
+    os.setsid()
+    with open({pidfile!r}, "a") as f:
+        f.write(f"{{os.getpid()}}\\n")
+    os.write(w, b"x")
+    time.sleep(120)
+    os._exit(0)
+os.read(r, 1)
+os.execvp("gcc", ["gcc"] + sys.argv[1:])
+"""
+
+
+def test_a_toolchain_commands_daemon_does_not_outlive_the_run(tmp_path):
+    pidfile = tmp_path / "pids"
+    cc = tmp_path / "cc"
+    cc.write_text(STRAY_CC.format(pidfile=str(pidfile)))
+    cc.chmod(0o755)
+    r = asmcap("--cc", cc, "--features", "adx", "--format", "sh", timeout=120)
+    assert r.returncode == 0 and "ASMCAP_ADX=yes" in r.stdout, r.stderr
+    assert strays_left(pidfile) == []
+
+
+STRAY_CHECK = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+uint64_t knob_sum(const unsigned char *p, size_t n);
+uint64_t stray_check(void)
+{
+	int fd[2];
+	char c;
+	if (pipe(fd))
+		return 0;
+	if (fork() == 0) {
+		setsid();
+		FILE *f = fopen("%s", "a");
+		fprintf(f, "%%d\n", (int)getpid());
+		fclose(f);
+		if (write(fd[1], "x", 1) != 1)
+			_exit(1);
+		sleep(120);
+		_exit(0);
+	}
+	if (read(fd[0], &c, 1) != 1)
+		return 0;
+	return knob_sum((const unsigned char *)"abc", 3);
+}
+"""
+
+
+def test_a_checks_setsid_child_does_not_outlive_choose(tmp_path):
+    pidfile = tmp_path / "pids"
+    knob = (ROOT / "tests" / "ccprobe" / "data" / "knob.c").read_text()
+    (tmp_path / "knob.c").write_text(knob + STRAY_CHECK % pidfile)
+    spec = tmp_path / "knob.spec"
+    spec.write_text("name: knob\nsource: knob.c\nfunction: knob_sum\ncheck: stray_check\nmetric: frame\n"
+                    "variant: a =\nvariant: b = -DBIG=1\n")
+    r = asmcap("choose", spec, "--cc", "gcc", "--cflags", "-O2", "--format", "sh", timeout=120)
+    assert r.returncode == 0 and "ASMCAP_CHOICE_KNOB=a" in r.stdout, r.stderr
+    assert strays_left(pidfile) == []
