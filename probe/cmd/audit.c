@@ -158,8 +158,10 @@ static void scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat
 }
 
 /* Section si, whose symbols are sym[0..nsym) in by_value order.  Each
- * symbol costs O(1) besides the bytes decoded (a hostile object's
- * thousands of symbols at one address cost no more than their count). */
+ * symbol costs O(1) besides the bytes decoded, and each byte is decoded
+ * once: bytes an earlier function already covers count under it alone (a
+ * hostile object's thousands of symbols at one address, or over the same
+ * bytes, cost no more than their count). */
 static void audit_section(const struct obj *o, int si, const size_t *sym, size_t nsym, const struct arch_cat *c,
                           struct rows *rs)
 {
@@ -168,7 +170,7 @@ static void audit_section(const struct obj *o, int si, const size_t *sym, size_t
 	size_t nspans = code_spans(o, sym, nsym, si, 0, &spans);
 	struct code code = { sec->data, spans, nspans };
 	size_t *idx = xcalloc(nsym + 1, sizeof *idx), n = 0, nfunc = 0, next = 0;
-	uint64_t covered = 0, last_start = UINT64_MAX;
+	uint64_t covered = 0, decoded = 0, last_start = UINT64_MAX;
 	size_t gap = SIZE_MAX;    /* index: add_row may move the rows */
 
 	for (size_t i = 0; i < nsym; i++)
@@ -209,7 +211,10 @@ static void audit_section(const struct obj *o, int si, const size_t *sym, size_t
 		 * symbol says Thumb or A32. */
 		if (code.nspans == 1)
 			spans[0].mode = s->thumb ? ARCH_MODE_THUMB : 0;
-		scan(c, &code, s->value, end, r);
+		if (end > decoded) {
+			scan(c, &code, s->value > decoded ? s->value : decoded, end, r);
+			decoded = end;
+		}
 	}
 	if (covered < sec->size)
 		scan_gap(rs, &gap, si, c, &code, covered, sec->size);

@@ -515,10 +515,11 @@ def test_gnu_property_marks(tmp_path, asmcap_bin, text, marked):
 
 # ---- hostile sizes (issue 21 item 10): the cost grows with the input, not its square ----
 
-def hostile_elf(nsec, nsym, shared=False, size=4096):
+def hostile_elf(nsec, nsym, shared=False, size=4096, spread=False):
     """An x86-64 ELF relocatable object: nsec code sections of `size` bytes
     of NOPs with one ADCX each (all over the same bytes when shared), and
-    nsym zero-size global functions at offset 0 of the last one."""
+    nsym zero-size global functions at offset 0 of the last one (spread:
+    function k at offset k, reaching to the section's end)."""
     import struct
     code = b"\x66\x48\x0f\x38\xf6\xd8" + b"\x90" * (size - 6)
     shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
@@ -526,7 +527,8 @@ def hostile_elf(nsec, nsym, shared=False, size=4096):
     data = b"".join([code] if shared else [code] * nsec)
     text_off = 64
     sym_off = text_off + len(data)
-    syms = b"\0" * 24 + struct.pack("<IBBHQQ", 1, 0x12, 0, nsec, 0, 0) * nsym
+    syms = b"\0" * 24 + b"".join(struct.pack("<IBBHQQ", 1, 0x12, 0, nsec, k if spread else 0,
+                                              size - k if spread else 0) for k in range(nsym))
     str_off = sym_off + len(syms)
     shs_off = str_off + len(strtab)
     sh_off = (shs_off + len(shstr) + 7) & ~7
@@ -558,17 +560,19 @@ def audit_seconds(tmp_path, name, blob):
 
 
 @pytest.mark.parametrize("what, small, big", [
-    ("symbols at one address", (1, 20000), (1, 160000)),
-    ("sections with symbols", (1000, 4000), (8000, 32000)),
+    ("symbols at one address", dict(nsec=1, nsym=20000), dict(nsec=1, nsym=160000)),
+    ("sections with symbols", dict(nsec=1000, nsym=4000, size=16), dict(nsec=8000, nsym=32000, size=16)),
+    ("functions over the same bytes", dict(nsec=1, nsym=2000, size=4096, spread=True),
+     dict(nsec=1, nsym=16000, size=32768, spread=True)),
 ])
 def test_hostile_objects_cost_near_linear_time(tmp_path, asmcap_bin, what, small, big):
-    """160,000 zero-size symbols at one address, or thousands of code
-    sections beside tens of thousands of symbols: 8 times the input may
-    cost about 8 times the time (a generous 24 here), never the 64 times
-    a quadratic walk costs."""
-    t1, r1 = audit_seconds(tmp_path, "small.o", hostile_elf(*small, size=16 if small[0] > 1 else 4096))
-    t2, r2 = audit_seconds(tmp_path, "big.o", hostile_elf(*big, size=16 if big[0] > 1 else 4096))
-    for r, (nsec, _) in ((r1, small), (r2, big)):
+    """160,000 zero-size symbols at one address, thousands of code sections
+    beside tens of thousands of symbols, or thousands of functions over the
+    same bytes: 8 times the input may cost about 8 times the time (a
+    generous 24 here), never the 64 times a quadratic walk costs."""
+    t1, r1 = audit_seconds(tmp_path, "small.o", hostile_elf(**small))
+    t2, r2 = audit_seconds(tmp_path, "big.o", hostile_elf(**big))
+    for r, nsec in ((r1, small["nsec"]), (r2, big["nsec"])):
         assert r.returncode == 0, r.stderr
         rows = json.loads(r.stdout)["objects"][0]["functions"]
         assert sum(f["features"].get("adx", 0) for f in rows) == nsec      # each section's ADCX once
