@@ -13,13 +13,14 @@ static int by_off(const void *x, const void *y)
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
-size_t code_spans(const struct obj *o, int si, int mode, struct code_span **spans)
+size_t code_spans(const struct obj *o, const size_t *which, size_t nwhich, int si, int mode,
+                  struct code_span **spans)
 {
-	size_t n = 1;
-	struct code_span *s = xmalloc((o->nsymbols + 1) * sizeof *s);
+	size_t n = 1, count = which ? nwhich : o->nsymbols;
+	struct code_span *s = xmalloc((count + 1) * sizeof *s);
 	s[0] = (struct code_span){ 0, mode };
-	for (size_t i = 0; i < o->nsymbols; i++) {
-		const struct obj_symbol *m = &o->symbols[i];
+	for (size_t i = 0; i < count; i++) {
+		const struct obj_symbol *m = &o->symbols[which ? which[i] : i];
 		if (m->section == si && m->mapping)
 			s[n++] = (struct code_span){ m->value, m->mapping == 'd' ? WORDS_DATA
 			                                       : m->mapping == 't' ? ARCH_MODE_THUMB : 0 };
@@ -34,7 +35,14 @@ size_t code_spans(const struct obj *o, int si, int mode, struct code_span **span
 void code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,
                uint64_t from, uint64_t to, code_visit *visit, void *ctx)
 {
-	size_t k = 0;
+	size_t k = 0, hi = n;   /* s[0].off is 0: the span holding from is in [k, hi) */
+	while (k + 1 < hi) {
+		size_t mid = k + (hi - k) / 2;
+		if (s[mid].off <= from)
+			k = mid;
+		else
+			hi = mid;
+	}
 	while (from < to) {
 		while (k + 1 < n && s[k + 1].off <= from)
 			k++;

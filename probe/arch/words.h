@@ -15,11 +15,15 @@ struct code_span { uint64_t off; int mode; };
 
 /* The spans of section si from its mapping symbols, in order; code before
  * the first one is in `mode`.  The count (>= 1) with *spans to free.  A
- * section without mapping symbols is one span. */
-size_t code_spans(const struct obj *o, int si, int mode, struct code_span **spans);
+ * section without mapping symbols is one span.  which[0..n) are the
+ * symbols to look at (a caller that has them per section says so); which
+ * NULL: all of them. */
+size_t code_spans(const struct obj *o, const size_t *which, size_t n, int si, int mode,
+                  struct code_span **spans);
 
 /* Decode data[from..to) with a->decode as the spans say, skipping data
- * spans.  visit sees every instruction (in->mode set), and every
+ * spans (the first found by bisection: many walks over one section cost
+ * their bytes, not its spans).  visit sees every instruction (in->mode set), and every
  * undecodable stretch with in NULL and its bytes in step. */
 typedef void code_visit(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step);
 void code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,

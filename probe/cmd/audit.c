@@ -101,14 +101,17 @@ static void scan(const struct arch_cat *c, const struct code *k, uint64_t from, 
 	code_walk(c->arch, k->spans, k->nspans, k->data, from, to, count, &sc);
 }
 
-/* Symbols of one section in address order; at equal addresses functions
- * and globals first, so an alias is reported under its best name. */
+/* Symbols by section, then in address order; at equal addresses
+ * functions and globals first, so an alias is reported under its best
+ * name. */
 static const struct obj *sort_obj;
 static int by_value(const void *x, const void *y)
 {
 	const struct obj_symbol *a = &sort_obj->symbols[*(const size_t *)x];
 	const struct obj_symbol *b = &sort_obj->symbols[*(const size_t *)y];
 
+	if (a->section != b->section)
+		return a->section < b->section ? -1 : 1;
 	if (a->value != b->value)
 		return a->value < b->value ? -1 : 1;
 	if (a->is_func != b->is_func)
@@ -157,21 +160,25 @@ static void scan_gap(struct rows *rs, size_t *gap, int si, const struct arch_cat
 	scan(c, k, from, to, &rs->r[*gap]);
 }
 
-static void audit_section(const struct obj *o, int si, const struct arch_cat *c, struct rows *rs)
+/* Section si, whose symbols are sym[0..nsym) in by_value order.  Each
+ * symbol costs O(1) besides the bytes decoded, and each byte is decoded
+ * once: bytes an earlier function already covers count under it alone (a
+ * hostile object's thousands of symbols at one address, or over the same
+ * bytes, cost no more than their count). */
+static void audit_section(const struct obj *o, int si, const size_t *sym, size_t nsym, const struct arch_cat *c,
+                          struct rows *rs)
 {
 	const struct obj_section *sec = &o->sections[si];
 	struct code_span *spans;
-	size_t nspans = code_spans(o, si, 0, &spans);
+	size_t nspans = code_spans(o, sym, nsym, si, 0, &spans);
 	struct code code = { sec->data, spans, nspans };
-	size_t *idx = xcalloc(o->nsymbols, sizeof *idx), n = 0, nfunc = 0;
-	uint64_t covered = 0, last_start = UINT64_MAX;
+	size_t *idx = xcalloc(nsym + 1, sizeof *idx), n = 0, nfunc = 0, next = 0;
+	uint64_t covered = 0, decoded = 0, last_start = UINT64_MAX;
 	size_t gap = SIZE_MAX;    /* index: add_row may move the rows */
 
-	for (size_t i = 0; i < o->nsymbols; i++)
-		if (o->symbols[i].section == si && o->symbols[i].value < sec->size && !o->symbols[i].mapping)
-			idx[n++] = i;
-	sort_obj = o;
-	qsort(idx, n, sizeof *idx, by_value);
+	for (size_t i = 0; i < nsym; i++)
+		if (o->symbols[sym[i]].value < sec->size && !o->symbols[sym[i]].mapping)
+			idx[n++] = sym[i];
 	for (size_t k = 0; k < n; k++)
 		nfunc += decodable(&o->symbols[idx[k]]);
 	if (!nfunc) {
@@ -185,12 +192,15 @@ static void audit_section(const struct obj *o, int si, const struct arch_cat *c,
 		uint64_t end = sec->size;
 		if (s->size && s->size < sec->size - s->value)
 			end = s->value + s->size;
-		else if (!s->size)
-			for (size_t j = k + 1; j < n; j++)
-				if (o->symbols[idx[j]].value > s->value) {
-					end = o->symbols[idx[j]].value;
-					break;
-				}
+		else if (!s->size) {
+			/* the next symbol further on; `next' only moves forward */
+			if (next <= k)
+				next = k + 1;
+			while (next < n && o->symbols[idx[next]].value <= s->value)
+				next++;
+			if (next < n)
+				end = o->symbols[idx[next]].value;
+		}
 		if (s->value > covered)
 			scan_gap(rs, &gap, si, c, &code, covered, s->value);
 		if (end > covered)
@@ -204,7 +214,10 @@ static void audit_section(const struct obj *o, int si, const struct arch_cat *c,
 		 * symbol says Thumb or A32. */
 		if (code.nspans == 1)
 			spans[0].mode = s->thumb ? ARCH_MODE_THUMB : 0;
-		scan(c, &code, s->value, end, r);
+		if (end > decoded) {
+			scan(c, &code, s->value > decoded ? s->value : decoded, end, r);
+			decoded = end;
+		}
 	}
 	if (covered < sec->size)
 		scan_gap(rs, &gap, si, c, &code, covered, sec->size);
@@ -409,6 +422,68 @@ static void free_rows(struct rows *rs)
 	free(rs->r);
 }
 
+static int is_audited(const struct obj_section *sec)
+{
+	return sec->is_code && sec->data;
+}
+
+/* Code sections whose bytes overlap (a toolchain never writes them; each
+ * would be decoded again): 1 and two of them in *x, *y, or 0. */
+static const struct obj *data_obj;
+static int by_data(const void *p, const void *q)
+{
+	uintptr_t a = (uintptr_t)data_obj->sections[*(const size_t *)p].data;
+	uintptr_t b = (uintptr_t)data_obj->sections[*(const size_t *)q].data;
+	return (a > b) - (a < b);
+}
+
+static int overlapping_code(const struct obj *o, size_t *x, size_t *y)
+{
+	size_t *idx = xcalloc(o->nsections + 1, sizeof *idx), n = 0;
+	int found = 0;
+	for (size_t i = 0; i < o->nsections; i++)
+		if (is_audited(&o->sections[i]) && o->sections[i].size)
+			idx[n++] = i;
+	data_obj = o;
+	qsort(idx, n, sizeof *idx, by_data);
+	for (size_t k = 0; k + 1 < n && !found; k++) {
+		const struct obj_section *s = &o->sections[idx[k]], *t = &o->sections[idx[k + 1]];
+		if ((uintptr_t)t->data - (uintptr_t)s->data < s->size) {
+			*x = idx[k] < idx[k + 1] ? idx[k] : idx[k + 1];
+			*y = idx[k] < idx[k + 1] ? idx[k + 1] : idx[k];
+			found = 1;
+		}
+	}
+	free(idx);
+	return found;
+}
+
+/* Every code section, its symbols found by one sort of them all. */
+static void audit_code(const struct obj *o, const struct arch_cat *c, struct rows *rs)
+{
+	size_t *sym = xcalloc(o->nsymbols + 1, sizeof *sym), n = 0;
+	for (size_t i = 0; i < o->nsymbols; i++)
+		if (o->symbols[i].section >= 0 && (size_t)o->symbols[i].section < o->nsections &&
+		    is_audited(&o->sections[o->symbols[i].section]))
+			sym[n++] = i;
+	sort_obj = o;
+	qsort(sym, n, sizeof *sym, by_value);
+	size_t k = 0;
+	/* x32 objects are ELF32 but hold 64-bit code. */
+	for (size_t si = 0; si < o->nsections; si++) {
+		if (!is_audited(&o->sections[si]))
+			continue;
+		while (k < n && (size_t)o->symbols[sym[k]].section < si)
+			k++;
+		size_t e = k;
+		while (e < n && (size_t)o->symbols[sym[e]].section == si)
+			e++;
+		audit_section(o, (int)si, sym + k, e - k, c, rs);
+		k = e;
+	}
+	free(sym);
+}
+
 static int audit_object(struct audit *a, const char *file, const char *member,
                         const uint8_t *buf, size_t len)
 {
@@ -438,10 +513,15 @@ static int audit_object(struct audit *a, const char *file, const char *member,
 		return 2;
 	}
 	rs.nfeat = c->cat.n;
-	/* x32 objects are ELF32 but hold 64-bit code. */
-	for (size_t i = 0; i < o.nsections; i++)
-		if (o.sections[i].is_code && o.sections[i].data)
-			audit_section(&o, (int)i, c, &rs);
+	size_t x, y;
+	if (overlapping_code(&o, &x, &y)) {
+		fprintf(stderr, "asmcap audit: %s%s%s%s: code sections %zu (%s) and %zu (%s) overlap in the file: "
+		        "not an object a toolchain wrote\n", file, member ? "(" : "", member ? member : "",
+		        member ? ")" : "", x, o.sections[x].name, y, o.sections[y].name);
+		obj_free(&o);
+		return 2;
+	}
+	audit_code(&o, c, &rs);
 	report(a, file, member, &o, c, &rs);
 	free_rows(&rs);
 	obj_free(&o);

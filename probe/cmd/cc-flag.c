@@ -285,7 +285,7 @@ struct cc_flag_cmd {
 
 static const struct opt cc_flag_options[] = {
 	CC_VARS_OPTIONS(struct cc_flag_cmd),
-	{"--cache", OPT_TEXT, offsetof(struct cc_flag_cmd, cache), 0, 0, NULL},
+	OPT_CACHE(struct cc_flag_cmd),
 	{"--require", OPT_SWITCH, offsetof(struct cc_flag_cmd, require), 0, 0, NULL},
 	OPT_TABLE_END,
 };

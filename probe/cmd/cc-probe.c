@@ -77,7 +77,7 @@ static const char cc_probe_usage[] =
 static const struct opt cc_probe_options[] = {
 	CC_VARS_OPTIONS(struct copts),
 	{"--features", OPT_TEXT, offsetof(struct copts, features), 0, 0, NULL},
-	{"--cache", OPT_TEXT, offsetof(struct copts, cache), 0, 0, NULL},
+	OPT_CACHE(struct copts),
 	{"--jobs", OPT_COUNT, offsetof(struct copts, jobs), 1, 1024, NULL},
 	{"--require", OPT_TEXT, offsetof(struct copts, require), 0, 0, NULL},
 	OPT_TABLE_END,
@@ -264,12 +264,6 @@ static char *own_line(const struct answer *a, const char *text, const char *cons
 	return found;
 }
 
-/* Does the output look like LLVM bitcode (raw, or in its wrapper)? */
-static int bitcode(const uint8_t *b, size_t n)
-{
-	return n >= 4 && (!memcmp(b, "BC\xc0\xde", 4) || obj_le32(b) == 0x0b17c0de);
-}
-
 struct hits { const struct arch *arch; const struct feature *f; const void *pats; const uint8_t *data; unsigned n; };
 
 static void count_hit(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step)
@@ -289,7 +283,7 @@ static long count_insns(const struct obj *o, const struct obj_symbol *sym, const
 	struct code_span *spans = NULL;
 	if (!sec->data || end > sec->size || end <= sym->value)
 		return -1;
-	long ns = code_spans(o, sym->section, sym->thumb ? ARCH_MODE_THUMB : 0, &spans);
+	long ns = code_spans(o, NULL, 0, sym->section, sym->thumb ? ARCH_MODE_THUMB : 0, &spans);
 	if (ns < 0)
 		return -1;
 	struct hits h = {arch, f, pats, sec->data, 0};
@@ -312,7 +306,7 @@ static void verify(struct answer *a, const char *path, double ms)
 		answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but wrote no object (%s)", file_error()), ms);
 		return;
 	}
-	if (bitcode(buf, len)) {
+	if (obj_is_bitcode(buf, len)) {
 		answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO bitcode): cannot verify"), ms);
 		free(buf);
 		return;
@@ -323,9 +317,7 @@ static void verify(struct answer *a, const char *path, double ms)
 		return;
 	}
 	const struct obj_symbol *s = obj_symbol_named(&o, CCAT_FUNCTION);
-	int lto = obj_section_named(&o, ".gnu.lto_.symtab.0") != NULL;
-	for (size_t i = 0; i < o.nsections && !lto; i++)
-		lto = !strncmp(o.sections[i].name, ".gnu.lto_", 9);
+	int lto = obj_has_gimple(&o);
 	long n = -1;
 	if (s && s->section >= 0 && (size_t)s->section < o.nsections && !catalog_load_builtin(&cat, a->arch->name, why, sizeof why)) {
 		const struct feature *f = catalog_find(&cat, a->p->insn);
@@ -360,7 +352,7 @@ static int control_target(struct cp *c, struct unit1 *u, char *err, size_t errle
 	struct obj o;
 	char why[256];
 	int r = 0;
-	if (buf && bitcode(buf, len)) {
+	if (buf && obj_is_bitcode(buf, len)) {
 		unit_done(u);
 		free(buf);
 		if (unit_setup(c, u, NULL, "-fno-lto", err, errlen))
@@ -446,6 +438,49 @@ static int control(struct cp *c, int first, char *err, size_t errlen)
 	return r;
 }
 
+/* The assembler's complaint about the compiler's own output, "FILE:N:
+ * Error: ..." after "FILE: Assembler messages:", told without FILE: it is
+ * the compiler's temporary (ccXXXXXX.s, a new name each run) or
+ * "{standard input}" under -pipe, and only the words can reproduce alike.
+ * 1 and what set, or 0 (no such message). */
+static int assembler_words(const char *text, char *what, size_t n)
+{
+	static const char head[] = ": Assembler messages:";
+	const char *h = strstr(text, head);
+	if (!h)
+		return 0;
+	const char *file = h;
+	while (file > text && file[-1] != '\n')
+		file--;
+	size_t flen = (size_t)(h - file);
+	/* the first of FILE's lines that is an error, else the first of them */
+	for (int any = 0; any < 2; any++)
+		for (const char *l = h + strcspn(h, "\n"); *l; l += strcspn(l, "\n")) {
+			l += *l == '\n';
+			size_t len = strcspn(l, "\n");
+			const char *err = strstr(l, "Error:");
+			if (len > flen + 1 && !strncmp(l, file, flen) && l[flen] == ':' && (any || (err && err < l + len))) {
+				size_t m = len - flen - 1;
+				snprintf(what, n, "the assembler, on the compiler's output: line %.*s", (int)(m < 300 ? m : 300),
+				         l + flen + 1);
+				return 1;
+			}
+		}
+	return 0;
+}
+
+/* A failure naming neither the source nor its flags, in words that are the
+ * same each time it happens alike (the command names new files). */
+static void failure_words(const struct run_result *rr, char *what, size_t n)
+{
+	size_t len;
+	const char *e = cc_error_line(rr->err, &len);
+	if (!rr->exited)
+		snprintf(what, n, "the compiler was killed by %s", signal_name(rr->signal));
+	else if (!assembler_words(rr->err, what, n))
+		snprintf(what, n, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
+}
+
 /* Compile answers todo[0..n) (--jobs at a time) and judge them; those
  * that failed naming nothing are left in todo[0..*left).  0, or 3 with
  * err. */
@@ -503,12 +538,7 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 			continue;
 		}
 		char what[512];
-		size_t len;
-		const char *e = cc_error_line(rr->err, &len);
-		if (rr->exited)
-			snprintf(what, sizeof what, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
-		else    /* the same words each round: the command names a new file each time */
-			snprintf(what, sizeof what, "the compiler was killed by %s", signal_name(rr->signal));
+		failure_words(rr, what, sizeof what);
 		a->killed |= !rr->exited;
 		if (a->fails && strcmp(a->said, what))
 			c->flaky = 1;

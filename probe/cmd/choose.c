@@ -40,6 +40,7 @@ struct variant {
 	char exe[4200];
 	int checked;            /* digest holds the check's result */
 	int native;             /* this machine runs its code: it may be timed */
+	char why[512];          /* why it was not checked or cannot be timed */
 	unsigned long long digest;
 	double *cpb;            /* cycles/byte per round */
 	double med, min, max;
@@ -380,24 +381,41 @@ static double metric_of(const struct variant *v, const char *metric)
 	       : (double)v->fr.code;
 }
 
-/* What running the variants here told: all checked, all timeable (native
- * code), and when not, why not. */
+/* What running the variants here told, decided per variant: one that
+ * cannot link or run here changes nothing for the others. */
 struct run_facts {
-	int checked, timeable;
-	char why[512];
+	const struct variant *def;
+	int any;                /* some variant checked: unchecked ones are never chosen */
+	int timeable;           /* the default is timed, so the others can be measured against it */
 };
+
+static int timed(const struct variant *v)
+{
+	return v->checked && v->native;
+}
+
+/* May v be chosen under this metric?  The default always may (keeping it
+ * is the choice); another only when it was measured like the default. */
+static int candidate(const struct variant *v, const struct run_facts *f, const char *metric)
+{
+	if (!v->fr.available)
+		return 0;
+	if (v == f->def)
+		return 1;
+	return !strcmp(metric, "cycles") ? timed(v) : !f->any || v->checked;
+}
 
 /* For people: whether the variants were timed and checked, and how. */
 static void say_how_checked(FILE *fig, const char *metric, const struct run_facts *f, const char *wrap)
 {
 	if (!f->timeable)
-		fprintf(fig, "asmcap choose: %s: nothing timed; the static metric decides: %s\n", f->why,
+		fprintf(fig, "asmcap choose: %s: nothing timed; the static metric decides: %s\n", f->def->why,
 		        !strcmp(metric, "size") ? "code size (bytes of the function in the object)"
 		        : "frame size (stack bytes, from -fstack-usage or the object's prologue)");
-	if (f->checked && wrap)
+	if (f->any && wrap)
 		fprintf(fig, "asmcap choose: results checked under `%s' (correctness only: never timed)\n", wrap);
-	else if (!f->checked)
-		fprintf(fig, "asmcap choose: results not checked (%s)%s\n", f->why, wrap ? ""
+	else if (!f->any)
+		fprintf(fig, "asmcap choose: results not checked (%s)%s\n", f->def->why, wrap ? ""
 		        : "; --run CMD checks them under an emulator, e.g. --run 'qemu-aarch64 -L /usr/aarch64-linux-gnu'");
 }
 
@@ -427,7 +445,6 @@ static int choose_build(struct spec *sp, struct cc_ctx *c, const char *src, cons
 {
 	char err[1024];
 	int rc = 0;
-	f->checked = f->timeable = 1;
 	for (size_t k = 0; k < sp->nv && !rc; k++) {
 		struct variant *v = &sp->v[k];
 		struct strv flags = { 0 };
@@ -440,26 +457,31 @@ static int choose_build(struct spec *sp, struct cc_ctx *c, const char *src, cons
 		}
 		if (!v->fr.available)
 			continue;
-		int ok = link_variant(c, sp, v, src, wrap, f->why, sizeof f->why, err, sizeof err);
+		int ok = link_variant(c, sp, v, src, wrap, v->why, sizeof v->why, err, sizeof err);
 		if (ok < 0) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
 			rc = ok == -1 ? 3 : ok == -2 ? 2 : 1;
 		}
 		v->checked = ok == 1;
-		f->checked &= v->checked;
-		f->timeable &= v->checked && v->native;
+		f->any |= v->checked;
 	}
+	f->timeable = timed(f->def);
 	return rc;
 }
 
-/* Every variant must compute what the default computes: 0, or 1. */
+/* Every checked variant must compute what the default computes (or, when
+ * the default could not be checked, what the first checked one does):
+ * 0, or 1. */
 static int choose_same_result(const struct spec *sp, const struct variant *def)
 {
+	const struct variant *ref = def;
+	for (size_t k = 0; !ref->checked && k < sp->nv; k++)
+		ref = &sp->v[k];
 	for (size_t k = 0; k < sp->nv; k++)
-		if (sp->v[k].fr.available && sp->v[k].digest != def->digest) {
+		if (sp->v[k].checked && sp->v[k].digest != ref->digest) {
 			fprintf(stderr, "asmcap choose: variant %s computes a different result than %s "
 			        "(check digest %016llx, expected %016llx): rejected\n",
-			        sp->v[k].name, def->name, sp->v[k].digest, def->digest);
+			        sp->v[k].name, ref->name, sp->v[k].digest, ref->digest);
 			return 1;
 		}
 	return 0;
@@ -474,14 +496,17 @@ static int choose_bench(struct spec *sp, int rounds)
 		sp->v[k].cpb = xcalloc((size_t)rounds, sizeof(double));
 	for (int r = 0; r < rounds; r++)
 		for (size_t k = 0; k < sp->nv; k++)
-			if (sp->v[k].fr.available && bench_round(&sp->v[k], &sp->v[k].cpb[r], err, sizeof err)) {
+			if (timed(&sp->v[k]) && bench_round(&sp->v[k], &sp->v[k].cpb[r], err, sizeof err)) {
 				fprintf(stderr, "asmcap choose: %s\n", err);
 				return 1;
 			}
 	for (size_t k = 0; k < sp->nv; k++) {
 		struct variant *v = &sp->v[k];
-		if (!v->fr.available)
+		if (!timed(v)) {
+			free(v->cpb);
+			v->cpb = NULL;  /* the table shows no figures it does not have */
 			continue;
+		}
 		qsort(v->cpb, (size_t)rounds, sizeof(double), cmp_double);
 		v->min = v->cpb[0], v->max = v->cpb[rounds - 1], v->med = v->cpb[rounds / 2];
 	}
@@ -489,12 +514,13 @@ static int choose_bench(struct spec *sp, int rounds)
 }
 
 /* The winner: the default unless another is better by more than the noise. */
-static struct variant *choose_decide(struct spec *sp, struct variant *def, const char *metric)
+static struct variant *choose_decide(struct spec *sp, struct variant *def, const char *metric,
+                                     const struct run_facts *f)
 {
 	struct variant *win = def;
 	for (size_t k = 0; k < sp->nv; k++) {
 		struct variant *v = &sp->v[k];
-		if (!v->fr.available || v == def)
+		if (!candidate(v, f, metric) || v == def)
 			continue;
 		double m = metric_of(v, metric), best = metric_of(win, metric);
 		int better = !strcmp(metric, "cycles")
@@ -523,8 +549,9 @@ static void choose_table(FILE *fig, const struct spec *sp, const struct variant 
 			snprintf(mn, sizeof mn, "%.2f", v->min);
 			snprintf(mx, sizeof mx, "%.2f", v->max);
 		}
-		fprintf(fig, "%-12s %8ld %8ld %10s %10s %10s  %s%s\n", v->name, v->fr.frame, v->fr.code, med, mn, mx,
-		        v->flags, v == win ? "  <- chosen" : "");
+		fprintf(fig, "%-12s %8ld %8ld %10s %10s %10s  %s%s%s%s%s\n", v->name, v->fr.frame, v->fr.code, med, mn,
+		        mx, v->flags, v == win ? "  <- chosen" : "", v->checked ? "" : "  (not checked: ",
+		        v->checked ? "" : v->why, v->checked ? "" : ")");
 	}
 }
 
@@ -554,13 +581,13 @@ static int choose_report(struct spec *sp, const struct choose_cmd *c, struct var
 	const char *metric = fallback ? "frame" : sp->metric;
 	if (!strcmp(metric, "cycles") && choose_bench(sp, (int)c->rounds))
 		return 1;
-	struct variant *win = choose_decide(sp, def, metric);
+	struct variant *win = choose_decide(sp, def, metric, f);
 	char envname[256], reason[600];
 	snprintf(envname, sizeof envname, "ASMCAP_CHOICE_%s", sp->name);
 	for (char *p = envname; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	if (fallback)
-		snprintf(reason, sizeof reason, "chosen by frame size: %s", f->why);
+		snprintf(reason, sizeof reason, "chosen by frame size: %s", def->why);
 	else
 		snprintf(reason, sizeof reason, win == def ? "default kept: no variant wins by more than the noise"
 		         : "wins on %s", metric);
@@ -593,21 +620,21 @@ static int choose_main(void *cmd, const struct opts *s)
 	char err[1024], *src = xprintf("%s/%s", sp.dir, sp.source);
 	struct cc_ctx cc;
 	struct strv wrap = { 0 };
-	struct run_facts f = { 0 };
+	struct variant *def = &sp.v[0];
+	while (strcmp(def->name, sp.def))
+		def++;
+	struct run_facts f = { .def = def };
 	int rc = 0;
 	if (cc_init(&cc, c->cc, c->cflags, err, sizeof err) || (c->run && split_words(c->run, &wrap, err, sizeof err))) {
 		fprintf(stderr, "asmcap choose: %s\n", err);
 		rc = 2;
 	} else
 		rc = choose_build(&sp, &cc, src, &wrap, &f);
-	struct variant *def = &sp.v[0];
-	while (strcmp(def->name, sp.def))
-		def++;
 	if (!rc && !def->fr.available) {
 		fprintf(stderr, "asmcap choose: the default variant %s is unavailable: %s\n", def->name, def->fr.why);
 		rc = 2;
 	}
-	if (!rc && f.checked)
+	if (!rc && f.any)
 		rc = choose_same_result(&sp, def);
 	if (!rc)
 		rc = choose_report(&sp, c, def, &f);

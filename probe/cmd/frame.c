@@ -135,6 +135,22 @@ int frame_object_native(const char *path, char *name, size_t len)
 	return native;
 }
 
+/* LTO output (no machine code to measure)?  1 or 0. */
+static int lto_object(const char *path)
+{
+	size_t len;
+	uint8_t *bytes = file_read(path, &len);
+	struct obj o;
+	char err[256];
+	int lto = bytes && obj_is_bitcode(bytes, len);
+	if (bytes && !lto && !obj_parse(&o, bytes, len, err, sizeof err)) {
+		lto = obj_has_gimple(&o);
+		obj_free(&o);
+	}
+	free(bytes);
+	return lto;
+}
+
 static void from_object(const char *path, const char *func, struct frame_result *fr, int want_frame)
 {
 	struct obj o;
@@ -206,10 +222,14 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 		free(text);
 	}
 	from_object(obj, func, fr, fr->frame < 0);
-	if (fr->code < 0) {             /* e.g. -flto leaves no machine code */
+	if (fr->code < 0) {
 		fr->available = 0;
 		fr->frame = -1;
-		snprintf(fr->why, sizeof fr->why, "no function %s in the object these flags build", func);
+		fr->lto = lto_object(obj);
+		if (fr->lto)
+			snprintf(fr->why, sizeof fr->why, "not machine code (LTO): cannot measure %s", func);
+		else
+			snprintf(fr->why, sizeof fr->why, "no function %s in the object these flags build", func);
 	}
 	return 0;
 }
@@ -298,7 +318,7 @@ static int frame_main(void *cmd, const struct opts *s)
 		return 2;
 	}
 	struct buf b = { 0 };
-	int found = 0, compiled = 0;
+	int found = 0, compiled = 0, lto = 0;
 	if (c->fmt == OUT_JSON)
 		buf_puts(&b, "{\"function\": "), buf_json_str(&b, c->func), buf_puts(&b, ", \"variants\": [");
 	else
@@ -317,11 +337,16 @@ static int frame_main(void *cmd, const struct opts *s)
 			frame_row(&b, c->fmt, k, name, eq + 1, &fr);
 		found += m == 0 && fr.available;
 		compiled += m == 0 && fr.compiled;
+		lto += m == 0 && fr.lto;
 		strv_free(&flags);
 		free(name);
 	}
 	if (!rc && compiled && !found) {
-		fprintf(stderr, "asmcap frame: no function %s in %s under any variant\n", c->func, src);
+		if (lto == compiled)
+			fprintf(stderr, "asmcap frame: not machine code (LTO): cannot measure %s in %s; "
+			        "a variant with -fno-lto measures its machine code\n", c->func, src);
+		else
+			fprintf(stderr, "asmcap frame: no function %s in %s under any variant\n", c->func, src);
 		rc = 2;
 	}
 	if (c->fmt == OUT_JSON)

@@ -10,6 +10,7 @@
 struct frame_result {
 	int available;          /* 0: flags rejected, or no code for the function */
 	int compiled;           /* the source compiled with these flags */
+	int lto;                /* ... into LTO output, not machine code */
 	char why[512];          /* when unavailable: the compiler's line */
 	long frame;             /* bytes, -1 unknown */
 	const char *frame_from; /* "stack-usage" or "prologue" */

@@ -26,6 +26,7 @@
 #include "cmds.h"
 #include "legacy.h"
 #include "opt.h"
+#include "out.h"
 #include "engine.h"
 #include "run.h"
 #include "xalloc.h"
@@ -108,7 +109,11 @@ static char *capture(const struct strv *words, const char *const *extra, char *w
 }
 
 /* The line of `text` holding `needle` (or the first line), for display. */
-static void line_of(const char *text, const char *needle, char *buf, size_t len)
+/* The line of text holding needle (the first line when needle is NULL
+ * or absent), cut to len - 1 bytes and then escaped as the probe's text
+ * output escapes toolchain text (buf_text): a terminal escape from
+ * `cc -v' is shown, never sent.  Malloc'd. */
+static char *line_of(const char *text, const char *needle, size_t len)
 {
 	const char *s = needle ? strstr(text, needle) : NULL;
 
@@ -117,10 +122,12 @@ static void line_of(const char *text, const char *needle, char *buf, size_t len)
 	while (s > text && s[-1] != '\n')
 		s--;
 	size_t n = strcspn(s, "\n");
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
+	char *cut = xstrndup(s, n < len ? n : len - 1);
+	struct buf b = {0};
+	buf_puts(&b, "");
+	buf_text(&b, cut);
+	free(cut);
+	return b.s;
 }
 
 struct probe_adx {
@@ -164,7 +171,11 @@ static void adx_of(const struct probe *p, struct probe_adx *pa)
 	if (f) {
 		const struct verdict *v = &p->v[f - p->cat.f];
 		snprintf(pa->status, sizeof pa->status, "%s", status_name(v->st));
-		snprintf(pa->reason, sizeof pa->reason, "%s", v->reason ? v->reason : "");
+		struct buf b = {0};
+		buf_puts(&b, "");
+		buf_text(&b, v->reason);        /* it may quote the assembler */
+		snprintf(pa->reason, sizeof pa->reason, "%s", b.s);
+		buf_free(&b);
 	} else {
 		snprintf(pa->status, sizeof pa->status, "absent");
 		snprintf(pa->reason, sizeof pa->reason, "no adx in the %s catalog", p->arch);
@@ -218,7 +229,7 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 		printf("the clang major of \"%s\" is outside [3-9]\n", clang[1].raw);
 	else if (!c->matched && clang[2].matched)
 		printf("\"^clang\" matches only at the start of the whole `-v` output (Perl, no /m), "
-		       "which begins \"%.40s\"\n", ccfirst);
+		       "which begins \"%s\"\n", ccfirst);
 	else if (c->matched)
 		printf("clang %s < 3.03, yet the assembler encodes ADX\n", c->text);
 	else if (gas->matched)
@@ -311,21 +322,20 @@ static int legacy_run(struct legacy *l)
  * why each disagreeing era disagrees. */
 static void legacy_report(const struct legacy *l)
 {
-	char ccv[512], ccfirst[512], asv[512], nasmv[512], masmv[512];
-	line_of(l->ccout, " version ", ccv, sizeof ccv);
-	line_of(l->ccout, NULL, ccfirst, sizeof ccfirst);
-	line_of(l->asout, "GNU assembler version", asv, sizeof asv);
-	printf("cc: %s\n", l->cc);
+	char *ccv = line_of(l->ccout, " version ", 512), *ccfirst = line_of(l->ccout, NULL, 41);
+	char *asv = line_of(l->asout, "GNU assembler version", 512);
+	char *nasmv = l->nasm ? line_of(l->nasmout, "NASM version", 512) : NULL;
+	char *masmv = l->masm ? line_of(l->masmout, "Version", 512) : NULL;
+	struct buf cc = {0};
+	buf_puts(&cc, "");
+	buf_text(&cc, l->cc);
+	printf("cc: %s\n", cc.s);
 	printf("cc -v: %s\n", ccv);
 	printf("as -v: %s\n", l->gas.matched ? asv : "(no \"GNU assembler version\")");
-	if (l->nasm) {
-		line_of(l->nasmout, "NASM version", nasmv, sizeof nasmv);
+	if (nasmv)
 		printf("nasm -v: %s\n", nasmv);
-	}
-	if (l->masm) {
-		line_of(l->masmout, "Version", masmv, sizeof masmv);
+	if (masmv)
 		printf("ml64: %s\n", masmv);
-	}
 	printf("era         adx  rules\n");
 	int yes[NERA];
 	for (int e = 0; e < NERA; e++) {
@@ -343,6 +353,8 @@ static void legacy_report(const struct legacy *l)
 	for (int e = 0; e < NERA; e++)
 		if (yes[e] != probe_yes)
 			explain(e, &l->gas, l->clang, &l->nrule, &l->mrule, yes[e], &l->p, ccfirst);
+	free(ccv), free(ccfirst), free(asv), free(nasmv), free(masmv);
+	buf_free(&cc);
 }
 
 static int legacy_main(void *cmd, const struct opts *s)

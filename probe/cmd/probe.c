@@ -11,6 +11,7 @@
 #include "run.h"
 #include "xalloc.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,7 +121,7 @@ static const struct opt options[] = {
 	{"--features", OPT_CALL, 0, 0, 0, set_features},
 	{"--templates", OPT_TEXT, AT(o.templates), 0, 0, NULL},
 	OPT_OUTPUT(struct cli),
-	{"--cache", OPT_TEXT, AT(cache), 0, 0, NULL},
+	OPT_CACHE(struct cli),
 	{"--timeout", OPT_TIMEOUT, 0, 0, 0, NULL},
 	{"--jobs", OPT_COUNT, AT(o.jobs), 1, 1024, NULL},
 	{"--log", OPT_TEXT, AT(log), 0, 0, NULL},
@@ -133,15 +134,22 @@ static const struct opt options[] = {
 };
 #undef AT
 
-/* --log FILE: opened now, so a bad path is a usage error before anything runs. */
+/* --log FILE: opened now, so a bad path is a usage error before anything
+ * runs.  The same rule as -o: a FIFO with no reader is an error, never a
+ * hang (O_NONBLOCK fails with ENXIO there instead of waiting). */
 static int open_log(const struct cli *c, int argc, char **argv)
 {
-	run_log = fopen(c->log, "w");
+	int fd = open(c->log, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	run_log = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!run_log) {
-		fprintf(stderr, "asmcap: cannot write the log %s\n", c->log);
+		fprintf(stderr, "asmcap: cannot write the log %s: %s\n", c->log,
+		        errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return 2;
 	}
-	fcntl(fileno(run_log), F_SETFD, FD_CLOEXEC);
 	fprintf(run_log, "# asmcap %s log\n# argv:", asmcap_version());
 	for (int i = 0; i < argc; i++)
 		fprintf(run_log, " %s", argv[i]);

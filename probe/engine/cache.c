@@ -1,7 +1,8 @@
 /* The probe cache: text entries, each with the files its verdicts depend
  * on.  Format (tab-separated, fields escaped \\ \t \n):
- *   asmcap-cache 1
- *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME / tool NAME VALUE /
+ *   asmcap-cache 2
+ *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME CTIME DEV:INO /
+ *   tool NAME VALUE /
  *   build ... / macro NAME VALUE / feature NAME STATUS MS REASON /
  *   flags NAME STATUS MS REASON (the no-directive answer) /
  *   flags-blamed NAME / sum HASH / end
@@ -297,13 +298,36 @@ char *cache_key(const struct probe_opts *o)
 	return b.s;
 }
 
+/* A dependency's stamp: size and mtime, which a rebuild changes, and the
+ * inode change time and inode, which `cp -p', `rsync -a' and `tar x'
+ * cannot restore: a same-size replacement given the old mtime is a miss.
+ * (A chmod also moves the ctime: one needless re-probe.) */
 static void stamp(const struct stat *st, char *out, size_t n)
 {
-	snprintf(out, n, "%lld\t%lld.%09ld", (long long)st->st_size, (long long)st->st_mtim.tv_sec,
-	         (long)st->st_mtim.tv_nsec);
+	snprintf(out, n, "%lld\t%lld.%09ld\t%lld.%09ld\t%llu:%llu", (long long)st->st_size,
+	         (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec,
+	         (long)st->st_ctim.tv_nsec, (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
 }
 
-/* What each command word resolves to in PATH now ("-": not a program). */
+#define CACHE_MAGIC "asmcap-cache "
+
+int cache_option(void *cmd, const struct opts *s, const struct opt *o, const char *val)
+{
+	/* O_NONBLOCK: a FIFO opens without a writer and is not read here */
+	int fd = open(val, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	char head[sizeof CACHE_MAGIC - 1];
+	int foreign = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	              (read(fd, head, sizeof head) != (ssize_t)sizeof head || memcmp(head, CACHE_MAGIC, sizeof head));
+	if (fd >= 0)
+		close(fd);
+	if (foreign)
+		return opt_usage(s, "--cache: not a cache asmcap wrote (it would be overwritten); "
+		                 "give a new or empty file:", val);
+	*(const char **)((char *)cmd + o->at) = val;
+	return 0;
+}
+
 /* Each word as the program it runs: found in PATH, then every symlink
  * followed, so that repointing /usr/bin/cc (update-alternatives) is a miss
  * even though the old target's stamps still hold. */
@@ -379,12 +403,12 @@ char *cache_lookup(const char *file, const char *key, const struct strv *words)
 			if (!strncmp(l, "word\t", 5)) {
 				valid = !strcmp(l + 5, want);
 			} else if (!strncmp(l, "dep\t", 4)) {
-				char *f[4], now[96], was[96];
+				char *f[6], now[160], was[160];
 				struct stat st;
-				valid = fields(l, f, 4) == 4 && !stat(f[1], &st);
+				valid = fields(l, f, 6) == 6 && !stat(f[1], &st);
 				if (valid) {
 					stamp(&st, now, sizeof now);
-					snprintf(was, sizeof was, "%s\t%s", f[2], f[3]);
+					snprintf(was, sizeof was, "%s\t%s\t%s\t%s", f[2], f[3], f[4], f[5]);
 					valid = !strcmp(now, was);
 				}
 			} else {
@@ -412,7 +436,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	char *old = read_text(file);
 	struct buf b = {0}, kb = {0};
 	esc(&kb, key);
-	buf_puts(&b, "asmcap-cache 2\n");
+	buf_puts(&b, CACHE_MAGIC "2\n");
 	/* keep the other keys' entries, the newest 31 of them */
 	size_t total = 0;
 	for (int pass = 0; pass < 2 && old; pass++) {
@@ -439,7 +463,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	free(w);
 	for (size_t i = 0; i < deps->n; i++) {
 		struct stat st;
-		char st_text[96];
+		char st_text[160];
 		if (stat(deps->v[i], &st))
 			continue;
 		stamp(&st, st_text, sizeof st_text);

@@ -1,14 +1,25 @@
 /* The probe cache (--cache FILE).  An entry is found by its key (command
  * words, flags, mode, flavour, way, feature selection, catalog hash) and
- * is valid while every file it depends on keeps its size and mtime and the
- * command words still resolve to the same programs.  Checking a hit starts
- * no process. */
+ * is valid while every file it depends on keeps its size, mtime, inode
+ * change time and inode, and the command words still resolve to the same
+ * programs.  Checking a hit starts no process. */
 #ifndef ASMCAP_CACHE_H
 #define ASMCAP_CACHE_H
 
 #include "out.h"
 #include "engine.h"
+#include "opt.h"
 #include "run.h"
+
+#include <stddef.h>
+
+/* --cache FILE for a struct with `cache': a regular file that holds
+ * something else (`--cache main.c') is refused, exit 2 naming it, for the
+ * cache would replace it.  A new or empty file, one asmcap wrote (even a
+ * damaged one: its entries are checked) and a non-regular file (warned
+ * about when used) are taken. */
+int cache_option(void *cmd, const struct opts *s, const struct opt *o, const char *val);
+#define OPT_CACHE(type) {"--cache", OPT_CALL, offsetof(type, cache), 0, 0, cache_option}
 
 /* Add a program and the shared libraries it names (DT_NEEDED, found
  * through its RUNPATH/RPATH and the standard directories) to deps. */

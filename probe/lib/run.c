@@ -15,6 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -229,6 +232,45 @@ static void rm_tree_at(int dirfd, const char *name, int depth)
 }
 #endif
 
+/* Our children, listed by the kernel ("PID PID ..."); set up with the
+ * subreaper bit, empty where there is no such list. */
+static char children_list[64];
+
+/* Strays: asmcap is a child subreaper, so a process that left its job's
+ * group (setsid, a daemon's double fork) becomes our child when its parent
+ * exits, instead of init's.  Called when no job runs, every child is one:
+ * each is killed with its group and reaped, and what it leaves comes back
+ * to us in turn, so again, a bounded number of rounds.  Async-signal-safe
+ * (raw reads and parsing; the handler and exit use it). */
+static void kill_strays(void)
+{
+	for (int round = 0; children_list[0] && round < 200; round++) {
+		char buf[4096];
+		int fd = open(children_list, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		int any = 0;
+		for (ssize_t i = 0; i < n;) {
+			pid_t pid = 0;
+			while (i < n && (buf[i] < '0' || buf[i] > '9'))
+				i++;
+			while (i < n && buf[i] >= '0' && buf[i] <= '9')
+				pid = pid * 10 + (buf[i++] - '0');
+			if (pid > 0) {
+				kill(-pid, SIGKILL);    /* its own group, when it leads one */
+				kill(pid, SIGKILL);
+				any = 1;
+			}
+		}
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!any)
+			return;
+		pause_ms(1);    /* the killed are gone a moment later */
+	}
+}
+
 /* Kill what runs, wait (bounded) until it is gone, remove the temp dir.
  * Async-signal-safe: the signal handler and exit both use it. */
 static void cleanup(void)
@@ -250,6 +292,7 @@ static void cleanup(void)
 	for (size_t i = 0; i < n; i++)
 		for (int t = 0; active[i] > 0 && t < 200 && kill(-(pid_t)active[i], 0) == 0; t++)
 			pause_ms(1);
+	kill_strays();
 	for (int pass = 0; tmpdir[0] && pass < 5; pass++) {
 		rm_tree_at(AT_FDCWD, tmpdir, 0);
 		if (access(tmpdir, F_OK))
@@ -292,6 +335,10 @@ static void setup_signals(void)
 	if (done)
 		return;
 	done = 1;
+#ifdef PR_SET_CHILD_SUBREAPER
+	if (!prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
+		snprintf(children_list, sizeof children_list, "/proc/self/task/%ld/children", (long)getpid());
+#endif
 	if (pipe(sigchld_pipe) == 0) {
 		for (int i = 0; i < 2; i++) {
 			fcntl(sigchld_pipe[i], F_SETFD, FD_CLOEXEC);
@@ -599,7 +646,9 @@ static void finish_job(struct run_job *j, int status)
 		j->r.status = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status) && !j->r.timed_out)
 		j->r.signal = WTERMSIG(status);
-	/* Stragglers (a daemonised grandchild) must not outlive the run. */
+	/* Stragglers in its group go now; one that left the group (setsid, a
+	 * daemon) comes back to us as a stray when its parent exits, and
+	 * kill_strays ends it once no job runs: none outlives the run. */
 	kill(-j->pid, SIGKILL);
 	track(j->pid, 0);
 	for (int k = 0; k < 3; k++)
@@ -694,6 +743,9 @@ void run_jobs(struct run_job *jobs, size_t n, size_t maxpar)
 		}
 	}
 	free(pf);
+	/* Every job has ended: a child of ours now is a stray.  Not sooner: a
+	 * running job may still talk to what its commands started. */
+	kill_strays();
 }
 
 int run_cmd(char *const argv[], const char *cwd, double timeout_s,

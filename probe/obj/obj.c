@@ -134,6 +134,19 @@ const struct obj_section *obj_section_named(const struct obj *o, const char *nam
 	return NULL;
 }
 
+int obj_is_bitcode(const uint8_t *buf, size_t len)
+{
+	return len >= 4 && (!memcmp(buf, "BC\xc0\xde", 4) || obj_le32(buf) == 0x0b17c0de);
+}
+
+int obj_has_gimple(const struct obj *o)
+{
+	for (size_t i = 0; i < o->nsections; i++)
+		if (!strncmp(o->sections[i].name, ".gnu.lto_", 9))
+			return 1;
+	return 0;
+}
+
 const struct obj_section *obj_section_listed(const struct obj *o, const char *names)
 {
 	while (*names) {

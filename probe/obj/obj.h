@@ -72,6 +72,12 @@ const struct obj_section *obj_section_named(const struct obj *o, const char *nam
  * "SEG,sect" section also answers to its "sect" part.  NULL if none. */
 const struct obj_section *obj_section_listed(const struct obj *o, const char *names);
 
+/* LTO output instead of machine code: LLVM bitcode (raw, or in its
+ * wrapper; no object format parses it), or an object holding GCC's GIMPLE
+ * (.gnu.lto_ sections; a slim one has no code for its functions). */
+int obj_is_bitcode(const uint8_t *buf, size_t len);
+int obj_has_gimple(const struct obj *o);
+
 /* First symbol named `name` (with or without a leading '_', for Mach-O), or NULL. */
 const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name);
 

@@ -165,3 +165,56 @@ def test_driver_compiles_clean_and_runs(tmp_path, cc, bench):
         assert r.returncode == 0 and float(r.stdout) > 0, r
     else:
         assert r.returncode == 2 and r.stdout == ""     # no bench entry point compiled in
+
+
+NOLINK = ("nolink", "-Wl,-lasmcap-no-such-library")     # compiles, cannot link
+
+
+def test_unlinkable_variant_leaves_the_others_checked(tmp_path):
+    """One variant that cannot link (a missing runtime) is reported as such
+    and never chosen; the rest are still checked against the default, so a
+    variant computing another result is rejected."""
+    p = spec(tmp_path, "frame", "big", [("big", "-DBIG=1"), ("wrong", "-DWRONG=1"), NOLINK], bench=False)
+    r = choose(p)
+    assert r.returncode == 1, r.stderr
+    assert "variant wrong computes a different result" in r.stderr
+    p = spec(tmp_path, "frame", "big", [("big", "-DBIG=1"), ("small", ""), NOLINK], bench=False)
+    r = choose(p)
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CHOICE_KNOB=small" in r.stdout
+    row = next(l for l in r.stderr.splitlines() if l.startswith("nolink "))
+    assert "not checked: cannot link here" in row
+    assert "results not checked" not in r.stderr
+
+
+def test_unlinkable_variant_leaves_the_others_timed(tmp_path):
+    p = spec(tmp_path, "cycles", "slow", [("slow", "-DSLOW=1"), ("fast", ""), NOLINK])
+    r = choose(p, "--rounds", "5")
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CHOICE_KNOB=fast" in r.stdout and "wins on cycles" in r.stdout
+    assert "chosen by frame size" not in r.stdout
+    rows = {l.split()[0]: l.split() for l in r.stderr.splitlines() if l.startswith(("slow ", "fast ", "nolink "))}
+    assert rows["slow"][3] != "-" and rows["fast"][3] != "-" and rows["nolink"][3] == "-"
+
+
+def test_unlinkable_variant_is_never_chosen(tmp_path):
+    """Unchecked, it may compute anything: its smaller frame does not win
+    over checked variants."""
+    p = spec(tmp_path, "frame", "big", [("big", "-DBIG=1"), ("nolink", "-Wl,-lasmcap-no-such-library")],
+             bench=False)
+    r = choose(p)
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CHOICE_KNOB=big" in r.stdout
+
+
+# gcc's own slim objects (its default with the linker plugin), clang's bitcode
+SLIM_LTO = [("gcc", "-O2 -flto -fno-fat-lto-objects"), ("clang-14", "-O2 -flto")]
+
+
+@pytest.mark.parametrize("cc,cflags", SLIM_LTO)
+def test_slim_lto_says_lto(tmp_path, cc, cflags):
+    need_tool(cc)
+    p = spec(tmp_path, "frame", "a", [("a", ""), ("b", "-DBIG=1")], bench=False)
+    r = asmcap("choose", str(p), "--cc", cc, "--cflags", cflags)
+    assert r.returncode == 2
+    assert "not machine code (LTO): cannot measure knob_sum" in r.stderr and "no function" not in r.stderr

@@ -68,4 +68,24 @@ def test_variant_without_code_is_unavailable():
     # -flto leaves GIMPLE, not machine code: that variant has no frame to report.
     v = frame("gcc", "plain=", "lto=-flto")
     assert v["plain"]["status"] == "ok"
-    assert v["lto"]["status"] == "unavailable" and "no function knob_sum" in v["lto"]["reason"]
+    assert v["lto"]["status"] == "unavailable" and v["lto"]["reason"] == "not machine code (LTO): cannot measure knob_sum"
+
+
+# gcc's own slim objects (its default with the linker plugin), clang's bitcode
+SLIM_LTO = [("gcc", "-O2 -flto -fno-fat-lto-objects"), ("clang-14", "-O2 -flto")]
+
+
+@pytest.mark.parametrize("cc,cflags", SLIM_LTO)
+def test_slim_lto_says_lto(cc, cflags):
+    """Slim -flto objects hold GIMPLE (gcc) or bitcode (clang), no machine
+    code: the row and the error say LTO, not "no function"."""
+    need_tool(cc)
+    args = ["frame", str(KNOB), "--func", "knob_sum", "--cc", cc, "--cflags", cflags]
+    r = asmcap(*args)
+    assert r.returncode == 2, r.stderr
+    assert "not machine code (LTO): cannot measure knob_sum" in r.stderr and "no function" not in r.stderr
+    r = asmcap(*args, "--variant", "lto=", "--variant", "plain=-fno-lto")
+    assert r.returncode == 0, r.stderr
+    rows = {l.split()[0]: l for l in r.stdout.splitlines()[1:]}
+    assert "unavailable" in rows["lto"] and "(not machine code (LTO): cannot measure knob_sum)" in rows["lto"]
+    assert "unavailable" not in rows["plain"]

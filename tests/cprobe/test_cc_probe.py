@@ -271,3 +271,18 @@ def test_object_sometimes_missing_code_is_no_broken_answer(tmp_path):
             assert not cache.exists()
             caught += 1
     assert caught
+
+
+@pytest.mark.parametrize("pipe", ["", "-pipe "])
+def test_assembler_rejecting_the_compilers_output_is_no_quoting_it(pipe):
+    """-Wa,-march=generic64: gcc compiles the intrinsic and GNU as rejects
+    the instruction in gcc's temporary ccXXXXXX.s (a new name each run) or
+    {standard input} (-pipe).  That reproduces alike: `no', quoting the
+    assembler's error, not exit 3 "intermittent" nor only its header line."""
+    got = verdicts("gcc", "avx512ifma-intrinsic,bmi2-intrinsic-m", cflags=f"-O2 {pipe}-Wa,-march=generic64")
+    for name, insn in [("avx512ifma-intrinsic", "vmovdqa64"), ("bmi2-intrinsic-m", "mulx")]:
+        status, reason = got[name]
+        assert status == "no", (name, reason)
+        assert reason.startswith("rejected: the assembler, on the compiler's output: line "), reason
+        assert f"Error: `{insn}' is not supported on `generic64'" in reason, reason
+        assert ".s:" not in reason and "standard input" not in reason

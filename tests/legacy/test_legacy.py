@@ -288,3 +288,16 @@ def test_ml64_thresholds_agree_with_perl(asmcap_bin, monkeypatch, banner):
     cc, ml64 = str(FAKES / "legacy-banner"), str(FAKES / "legacy-ml64-banner")
     table, _ = gate_table(legacy("--cc", cc, "--masm", ml64))
     assert {g: v[0] for g, v in table.items()} == perl_gates(cc, ml64=ml64)
+
+
+def test_control_characters_from_cc_v_are_escaped(asmcap_bin, monkeypatch):
+    """`cc -v` text is the toolchain's, not ours: a terminal escape or a
+    carriage return in it is shown escaped, as the probe's text output
+    shows toolchain text, never sent to the terminal."""
+    monkeypatch.setenv("LEGACY_CC_BANNER", "\x1b]0;owned\x07clang version 14.0.6\r\x1b[2J")
+    monkeypatch.delenv("LEGACY_AS_BANNER", raising=False)
+    monkeypatch.setenv("LEGACY_NASM_BANNER", "")
+    out = "\n".join(legacy("--cc", str(FAKES / "legacy-banner")))
+    assert not any(c in out for c in "\x1b\x07\r"), repr(out)
+    assert "cc -v: \\x1b]0;owned\\x07clang version 14.0.6\\x0d\\x1b[2J" in out
+    assert 'which begins "\\x1b]0;owned\\x07clang version 14.0.6' in out

@@ -511,3 +511,79 @@ def test_gnu_property_marks(tmp_path, asmcap_bin, text, marked):
     assert ("  marked: " in r.stdout) == (marked is not None), r.stdout
     if marked == []:
         assert "  marked: none (" in r.stdout
+
+
+# ---- hostile sizes (issue 21 item 10): the cost grows with the input, not its square ----
+
+def hostile_elf(nsec, nsym, shared=False, size=4096, spread=False):
+    """An x86-64 ELF relocatable object: nsec code sections of `size` bytes
+    of NOPs with one ADCX each (all over the same bytes when shared), and
+    nsym zero-size global functions at offset 0 of the last one (spread:
+    function k at offset k, reaching to the section's end)."""
+    import struct
+    code = b"\x66\x48\x0f\x38\xf6\xd8" + b"\x90" * (size - 6)
+    shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
+    strtab = b"\0f\0"
+    data = b"".join([code] if shared else [code] * nsec)
+    text_off = 64
+    sym_off = text_off + len(data)
+    syms = b"\0" * 24 + b"".join(struct.pack("<IBBHQQ", 1, 0x12, 0, nsec, k if spread else 0,
+                                              size - k if spread else 0) for k in range(nsym))
+    str_off = sym_off + len(syms)
+    shs_off = str_off + len(strtab)
+    sh_off = (shs_off + len(shstr) + 7) & ~7
+    sh = [b"\0" * 64]
+    for k in range(nsec):
+        off = text_off + (0 if shared else k * size)
+        sh.append(struct.pack("<IIQQQQIIQQ", 1, 1, 6, 0, off, size, 0, 0, 16, 0))
+    sh.append(struct.pack("<IIQQQQIIQQ", 7, 2, 0, 0, sym_off, len(syms), nsec + 2, 1, 8, 24))
+    sh.append(struct.pack("<IIQQQQIIQQ", 15, 3, 0, 0, str_off, len(strtab), 0, 0, 1, 0))
+    sh.append(struct.pack("<IIQQQQIIQQ", 23, 3, 0, 0, shs_off, len(shstr), 0, 0, 1, 0))
+    ehdr = (b"\x7fELF\x02\x01\x01" + b"\0" * 9 +
+            struct.pack("<HHIQQQIHHHHHH", 1, 62, 1, 0, 0, sh_off, 0, 64, 0, 0, 64, len(sh), len(sh) - 1))
+    body = ehdr + data + syms + strtab + shstr
+    return body + b"\0" * (sh_off - len(body)) + b"".join(sh)
+
+
+def audit_seconds(tmp_path, name, blob):
+    """The fastest of three runs (the machine is shared), and the result."""
+    import time
+    p = tmp_path / name
+    p.write_bytes(blob)
+    best = None
+    for _ in range(3):
+        t = time.monotonic()
+        r = asmcap("audit", p, "--format", "json")
+        t = time.monotonic() - t
+        best = t if best is None else min(best, t)
+    return best, r
+
+
+@pytest.mark.parametrize("what, small, big", [
+    ("symbols at one address", dict(nsec=1, nsym=20000), dict(nsec=1, nsym=160000)),
+    ("sections with symbols", dict(nsec=1000, nsym=4000, size=16), dict(nsec=8000, nsym=32000, size=16)),
+    ("functions over the same bytes", dict(nsec=1, nsym=2000, size=4096, spread=True),
+     dict(nsec=1, nsym=16000, size=32768, spread=True)),
+])
+def test_hostile_objects_cost_near_linear_time(tmp_path, asmcap_bin, what, small, big):
+    """160,000 zero-size symbols at one address, thousands of code sections
+    beside tens of thousands of symbols, or thousands of functions over the
+    same bytes: 8 times the input may cost about 8 times the time (a
+    generous 24 here), never the 64 times a quadratic walk costs."""
+    t1, r1 = audit_seconds(tmp_path, "small.o", hostile_elf(**small))
+    t2, r2 = audit_seconds(tmp_path, "big.o", hostile_elf(**big))
+    for r, nsec in ((r1, small["nsec"]), (r2, big["nsec"])):
+        assert r.returncode == 0, r.stderr
+        rows = json.loads(r.stdout)["objects"][0]["functions"]
+        assert sum(f["features"].get("adx", 0) for f in rows) == nsec      # each section's ADCX once
+    assert t2 < 24 * max(t1, 0.02), (what, t1, t2)
+
+
+def test_code_sections_over_the_same_bytes_are_refused(tmp_path, asmcap_bin):
+    """8,000 code section headers over one 4 KiB would each be decoded
+    again; no toolchain writes sections that overlap: refused, named."""
+    p = tmp_path / "shared.o"
+    p.write_bytes(hostile_elf(8000, 1, shared=True))
+    r = asmcap("audit", p)
+    assert r.returncode == 2
+    assert f"asmcap audit: {p}: code sections 1 (.text) and 2 (.text) overlap in the file" in r.stderr

@@ -429,7 +429,11 @@ def test_random_bit_flips_never_give_an_altered_hit(tmp_path, switchable_cc):
         b[i] ^= 1 << rng.randrange(8)
         cache.write_bytes(bytes(b))
         r = cached_run(switchable_cc, cache)
-        if r.returncode == 0:
+        if i < len(b"asmcap-cache "):
+            # the mark of a file asmcap wrote is gone: refused, never overwritten
+            assert r.returncode == 2 and "not a cache asmcap wrote" in r.stderr, r.stderr
+            assert cache.read_bytes() == bytes(b)
+        elif r.returncode == 0:
             hits += 1
             assert "cached=1" in r.stderr
             assert verdicts(r.stdout) == want, f"a flip at byte {i} gave a hit with other verdicts"
@@ -560,3 +564,139 @@ def test_timeout_option(tmp_path, cmd):
     bad = [a if a != "1" else "0" for a in args]
     r = asmcap(*bad)
     assert r.returncode == 2 and "--timeout takes seconds" in r.stderr
+
+
+# ---- issue 21: --cache on a file that is not a cache, --log on a FIFO ----
+
+CACHE_USERS = [["--cc", "gcc", "--features", "adx", "--format", "sh"],
+               ["cc-flag", "--cc", "gcc", "--format", "sh"],
+               ["cc-probe", "--cc", "gcc", "--features", "sha-inline", "--format", "sh"]]
+
+
+@pytest.mark.parametrize("cmd", CACHE_USERS, ids=["probe", "cc-flag", "cc-probe"])
+def test_cache_on_a_file_that_is_not_a_cache_is_refused(tmp_path, cmd):
+    """--cache main.c would replace the user's file with cache text: exit 2
+    naming it, the file untouched; a new or empty file becomes a cache."""
+    src = tmp_path / "main.c"
+    src.write_text("int main(void) { return 0; }\n")
+    tail = ["--", "-O2"] if cmd[0] == "cc-flag" else []
+    r = asmcap(*cmd, "--cache", src, *tail)
+    assert r.returncode == 2, r.stderr
+    assert "not a cache asmcap wrote" in r.stderr and str(src) in r.stderr
+    assert src.read_text() == "int main(void) { return 0; }\n"
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    for cache in (empty, tmp_path / "new"):
+        r = asmcap(*cmd, "--cache", cache, *tail)
+        assert r.returncode == 0, r.stderr
+        assert cache.read_text().startswith("asmcap-cache ")
+        r = asmcap(*cmd, "--cache", cache, *tail)     # and it is taken again
+        assert r.returncode == 0, r.stderr
+
+
+def test_log_fifo_without_reader_is_an_error_not_a_hang(tmp_path):
+    f = fifo(tmp_path)
+    r = asmcap("--cc", "gcc", "--features", "adx", "--format", "sh", "--log", f, timeout=30)
+    assert r.returncode == 2 and "FIFO with no reader" in r.stderr and str(f) in r.stderr, r.stderr
+    assert stat.S_ISFIFO(os.stat(f).st_mode)
+
+
+def test_log_fifo_with_a_reader_is_written(tmp_path):
+    f = fifo(tmp_path)
+    reader = subprocess.Popen(["cat", str(f)], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.2)  # cat opens the FIFO
+        r = asmcap("--cc", "gcc", "--features", "adx", "--format", "sh", "--log", f, timeout=60)
+        out, _ = reader.communicate(timeout=30)
+    finally:
+        reader.kill()
+        reader.wait()
+    assert r.returncode == 0, r.stderr
+    assert out.startswith("# asmcap ") and "# exit 0" in out
+
+
+# ---- issue 21 item 18: nothing a run starts outlives it ----
+
+def alive(pid):
+    """Running (a zombie waiting for init to reap it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def strays_left(pidfile):
+    pids = [int(p) for p in pidfile.read_text().split()] if pidfile.exists() else []
+    assert pids, "the stray never started: the test proves nothing"
+    left = [p for p in pids if alive(p)]
+    for p in left:          # today's strays must not outlive the test either
+        os.kill(p, 9)
+    return left
+
+
+STRAY_CC = """#!/usr/bin/python3
+# gcc, after leaving a child behind in a session of its own (setsid), as a
+# compile server or a launcher's daemon does
+import os, sys, time
+r, w = os.pipe()
+if os.fork() == 0:
+    os.setsid()
+    with open({pidfile!r}, "a") as f:
+        f.write(f"{{os.getpid()}}\\n")
+    os.write(w, b"x")
+    time.sleep(120)
+    os._exit(0)
+os.read(r, 1)
+os.execvp("gcc", ["gcc"] + sys.argv[1:])
+"""
+
+
+def test_a_toolchain_commands_daemon_does_not_outlive_the_run(tmp_path):
+    pidfile = tmp_path / "pids"
+    cc = tmp_path / "cc"
+    cc.write_text(STRAY_CC.format(pidfile=str(pidfile)))
+    cc.chmod(0o755)
+    r = asmcap("--cc", cc, "--features", "adx", "--format", "sh", timeout=120)
+    assert r.returncode == 0 and "ASMCAP_ADX=yes" in r.stdout, r.stderr
+    assert strays_left(pidfile) == []
+
+
+STRAY_CHECK = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+uint64_t knob_sum(const unsigned char *p, size_t n);
+uint64_t stray_check(void)
+{
+	int fd[2];
+	char c;
+	if (pipe(fd))
+		return 0;
+	if (fork() == 0) {
+		setsid();
+		FILE *f = fopen("%s", "a");
+		fprintf(f, "%%d\n", (int)getpid());
+		fclose(f);
+		if (write(fd[1], "x", 1) != 1)
+			_exit(1);
+		sleep(120);
+		_exit(0);
+	}
+	if (read(fd[0], &c, 1) != 1)
+		return 0;
+	return knob_sum((const unsigned char *)"abc", 3);
+}
+"""
+
+
+def test_a_checks_setsid_child_does_not_outlive_choose(tmp_path):
+    pidfile = tmp_path / "pids"
+    knob = (ROOT / "tests" / "ccprobe" / "data" / "knob.c").read_text()
+    (tmp_path / "knob.c").write_text(knob + STRAY_CHECK % pidfile)
+    spec = tmp_path / "knob.spec"
+    spec.write_text("name: knob\nsource: knob.c\nfunction: knob_sum\ncheck: stray_check\nmetric: frame\n"
+                    "variant: a =\nvariant: b = -DBIG=1\n")
+    r = asmcap("choose", spec, "--cc", "gcc", "--cflags", "-O2", "--format", "sh", timeout=120)
+    assert r.returncode == 0 and "ASMCAP_CHOICE_KNOB=a" in r.stdout, r.stderr
+    assert strays_left(pidfile) == []

@@ -546,3 +546,32 @@ def test_yasm_elf64_labels_are_found():
     assert f["adx"]["status"] == "yes"
     # yasm 1.3 takes `endbr64' for a label and emits nothing: broken, not yes
     assert f["cet"]["status"] == "broken" and "assembled it to nothing" in f["cet"]["reason"]
+
+
+@pytest.mark.parametrize("how", ["cp -p", "rename"])
+def test_cache_same_size_same_mtime_replacement_is_a_miss(tmp_path, how):
+    """`cp -p`, `rsync -a` and `tar x` restore size and mtime but cannot
+    restore the inode change time: a compiler replaced by a same-size file
+    with the old mtime is a miss, not a stale hit."""
+    counter, cache = tmp_path / "count", tmp_path / "cache"
+    env = {"PROBE_COUNTER": str(counter), "ASMCAP_STATS": "1"}
+    cc = tmp_path / "cc"
+    shutil.copy(fake("count"), cc)
+    args = ["--cc", str(cc), "--cache", cache, "--format", "json"]
+    assert asmcap(*args, env=env).returncode == 0
+    assert "processes=0 cached=1" in asmcap(*args, env=env).stderr
+    old = cc.stat()
+    other = tmp_path / "other"
+    text = cc.read_bytes()
+    other.write_bytes(text.replace(b"counts", b"COUNTS", 1))     # another program of the same size
+    assert other.read_bytes() != text and len(other.read_bytes()) == len(text)
+    other.chmod(0o755)
+    time.sleep(0.02)
+    if how == "cp -p":          # in place: same inode, new ctime
+        cc.write_bytes(other.read_bytes())
+    else:                       # rsync -a, tar x: a new inode renamed over it
+        os.rename(other, cc)
+    os.utime(cc, ns=(old.st_atime_ns, old.st_mtime_ns))
+    assert (cc.stat().st_size, cc.stat().st_mtime_ns) == (old.st_size, old.st_mtime_ns)
+    r = asmcap(*args, env=env)
+    assert r.returncode == 0 and "cached=0" in r.stderr, r.stderr
