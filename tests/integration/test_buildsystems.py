@@ -35,6 +35,10 @@ def configure_script(tmp_path_factory):
     return d
 
 
+def result(build):
+    return dict(l.split("=", 1) for l in (build / "result.txt").read_text().splitlines())
+
+
 def configure(src, tmp_path, *args):
     d = tmp_path / "b"
     shutil.copytree(src, d)
@@ -48,6 +52,50 @@ def test_autoconf_gcc_defines_features(configure_script, tmp_path):
     assert "#define ASMCAP_ADX 1" in h and "#define ASMCAP_BMI2 1" in h
     assert (d / "result.txt").read_text().splitlines()[0] == "adx_path=yes"
     assert "checking whether gcc can assemble adx... yes" in r.stdout
+
+
+def test_autoconf_log_answers_and_no_stray_file(configure_script, tmp_path):
+    d, r = configure(configure_script, tmp_path, "CC=gcc")
+    assert r.returncode == 0, r.stdout + r.stderr
+    # the command and its output reach config.log; nothing else is written
+    log = (d / "config.log").read_text()
+    assert f"{ASMCAP} --cc 'gcc' --cflags ' -g -O2' --format sh --features adx,bmi2" in log
+    assert "\nASMCAP_ADX=yes\n" in log
+    assert sorted(p.name for p in d.iterdir()) == sorted(
+        [p.name for p in configure_script.iterdir()] + ["config.h", "config.log", "config.status", "result.txt"])
+    # another architecture's feature is said to be skipped, with asmcap's reason
+    assert "checking whether gcc can assemble sha3... skipped: not for this target" in r.stdout
+    res = result(d)
+    assert res["arch"] == "x86_64" and res["adx"] == "yes"
+    # ASMCAP_CC_FLAG and ASMCAP_CC_PROBE: the flag gcc rejects is no, with gcc's message
+    assert res["cflag_mavx2"] == "yes" and res["cflag_mno_such_flag"] == "no"
+    assert "checking whether gcc accepts -mno-such-flag... no (gcc: error: unrecognized" in r.stdout
+    assert res["c_adx_inline"] == "yes"
+    h = (d / "config.h").read_text()
+    assert "#define ASMCAP_CFLAG_MAVX2 1" in h and "/* #undef ASMCAP_CFLAG_MNO_SUCH_FLAG */" in h
+    assert "#define ASMCAP_C_ADX_INLINE 1" in h
+
+
+def test_autoconf_cached_run_keeps_every_variable(configure_script, tmp_path):
+    d, r = configure(configure_script, tmp_path, "CC=gcc", "-C")
+    assert r.returncode == 0, r.stdout + r.stderr
+    first = result(d)
+    r = run(["./configure", f"ASMCAP={ASMCAP}", "CC=gcc", "-C"], d, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "checking whether gcc can assemble adx... (cached) yes" in r.stdout
+    assert "assemble sha3... (cached) skipped" in r.stdout
+    assert result(d) == first and first["arch"] == "x86_64"
+    assert "--format sh" not in (d / "config.log").read_text()   # all from the cache: asmcap not run
+
+
+def test_autoconf_undefined_macro_stops_autoreconf(tmp_path):
+    need_tool("autoreconf")
+    d = tmp_path / "nom4"
+    shutil.copytree(HERE / "autoconf", d)
+    (d / "m4").mkdir()
+    r = run(["autoreconf", "-fi"], d, check=False)
+    assert r.returncode != 0
+    assert "possibly undefined macro: ASMCAP_CHECK" in r.stderr
 
 
 def test_autoconf_old_assembler_says_no(configure_script, tmp_path):
@@ -82,8 +130,6 @@ def cmake(tmp_path, build, *defs):
                tmp_path, check=False)
 
 
-def result(build):
-    return dict(l.split("=", 1) for l in (build / "result.txt").read_text().splitlines())
 
 
 def test_cmake_probe_and_reprobe_on_flag_change(tmp_path):
@@ -162,7 +208,7 @@ def test_autoconf_added_templates(configure_script, tmp_path, right):
     user_template(d / "asm-templates", right)
     r = run(["./configure", f"ASMCAP={ASMCAP}", "CC=gcc"], d, check=False)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert f"checking whether gcc can assemble mytest... {'yes' if right else 'no'}" in r.stdout
+    assert f"checking whether gcc can assemble mytest... {'yes' if right else 'broken:'}" in r.stdout
     assert ("#define ASMCAP_MYTEST 1" in (d / "config.h").read_text()) == right
     assert f"mytest={'yes' if right else 'no'}" in (d / "result.txt").read_text()
 

@@ -34,16 +34,37 @@ def test_autoconf_host(tmp_path):
     r = run(["./configure", "--host=aarch64-linux-gnu", f"CC={CC}", "CFLAGS=-O2 -march=armv8.2-a+sha3",
              f"ASMCAP={ASMCAP}"], d, check=False)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert f"checking whether {CC} can assemble adx... no" in r.stdout
+    assert f"checking whether {CC} can assemble adx... skipped: not for this target" in r.stdout
     h = (d / "config.h").read_text()
     assert "/* #undef ASMCAP_ADX */" in h and "/* #undef ASMCAP_BMI2 */" in h
     assert "#define ASMCAP_SHA3 1" in h and "#define ASMCAP_CRC32 1" in h
-    # the configured CFLAGS reached the probe: -march enables SHA3 itself
+    # the configured CFLAGS reached the probe: -march enables SHA3 itself,
+    # and config.h carries that second answer too
     assert result(d / "result.txt") == {"arch": "aarch64", "sha3_flags": "yes"}
+    assert "#define ASMCAP_SHA3_FLAGS 1" in h
     # and without them it does not
     r = run(["./configure", "--host=aarch64-linux-gnu", f"CC={CC}", "CFLAGS=-O2", f"ASMCAP={ASMCAP}"],
             d, check=False)
     assert r.returncode == 0 and result(d / "result.txt")["sha3_flags"] == "no"
+    assert "/* #undef ASMCAP_SHA3_FLAGS */" in (d / "config.h").read_text()
+
+
+def test_autoconf_host_cached(tmp_path):
+    """./configure -C twice: the cached run keeps $ASMCAP_ARCH and the
+    _FLAGS answers (they used to be empty) without running asmcap."""
+    need("autoreconf", "clang-19")
+    d = tmp_path / "ac"
+    shutil.copytree(SAMPLE, d)
+    (d / "m4").mkdir()
+    shutil.copy(ROOT / "m4" / "asmcap.m4", d / "m4")
+    run(["autoreconf", "-fi"], d)
+    args = ["./configure", "-C", "--host=aarch64-linux-gnu", f"CC={CC}", "CFLAGS=-O2 -march=armv8.2-a+sha3",
+            f"ASMCAP={ASMCAP}"]
+    run(args, d)
+    r = run(args, d)
+    assert "assemble sha3... (cached) yes" in r.stdout and "--format sh" not in (d / "config.log").read_text()
+    assert result(d / "result.txt") == {"arch": "aarch64", "sha3_flags": "yes"}
+    assert "#define ASMCAP_SHA3_FLAGS 1" in (d / "config.h").read_text()
 
 
 def cmake(tmp_path, *defs):
