@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ASMCAP_VERSION "0.1.0"
+/* The file VERSION's, embedded with the catalog (the one place it is kept). */
+extern const char asmcap_version_line[];
 
 const char *asmcap_version(void)
 {
-	return ASMCAP_VERSION;
+	return asmcap_version_line;
 }
 
 /* Every feature f requires is usable, transitively (the catalog has no
@@ -49,7 +50,7 @@ static void json_bool(struct buf *b, const char *name, int known, int v, int las
 void report_json(struct buf *b, const struct probe *p)
 {
 	buf_printf(b, "{\"schema\": 1,\n \"asmcap\": {\"version\": \"%s\", \"catalog\": \"%s\"},\n",
-	           ASMCAP_VERSION, p->cat.hash);
+	           asmcap_version_line, p->cat.hash);
 	buf_puts(b, " \"toolchain\": {\"way\": ");
 	buf_json_str(b, p->way);
 	buf_puts(b, ", \"argv\": ");

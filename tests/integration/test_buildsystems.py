@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import ASMCAP, FAKES, ROOT, need_tool
+from conftest import ASMCAP, BUILD, FAKES, ROOT, need_tool
 
 HERE = ROOT / "tests" / "integration"
 OLD_AS = str(FAKES / "legacy-gas222")          # rejects adcx/adox
@@ -121,13 +121,73 @@ def test_autoconf_unusable_toolchain_fails_configure(configure_script, tmp_path)
     assert "asmcap failed" in r.stderr and "SIGSEGV" in r.stderr
 
 
-def cmake(tmp_path, build, *defs):
+def cmake_package(tmp_path):
+    """The CMake package as `make install` lays it out (make writes the
+    version file from VERSION)."""
     prefix = tmp_path / "prefix" / "lib" / "cmake" / "Asmcap"
     prefix.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "cmake" / "AsmcapConfig.cmake", prefix)
-    return run(["cmake", "-S", str(HERE / "cmake"), "-B", str(build),
-                f"-DCMAKE_PREFIX_PATH={tmp_path / 'prefix'}", f"-DASMCAP_EXECUTABLE={ASMCAP}", *defs],
-               tmp_path, check=False)
+    version = BUILD / "AsmcapConfigVersion.cmake"
+    assert version.is_file(), f"{version} not built: run make"
+    shutil.copy(version, prefix)
+    return tmp_path / "prefix"
+
+
+def cmake(tmp_path, build, *defs, sample="cmake", env=None):
+    return run(["cmake", "-S", str(HERE / sample), "-B", str(build),
+                f"-DCMAKE_PREFIX_PATH={cmake_package(tmp_path)}", f"-DASMCAP_EXECUTABLE={ASMCAP}", *defs],
+               tmp_path, env=env, check=False)
+
+
+def test_cmake_compiler_arguments_in_cc(tmp_path):
+    """CC="gcc -Wa,-march=generic64": CMake keeps the arguments in
+    CMAKE_C_COMPILER_ARG1, and every compile gets them; so must the probe."""
+    b = tmp_path / "b"
+    r = cmake(tmp_path, b, env={"CC": "gcc -Wa,-march=generic64"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(b)["adx"] == "OFF" and "generic64" in result(b)["adx_reason"]
+
+
+@pytest.mark.parametrize("langs", ["C;ASM", "ASM"])
+def test_cmake_asm_language_and_its_flags(tmp_path, langs):
+    """The .S files are compiled with the ASM compiler and CMAKE_ASM_FLAGS:
+    with -Wa,-march=generic64 there, ADX is OFF (it used to be ON from the
+    C flags, and the .S failed to assemble); an ASM-only project probes too
+    (it used to fail with `--cc: empty command')."""
+    b = tmp_path / "b"
+    r = cmake(tmp_path, b, f"-DSAMPLE_LANGS={langs}", "-DCMAKE_ASM_FLAGS=-Wa,-march=generic64",
+              sample="cmake-asm")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(b)["adx"] == "OFF" and "generic64" in result(b)["adx_reason"]
+    run(["cmake", "--build", str(b)], tmp_path)
+    # the configuration's own flags count too, and without them ADX is ON and the kernel builds
+    b = tmp_path / "b2"
+    r = cmake(tmp_path, b, f"-DSAMPLE_LANGS={langs}", "-DCMAKE_BUILD_TYPE=Release",
+              "-DCMAKE_ASM_FLAGS_RELEASE=-Wa,-march=generic64", sample="cmake-asm")
+    assert r.returncode == 0 and result(b)["adx"] == "OFF", r.stdout + r.stderr
+    b = tmp_path / "b3"
+    r = cmake(tmp_path, b, f"-DSAMPLE_LANGS={langs}", sample="cmake-asm")
+    assert r.returncode == 0 and result(b)["adx"] == "ON", r.stdout + r.stderr
+    run(["cmake", "--build", str(b)], tmp_path)
+    assert (b / "libkernel.a").is_file()
+
+
+@pytest.mark.parametrize("want,ok", [("0.1", True), ("0.1.0", True), ("0", False), ("0.2", False),
+                                     ("1", False)])
+def test_cmake_package_version(tmp_path, want, ok):
+    """find_package(Asmcap VERSION): the version file made from VERSION; a
+    0.x release meets requests for its own major.minor only."""
+    have = (ROOT / "VERSION").read_text().strip()
+    assert have.startswith("0.1."), "update the cases for the new version"
+    b = tmp_path / "b"
+    r = cmake(tmp_path, b, f"-DSAMPLE_VERSION={want}", sample="cmake-asm")
+    assert (r.returncode == 0) == ok, r.stdout + r.stderr
+    if ok:
+        assert result(b)["version"] == have
+    else:
+        err = " ".join(r.stderr.split())
+        assert f'package "Asmcap" that is compatible with requested version "{want}"' in err
+        assert f"AsmcapConfig.cmake, version: {have}" in err
 
 
 

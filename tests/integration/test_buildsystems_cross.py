@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from conftest import ASMCAP, ROOT, have
-from test_buildsystems import run
+from test_buildsystems import cmake_package, run
 
 SAMPLE = ROOT / "tests" / "integration" / "cross"
 CC = "clang-19 --target=aarch64-linux-gnu"
@@ -67,15 +67,24 @@ def test_autoconf_host_cached(tmp_path):
     assert "#define ASMCAP_SHA3_FLAGS 1" in (d / "config.h").read_text()
 
 
-def cmake(tmp_path, *defs):
-    prefix = tmp_path / "prefix" / "lib" / "cmake" / "Asmcap"
-    prefix.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "cmake" / "AsmcapConfig.cmake", prefix)
+def cmake(tmp_path, *defs, env=None):
     b = tmp_path / "b"
-    r = run(["cmake", "-S", str(SAMPLE), "-B", str(b), f"-DCMAKE_PREFIX_PATH={tmp_path / 'prefix'}",
-             f"-DASMCAP_EXECUTABLE={ASMCAP}", *defs], tmp_path, check=False)
+    r = run(["cmake", "-S", str(SAMPLE), "-B", str(b), f"-DCMAKE_PREFIX_PATH={cmake_package(tmp_path)}",
+             f"-DASMCAP_EXECUTABLE={ASMCAP}", *defs], tmp_path, env=env, check=False)
     assert r.returncode == 0, r.stdout + r.stderr
     return b, r
+
+
+def test_cmake_cc_with_target_argument(tmp_path):
+    """CC="clang-19 --target=aarch64-linux-gnu" (CMake's documented form; the
+    argument lands in CMAKE_C_COMPILER_ARG1): the probe used to run bare
+    clang-19 and answer for x86_64 (adx ON)."""
+    need("clang-19", "cmake")
+    b, r = cmake(tmp_path, "-DCMAKE_SYSTEM_NAME=Linux", "-DCMAKE_SYSTEM_PROCESSOR=aarch64",
+                 "-DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY", env={"CC": CC})
+    res = result(b / "result.txt")
+    assert res["adx"] == "OFF" and "not for this target" in res["adx_reason"]
+    assert res["sha3"] == "ON" and res["crc32"] == "ON"
 
 
 def test_cmake_compiler_target(tmp_path):
