@@ -200,7 +200,8 @@ install: all $(BUILD)/AsmcapConfigVersion.cmake
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/asmcap $(DESTDIR)$(PREFIX)/bin/asmcap
 	cp -R templates $(DESTDIR)$(PREFIX)/share/asmcap/
-	install -m 644 perlasm/Asmcap.pm $(DESTDIR)$(PERLDIR)/Asmcap.pm
+	sed "s|^our \$$TEMPLATES = .*|our \$$TEMPLATES = '$(PREFIX)/share/asmcap/templates';|" perlasm/Asmcap.pm \
+		>$(DESTDIR)$(PERLDIR)/Asmcap.pm && chmod 644 $(DESTDIR)$(PERLDIR)/Asmcap.pm
 	install -m 644 m4/asmcap.m4 $(DESTDIR)$(PREFIX)/share/aclocal/asmcap.m4
 	install -m 644 cmake/AsmcapConfig.cmake $(BUILD)/AsmcapConfigVersion.cmake \
 		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/

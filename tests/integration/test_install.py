@@ -90,6 +90,11 @@ def test_installed_perl_module(prefix):
     feats = json.loads((BUILD / "caps.json").read_text())["features"]
     usable = all(feats[f]["status"] == "yes" for f in ["adx", *feats["adx"].get("requires", [])])
     assert r.stdout == ("yes" if usable else "no")
+    # another architecture's feature, known from the installed catalog: skipped, not a death
+    r = run(["perl", "-MAsmcap", "-e", "my $c = Asmcap->load(shift); print $c->has('sha3'), $c->status('sha3')",
+             str(BUILD / "caps.json")], env=env)
+    assert r.stdout == "0skipped"
+    assert f"'{prefix}/share/asmcap/templates'" in (prefix / "lib/site_perl/Asmcap.pm").read_text()
 
 
 def test_pkg_config_and_library(prefix, tmp_path):
