@@ -305,3 +305,33 @@ def test_meson_added_templates(tmp_path, right):
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"mytest={'yes' if right else 'no'}" in r.stdout and "adx=yes" in r.stdout
     assert ("#define ASMCAP_MYTEST" in (tmp_path / "b" / "caps.h").read_text()) == right
+
+
+def make_sample(tmp_path):
+    """tests/integration/make in a scratch copy, with an ASMCAP that counts
+    its runs."""
+    d = tmp_path / "mk"
+    shutil.copytree(HERE / "make", d)
+    counting = tmp_path / "asmcap"
+    counting.write_text(f'#!/bin/sh\necho run >>"{tmp_path}/runs"\nexec "{ASMCAP}" "$@"\n')
+    counting.chmod(0o755)
+    runs = tmp_path / "runs"
+    return d, f"ASMCAP={counting}", lambda: len(runs.read_text().split()) if runs.exists() else 0
+
+
+def test_make_recipe_probes_what_the_S_rule_runs(tmp_path):
+    """GNU make's built-in .S rule runs $(CC) $(ASFLAGS) $(CPPFLAGS)
+    $(TARGET_MACH): with -Wa,-march=generic64 in ASFLAGS ADX is no and the
+    build succeeds (the recipe used to pass CFLAGS only: ADX yes, then an
+    assembler error); without it ADX is yes and its kernel is built."""
+    d, asmcap_var, runs = make_sample(tmp_path)
+    run(["make", asmcap_var, "ASFLAGS=-Wa,-march=generic64"], d)
+    assert "ASMCAP_ADX := no" in (d / "caps.mk").read_text()
+    assert runs() == 1           # the restart after caps.mk was made does not probe again
+    assert run(["ar", "t", "libkernel.a"], d).stdout.split() == ["mulq.o"]
+    run(["make", asmcap_var, "clean"], d)
+    assert runs() == 1           # make clean probes nothing
+    run(["make", asmcap_var, "CPPFLAGS=-DUNUSED=1"], d)
+    assert "ASMCAP_ADX := yes" in (d / "caps.mk").read_text()
+    assert run(["ar", "t", "libkernel.a"], d).stdout.split() == ["mulq.o", "adx.o"]
+    assert runs() == 2
