@@ -215,20 +215,58 @@ def test_cmake_old_assembler_and_crash(tmp_path):
     assert r.returncode != 0 and "SIGSEGV" in r.stderr
 
 
+MESON_ENV = {"PATH": f"{ASMCAP.parent}:{os.environ['PATH']}"}   # asmcap found as the recipe finds it
+
+
+def meson_setup(tmp_path, *args, env=None):
+    return run(["meson", "setup", str(tmp_path / "b"), str(HERE / "meson"), *args], tmp_path,
+               env={**MESON_ENV, **(env or {})}, check=False)
+
+
 @pytest.mark.parametrize("cc,adx", [("gcc", "yes"), (OLD_AS, "no")])
 def test_meson_recipe(tmp_path, cc, adx):
-    env = {"CC": cc, "PATH": f"{ASMCAP.parent}:{os.environ['PATH']}"}
-    r = run(["meson", "setup", str(tmp_path / "b"), str(HERE / "meson")], tmp_path, env=env, check=False)
+    r = meson_setup(tmp_path, env={"CC": cc})
     assert r.returncode == 0, r.stdout + r.stderr
-    assert f"adx={adx}" in r.stdout
+    assert f"ASMCAP_ADX={adx}" in r.stdout and "ASMCAP_ARCH=x86_64" in r.stdout
     h = (tmp_path / "b" / "caps.h").read_text()
     assert ("#define ASMCAP_ADX" in h) == (adx == "yes")
     assert "#define ASMCAP_BMI2" in h
 
 
+def test_meson_flags_of_the_buildtype_and_c_args(tmp_path):
+    """c_args reach the probe (-Wa,-march=generic64: ADX no), and so do the
+    buildtype's optimization and debug flags; asmcap's cache is in the
+    build dir, keyed by them."""
+    r = meson_setup(tmp_path, "-Dbuildtype=debugoptimized", "-Dc_args=-Wa,-march=generic64",
+                    env={"CC": "gcc"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ASMCAP_ADX=no" in r.stdout and "ASMCAP_BMI2=no" in r.stdout
+    key = (tmp_path / "b" / "asmcap.cache").read_bytes().decode(errors="replace")
+    assert "-Wa,-march=generic64 -O2 -g" in key
+
+
+def test_meson_reprobes_when_the_compiler_changes(tmp_path):
+    """The compiler changes under an existing build dir (an upgrade): the
+    next ninja re-probes and the header, and what includes it, follow."""
+    need_tool("ninja")
+    cc = tmp_path / "cc"
+    cc.write_text('#!/bin/sh\nexec gcc "$@"\n')
+    cc.chmod(0o755)
+    r = meson_setup(tmp_path, env={"CC": str(cc)})
+    assert r.returncode == 0, r.stdout + r.stderr
+    b = tmp_path / "b"
+    run(["ninja", "-C", str(b)], tmp_path, env=MESON_ENV)
+    assert "#define ASMCAP_ADX 1" in (b / "asmcap-caps.h").read_text()
+    cc.write_text(f'#!/bin/sh\n# now the pre-ADX assembler\nexec "{OLD_AS}" "$@"\n')
+    r = run(["ninja", "-C", str(b)], tmp_path, env=MESON_ENV)
+    assert "/* #undef ASMCAP_ADX */" in (b / "asmcap-caps.h").read_text()
+    assert "sample.c.o" in r.stdout      # recompiled against the new answer
+    r = run(["ninja", "-C", str(b)], tmp_path, env=MESON_ENV)
+    assert "sample.c.o" not in r.stdout  # unchanged answers rewrite nothing
+
+
 def test_meson_unusable_toolchain_is_an_error(tmp_path):
-    env = {"CC": CRASH, "PATH": f"{ASMCAP.parent}:{os.environ['PATH']}"}
-    r = run(["meson", "setup", str(tmp_path / "b"), str(HERE / "meson")], tmp_path, env=env, check=False)
+    r = meson_setup(tmp_path, env={"CC": CRASH})
     assert r.returncode != 0
     assert "SIGSEGV" in r.stdout + r.stderr
 
@@ -299,11 +337,9 @@ def test_cmake_added_templates_and_no_stale_verdict(tmp_path):
 @pytest.mark.parametrize("right", [True, False])
 def test_meson_added_templates(tmp_path, right):
     t = user_template(tmp_path / "t", right)
-    env = {"CC": "gcc", "PATH": f"{ASMCAP.parent}:{os.environ['PATH']}"}
-    r = run(["meson", "setup", str(tmp_path / "b"), str(HERE / "meson"), f"-Dasmcap_templates={t}",
-             "-Dasmcap_features=mytest"], tmp_path, env=env, check=False)
+    r = meson_setup(tmp_path, f"-Dasmcap_templates={t}", "-Dasmcap_features=adx,mytest", env={"CC": "gcc"})
     assert r.returncode == 0, r.stdout + r.stderr
-    assert f"mytest={'yes' if right else 'no'}" in r.stdout and "adx=yes" in r.stdout
+    assert f"ASMCAP_MYTEST={'yes' if right else 'no'}" in r.stdout and "ASMCAP_ADX=yes" in r.stdout
     assert ("#define ASMCAP_MYTEST" in (tmp_path / "b" / "caps.h").read_text()) == right
 
 
