@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # asmcap — read top to bottom: build the probe, probe $(CC), generate the
 # Montgomery code from its verdicts, build the library, print the table.
 #

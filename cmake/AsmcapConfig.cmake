@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # AsmcapConfig.cmake — find_package(Asmcap) support.
 #
 #   find_package(Asmcap REQUIRED)

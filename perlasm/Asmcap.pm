@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 package Asmcap;
 # The caps file (build/caps.json, schema 1, written by `asmcap --format json`)
 # as seen by code generators. Every generator takes its decisions from here,

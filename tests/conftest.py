@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared pytest fixtures: where the tree, the build and the probe binary are."""
 import glob
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ci/tools is the one list of the programs the tests run: every program a
 test names is declared there, every base package is one ci/deps installs,
 every base tool is present, and need_tool() fails, skips or refuses as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap audit FILE... [--expect LIST] [--format text|json] [--templates DIR]
  *
  * Which catalog features does built code really use?  Every function of

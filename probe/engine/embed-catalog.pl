@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # Compile templates/<arch>/<feature>.{s,nasm} and the C-level probes
 # templates/<arch>/c/<probe>.c into C: one table of (relative path, text)
 # that probe/engine/catalog.c parses exactly as it parses a --templates directory

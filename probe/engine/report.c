@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Probe results in every output format: caps.json (schema 1), the
  * build-facing variable formats through out_vars(), and the text table. */
 #include "report.h"

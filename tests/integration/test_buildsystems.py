@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The build-system integrations, tried the way a maintainer would: a sample
 project per system (tests/integration/*), configured with real gcc, with a
 pre-ADX assembler, and with a toolchain whose assembler crashes."""

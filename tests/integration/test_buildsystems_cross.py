@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The build-system integrations in a cross build (clang-19 for aarch64,
 libc6-dev-arm64-cross): each must probe the compiler the build really runs
 (target, sysroot, external toolchain, flags), and an x86 feature asked of

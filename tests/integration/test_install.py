@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """make install / uninstall into a scratch prefix, then use what was
 installed the way a project would: the tool, Asmcap.pm, find_package,
 pkg-config + the library, aclocal, the man page."""
@@ -58,6 +59,7 @@ def test_one_version_everywhere(prefix):
     assert run(["pkg-config", "--modversion", "mont"], env=env).stdout.strip() == v
     assert f'set(PACKAGE_VERSION "{v}")' in (prefix / "lib/cmake/Asmcap/AsmcapConfigVersion.cmake").read_text()
     assert (ROOT / "man/asmcap.1").read_text().splitlines()[0].split('"')[1] == f"asmcap {v}"
+    assert f"\n## [{v}]" in (ROOT / "CHANGELOG.md").read_text()
     changelog = ROOT / "debian/changelog"
     if changelog.exists():
         assert changelog.read_text().split("\n", 1)[0].startswith(f"asmcap ({v}-")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """libmont under valgrind memcheck: clean on every backend (the ADX path
 reached through MONT_ASSUME_CPU, since valgrind's CPUID hides ADX), and
 constant time by the ctgrind method (both table lookups: AVX2 and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """perlasm/Asmcap.pm: loading caps files, has()/status()/build(), and the
 errors for missing, malformed and inconsistent files."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The probe on other architectures, with real cross toolchains (clang's
 integrated assembler for every target; GNU as from binutils-*-linux-gnu):
 verdict tables per toolchain, the two answers (with the `enable:`

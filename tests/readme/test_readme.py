@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The README's runnable blocks (marked <!-- runnable -->) run as written,
 so the documentation cannot rot.  Long or recursive commands (make test,
 make matrix) are in unmarked blocks."""

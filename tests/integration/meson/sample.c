@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "asmcap-caps.h"
 
 int sample_has_adx(void)
