@@ -149,6 +149,19 @@ def test_cmake_compiler_arguments_in_cc(tmp_path):
     assert result(b)["adx"] == "OFF" and "generic64" in result(b)["adx_reason"]
 
 
+def test_cmake_compiler_launcher(tmp_path):
+    """CMAKE_C_COMPILER_LAUNCHER runs in front of every compile (ccache,
+    distcc, or here a wrapper that adds -Wa,-march=generic64): the probe
+    runs through it too."""
+    launcher = tmp_path / "launch"
+    launcher.write_text('#!/bin/sh\nexec "$@" -Wa,-march=generic64\n')
+    launcher.chmod(0o755)
+    b = tmp_path / "b"
+    r = cmake(tmp_path, b, "-DCMAKE_C_COMPILER=gcc", f"-DCMAKE_C_COMPILER_LAUNCHER={launcher}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(b)["adx"] == "OFF" and "generic64" in result(b)["adx_reason"]
+
+
 @pytest.mark.parametrize("langs", ["C;ASM", "ASM"])
 def test_cmake_asm_language_and_its_flags(tmp_path, langs):
     """The .S files are compiled with the ASM compiler and CMAKE_ASM_FLAGS:
