@@ -15,7 +15,7 @@ from conftest import ROOT, need_tool
 
 @pytest.fixture(scope="module")
 def debs(tmp_path_factory):
-    for tool in ("dpkg-buildpackage", "dh", "lintian", "dpkg-deb"):
+    for tool in ("dpkg-buildpackage", "dh", "lintian", "dpkg-deb", "/usr/share/build-essential/list"):
         need_tool(tool)
     out = tmp_path_factory.mktemp("package")
     r = subprocess.run([str(ROOT / "ci" / "package")], capture_output=True, text=True, timeout=1200,
