@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # asmcap — read top to bottom: build the probe, probe $(CC), generate the
 # Montgomery code from its verdicts, build the library, print the table.
 #
@@ -13,11 +14,15 @@ PERL    ?= perl
 PYTEST  ?= /usr/bin/python3 -m pytest
 BUILD   ?= build
 PREFIX  ?= /usr/local
+# asmcap's version, kept in VERSION alone (--version, caps.json, mont.pc, the
+# CMake version file and the man page take it from there).
+VERSION := $(shell cat VERSION)
 # How asmcap itself is compiled (never the flags under test).
 TOOL_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
               -D_FILE_OFFSET_BITS=64   # 32-bit builds: readdir fails on 64-bit inodes without it
 
-all: $(BUILD)/asmcap $(BUILD)/caps.json $(BUILD)/libmont.a $(BUILD)/libmont.so
+all: $(BUILD)/asmcap $(BUILD)/caps.json $(BUILD)/libmont.a $(BUILD)/libmont.so \
+     $(BUILD)/AsmcapConfigVersion.cmake
 	@$(BUILD)/asmcap --cc "$(CC)" --cflags "$(CFLAGS)" --asflags "$(ASFLAGS)" --cache $(BUILD)/caps.cache
 
 $(BUILD):
@@ -39,8 +44,9 @@ DRIVER    := probe/cmd/driver/choose-driver.c
 
 # The catalog, and the test driver `asmcap choose` compiles (a real C file,
 # carried as text).
-$(BUILD)/catalog.c: $(EMBED) $(TEMPLATES) $(DRIVER) | $(BUILD)
-	$(PERL) $(EMBED) templates --text choose_driver_c $(DRIVER) >$@.tmp && mv $@.tmp $@
+$(BUILD)/catalog.c: $(EMBED) $(TEMPLATES) $(DRIVER) VERSION | $(BUILD)
+	$(PERL) $(EMBED) templates --text choose_driver_c $(DRIVER) --line asmcap_version_line VERSION \
+		>$@.tmp && mv $@.tmp $@
 
 $(BUILD)/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c | $(BUILD)
 	$(CC) $(TOOL_CFLAGS) $(PROBE_INC) -o $@ $(PROBE_SRC) $(BUILD)/catalog.c
@@ -202,7 +208,14 @@ matrix: $(BUILD)/asmcap
 
 ## Install (DESTDIR for staging; Perl finds site_perl under /usr/local by default)
 PERLDIR ?= $(PREFIX)/lib/site_perl
-install: all
+# aclocal searches its own directory (Debian: /usr/share/aclocal) and those
+# its dirlist file names, not $(PREFIX)/share/aclocal: an install outside
+# DESTDIR adds that directory to the dirlist, so autoreconf finds asmcap.m4
+# without ACLOCAL_PATH. ACLOCAL_DIRLIST= (empty) leaves the dirlist alone.
+ACLOCAL_DIRLIST ?= $(if $(DESTDIR),,$(addsuffix /dirlist,$(shell aclocal --print-ac-dir 2>/dev/null)))
+$(BUILD)/AsmcapConfigVersion.cmake: cmake/AsmcapConfigVersion.cmake.in VERSION | $(BUILD)
+	sed 's|@VERSION@|$(VERSION)|' $< >$@
+install: all $(BUILD)/AsmcapConfigVersion.cmake
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/asmcap \
 		$(DESTDIR)$(PERLDIR) $(DESTDIR)$(PREFIX)/share/aclocal \
 		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -211,20 +224,27 @@ install: all
 	install -m 755 $(BUILD)/asmcap $(DESTDIR)$(PREFIX)/bin/asmcap
 	install -m 644 completion/asmcap.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/asmcap
 	cp -R templates $(DESTDIR)$(PREFIX)/share/asmcap/
-	install -m 644 perlasm/Asmcap.pm $(DESTDIR)$(PERLDIR)/Asmcap.pm
+	sed "s|^our \$$TEMPLATES = .*|our \$$TEMPLATES = '$(PREFIX)/share/asmcap/templates';|" perlasm/Asmcap.pm \
+		>$(DESTDIR)$(PERLDIR)/Asmcap.pm && chmod 644 $(DESTDIR)$(PERLDIR)/Asmcap.pm
 	install -m 644 m4/asmcap.m4 $(DESTDIR)$(PREFIX)/share/aclocal/asmcap.m4
-	install -m 644 cmake/AsmcapConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/
+	install -m 644 cmake/AsmcapConfig.cmake $(BUILD)/AsmcapConfigVersion.cmake \
+		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/
 	install -m 644 man/asmcap.1 $(DESTDIR)$(PREFIX)/share/man/man1/asmcap.1
 	install -m 644 mont/mont.h $(DESTDIR)$(PREFIX)/include/mont.h
 	install -m 644 $(BUILD)/libmont.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libmont.so $(DESTDIR)$(PREFIX)/lib/libmont.so.0
 	ln -sf libmont.so.0 $(DESTDIR)$(PREFIX)/lib/libmont.so
-	sed 's|@PREFIX@|$(PREFIX)|' mont/mont.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mont.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' mont/mont.pc.in \
+		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/mont.pc
+	@d=$(PREFIX)/share/aclocal; l='$(ACLOCAL_DIRLIST)'; \
+	if [ -n "$$l" ] && [ "$${l%/dirlist}" != "$$d" ] && ! grep -qxF "$$d" "$$l" 2>/dev/null; then \
+		echo "$$d" >>"$$l" && echo "aclocal now also searches $$d (listed in $$l)"; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/asmcap $(DESTDIR)$(PERLDIR)/Asmcap.pm \
 		$(DESTDIR)$(PREFIX)/share/aclocal/asmcap.m4 \
 		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/AsmcapConfig.cmake \
+		$(DESTDIR)$(PREFIX)/lib/cmake/Asmcap/AsmcapConfigVersion.cmake \
 		$(DESTDIR)$(PREFIX)/share/man/man1/asmcap.1 $(DESTDIR)$(PREFIX)/include/mont.h \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/asmcap \
 		$(DESTDIR)$(PREFIX)/lib/libmont.a $(DESTDIR)$(PREFIX)/lib/libmont.so \

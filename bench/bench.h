@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* montbench: our Montgomery backends against OpenSSL (API and raw kernels)
  * and GMP, on the same random odd moduli, in one process. */
 #ifndef MONTBENCH_H

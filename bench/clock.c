@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Time, the core clock, and pinning to one CPU. */
 #define _GNU_SOURCE
 #include <sched.h>

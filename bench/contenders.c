@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The contenders: our backends through mont/mont.h, OpenSSL at its API and
  * at its raw x86-64 kernels, and GMP's mpz_powm_sec. Everything a timed
  * loop needs (contexts, tables, R^2) is prepared before it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* montbench: check that every contender agrees, then time them in
  * interleaved rounds; OpenSSL is timed a second time in a re-executed child
  * with its ADX path masked, and merged into the same report. */

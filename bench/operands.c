@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random operands from a seed (so a re-executed child gets the same ones)
  * and the GMP reference every contender is checked against. */
 #include <gmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The report: a table for people, JSON for machines, the same numbers. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What ci/matrix builds for a cross row (aarch64, armv7, riscv64): plain()
  * uses no optional extension under the target's default flags; each
  * use_<feature>() exists when the row's -march enables that feature, and

@@ -1,16 +1,18 @@
+# SPDX-License-Identifier: MIT
 # AsmcapConfig.cmake — find_package(Asmcap) support.
 #
 #   find_package(Asmcap REQUIRED)
 #   asmcap_probe(FEATURES adx bmi2 [PREFIX MYLIB] [REQUIRED]
-#                [ADD_TEMPLATES dir...])
+#                [LANGUAGE C|ASM|CXX] [ADD_TEMPLATES dir...])
 #
 # ADD_TEMPLATES: the project's own catalog additions (DIR/x86_64/NAME.s,
 # the catalog's format): a new NAME adds a feature, a catalog name replaces
 # it (asmcap --add-templates; $ASMCAP_ADD_TEMPLATES is honoured too).
-# Runs asmcap with the project's C compiler and flags at every configure:
-# the compiler command CMake runs, with the target, sysroot and external
-# toolchain a cross build (toolchain file) gives it, and CMAKE_C_FLAGS plus
-# CMAKE_C_FLAGS_<CONFIG>.
+# Runs asmcap at every configure with what CMake compiles LANGUAGE with (ASM
+# by default where the project enables it, as its .S files are; else C): the launcher,
+# the compiler with its CMAKE_<LANG>_COMPILER_ARG1, the target, sysroot and
+# external toolchain a cross build (toolchain file) gives it, and
+# CMAKE_<LANG>_FLAGS plus CMAKE_<LANG>_FLAGS_<CONFIG>.
 # asmcap's own cache (in the build tree) makes an unchanged toolchain a hit
 # that starts no process, and a changed compiler, flags or assembler a miss:
 # so unlike check_source_compiles() a stale answer is never kept.
@@ -35,37 +37,70 @@ if(NOT ASMCAP_EXECUTABLE)
 endif()
 set(Asmcap_FOUND TRUE)
 
+# The compiler command and flags CMake compiles LANG with: the launcher,
+# the compiler with the arguments CMake split off it (CC="clang-19
+# --target=aarch64-linux-gnu" keeps them in CMAKE_<LANG>_COMPILER_ARG1), what
+# a cross build (toolchain file) adds to every compile (the option spellings
+# are the compiler's own: --target= for clang, and so on), and
+# CMAKE_<LANG>_FLAGS plus those of the configuration.
+function(_asmcap_command lang out_cc out_flags)
+  set(_l "CMAKE_${lang}")
+  if(NOT ${_l}_COMPILER)
+    message(FATAL_ERROR "asmcap_probe: LANGUAGE ${lang} has no compiler (enable it with project() or enable_language())")
+  endif()
+  set(_cc "${${_l}_COMPILER}")
+  if(${_l}_COMPILER_ARG1)
+    string(APPEND _cc " ${${_l}_COMPILER_ARG1}")
+  endif()
+  if(${_l}_COMPILER_TARGET AND ${_l}_COMPILE_OPTIONS_TARGET)
+    string(APPEND _cc " ${${_l}_COMPILE_OPTIONS_TARGET}${${_l}_COMPILER_TARGET}")
+  endif()
+  if(${_l}_COMPILER_EXTERNAL_TOOLCHAIN AND ${_l}_COMPILE_OPTIONS_EXTERNAL_TOOLCHAIN)
+    string(APPEND _cc " ${${_l}_COMPILE_OPTIONS_EXTERNAL_TOOLCHAIN}${${_l}_COMPILER_EXTERNAL_TOOLCHAIN}")
+  endif()
+  if(CMAKE_SYSROOT_COMPILE)
+    string(APPEND _cc " ${${_l}_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT_COMPILE}")
+  elseif(CMAKE_SYSROOT)
+    string(APPEND _cc " ${${_l}_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT}")
+  endif()
+  if(${_l}_COMPILER_LAUNCHER)
+    list(JOIN ${_l}_COMPILER_LAUNCHER " " _launcher)
+    set(_cc "${_launcher} ${_cc}")
+  endif()
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" _cfg)
+  set(_flags "${${_l}_FLAGS}")
+  if(_cfg)
+    string(APPEND _flags " ${${_l}_FLAGS_${_cfg}}")
+  endif()
+  set(${out_cc} "${_cc}" PARENT_SCOPE)
+  set(${out_flags} "${_flags}" PARENT_SCOPE)
+endfunction()
+
 function(asmcap_probe)
-  cmake_parse_arguments(A "REQUIRED" "PREFIX" "FEATURES;ADD_TEMPLATES" ${ARGN})
+  cmake_parse_arguments(A "REQUIRED" "PREFIX;LANGUAGE" "FEATURES;ADD_TEMPLATES" ${ARGN})
   if(NOT A_PREFIX)
     set(A_PREFIX ASMCAP)
   endif()
   if(NOT A_FEATURES)
     message(FATAL_ERROR "asmcap_probe: FEATURES is empty")
   endif()
-  string(TOUPPER "${CMAKE_BUILD_TYPE}" _cfg)
-  set(_cflags "${CMAKE_C_FLAGS}")
-  if(_cfg)
-    string(APPEND _cflags " ${CMAKE_C_FLAGS_${_cfg}}")
+  # The default: ASM where the project enables it (its .S files are
+  # compiled with the ASM compiler and flags), else C, else the first
+  # language enabled.
+  if(NOT A_LANGUAGE)
+    get_property(_langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+    list(FILTER _langs EXCLUDE REGEX "^NONE$")
+    if("ASM" IN_LIST _langs)
+      set(A_LANGUAGE ASM)
+    elseif("C" IN_LIST _langs)
+      set(A_LANGUAGE C)
+    elseif(_langs)
+      list(GET _langs 0 A_LANGUAGE)
+    else()
+      message(FATAL_ERROR "asmcap_probe: the project enables no language; give project() C or ASM")
+    endif()
   endif()
-  # What CMake adds to every compile of a cross build (the option
-  # spellings are the compiler's own: --target= for clang, and so on).
-  set(_cc "${CMAKE_C_COMPILER}")
-  if(CMAKE_C_COMPILER_TARGET AND CMAKE_C_COMPILE_OPTIONS_TARGET)
-    string(APPEND _cc " ${CMAKE_C_COMPILE_OPTIONS_TARGET}${CMAKE_C_COMPILER_TARGET}")
-  endif()
-  if(CMAKE_C_COMPILER_EXTERNAL_TOOLCHAIN AND CMAKE_C_COMPILE_OPTIONS_EXTERNAL_TOOLCHAIN)
-    string(APPEND _cc " ${CMAKE_C_COMPILE_OPTIONS_EXTERNAL_TOOLCHAIN}${CMAKE_C_COMPILER_EXTERNAL_TOOLCHAIN}")
-  endif()
-  if(CMAKE_SYSROOT_COMPILE)
-    string(APPEND _cc " ${CMAKE_C_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT_COMPILE}")
-  elseif(CMAKE_SYSROOT)
-    string(APPEND _cc " ${CMAKE_C_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT}")
-  endif()
-  if(CMAKE_C_COMPILER_LAUNCHER)
-    list(JOIN CMAKE_C_COMPILER_LAUNCHER " " _launcher)
-    set(_cc "${_launcher} ${_cc}")
-  endif()
+  _asmcap_command(${A_LANGUAGE} _cc _cflags)
   list(JOIN A_FEATURES "," _list)
   set(_add "")
   foreach(_d IN LISTS A_ADD_TEMPLATES)

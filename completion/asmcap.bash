@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bash completion for asmcap(1): subcommands, each one's options and the
 # values its usage lists for them (read from the subcommand's own --help,
 # so they follow the tool), feature names (from `asmcap list`), and files,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the whole `asmcap audit` command: readers, the
  * built-in catalog's patterns, the decoder and the symbol ranges, on one
  * input file (rewritten in place for every run). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for one object reader, chosen at build time with
  * -DFUZZ_READER=elf|coff|macho|ar|x86 (one source, one binary per reader;
  * x86 is the instruction decoder).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which code runs mont_mul/mont_sqr: decided once from what was built (the
  * generated kernels header) and what the CPU can run (CPUID leaf 7: the ADX
  * kernels use MULX, BMI2, and ADCX/ADOX, ADX; the IFMA kernels AVX512F,

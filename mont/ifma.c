@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Constant-time exponentiation through the IFMA kernels: numbers in radix
  * 2^52 (one 52-bit limb per uint64_t), almost Montgomery products (every
  * value stays below 2n, no subtraction until the end), R = 2^(52L).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Inside libmont only: the C backend and the unchecked modexp core. Built
  * with -fvisibility=hidden, so none of this leaves libmont.so; the static
  * library keeps them linkable for the test harness. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Constant-time modular exponentiation: fixed windows over every bit of the
  * exponent (leading zero bits included), a table of base powers in
  * Montgomery form, and table lookups that read every entry under masks. */

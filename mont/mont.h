@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libmont: Montgomery arithmetic on 64-bit little-endian limbs.
  *
  * Numbers are arrays of `num` uint64_t limbs, least significant first.

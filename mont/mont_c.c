@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The C backend: word-by-word (CIOS) Montgomery multiplication built on
  * one 64x64->128-bit product step (mont_mac). Used on non-x86_64 targets,
  * below the asm kernels' minimum size, and as the tests' second opinion.

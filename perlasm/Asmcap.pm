@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 package Asmcap;
 # The caps file (build/caps.json, schema 1, written by `asmcap --format json`)
 # as seen by code generators. Every generator takes its decisions from here,
@@ -9,6 +10,7 @@ package Asmcap;
 #                            # asmcap's own "usable", recomputed here so a
 #                            # status edited by hand (tests) is followed
 #   $caps->status('adx')     # yes|no|broken|skipped|disabled|unprobed
+#                            # (another architecture's feature: skipped)
 #   $caps->known('adx')      # is the feature in the file at all
 #   $caps->enable('dotprod') # the directive spelling that enabled it here
 #                            # ('' when it needs none, undef when not has())
@@ -19,24 +21,39 @@ package Asmcap;
 #   $caps->file              # where it was loaded from
 #
 # Asking for a feature or build key the file does not have dies: a typo in a
-# generator must not read as "no".
+# generator must not read as "no".  A feature of another architecture's
+# catalog is the exception: has() 0, status "skipped".
 use strict;
 use warnings;
+use File::Basename ();
+use File::Glob ();
+use File::Spec ();
 use JSON::PP ();
 
 my %STATUS = map { $_ => 1 } qw(yes no broken skipped disabled unprobed);
-my $FIX = 'regenerate it with `make caps` (or `build/asmcap --format json -o FILE`)';
+
+# The catalog (templates/ARCH/NAME.s): the source tree's, beside this file;
+# `make install` writes the installed one's path here.  It tells another
+# architecture's feature (skipped) from a typo (an error).
+our $TEMPLATES = File::Spec->catdir(File::Basename::dirname(__FILE__), File::Spec->updir, 'templates');
+
+# The command that makes a caps file: the user's own build runs it, so the
+# message names it rather than any build's target.
+sub _fix {
+	my ($file) = @_;
+	return "asmcap --cc \"\$CC\" --cflags \"\$CFLAGS\" --format json -o $file";
+}
 
 sub _bad {
 	my ($file, $what) = @_;
-	die "Asmcap: $file: $what; $FIX\n";
+	die "Asmcap: $file: $what; regenerate it: " . _fix($file) . "\n";
 }
 
 sub load {
 	my ($class, $file) = @_;
-	die "Asmcap: no caps file given; create one with `make caps` and pass build/caps.json\n"
+	die "Asmcap: no caps file given; create one with `" . _fix('caps.json') . "` and pass caps.json\n"
 		unless defined $file && length $file;
-	open(my $fh, '<', $file) or die "Asmcap: cannot read $file: $!; create it with `make caps`\n";
+	open(my $fh, '<', $file) or die "Asmcap: cannot read $file: $!; create it: " . _fix($file) . "\n";
 	my $text = do { local $/; <$fh> };
 	close $fh;
 	my $caps = eval { JSON::PP->new->decode($text) };
@@ -73,12 +90,26 @@ sub load {
 
 sub file { $_[0]{file} }
 
+# A feature the file lacks but the catalog has for another architecture:
+# the one generator serves every target, and there it is skipped, as
+# asmcap, the autoconf macro and CMake say.  None: undef.
+sub _elsewhere {
+	my ($self, $name) = @_;
+	return undef unless $name =~ /^[a-z0-9][a-z0-9._-]*\z/;
+	my $arch = $self->{caps}{toolchain}{arch} // '';
+	my @in = grep { $_ ne $arch } map { (File::Spec->splitdir(File::Basename::dirname($_)))[-1] }
+		File::Glob::bsd_glob(File::Spec->catfile($TEMPLATES, '*', "$name.s"));
+	return undef unless @in;
+	return { status => 'skipped', requires => [],
+		reason => "not for this target (a feature of @in; $self->{file} is for $arch)" };
+}
+
 sub _feature {
 	my ($self, $name) = @_;
-	my $f = $self->{caps}{features}{$name // ''};
+	my $f = $self->{caps}{features}{$name // ''} // $self->_elsewhere($name // '');
 	return $f if $f;
 	die "Asmcap: feature \"" . ($name // '') . "\" is not in $self->{file} (known: "
-		. join(' ', sort keys %{ $self->{caps}{features} }) . ")\n";
+		. join(' ', sort keys %{ $self->{caps}{features} }) . ") nor in the catalog $TEMPLATES\n";
 }
 
 sub known { exists $_[0]{caps}{features}{ $_[1] // '' } ? 1 : 0 }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 package Montk;
 # The C side's one view of a kernel generator's output (mont-kernels.h):
 # which kernels exist, the num they take and their prototypes, written the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 package Xlate;
 # Translate our perlasm dialect to the assembly one flavour's assembler takes.
 #

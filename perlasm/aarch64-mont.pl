@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # AArch64 Montgomery kernels for libmont: montk_mul_a64 and montk_sqr_a64.
 #
 #   perl perlasm/aarch64-mont.pl FLAVOUR [bti=N] [pac=N] [gcs=N] > mont-aarch64.s   (elf, macosx, coff)

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: MIT
 # AVX-512 IFMA Montgomery kernels, radix 2^52, for x86_64.
 #
 #   perl perlasm/x86_64-ifma.pl FLAVOUR CAPS.json > build/mont-ifma.s

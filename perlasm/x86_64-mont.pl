@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: MIT
 # Montgomery multiplication and squaring kernels for x86_64.
 #
 #   perl perlasm/x86_64-mont.pl FLAVOUR CAPS.json > build/mont-x86_64.s

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap: what can this toolchain really assemble?  main picks the
  * subcommand, parses its options by its table and runs it; each lives in
  * its own file (see cmds.h). */

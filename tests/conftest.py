@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared pytest fixtures: where the tree, the build and the probe binary are."""
 import glob
 import os
@@ -93,17 +94,25 @@ def find_tool(name):
     return shutil.which(name)
 
 
+# Where Debian 12 has the packages of the `security' scope (ci/tools).
+SECURITY_SOURCE = "deb URI bookworm-security main (URI: the Debian security archive, as a stock Debian 12 lists it)"
+
+
 def missing_message(name):
     package, scope = declared_tools()[name]
     if scope == "base":
         return f"{name} not installed: run ci/deps (package {package})"
+    if scope == "security":
+        return (f"{name} not installed: package {package} is only in bookworm-security; add "
+                f"`{SECURITY_SOURCE}' to the apt sources, then run ci/deps")
     return f"{name} not installed (optional: package {package}, ci/deps --optional)"
 
 
 def need_tool(name):
     """The path of tool `name`, declared in ci/tools. Missing: a base tool
-    fails the test, an optional one skips it (the reason is printed at the
-    end of `make test`); an undeclared one fails."""
+    fails the test, an optional or security one skips it (the reason, with
+    the package or the apt source to add, is printed at the end of `make
+    test`); an undeclared one fails."""
     tools = declared_tools()
     if name not in tools:
         pytest.fail(f"{name} is not declared: declare it in ci/tools", pytrace=False)

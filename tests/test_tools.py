@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ci/tools is the one list of the programs the tests run: every program a
 test names is declared there, every base package is one ci/deps installs,
 every base tool is present, and need_tool() fails, skips or refuses as the
@@ -58,13 +59,13 @@ def test_declarations_are_well_formed():
     for line in (ROOT / "ci" / "tools").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             f = line.split()
-            assert len(f) == 3 and f[2] in ("base", "optional"), f"ci/tools: bad line {line!r}"
+            assert len(f) == 3 and f[2] in ("base", "optional", "security"), f"ci/tools: bad line {line!r}"
 
 
 def test_every_base_package_is_installed_by_ci_deps():
     listed = set(subprocess.run([str(ROOT / "ci" / "deps"), "--list"], capture_output=True,
                                 text=True, check=True).stdout.split())
-    base = {pkg for pkg, scope in TOOLS.values() if scope == "base"}
+    base = {pkg for pkg, scope in TOOLS.values() if scope in ("base", "security")}
     assert base <= listed, f"not in ci/deps' base list: {sorted(base - listed)}"
     optional = set(subprocess.run([str(ROOT / "ci" / "deps"), "--list", "--optional"],
                                   capture_output=True, text=True, check=True).stdout.split())
@@ -75,6 +76,54 @@ def test_every_base_package_is_installed_by_ci_deps():
 def test_base_tool_present(tool):
     """What ci/deps installed really brings the tool (a wrong package fails here)."""
     assert find_tool(tool), conftest.missing_message(tool)
+
+
+@pytest.mark.parametrize("tool", sorted(t for t, (_, scope) in TOOLS.items() if scope == "security"))
+def test_security_tool_present_or_its_source_named(tool):
+    """A security tool is there, or the test skips naming the apt source
+    (a root listing only `bookworm main')."""
+    assert need_tool(tool) == find_tool(tool)
+
+
+def fake_apt(tmp_path, candidates):
+    """dpkg-query saying only sh's package is installed, apt-cache giving a
+    candidate to the packages in `candidates', apt-get logging its argv."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir(parents=True)
+    log = tmp_path / "apt-get.log"
+    log.write_text("")
+    scripts = {
+        "dpkg-query": 'case "$*" in *" dash") echo "install ok installed";; *) exit 1;; esac',
+        "apt-cache": f'case " {" ".join(candidates)} " in *" $2 "*) echo "  Candidate: 1.0";; '
+                     '*) echo "  Candidate: (none)";; esac',
+        "apt-get": f'echo "$*" >>"{log}"',
+        "id": "echo 0",
+    }
+    for name, body in scripts.items():
+        (bin_ / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_ / name).chmod(0o755)
+    return {"PATH": f"{bin_}:/usr/bin:/bin"}, log
+
+
+def test_ci_deps_names_the_source_a_bare_root_lacks(tmp_path):
+    """On a root whose apt lists only `bookworm main', the security packages
+    have no candidate: ci/deps installs the rest, says which line to add for
+    them and succeeds (apt-get's own `Unable to locate package' used to stop
+    it); a base package without a candidate is an error naming it."""
+    want = set(subprocess.run([str(ROOT / "ci" / "deps"), "--list"], capture_output=True, text=True,
+                              check=True).stdout.split())
+    security = {pkg for pkg, scope in TOOLS.values() if scope == "security"}
+    assert security, "ci/tools declares no security package: this test has nothing to check"
+    env, log = fake_apt(tmp_path, want - security)
+    r = subprocess.run([str(ROOT / "ci" / "deps")], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert f"ci/deps:   {conftest.SECURITY_SOURCE}" in r.stderr
+    installed = log.read_text().splitlines()[-1].split()
+    assert installed[:4] == ["install", "-y", "-qq", "--no-install-recommends"]
+    assert set(installed[4:]) == want - security - {"dash"}
+    env, log = fake_apt(tmp_path / "2", want - {"make"})
+    r = subprocess.run([str(ROOT / "ci" / "deps")], capture_output=True, text=True, env=env)
+    assert r.returncode == 1 and "no package make in this machine's apt sources" in r.stderr
 
 
 @pytest.fixture

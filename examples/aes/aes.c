@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AES-128 encryption, table-driven (FIPS 197), the shape of the kernel's
  * aes-generic: four 256-entry T-tables, state in 32-bit columns.  Which
  * optimisation flags give the fastest code and the smallest frame depends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SHA-1 block function (FIPS 180-4, section 6.1.2) with a rolling 16-word
  * schedule, whose W[] store comes in four variants.  Which one is fastest,
  * and which gives the smallest stack frame, depends on the compiler: git's

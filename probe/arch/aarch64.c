@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AArch64: templates/aarch64, the PAC/BTI build macros, `.arch` /
  * `.arch_extension` directives that nothing can undo (so snippets that
  * carry one run alone).  The audit decoder (fixed 4-byte words), the

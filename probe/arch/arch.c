@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The table of architecture modules and the questions asked of all of
  * them at once (which one made this object, which one runs asmcap). */
 #include "arch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The architecture interface.
  *
  * The engine (engine.c, asmrun.c), the outputs and the subcommands know no

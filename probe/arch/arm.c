@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 32-bit ARM (A32/T32): templates/arm, the Thumb/architecture/NEON build
  * macros, `.arch`/`.fpu`/`.arch_extension` directives that nothing can
  * undo (so snippets that carry one run alone).  The A32/T32 audit decoder

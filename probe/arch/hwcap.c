@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AT_HWCAP/AT_HWCAP2 bits are the kernel's uapi <asm/hwcap.h> (aarch64,
  * arm) or the ISA letters (riscv64: bit 'X' - 'A'); riscv_hwprobe(2) takes
  * {key, value} pairs and answers each value, or sets key -1 when it does

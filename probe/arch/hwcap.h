@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What an aarch64, arm or riscv64 CPU and kernel can run: the kernel's
  * AT_HWCAP/AT_HWCAP2 words (getauxval) and, on riscv64, the riscv_hwprobe
  * syscall (Linux 6.4+), read against a feature's hwcap:/hwprobe: key. */

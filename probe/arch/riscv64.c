@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* RV64: templates/riscv64, the __riscv_* build macros (what -march
  * enables), snippets scoped by `.option push` / `.option pop` so the
  * `.option arch, +X` inside one cannot reach another.  The audit decoder

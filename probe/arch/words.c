@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mapping symbols (AArch64/ARM ELF ABIs, RISC-V psABI) mark where code in
  * one instruction set, or data, starts; everything between two of them is
  * one span. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the fixed-width architectures (AArch64, ARM A32/Thumb, RISC-V)
  * share: the code spans mapping symbols mark ($x $a $t $d), walking them
  * with a module's decoder, matching a decoded word against a feature's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86_64 and i386: the catalog folders templates/x86_64 and
  * templates/i386, the __CET__ build macro, audit patterns in the Intel
  * SDM's opcode notation over the length decoder (x86dec.c), CPUID+XGETBV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86 instruction-length decoder, from the opcode maps of the Intel SDM
  * vol. 2 (appendix A) and the AMD APM vol. 3.  It classifies, it does not
  * disassemble: what matters is where each instruction ends. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86 instruction-length decoder (32- and 64-bit mode): enough structure
  * to tell which instruction starts where and what it is (escape map,
  * opcode, mandatory prefix, VEX/EVEX fields, ModRM), so that bytes inside

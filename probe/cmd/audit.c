@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap audit FILE... [--expect LIST] [--baseline OLD.json] [--format text|json] [--templates DIR]
  *
  * Which catalog features does built code really use?  Every function of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap cc-flag: which flags does $CC $CFLAGS accept.
  *
  * A flag is accepted when a tiny, warning-free file compiles with it under

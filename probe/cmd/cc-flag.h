@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compiler probes beyond the assembler: does $CC $CFLAGS accept a flag,
  * compile a file with extra flags.  Shared by cc-flag, frame and choose. */
 #ifndef ASMCAP_CCPROBE_H

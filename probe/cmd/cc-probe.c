@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap cc-probe: what $CC $CFLAGS really does at C level.  Each probe
  * of the C-level catalog (ccat.h) is compiled with -c, as the build would
  * compile it: plainly (GNU inline asm, or an intrinsic under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap choose SPEC: build every variant of a C function with the
  * configured toolchain, check they compute the same thing, measure, and
  * name the winner as ASMCAP_CHOICE_<NAME>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap cpu: what this CPU and OS can run, asked of the host
  * architecture's CPU reader (arch.h) feature by feature. */
 #include "arch.h"

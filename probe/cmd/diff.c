@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap diff OLD.json NEW.json: what was usable in OLD and is not in NEW
  * (exit 1), and what was gained (printed, exit 0). */
 #include "baseline.h"

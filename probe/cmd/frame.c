@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]...
  *
  * The stack frame comes from -fstack-usage where the compiler has it, else

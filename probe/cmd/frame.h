@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stack frame and code size of one function as a compiler builds it. */
 #ifndef ASMCAP_FRAME_H
 #define ASMCAP_FRAME_H

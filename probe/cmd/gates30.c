@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap legacy, second table: every toolchain gate of OpenSSL 3.0's x86_64
  * perlasm as its own version rules compute it, beside the level the probe's
  * verdicts support, and one line per code path a build would lose (or emit

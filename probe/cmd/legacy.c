@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap legacy: what the version-regex ADX detection of OpenSSL's perlasm
  * (x86_64-mont.pl and friends) would conclude for a toolchain, era by era,
  * printed beside the probe's verdict, with each disagreement explained.

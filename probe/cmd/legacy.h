@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap legacy's parts: the texts OpenSSL's rules read, and the probe's
  * verdicts they are compared with. */
 #ifndef ASMCAP_LEGACY_H

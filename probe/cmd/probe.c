@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asmcap probe | list | explain: options, cache, output, --require. */
 #include "baseline.h"
 #include "cache.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One assembler run over a set of catalog snippets: the source with each
  * snippet between labels (asmcap_b_N / asmcap_e_N), the command, and what
  * the run says: per snippet the bytes in the object, compared with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One assembler run over a set of catalog snippets (asmrun.c), shared by
  * the probe's flow (engine.c). */
 #ifndef ASMCAP_UNIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The baseline guard (baseline.h): documents read into rows, rows compared. */
 #include "baseline.h"
 #include "file.h"

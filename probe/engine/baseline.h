@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The baseline guard: what was usable before and is not any more.  Two
  * kinds of document are compared, each reduced to rows of the same shape:
  * a probe's (caps.json: each feature's status, and its flags answer as

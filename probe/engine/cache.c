@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The probe cache: text entries, each with the files its verdicts depend
  * on.  Format (tab-separated, fields escaped \\ \t \n):
  *   asmcap-cache 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The probe cache (--cache FILE).  An entry is found by its key (command
  * words, flags, mode, flavour, way, feature selection, catalog hash) and
  * is valid while every file it depends on keeps its size, mtime, inode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Catalog parser: one function reads a template text, whether it came
  * from the built-in table or from a --templates directory. */
 #include "catalog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The feature catalog: templates/<arch>/<feature>.s (+ optional .nasm, .masm),
  * compiled into the binary (build/catalog.c) or read from --templates DIR,
  * with --add-templates directories over it.  One parser serves all. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The C-level probe catalog (ccat.h): parse the built-in c/ files. */
 #include "ccat.h"
 #include "catalog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The C-level probe catalog: templates/<arch>/c/<name>.c, compiled into
  * the binary with the rest of the catalog (build/catalog.c).  Each file is
  * a header of `// key: value' lines and a C body that defines the function

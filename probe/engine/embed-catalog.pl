@@ -1,20 +1,22 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # Compile templates/<arch>/<feature>.{s,nasm,masm} and the C-level probes
 # templates/<arch>/c/<probe>.c into C: one table of (relative path, text)
 # that probe/engine/catalog.c parses exactly as it parses a --templates directory
 # (and probe/engine/ccat.c reads the c/ files of).  Each `--text NAME FILE` adds
 # FILE's text as `const char NAME[]` (choose's test driver travels in
-# asmcap this way).
+# asmcap this way); `--line NAME FILE` its first line without the newline
+# (the version, from the file VERSION).
 use strict;
 use warnings;
 
-my $usage = "usage: embed-catalog.pl TEMPLATES_DIR [--text NAME FILE]...\n";
+my $usage = "usage: embed-catalog.pl TEMPLATES_DIR [--text|--line NAME FILE]...\n";
 my $dir = shift or die $usage;
 my @texts;
 while (@ARGV) {
 	my ($opt, $name, $file) = splice @ARGV, 0, 3;
-	die $usage unless $opt eq '--text' && defined $file && $name =~ /^[A-Za-z_]\w*$/;
-	push @texts, [$name, $file];
+	die $usage unless $opt =~ /^--(text|line)$/ && defined $file && $name =~ /^[A-Za-z_]\w*$/;
+	push @texts, [$name, $file, $opt eq '--line'];
 }
 my @files = sort grep { m{/[^/]+/([^/]+\.(s|nasm|masm)|c/[^/]+\.c)$} } glob("$dir/*/* $dir/*/c/*.c");
 
@@ -29,8 +31,10 @@ for my $f (@files) {
 print "\t{0, 0}\n};\n";
 print "const size_t catalog_nfiles = ", scalar(@files), ";\n";
 for my $t (@texts) {
-	my ($name, $file) = @$t;
-	print "\n/* $file */\nconst char ${name}[] =\n\t\"", c_string(slurp($file)), "\";\n";
+	my ($name, $file, $line) = @$t;
+	my $text = slurp($file);
+	$text =~ s/\n.*//s if $line;
+	print "\n/* $file */\nconst char ${name}[] =\n\t\"", c_string($text), "\";\n";
 }
 
 sub slurp {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The probe engine.  The whole catalog goes through the assembler in one
  * run, each snippet between two labels (asmcap_b_N / asmcap_e_N) so its
  * bytes can be found in the object.  When the run fails, the assembler's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The probe: assemble the catalog with one toolchain, read the object,
  * compare bytes, give every feature a verdict. */
 #ifndef ASMCAP_PROBE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Probe results in every output format: caps.json (schema 1), the
  * build-facing variable formats through out_vars(), and the text table. */
 #include "report.h"
@@ -8,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ASMCAP_VERSION "0.1.0"
+/* The file VERSION's, embedded with the catalog (the one place it is kept). */
+extern const char asmcap_version_line[];
 
 const char *asmcap_version(void)
 {
-	return ASMCAP_VERSION;
+	return asmcap_version_line;
 }
 
 /* One walk over `requires' (the catalog has no cycles), each feature
@@ -78,7 +80,7 @@ static void json_bool(struct buf *b, const char *name, int known, int v, int las
 void report_json(struct buf *b, const struct probe *p)
 {
 	buf_printf(b, "{\"schema\": 1,\n \"asmcap\": {\"version\": \"%s\", \"catalog\": \"%s\"},\n",
-	           ASMCAP_VERSION, p->cat.hash);
+	           asmcap_version_line, p->cat.hash);
 	buf_puts(b, " \"toolchain\": {\"way\": ");
 	buf_json_str(b, p->way);
 	buf_puts(b, ", \"argv\": ");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Probe results written out: caps.json, build variables, the text table. */
 #ifndef ASMCAP_REPORT_H
 #define ASMCAP_REPORT_H

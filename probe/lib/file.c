@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whole files in and out. */
 #include "file.h"
 #include "out.h"

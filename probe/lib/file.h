@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whole files in and out: one bounded reader and one safe writer for every
  * subcommand (-o, --cache, --templates, audit, spec files). */
 #ifndef ASMCAP_FILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The JSON reader (json.h): recursive descent over the whole text. */
 #include "json.h"
 #include "out.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A JSON reader (RFC 8259) for what asmcap reads back: caps.json and
  * audit's JSON, kept as baselines.  The files are the user's, so anything
  * malformed is an error naming the line, never a crash; nesting deeper

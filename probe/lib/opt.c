@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The option parser every subcommand shares (opt.h). */
 #include "opt.h"
 #include "out.h"

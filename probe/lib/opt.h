@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One option parser for every subcommand.  A subcommand describes its
  * options as data (struct opt_spec: a table of what each option sets in
  * the subcommand's own struct) and command_run does the rest the same way

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The generic variable writer and atomic, change-only file output. */
 #include "out.h"
 #include "xalloc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output writers.  Every subcommand that emits variables for a build
  * (probe: ASMCAP_ADX, cc-flag: ASMCAP_CFLAG_*, choose: ASMCAP_CHOICE_*)
  * builds a list of out_var and hands it to out_vars(): one writer for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command runner: shell-style word splitting, fork/exec in a fresh process
  * group, parallel jobs with per-job timeouts, the private temp dir. */
 #include "run.h"

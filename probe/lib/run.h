@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running toolchain commands: argv split shell-style (never through a
  * shell), fork/exec in a new process group with LC_ALL=C and TMPDIR in the
  * private temp dir, a timeout that kills the whole group, stdout/stderr

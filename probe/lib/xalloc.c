@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one place asmcap gives up for lack of memory (xalloc.h). */
 #include "xalloc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation that cannot fail silently: every x* function returns memory
  * or ends the process with one line on stderr and EXIT_NOMEM.  Out of
  * memory is asmcap's own failure, never the toolchain's (exit 3) nor the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ar archives: the common "!<arch>\n" format with GNU long names ("//"
  * table, "/123" references) and BSD long names ("#1/LEN" before the data).
  * Symbol index members ("/", "/SYM64/", "__.SYMDEF...") are skipped. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COFF object reader (x86_64 and i386, as mingw as, clang and nasm -f win64
  * write them).  Layout from the Microsoft PE/COFF specification. */
 #include <stdio.h>

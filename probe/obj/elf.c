@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ELF reader (32 and 64 bit, either byte order): sections and the symbol
  * table (.symtab, else .dynsym for stripped shared libraries).  Field
  * offsets from the System V gABI; the Thumb bit and mapping symbols from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading .note.gnu.property (the gABI note layout; the property array of
  * the Linux x86-64 and AArch64 psABIs).  Every read is bounds-checked:
  * a note that does not parse is no note. */

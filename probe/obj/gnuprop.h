@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GNU property note of an ELF object (.note.gnu.property): the
  * protections the link keeps only when every object is marked for them
  * (x86 IBT/SHSTK, AArch64 BTI/PAC/GCS: the linker ANDs the words). */

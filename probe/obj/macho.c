@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mach-O reader (64-bit, and 32-bit with the same code): sections of
  * LC_SEGMENT(_64) named "__SEG,__sect", symbols of LC_SYMTAB.  Layout from
  * Apple's <mach-o/loader.h> and <mach-o/nlist.h> documentation. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Object readers: format detection and the helpers every reader shares. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Object file readers: ELF (32/64, either byte order; relocatable objects,
  * executables and shared libraries), COFF (x86_64, i386, arm64, armnt),
  * Mach-O (64, and 32), and ar archives holding any of them.  Which

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """montbench runs (quick mode), checks agreement before timing, and reports
 consistently. No speed is asserted: the machine is shared and noisy."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A second, test-side reading of the catalog's `audit:` patterns: split the
 expected bytes into instructions and say which patterns match each one.
 Covers the encodings the catalog uses (legacy 0F/0F38/0F3A with 66/F2/F3

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test harness: load one architecture's catalog through probe/engine/catalog.c
  * (the parser asmcap uses) and print what it stored, one key per line, so
  * tests/catalog can compare it with its own reading of the files.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Test-side reading of the catalog (templates/<arch>/<feature>.s), an object
 section reader and a one-feature assembler run.  Written independently of
 probe/ so that the catalog's bytes are checked against real assemblers by

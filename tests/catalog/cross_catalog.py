@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Test-side reading of the fixed-width catalogs (templates/aarch64, arm,
 riscv64), the toolchains that check them, and the facts they are checked
 against.  Written apart from probe/ so that a second implementation reads

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Other instructions of each fixed-width feature's class, beside its snippet:
 tests/catalog/test_cross_catalog.py assembles them (with the feature's own
 enable lines, plus any directive written in the entry) and checks that the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`asmcap audit` on each catalog snippet, assembled by a real assembler:
 every instruction of the snippet counts for its own feature and for no
 other but those it requires (the `audit:` patterns are as exact as the

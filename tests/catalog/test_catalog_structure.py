@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Structure of every template: keys, bytes, CPUID bits, audit patterns,
 nasm and MASM bodies; and the catalog's bytes against real assemblers (no asmcap)."""
 import concurrent.futures

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every aarch64/arm/riscv64 catalog entry through every installed cross
 assembler (GNU as 2.40 from binutils-*-linux-gnu, clang-14/19/22's
 integrated assembler), without asmcap: the verdict table per toolchain,

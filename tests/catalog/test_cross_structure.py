@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Structure of the fixed-width catalogs (templates/aarch64, arm, riscv64):
 keys, bytes, audit patterns against the snippet's own words, CPU keys
 against the kernel's uapi values, requires; and probe/engine/catalog.c's parser

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """build/asmcap against every installed real toolchain: the exact verdict of
 every feature (the table in toolchains.py, measured by hand and by
 test_catalog_structure's direct assembler runs), exit code, arch and object

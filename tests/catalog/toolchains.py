@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The real toolchains the catalog is verified against, and the verdict
 each gives for every feature, measured by hand (assembling each snippet,
 reading the bytes) and then kept here as the expected table.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Assemble every catalog snippet with every installed real toolchain, read
 the object and compare the bytes: prints the verdict table (feature x
 toolchain), independent of build/asmcap.

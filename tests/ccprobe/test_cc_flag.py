@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """asmcap cc-flag against real gcc and clang: accepted, unknown,
 warning-only and -Wno- flags."""
 import os

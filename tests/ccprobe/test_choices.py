@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ci/choices: one row per compiler, one cell per example spec, each naming
 an existing variant of that spec with every variant's frame/code/cycles;
 cross rows (code that cannot run here) decided by frame size and saying

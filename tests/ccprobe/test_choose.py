@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """asmcap choose: a variant made slow must lose, a big frame must lose, a
 variant computing something else is rejected, overrides win, a toolchain
 whose code cannot run here falls back to the frame size."""

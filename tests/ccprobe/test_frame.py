@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """asmcap frame: -fstack-usage in gcc's and clang's formats, the prologue
 fallback, code size, unavailable variants."""
 import json

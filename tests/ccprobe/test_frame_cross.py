@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """asmcap frame on aarch64, arm (A32 and Thumb) and riscv64 where
 -fstack-usage is unavailable: the prologue readers of probe/arch/ against
 the figures -fstack-usage gives for the same objects (clang-19 cross

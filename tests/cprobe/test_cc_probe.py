@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """asmcap cc-probe: C-level probes (GNU inline asm, intrinsics under
 target attributes and -m flags) against real compilers, and against fake
 ones that fold the intrinsic away, drop the function, emit LTO bitcode,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """cc-probe on aarch64, arm and riscv64 (templates/<arch>/c/) with clang's
 cross targets: each answer is derived here without asmcap — the probe
 compiled as cc-probe compiles it (the attribute through ASMCAP_TARGET, or

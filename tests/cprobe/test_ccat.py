@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The C-level probe catalog (templates/<arch>/c/*.c): its header keys,
 and what the engine relies on in each body."""
 import json

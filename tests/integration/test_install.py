@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """make install / uninstall into a scratch prefix, then use what was
 installed the way a project would: the tool, Asmcap.pm, find_package,
 pkg-config + the library, aclocal, the man page."""
@@ -19,14 +20,53 @@ def run(cmd, **kw):
 
 @pytest.fixture(scope="module")
 def prefix(tmp_path_factory):
+    """An install outside DESTDIR; the dirlist it would append to is a
+    scratch one (the real one is aclocal's, e.g. /usr/share/aclocal/dirlist)."""
     p = tmp_path_factory.mktemp("prefix")
-    run(["make", "-s", "install", f"PREFIX={p}", f"BUILD={BUILD}"], cwd=ROOT)
+    (p / "acsys").mkdir()
+    run(["make", "-s", "install", f"PREFIX={p}", f"BUILD={BUILD}", f"ACLOCAL_DIRLIST={p}/acsys/dirlist"],
+        cwd=ROOT)
     return p
+
+
+def test_aclocal_finds_the_macro_through_its_dirlist(prefix, tmp_path):
+    """autoreconf with aclocal's system directory holding only the dirlist
+    make install wrote: ASMCAP_CHECK is found (no ACLOCAL_PATH, no -I)."""
+    assert (prefix / "acsys/dirlist").read_text() == f"{prefix}/share/aclocal\n"
+    d = tmp_path / "ac"
+    shutil.copytree(ROOT / "tests/integration/autoconf", d)
+    (d / "m4").mkdir()
+    env = dict(os.environ, ACLOCAL=f"aclocal --system-acdir={prefix}/acsys")
+    env.pop("ACLOCAL_PATH", None)
+    run(["autoreconf", "-fi"], cwd=d, env=env)
+    r = run(["./configure", "CC=gcc", f"ASMCAP={prefix}/bin/asmcap"], cwd=d)
+    assert "checking whether gcc can assemble adx... yes" in r.stdout
+    # installing again does not list the directory twice
+    run(["make", "-s", "install", f"PREFIX={prefix}", f"BUILD={BUILD}",
+         f"ACLOCAL_DIRLIST={prefix}/acsys/dirlist"], cwd=ROOT)
+    assert (prefix / "acsys/dirlist").read_text() == f"{prefix}/share/aclocal\n"
+
+
+def test_one_version_everywhere(prefix):
+    """VERSION is the one place: --version, the JSON, mont.pc and the CMake
+    version file are made from it; the man page and the Debian changelog
+    carry it as text, checked here."""
+    v = (ROOT / "VERSION").read_text().strip()
+    assert run([str(prefix / "bin/asmcap"), "--version"]).stdout == f"asmcap {v}\n"
+    j = json.loads(run([str(prefix / "bin/asmcap"), "--cc", "gcc", "--features", "adx", "--format", "json"]).stdout)
+    assert j["asmcap"]["version"] == v
+    env = dict(os.environ, PKG_CONFIG_PATH=str(prefix / "lib/pkgconfig"))
+    assert run(["pkg-config", "--modversion", "mont"], env=env).stdout.strip() == v
+    assert f'set(PACKAGE_VERSION "{v}")' in (prefix / "lib/cmake/Asmcap/AsmcapConfigVersion.cmake").read_text()
+    assert (ROOT / "man/asmcap.1").read_text().splitlines()[0].split('"')[1] == f"asmcap {v}"
+    assert f"\n## [{v}]" in (ROOT / "CHANGELOG.md").read_text()
+    assert (ROOT / "debian/changelog").read_text().split("\n", 1)[0].startswith(f"asmcap ({v})")
 
 
 def test_installed_files(prefix):
     for f in ["bin/asmcap", "include/mont.h", "lib/libmont.a", "lib/libmont.so.0",
               "lib/pkgconfig/mont.pc", "lib/cmake/Asmcap/AsmcapConfig.cmake",
+              "lib/cmake/Asmcap/AsmcapConfigVersion.cmake",
               "lib/site_perl/Asmcap.pm", "share/aclocal/asmcap.m4", "share/man/man1/asmcap.1",
               "share/asmcap/templates/x86_64/adx.s", "share/asmcap/templates/i386/adx.s"]:
         assert (prefix / f).is_file(), f
@@ -50,6 +90,11 @@ def test_installed_perl_module(prefix):
     feats = json.loads((BUILD / "caps.json").read_text())["features"]
     usable = all(feats[f]["status"] == "yes" for f in ["adx", *feats["adx"].get("requires", [])])
     assert r.stdout == ("yes" if usable else "no")
+    # another architecture's feature, known from the installed catalog: skipped, not a death
+    r = run(["perl", "-MAsmcap", "-e", "my $c = Asmcap->load(shift); print $c->has('sha3'), $c->status('sha3')",
+             str(BUILD / "caps.json")], env=env)
+    assert r.stdout == "0skipped"
+    assert f"'{prefix}/share/asmcap/templates'" in (prefix / "lib/site_perl/Asmcap.pm").read_text()
 
 
 def test_pkg_config_and_library(prefix, tmp_path):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calls the Montgomery kernels of build/mont-x86_64.s directly.
  * stdin, one case per line (hex words, limbs little-endian):
  *   KERNEL ALIAS NUM N0 n[0..num-1] a[0..num-1] b[0..num-1]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel micro-benchmark: cycles per call of our kernels and of OpenSSL's
  * raw bn_mul_mont (static libcrypto.a) on the same operands.
  *   cc -O2 -Ibuild tests/kernels/kbench.c build/mont-x86_64.s \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The IFMA kernels of perlasm/x86_64-ifma.pl on their own: every kernel
 against Python integers (r = a*b/2^(52L) mod n, r < 2n, 52-bit limbs, r
 aliasing a or b), every flavour assembled by its assembler, no EVEX byte

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The Montgomery kernels of perlasm/x86_64-mont.pl against Python integers.
 
 Generates the assembly from build/caps.json into a temporary directory, links

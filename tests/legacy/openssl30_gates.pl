@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # OpenSSL 3.0's x86_64 perlasm toolchain gates, written here from the rules
 # its generators state (crypto/*/asm/*-x86_64.pl): the same regexes and
 # thresholds, run the way Perl runs them — over the whole `2>&1` output, no

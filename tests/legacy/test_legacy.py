@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """asmcap legacy: OpenSSL perlasm's ADX version rules, era by era, beside
 the probe.  The fake compilers print fixed version banners and pass real
 work to a real compiler, so the probe's verdict is measured, not scripted."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ci/matrix on real toolchains: gcc-12 (ADX everywhere) and the old-assembler
 fake (GNU as 2.22 behind a clang driver: no ADX, though the later version
 rules say yes), then a toolchain that lies only under load, which must fail

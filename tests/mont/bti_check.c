@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The AArch64 kernels called through pointers in a program qemu-user runs
  * with BTI enforced (it is marked BTI, so its pages are guarded): a kernel
  * without its `bti c` landing pad dies of SIGILL here.  Freestanding (no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test driver for libmont: one command per line on stdin, one result line
  * on stdout. Numbers are hex (most significant digit first, no 0x).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Helpers for the libmont tests: build and drive the C harness (harness.c)
 and compute the expected answers with Python integers."""
 import json

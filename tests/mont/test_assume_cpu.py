@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """MONT_ASSUME_CPU in the shipped library narrows what CPUID reports and
 never widens it: on an x86-64 CPU without BMI2, ADX, AVX2 or AVX-512
 (qemu-x86_64 -cpu Westmere) naming them all still runs mulq, right

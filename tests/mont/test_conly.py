@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The library as a non-x86_64 target builds it: C code only (forced here
 with MONT_X86_64=0, which the Makefile otherwise asks of $(CC)'s
 preprocessor). Everything still works; asm backends are "not built"."""

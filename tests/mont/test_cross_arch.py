@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """libmont's C backend on aarch64, 32-bit arm (the portable 64x64->128
 product, no __int128) and riscv64: the whole mont suite (test_mont.py)
 against Python integers, with the harness cross-built by clang and run

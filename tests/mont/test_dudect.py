@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Constant time, measured: the dudect method (the harness's `dudect`
 command: fixed against random secret base and exponent, interleaved at
 random, Welch's t-test on cycle counts with percentile cropping) on every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The IFMA tier (perlasm/x86_64-ifma.pl, mont/ifma.c) against Python
 integers: every size from 16 to 128 limbs, the edge moduli and operands,
 aliasing, mont_modexp2 on every backend, and the dispatch with the CPU bits

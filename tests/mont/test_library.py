@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The built libmont: what the shared library exports, how it links, and
 that the kernels stay inside it."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """libmont against Python integers, on every backend this build and CPU run."""
 
 import pytest

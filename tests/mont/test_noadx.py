@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A toolchain whose assembler predates ADX (tests/fake/legacy-gas222: GNU as
 2.22 behaviour in front of a real clang): probe it, regenerate the kernels
 from its caps into a separate build directory, build the library with it.

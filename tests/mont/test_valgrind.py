@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """libmont under valgrind memcheck: clean on every backend (the ADX path
 reached through MONT_ASSUME_CPU in the test build, libmont-test.a, since
 valgrind's CPUID hides ADX and the shipped library only narrows CPUID), and

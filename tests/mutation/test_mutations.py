@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Mutation checks: the most important decisions, each broken on purpose in
 a scratch copy, make the real tests that guard them fail.
   - the probe's verdict (bytes as expected -> yes, else broken) inverted

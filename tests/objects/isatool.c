@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test helper for the fixed-width architecture modules (probe/arch/),
  * on objects of any machine asmcap has a module for.
  *   isatool walk FILE SECTION    "offset len word" per instruction,

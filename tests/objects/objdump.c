@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test helper for the object readers and the x86 decoder.
  *   objdump FILE...                  sections and symbols, recursing into archives
  *                                    (exit 1 with the reader's error)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Helpers for the object reader and audit tests: assemble snippets with
 real toolchains, run `asmcap audit`, build the reader test helper."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`asmcap audit`: features found by decoding instructions, never by
 searching bytes; every object format, archives, stripped libraries,
 --expect, bad input."""

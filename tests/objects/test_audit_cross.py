@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The fixed-width decoders (probe/arch/{aarch64,arm,riscv64}.c, words.c)
 and audit on aarch64, arm (A32 and Thumb) and riscv64 objects, checked
 against binutils' cross disassemblers on code clang builds."""

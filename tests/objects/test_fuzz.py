@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`make fuzz`: every libFuzzer target (ELF, COFF, Mach-O, ar readers and
 the x86 decoder) runs a bounded time on its seed corpus without a finding."""
 import re

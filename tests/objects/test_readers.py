@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The object readers (probe/obj/) on real objects from gcc,
 clang, mingw as, nasm and llvm-ar, and on truncated and corrupted copies."""
 import struct

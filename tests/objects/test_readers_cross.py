@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The object readers on aarch64, arm (Thumb), riscv64 and big-endian
 objects: machine numbers, mapping symbols ($x $d $a $t, with suffixes),
 the Thumb bit cleared in a function's value."""

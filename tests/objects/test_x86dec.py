@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """probe/arch/x86dec.c against binutils' disassembler: on whole libraries every
 instruction objdump sees starts where ours does and has the same length."""
 import re

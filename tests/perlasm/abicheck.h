@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calling assembly through either ABI with a check of what it preserved
  * (abicheck.S). */
 #ifndef ABICHECK_H

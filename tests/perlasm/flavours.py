@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Generate every flavour of a perlasm source, assemble each with its real
 assembler and check the objects (used by `make flavours` and the tests).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Montgomery kernels as translated to elf (SysV) and to elf-win64
  * (symbols prefixed w64_, called through ms_abi): same results on random
  * inputs, and each ABI's callee-saved registers preserved (abicheck).

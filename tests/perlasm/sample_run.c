@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs tests/perlasm/sample.s as translated to elf (SysV) and to elf-win64
  * (symbols prefixed w64_), directly and through abicheck, against C.
  * Prints one line per check; exit status 1 when any failed. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """perlasm/Xlate.pm: the dialect sample (tests/perlasm/sample.s) and the
 Montgomery kernels in every flavour, assembled by the real assemblers;
 symbols, CET, SEH unwind data; the Win64 ABI code run for real through

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make bench-probe: how fast the probe is, against a bare `$CC -c` of an
 empty file (the floor), the autoconf way (one compiler run per feature, in
 sequence) and a cache hit.  Not a test: timings on a shared machine are

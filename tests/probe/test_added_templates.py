@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """--add-templates / ASMCAP_ADD_TEMPLATES: a user's features added to the
 built-in catalog, or replacing one of its features by name, probed with real
 gcc; bad added files named with their line; the cache keyed on their text."""

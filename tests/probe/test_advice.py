@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The text table ends with one advice line per feature the toolchain could
 not give: the assembler's own message, the assembler that would, and, when
 this CPU could run the feature, what losing it costs."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The baseline guard: `asmcap diff OLD NEW`, `--baseline` on a probe and
 `audit --baseline` exit 1 when something usable before is not any more
 (the clang-10 story: ADX silently gone), 0 for gains, which are printed;

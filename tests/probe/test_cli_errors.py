@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Bad command lines are refused before anything runs, naming what is
 wrong; and every subcommand follows one convention: -h/--help on stdout
 with exit 0, --opt=value as well as --opt value, an unknown option or a

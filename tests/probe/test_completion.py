@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """bash completion (completion/asmcap.bash): bash sources it and calls its
 function with COMP_WORDS as bash would; what it offers is checked against
 what the tool has — the subcommands the tests know, the options each one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Contract details: what --features pulls in, what -- means, one way in,
 JSON that is UTF-8, and a cache that follows a repointed compiler link."""
 import json

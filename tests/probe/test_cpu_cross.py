@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """asmcap cpu on aarch64, arm and riscv64: asmcap built statically with
 clang for each target and run under qemu-user with a CPU that has a feature
 and one that lacks it.  qemu 7.2 (Debian 12) gives AT_HWCAP/AT_HWCAP2 from

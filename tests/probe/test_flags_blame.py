@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Advice blames what really rejects a feature: when GNU as turns adcx
 away only because of the build's flags (-Wa,-march=generic64), one more
 run without the flags — only for the rejected features, only when there

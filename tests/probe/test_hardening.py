@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Assembler flags that insert instructions into the build's code: GNU as's
 LVI mitigations (-mlfence-after-load, -mlfence-before-ret,
 -mlfence-before-indirect-branch, as SGX enclave builds use) and branch

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A hostile environment (issue 11, items 2-5 and 9-12): writes that never
 replace a device or follow a planted symlink, requires followed
 transitively, text from the command line and the toolchain escaped in every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The MASM way in (--masm): llvm-ml standing in for ml64, the catalog's
 MASM bodies, ml64's own message form (FILE(LINE) on stdout) and the
 cache.  The verdict table of llvm-ml itself is tests/catalog's."""

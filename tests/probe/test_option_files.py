@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Option files are dependencies like the compiler itself: a clang
 configuration file (--config, or a default one `clang -v` reports as
 "Configuration file: ..."), @response files in the command words, --cflags

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The probe engine against fake and real toolchains: verdicts, exit codes,
 outputs, cache, cleanup.  Real-toolchain verdicts per feature are the
 catalog's tests (tests/catalog); these check the machinery."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A flaky or hostile environment must give no wrong answer and leave
 nothing behind: a launcher that fails at random, a foreign locale, a
 toolchain flooding its output, a long command, signals at any moment.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Features outside --features are `unprobed` in every format, never `no`;
 where a format tests truth (h, cmake) they are false, and each format's
 own reader sees the word (or null) — run through sh, make, cc, perl and

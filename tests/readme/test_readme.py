@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The README's runnable blocks (marked <!-- runnable -->) run as written,
 so the documentation cannot rot.  Long or recursive commands (make test,
 make matrix) are in unmarked blocks."""
@@ -15,16 +16,48 @@ BLOCKS = BLOCK.findall((ROOT / "README.md").read_text())
 COMMANDS = [c.strip() for b in BLOCKS for c in b.replace("\\\n", " ").splitlines() if c.strip()]
 
 
+README = (ROOT / "README.md").read_text()
+
+
+def section(title):
+    """The text of README section `## title`, up to the next `## `."""
+    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
 def test_readme_has_runnable_blocks():
     assert len(BLOCKS) >= 2 and len(COMMANDS) >= 8
+
+
+def test_the_tour_needs_only_what_make_does():
+    """Right after `make`: asmcap is build/asmcap (not on PATH), and the
+    only compiler is the default cc (the one the README's apt line
+    installs; clang-14 and the others come with `make test`)."""
+    tour = BLOCK.findall(section("A tour"))
+    assert len(tour) == 1
+    for command in tour[0].splitlines():
+        assert command.startswith("build/asmcap "), command
+        assert re.findall(r"--cc (\S+)", command) in ([], ["cc"]), command
+
+
+def test_the_first_screen_prints_what_it_shows():
+    """The first section's asmcap line (after `make install` asmcap is on
+    PATH: here the same binary, from build/) prints the sample under it."""
+    first = section("Install and use it in a build")
+    assert README.index("## Install and use it in a build") < 2000     # the first screen
+    block, sample = re.findall(r"```sh\n(.*?)```\n\nprints[^\n]*\n\n```\n(.*?)```", first, re.S)[0]
+    line = next(l for l in block.splitlines() if l.startswith("asmcap "))
+    env = dict(os.environ, PATH=f"{ASMCAP.parent}:{os.environ['PATH']}")
+    r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", line], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == sample
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[c[:40] for c in COMMANDS])
 def test_command_runs(command):
     """Each command succeeds (pipefail: `asmcap … | head` fails when asmcap
-    does) and prints what it is shown for."""
-    env = dict(os.environ, PATH=f"{ASMCAP.parent}:{os.environ['PATH']}")
-    r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", command], cwd=ROOT, env=env,
+    does) and prints what it is shown for, as written: no PATH is added."""
+    r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", command], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f"{command}\n--- stdout\n{r.stdout[-3000:]}\n--- stderr\n{r.stderr[-3000:]}"
     assert r.stdout.strip(), f"{command}: no output"

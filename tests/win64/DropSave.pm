@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Test only: load before the generator (perl -MDropSave) to build kernels
 # whose unwind codes miss their first register save, which the unwind test
 # (unwind.c) must catch: the tables Xlate writes (mingw64, nasm) lose their

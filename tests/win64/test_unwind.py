@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The generated Win64 unwind data (.pdata/.xdata), proved under Wine: every
 kernel faults in the middle of its body and unwind.c unwinds from the fault
 with RtlLookupFunctionEntry + RtlVirtualUnwind, checks the caller's frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Proves the generated Win64 unwind data (.pdata/.xdata) by unwinding
  * through a fault.  Each kernel is called by wu_call (wucall.S) with every
  * callee-saved register holding a sentinel and one operand placed so that

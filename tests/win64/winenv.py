@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """libmont for Windows x64, built here and run under Wine: one place that
 says how each Win64 flavour is probed, generated, assembled and linked.
 

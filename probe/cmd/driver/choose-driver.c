@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The test program `asmcap choose` links with every variant of a spec's
  * source.  asmcap carries this file inside it (build/catalog.c, made by
  * probe/engine/embed-catalog.pl) and compiles it with the toolchain under test:

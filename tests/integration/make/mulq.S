@@ -1,0 +1,5 @@
+	.text
+	.globl	sample_mulq
+sample_mulq:
+	mulq	%rbx
+	ret
