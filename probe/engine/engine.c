@@ -621,10 +621,14 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 /* The evidence of a `broken' verdict: the bytes found (or that none were). */
 struct evidence { int have; size_t n; uint8_t *got; char *reason; };
 
+/* same_evidence: v is broken with the bytes e saw.  No bytes is one
+ * answer whether the labels were found or not: yasm takes `endbr64' for a
+ * label, and its object holds an empty .text between the labels when
+ * other snippets share the run but no code section at all alone. */
 static int same_evidence(const struct evidence *e, const struct verdict *v)
 {
-	return v->st == ST_BROKEN && v->have_got == e->have && v->ngot == e->n &&
-	       (!e->n || !memcmp(v->got, e->got, e->n));
+	return v->st == ST_BROKEN && v->ngot == e->n &&
+	       (!e->n || (v->have_got == e->have && !memcmp(v->got, e->got, e->n)));
 }
 
 /* One more run of each of todo[0..n), alone, after a passing control;

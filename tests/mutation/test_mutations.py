@@ -49,6 +49,7 @@ def real_tests(tests, env):
 def scratch(tmp_path):
     for part in ("probe", "templates", "perlasm"):
         shutil.copytree(ROOT / part, tmp_path / part)
+    shutil.copy(ROOT / "VERSION", tmp_path / "VERSION")     # the catalog rule embeds it
     return tmp_path
 
 

@@ -553,7 +553,7 @@ def test_bad_flavour_and_caps(work, caps):
     r = xlate(FN + "\tret\n", "win32", caps)
     assert r.returncode != 0 and "unknown flavour 'win32'" in r.stderr
     r = xlate(FN + "\tret\n", "elf", work / "missing.json")
-    assert r.returncode != 0 and "missing.json" in r.stderr and "make caps" in r.stderr
+    assert r.returncode != 0 and "missing.json" in r.stderr and "create it: asmcap --cc" in r.stderr
 
 
 @pytest.mark.parametrize("change, message", [
