@@ -181,10 +181,13 @@ matrix: $(BUILD)/asmcap
 
 # peers: Debian's OpenSSL 3.0 and 4.0 built with clang-19, stock and with
 # asmcap deciding its perlasm gates (integrations/openssl): the gate table,
-# speed ratios and all of OpenSSL's tests, in build/peers/openssl.md
-# (sources through apt-get source; builds under build/peers/).
+# speed ratios and all of OpenSSL's tests, in build/peers/openssl.md; then
+# libgcrypt with its checks answered by asmcap (integrations/libgcrypt),
+# in build/peers/libgcrypt.md (sources through apt-get source; builds
+# under build/peers/).
 peers: $(BUILD)/asmcap
 	ASMCAP_BIN=$(BUILD)/asmcap ci/peers openssl
+	ASMCAP_BIN=$(BUILD)/asmcap ci/peers libgcrypt
 .PHONY: peers
 
 ## Install (DESTDIR for staging; Perl finds site_perl under /usr/local by default)
