@@ -206,6 +206,17 @@ matrix: $(BUILD)/asmcap
 	ASMCAP_BIN=$(BUILD)/asmcap ci/choices --out $(BUILD)
 .PHONY: matrix
 
+# peers: Debian's OpenSSL 3.0 and 4.0 built with clang-19, stock and with
+# asmcap deciding its perlasm gates (integrations/openssl): the gate table,
+# speed ratios and all of OpenSSL's tests, in build/peers/openssl.md; then
+# libgcrypt with its checks answered by asmcap (integrations/libgcrypt),
+# in build/peers/libgcrypt.md (sources through apt-get source; builds
+# under build/peers/).
+peers: $(BUILD)/asmcap
+	ASMCAP_BIN=$(BUILD)/asmcap ci/peers openssl
+	ASMCAP_BIN=$(BUILD)/asmcap ci/peers libgcrypt
+.PHONY: peers
+
 ## Install (DESTDIR for staging; Perl finds site_perl under /usr/local by default)
 PERLDIR ?= $(PREFIX)/lib/site_perl
 # aclocal searches its own directory (Debian: /usr/share/aclocal) and those

@@ -9,6 +9,9 @@ package Asmcap;
 #                            # requires (recursively) is "yes"; else 0:
 #                            # asmcap's own "usable", recomputed here so a
 #                            # status edited by hand (tests) is followed
+#   $caps->level('avx+xop', 'avx2', 'avx512f+avx512vl')
+#                            # a level such as OpenSSL's $avx: how many leading
+#                            # steps hold, a step being features joined by +
 #   $caps->status('adx')     # yes|no|broken|skipped|disabled|unprobed
 #                            # (another architecture's feature: skipped)
 #   $caps->known('adx')      # is the feature in the file at all
@@ -140,6 +143,16 @@ sub has {
 	my $r = $ok->($name) ? 1 : 0;
 	undef $ok;	# break the closure's reference to itself
 	return $r;
+}
+
+# Every step's features are asked, so a typo in a later step dies even when
+# an earlier step already fails.
+sub level {
+	my ($self, @steps) = @_;
+	my @held = map { my @f = split /\+/; !grep { !$self->has($_) } @f } @steps;
+	my $n = 0;
+	$n++ while $n < @held && $held[$n];
+	return $n;
 }
 
 # The build's own flags (-march) enable it, no directive needed: the

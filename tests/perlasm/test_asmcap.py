@@ -203,3 +203,23 @@ def test_has_decides_each_feature_once(tmp_path):
     r = perl(code, write(tmp_path, caps_doc(features=feats)))
     assert r.returncode == 0, r.stderr
     assert r.stdout == "1 30"
+
+
+def test_level_counts_the_leading_steps_whose_features_all_hold(tmp_path):
+    """level() is OpenSSL's $avx: a step counts only when it and every step
+    before it hold; a step of 'a+b' needs both."""
+    feats = {"avx": {"status": "yes"}, "xop": {"status": "no"},
+             "avx2": {"status": "yes", "requires": ["avx"]},
+             "avx512f": {"status": "yes", "requires": ["avx2"]},
+             "avx512vl": {"status": "broken", "requires": ["avx512f"]}}
+    f = write(tmp_path, caps_doc(features=feats))
+    r = perl("print join(',', $c->level(qw(avx avx2 avx512f)), $c->level(qw(avx avx2 avx512f+avx512vl)),"
+             " $c->level(qw(avx+xop avx2)), $c->level(qw(avx512vl avx)), $c->level())", f)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "3,2,0,0,0"
+
+
+def test_level_names_an_unknown_feature(tmp_path):
+    r = perl("print $c->level(qw(adx adx+avx9))", write(tmp_path, caps_doc()))
+    assert r.returncode != 0
+    assert 'feature "avx9" is not in' in r.stderr
