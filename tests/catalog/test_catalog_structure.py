@@ -23,7 +23,7 @@ X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "sse4.2 shstk vaes512 vpclmulqdq512 avx-aes avx-pclmul waitpkg intel-syntax "
           "elf-directives avx512vnni avx512vbmi2 avx512bitalg avx512vpopcntdq fma4 mmxext "
           "amx-tile amx-fp16 amx-complex amx-movrs avxvnniint8 avxvnniint16 avxneconvert "
-          "cmpccxadd prefetchi usermsr movrs").split()
+          "cmpccxadd prefetchi usermsr movrs altmacro macro-vararg").split()
 # Win64 unwind has no 32-bit form; AMX, CMPccXADD, PREFETCHI (RIP-relative),
 # USER_MSR and MOVRS are 64-bit-mode only; AVX-VNNI-INT16's 32-bit form is
 # not written yet.
@@ -33,13 +33,18 @@ I386 = [f for f in X86_64 if f not in X86_64_ONLY]
 DIRECTIVES = {"cfi", "seh", "gnu-property"}
 # assembler syntax, checked by the bytes in .text; no CPU feature, no audit
 SYNTAX = {"intel-syntax", "elf-directives"}
+# GNU macro language (.altmacro, :vararg), checked by the expansion's bytes
+# in .text like SYNTAX; no CPU feature, no audit
+MACRO = {"altmacro", "macro-vararg"}
+SYNTAX |= MACRO
 VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4", "avxvnniint8", "avxvnniint16"}
 # {vex}: AVX10.2 gives these EVEX twins
 VEX_PREFIXED = {"avxvnni", "avxifma", "avxvnniint8", "avxvnniint16"}
-NO_NASM = {"avxvnni", "cfi", "seh", "intel-syntax", "elf-directives", "amx-fp16",
+NO_NASM = {"avxvnni", "cfi", "seh", "intel-syntax", "elf-directives", *MACRO, "amx-fp16",
            "amx-complex", "amx-movrs", "avxvnniint16", "prefetchi", "usermsr", "movrs"}
-# MASM has no CFI directives, no .intel_syntax switch, no ELF directives or notes
-NO_MASM = {"cfi", "intel-syntax", "elf-directives", "gnu-property"}
+# MASM has no CFI directives, no .intel_syntax switch, no ELF directives or notes,
+# and its own macro language
+NO_MASM = {"cfi", "intel-syntax", "elf-directives", "gnu-property", *MACRO}
 
 ALL = [(arch, name) for arch in cf.ARCHES for name in cf.load(arch)]
 
@@ -293,6 +298,26 @@ def measured():
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         futures = {k: pool.submit(cf.verdict, *job) for k, job in jobs.items()}
         return {k: f.result() for k, f in futures.items()}
+
+
+# What an assembler that took the macro feature's directive and ignored it
+# would see: (text taken out of the body, what replaces it)
+MACRO_IGNORED = {"altmacro": ("\t.altmacro\n", ""), "macro-vararg": (":vararg", "")}
+
+
+@pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] in MACRO])
+def test_ignored_macro_directive_gives_no_bytes(arch, name):
+    """Without .altmacro (or :vararg) the body must not give the bytes on
+    any installed toolchain: the bytes show the macro feature at work."""
+    t = tmpl(arch, name)
+    old, new = MACRO_IGNORED[name]
+    assert old in t["body"]
+    ignored = {**t, "body": t["body"].replace(old, new)}
+    got = {}
+    for tc in tcs.TOOLCHAINS:
+        if tc[4] == arch and tc[1] in ("cc", "as") and tcs.installed(tc):
+            got[tc[0]] = cf.verdict(ignored, tc[1], tcs.argv(tc), tc[5])
+    assert got and not [k for k, v in got.items() if v[0] == "yes"], got
 
 
 @pytest.mark.parametrize("tc", [t for t in tcs.TOOLCHAINS], ids=lambda t: t[0])

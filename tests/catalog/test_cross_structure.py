@@ -15,7 +15,7 @@ from catalog_files import ROOT, TEMPLATES, hexbytes
 from conftest import probe_includes, probe_sources
 
 KNOWN = {"feature", "summary", "requires", "since", "expect", "enable", "audit",
-         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa"}
+         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section"}
 # Snippet words that another feature's patterns also recognise, beyond
 # `requires:`: the instruction belongs to both extensions (templates/README.md).
 OVERLAPS = {("zbkc", "zbc"), ("zvkb", "zvbb"), ("zvknha", "zvknhb"), ("zvknhb", "zvknha")}
@@ -25,6 +25,12 @@ ALL = [(arch, name) for arch in cc.ARCHES for name in cc.load(arch)]
 
 def tmpl(arch, name):
     return cc.load(arch)[name]
+
+
+def plain_body(arch, name):
+    """The body's instructions as plain lines (a directive feature's PLAIN)."""
+    plain = cc.DIRECTIVES[arch].get(name, (None,))[0]
+    return tmpl(arch, name)["body"] if plain is None else plain
 
 
 def instruction_lines(body):
@@ -51,9 +57,15 @@ def test_header(arch, name):
     assert t["feature"] == name
     for key in ("summary", "since"):
         assert t.get(key), f"{name}: no {key}"
-    assert t["expect"] and t["enable"] and (t["audit"] or t["audit-thumb"])
     body = t["body"]
-    assert instruction_lines(body), "a directive-only body"
+    assert "section" not in t or cc.is_directive(arch, name), "an instruction is checked in .text"
+    if cc.is_directive(arch, name):
+        # its bytes are the answer; no audit: built code does not show the directive
+        assert t["expect"] and not t["audit"] and not t["audit-thumb"]
+        assert instruction_lines(plain_body(arch, name)), "a directive-only body"
+    else:
+        assert t["expect"] and t["enable"] and (t["audit"] or t["audit-thumb"])
+        assert instruction_lines(body), "a directive-only body"
     assert not re.search(r"^\s*[#;@/]", body, re.M), "comments in a body"
     for e in t["enable"]:
         assert e.startswith("."), f"enable `{e}' is not a directive"
@@ -77,11 +89,13 @@ def test_expect_bytes(arch, name):
     t = tmpl(arch, name)
     seqs = [hexbytes(e) for e in t["expect"]]
     assert len(set(seqs)) == len(seqs), "duplicate expect lines"
+    if "section" in t:
+        return              # data, not instructions (test_eh_frame_negate_ra_state)
     for s in seqs:
         ws = cc.words(arch, s, t.get("isa") == "thumb")
         assert sum(n for _, n in ws) == len(s), "bytes end inside an instruction"
         # one word per instruction line: no hidden expansion
-        assert len(ws) == len(instruction_lines(t["body"])), (name, ws)
+        assert len(ws) == len(instruction_lines(plain_body(arch, name))), (name, ws)
         if arch != "riscv64" or name != "zcb":   # zcb is 16-bit by definition
             assert all(n == 4 for _, n in ws), f"{name}: a 16-bit (compressed) encoding"
 
@@ -89,6 +103,9 @@ def test_expect_bytes(arch, name):
 @pytest.mark.parametrize("arch,name", ALL)
 def test_audit_matches_own_words(arch, name):
     t = tmpl(arch, name)
+    if cc.is_directive(arch, name):
+        assert not t["audit"] and not t["audit-thumb"]
+        return
     key = "audit-thumb" if t.get("isa") == "thumb" else "audit"
     pats = cc.patterns(t, key)
     other = "audit" if key == "audit-thumb" else "audit-thumb"
@@ -96,6 +113,46 @@ def test_audit_matches_own_words(arch, name):
     for e in t["expect"]:
         for w, n in cc.words(arch, hexbytes(e), t.get("isa") == "thumb"):
             assert cc.matches(pats, w, n), f"{name}: {w:0{2 * n}x} not in its {key}"
+
+
+def uleb(b, i):
+    """(value, next index) of the ULEB128 at b[i] (DWARF 5, 7.6)."""
+    v = shift = 0
+    while True:
+        v |= (b[i] & 0x7f) << shift
+        shift += 7
+        i += 1
+        if not b[i - 1] & 0x80:
+            return v, i
+
+
+def test_eh_frame_negate_ra_state():
+    """Each expected .eh_frame, read as the LSB's .eh_frame format and DWARF
+    call frame instructions say: one CIE (augmentation "zR", return
+    address x30), one FDE covering the two hints whose instructions are an
+    advance by one instruction (4 bytes, in the CIE's code alignment
+    factor) and DW_CFA_AARCH64_negate_ra_state (0x2d), then DW_CFA_nop."""
+    t = tmpl("aarch64", "cfi-negate-ra-state")
+    assert t["section"] == ".eh_frame"
+    for line in t["expect"]:
+        b = hexbytes(line)
+        order = "little" if b[0] else "big"       # the CIE's length, 0x10, says it
+
+        def num(i, b=b, order=order):
+            return int.from_bytes(b[i:i + 4], order)
+        cie_len = num(0)
+        assert num(4) == 0 and b[8] == 1 and b[9:12] == b"zR\0"   # CIE id, version
+        caf, i = uleb(b, 12)
+        i += 1                                      # data alignment factor (SLEB, one byte)
+        assert b[i] == 30                           # return address register: x30
+        fde = 4 + cie_len
+        fde_len = num(fde)
+        assert num(fde + 4) == fde + 4              # CIE pointer: back to offset 0
+        assert num(fde + 12) == 8 and b[fde + 16] == 0   # pc_range: two instructions; no augmentation data
+        insns = b[fde + 17:fde + 4 + fde_len]
+        assert insns[0] == 0x40 | 4 // caf and insns[1] == 0x2d, insns.hex()
+        assert set(insns[2:]) <= {0}, insns.hex()
+        assert len(b) == fde + 4 + fde_len
 
 
 def closure(cat, name):
@@ -115,6 +172,8 @@ def test_audit_tells_features_apart(arch):
     cat = cc.load(arch)
     wrong = []
     for name, t in cat.items():
+        if cc.is_directive(arch, name):
+            continue        # the same instruction as its extension's feature, by design
         key = "audit-thumb" if t.get("isa") == "thumb" else "audit"
         for other, u in cat.items():
             if other == name or other in closure(cat, name) or (name, other) in OVERLAPS:

@@ -72,12 +72,14 @@ NOT_COFF = {"seh": "skipped"}
 NOT_ELF = {"gnu-property": "skipped", "elf-directives": "skipped"}
 # nasm 2.16.01 has no {vex} VNNI form nor CFI/SEH directives (skipped) and
 # does not know the SHA512/SM3/SM4 mnemonics yet (no; 2.16.02 added them)
+# (nor GNU's macro language: `# nasm: none`)
+GNU_MACRO = {"altmacro": "skipped", "macro-vararg": "skipped"}
 NASM = {"avxvnni": "skipped", "cfi": "skipped", "seh": "skipped", "intel-syntax": "skipped",
-        "elf-directives": "skipped", **NEW3}
+        "elf-directives": "skipped", **GNU_MACRO, **NEW3}
 # llvm-ml 19 has no {vex} pseudo-prefix ("unexpected token at start of
 # statement"); MASM has no CFI directives and no .intel_syntax switch
 MASM = {"avxifma": "no", "avxvnni": "no", "avxvnniint8": "no", "avxneconvert": "no",
-        "cfi": "skipped", "intel-syntax": "skipped", **NOT_ELF}
+        "cfi": "skipped", "intel-syntax": "skipped", **GNU_MACRO, **NOT_ELF}
 # the 64-bit-only ones: llvm-ml 19 knows neither MOVRS nor AMX-MOVRS, and
 # AVX-VNNI-INT16 needs {vex} too
 MASM64 = {**MASM, **NEW_MOVRS, "avxvnniint16": "no"}
