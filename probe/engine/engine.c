@@ -855,19 +855,24 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
  * directive and ignore it (clang-14 takes `.arch armv8.2-a+dotprod' and
  * still rejects sdot), so no spelling decides by itself.  Each try runs
  * alone: a directive must not reach another snippet.  A yes names its
- * spelling; where none gives the bytes the first spelling's verdict
- * stays.  0, or 3 with err. */
-static int probe_spellings(struct ctx *x, char *err, size_t errlen)
+ * spelling; a later spelling's broken stops the search and stays, to be
+ * confirmed (*fresh counts them); where every later one is rejected the
+ * first spelling's verdict stays.  Runs after confirm_broken, so a first
+ * spelling's broken is already the toolchain's, not a flaky run's.  0, or
+ * 3 with err. */
+static int probe_spellings(struct ctx *x, size_t *fresh, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
 	size_t n = p->cat.n, *run = xcalloc(n + 1, sizeof *run);
 	struct verdict *first = xcalloc(n + 1, sizeof *first);
 	int r = 0;
+	*fresh = 0;
 	for (unsigned k = 1; !r; k++) {
 		size_t nrun = 0;
 		for (size_t i = 0; i < n; i++) {
 			struct verdict *v = &p->v[i];
-			if (p->cat.f[i].nenable <= k || v->spelling != k - 1 || (v->st != ST_NO && v->st != ST_BROKEN))
+			if (p->cat.f[i].nenable <= k || v->spelling != k - 1 ||
+			    (v->st != ST_NO && !(k == 1 && v->st == ST_BROKEN)))
 				continue;
 			if (k == 1) {
 				first[i] = *v;
@@ -890,6 +895,9 @@ static int probe_spellings(struct ctx *x, char *err, size_t errlen)
 			v->reason = xprintf("enabled by `%s' (not by `%s': %s)", p->cat.f[i].enable[v->spelling],
 			                    p->cat.f[i].enable[0], first[i].reason);
 			verdict_clear(&first[i]);
+		} else if (!r && v->st == ST_BROKEN) {
+			verdict_clear(&first[i]);
+			(*fresh)++;
 		} else {
 			verdict_clear(v);
 			*v = first[i];
@@ -940,7 +948,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			break;
 		snprintf(loaded, sizeof loaded, "%s", guess);
 		size_t *run = xcalloc(p->cat.n + 1, sizeof *run), *alone = xcalloc(p->cat.n + 1, sizeof *alone);
-		size_t nrun, nalone = 0, left = 0;
+		size_t nrun, nalone = 0, left = 0, fresh;
 		enum outcome out = U_OK;
 		if (!(r = plan(x, fmt, run, &nrun, err, errlen))) {
 			nrun = undecided(p, run, nrun);
@@ -978,8 +986,10 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		if (!r && nalone)
 			r = run_singly(x, alone, nalone, err, errlen);
 		if (!r)
-			r = probe_spellings(x, err, errlen);
-		if (!r)         /* after the spellings: only a broken that stays */
+			r = confirm_broken(x, err, errlen);
+		if (!r)
+			r = probe_spellings(x, &fresh, err, errlen);
+		if (!r && fresh)        /* a later spelling's broken needs its evidence too */
 			r = confirm_broken(x, err, errlen);
 		if (!r)
 			r = probe_flags(x, err, errlen);
