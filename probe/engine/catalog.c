@@ -509,8 +509,9 @@ static const struct state_dir {
 	{".altmacro", FAM_MACRO, NULL}, {".noaltmacro", FAM_MACRO, ""},
 	{".set", FAM_SET, NULL},        /* only a mode (`.set noreorder'), not `.set sym, value' */
 	{".option", FAM_OPTION, NULL},  /* push/pop counted apart */
-	/* a macro defined here would be expanded in the snippets after it */
-	{".macro", FAM_DEFINE, NULL},
+	/* a macro defined here would be expanded in the snippets after it,
+	 * unless the body purges it (state_macro counts them) */
+	{".macro", FAM_DEFINE, NULL}, {".purgem", FAM_DEFINE, NULL},
 	/* nasm bodies ([bits 32] written bare too) */
 	{"bits", FAM_CODE, "x86_64:64|i386:32"}, {"use16", FAM_CODE, NULL}, {"use32", FAM_CODE, "i386:"},
 	{"use64", FAM_CODE, "x86_64:"}, {"cpu", FAM_ISA, NULL}, {"default", FAM_DEFAULT, "abs"},
@@ -543,7 +544,19 @@ struct state_scan {
 	unsigned changed[NFAM];
 	int depth;
 	unsigned push_line;             /* of the outermost push still open */
+	unsigned macros;                /* GNU .macro definitions not purged */
 };
+
+/* state_macro: a `.macro' defines one more, a `.purgem' removes one; the
+ * family is back at its default when none is left (a `.purgem' of a name
+ * never defined is the assembler's own error). */
+static void state_macro(struct state_scan *sc, int define, unsigned line)
+{
+	if (define && !sc->macros++ && !sc->changed[FAM_DEFINE])
+		sc->changed[FAM_DEFINE] = line;
+	else if (!define && sc->macros && !--sc->macros)
+		sc->changed[FAM_DEFINE] = 0;
+}
 
 static void state_option(struct state_scan *sc, const char *arg, unsigned line)
 {
@@ -574,6 +587,8 @@ static void state_statement(struct state_scan *sc, char *s, unsigned line)
 		const char *arg = trim(s + n);
 		if (d->fam == FAM_OPTION)
 			state_option(sc, arg, line);
+		else if (d->name[0] == '.' && d->fam == FAM_DEFINE)
+			state_macro(sc, d->name[1] == 'm', line);
 		else if (d->fam == FAM_SET && strpbrk(arg, ",="))
 			;               /* a symbol's value, not a mode */
 		else if (restores(d, arg, sc->arch))

@@ -9,3 +9,4 @@
 	addl	\rest
 	.endm
 	asmcap_vararg $1, $2, %ecx
+	.purgem	asmcap_vararg

@@ -10,3 +10,4 @@
 	.endm
 	asmcap_altmacro eax, %(2+3)
 	.noaltmacro
+	.purgem	asmcap_altmacro

@@ -298,6 +298,16 @@ def test_a_body_that_restores_the_syntax_shares_the_run(asmcap_bin, tmp_path, ta
     assert stats(r)["runs"] == str(runs)
 
 
+@pytest.mark.parametrize("tail, runs", [("\t.purgem mymac\n", 1), ("", 2)])
+def test_a_body_that_purges_its_macro_shares_the_run(asmcap_bin, tmp_path, tail, runs):
+    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 90\n"
+          "\t.macro mymac\n\tnop\n\t.endm\n\tmymac\n" + tail)
+    r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "aaa,adx", "--format", "sh",
+               env={"ASMCAP_STATS": "1"})
+    assert r.returncode == 0 and "ASMCAP_AAA=yes" in r.stdout and "ASMCAP_ADX=yes" in r.stdout, r.stderr
+    assert stats(r)["runs"] == str(runs)
+
+
 def test_macro_defined_in_a_body_reaches_no_other_snippet(asmcap_bin, tmp_path):
     # macros named adcx and adox that emit the expected bytes would make
     # adx pass on an assembler that rejects both instructions

@@ -312,8 +312,7 @@ def test_batch_time_shown_once(tmp_path):
     """One batch run decides most features, and gives each its time: the
     table says that time once, above it, not on every row.  The same
     answers from the cache read the same."""
-    # the macro features define macros, so they run alone, each with its time
-    args = ("--cc", "gcc", "--cache", tmp_path / "cache", "--disable", "altmacro,macro-vararg")
+    args = ("--cc", "gcc", "--cache", tmp_path / "cache")
     first = asmcap(*args).stdout
     runs, head, rows = table(first)
     assert head == ["feature", "status", "reason"]           # every feature came from a batch
