@@ -10,9 +10,11 @@ import pytest
 
 import audit_patterns as ap
 import catalog_files as cf
+import toolchains as tcs
 from conftest import asmcap
 
-# the newest clang knows every feature of the catalog (SHA512/SM3/SM4 need LLVM 18)
+# the newest clang knows every feature of the catalog (SHA512/SM3/SM4 need
+# LLVM 18, MOVRS clang-22: tcs.clang_for)
 CLANG = next((c for c in ("clang-22", "clang-19") if shutil.which(c)), None)
 # directive, syntax and macro features have no audit: (test_catalog_structure.py
 # says which may lack it)
@@ -24,7 +26,7 @@ CASES = [(arch, name) for arch in cf.ARCHES for name, t in cf.load(arch).items()
 def test_audit_counts_each_snippet_for_its_feature_only(arch, name, tmp_path, asmcap_bin):
     assert CLANG, "no clang-19/22 (clang-19 is in ci/deps)"
     t = cf.load(arch)[name]
-    argv = [CLANG] + (["-m32"] if arch == "i386" else [])
+    argv = [tcs.clang_for(name)] + (["-m32"] if arch == "i386" else [])
     ok, err, obj = cf.assemble(t, "cc", argv, tmp_path)
     assert ok, err
     r = asmcap("audit", "--format", "json", obj)

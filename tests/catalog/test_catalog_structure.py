@@ -253,10 +253,6 @@ def test_masm_body_or_none(arch, name):
         assert "0x" not in body and "%" not in body and not re.search(r"^\s*;", body, re.M), name
 
 
-def newest_clang():
-    return next((c for c in ("clang-22", "clang-19", "clang-18") if shutil.which(c)), None)
-
-
 INTEL_BODIES = ([(a, n, "nasm") for a, n in ALL if n not in NO_NASM | DIRECTIVES] +
                 [(a, n, "masm") for a, n in ALL if n not in NO_MASM | DIRECTIVES])
 
@@ -267,7 +263,7 @@ def test_intel_body_is_the_same_instructions(arch, name, way, tmp_path):
     bytes: checks the nasm bodies also where the installed nasm is too old
     to know the mnemonics (SHA512/SM3/SM4 need nasm 2.16.02), and the MASM
     bodies without ml64 (MASM's 0NNh written 0xNN, which the parser reads)."""
-    clang = newest_clang()
+    clang = tcs.clang_for(name)
     assert clang, "no clang >= 18 (clang-19 is in ci/deps)"
     t = tmpl(arch, name)
     body = t["nasm_body"] if way == "nasm" else re.sub(r"\b0([0-9a-f]+)h\b", r"0x\1", cf.masm_body(t))

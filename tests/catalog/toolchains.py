@@ -135,3 +135,13 @@ def asmcap_args(tc):
         return ["--masm", " ".join([prog, *flags])]
     flavour = NASM_FLAVOUR.get(flags[-1])
     return ["--nasm", prog, "--flavour", flavour] if flavour else None
+
+
+def clang_for(name):
+    """The newest installed clang, or clang-22 itself for a feature only it
+    knows (clang-19 rejects it): a root without clang-22 (bookworm-security)
+    skips those, naming the source, instead of failing."""
+    from conftest import need_tool
+    if EXCEPT["clang-19"].get(name) == "no":
+        return need_tool("clang-22")
+    return next((c for c in ("clang-22", "clang-19", "clang-18") if shutil.which(c)), None)
