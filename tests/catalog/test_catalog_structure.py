@@ -4,7 +4,6 @@ nasm and MASM bodies; and the catalog's bytes against real assemblers (no asmcap
 import concurrent.futures
 import glob
 import re
-import shutil
 import subprocess
 
 import pytest
