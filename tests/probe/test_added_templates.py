@@ -288,20 +288,16 @@ def test_unclosed_intel_syntax_breaks_no_other_snippet(asmcap_bin, tmp_path):
         assert f[name]["status"] == "yes", (name, f[name])
 
 
-@pytest.mark.parametrize("tail, runs", [("\t.att_syntax prefix\n", 1), ("", 2)])
-def test_a_body_that_restores_the_syntax_shares_the_run(asmcap_bin, tmp_path, tail, runs):
-    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 8d 4c 90 10\n"
-          "\t.intel_syntax noprefix\n\tlea ecx, [rax+rdx*4+16]\n" + tail)
-    r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "aaa,adx", "--format", "sh",
-               env={"ASMCAP_STATS": "1"})
-    assert r.returncode == 0 and "ASMCAP_AAA=yes" in r.stdout and "ASMCAP_ADX=yes" in r.stdout, r.stderr
-    assert stats(r)["runs"] == str(runs)
+SYNTAX_BODY = ("8d 4c 90 10", "\t.intel_syntax noprefix\n\tlea ecx, [rax+rdx*4+16]\n")
+MACRO_BODY = ("90", "\t.macro mymac\n\tnop\n\t.endm\n\tmymac\n")
 
 
-@pytest.mark.parametrize("tail, runs", [("\t.purgem mymac\n", 1), ("", 2)])
-def test_a_body_that_purges_its_macro_shares_the_run(asmcap_bin, tmp_path, tail, runs):
-    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 90\n"
-          "\t.macro mymac\n\tnop\n\t.endm\n\tmymac\n" + tail)
+@pytest.mark.parametrize("body, tail, runs", [(SYNTAX_BODY, "\t.att_syntax prefix\n", 1), (SYNTAX_BODY, "", 2),
+                                              (MACRO_BODY, "\t.purgem mymac\n", 1), (MACRO_BODY, "", 2)])
+def test_a_body_that_undoes_its_state_shares_the_run(asmcap_bin, tmp_path, body, tail, runs):
+    """Switched back (.att_syntax) or purged (.purgem), a body leaves the
+    assembler as it found it and shares the batch; else it runs alone."""
+    write(tmp_path, "x86_64/aaa.s", f"# feature: aaa\n# expect: {body[0]}\n" + body[1] + tail)
     r = asmcap("--cc", "gcc", "--add-templates", tmp_path, "--features", "aaa,adx", "--format", "sh",
                env={"ASMCAP_STATS": "1"})
     assert r.returncode == 0 and "ASMCAP_AAA=yes" in r.stdout and "ASMCAP_ADX=yes" in r.stdout, r.stderr
