@@ -263,15 +263,21 @@ def test_body_arch_directive_enables_no_other_snippet(asmcap_bin, tmp_path):
         assert f[name]["flags"]["status"] == own, (name, f[name])
 
 
-def test_body_arch_directive_on_x86(asmcap_bin, tmp_path):
-    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 66 48 0f 38 f6 d8\n"
-          "\t.arch .adx\n\tadcx %rax,%rbx\n")
+def assert_adx_as_gas_says(tmp_path, expect, body):
+    """An added `aaa' (expect, body) probed beside adx under
+    -Wa,-march=generic64: adx's verdict is what gcc says of adx's own
+    instructions under those flags, whatever aaa's body did."""
+    write(tmp_path, "x86_64/aaa.s", f"# feature: aaa\n# expect: {expect}\n" + body)
     flags = "-Wa,-march=generic64"
     r = asmcap("--cc", "gcc", "--cflags", flags, "--add-templates", tmp_path, "--features", "aaa,adx",
                "--format", "json")
     assert r.returncode == 0, r.stderr
     own = assembles(["gcc", flags, "-c"], "\tadcx %rax,%rbx\n\tadox %r9,%r8\n", tmp_path)
     assert json.loads(r.stdout)["features"]["adx"]["status"] == ("yes" if own else "no")
+
+
+def test_body_arch_directive_on_x86(asmcap_bin, tmp_path):
+    assert_adx_as_gas_says(tmp_path, "66 48 0f 38 f6 d8", "\t.arch .adx\n\tadcx %rax,%rbx\n")
 
 
 def test_unclosed_intel_syntax_breaks_no_other_snippet(asmcap_bin, tmp_path):
@@ -309,13 +315,7 @@ def test_macro_defined_in_a_body_reaches_no_other_snippet(asmcap_bin, tmp_path):
     # adx pass on an assembler that rejects both instructions
     macros = "".join(f"\t.macro {m} a:vararg\n\t.byte {b}\n\t.endm\n" for m, b in
                      (("adcx", "0x66,0x48,0x0f,0x38,0xf6,0xd8"), ("adox", "0xf3,0x4d,0x0f,0x38,0xf6,0xc1")))
-    write(tmp_path, "x86_64/aaa.s", "# feature: aaa\n# expect: 90\n" + macros + "\tnop\n")
-    flags = "-Wa,-march=generic64"
-    r = asmcap("--cc", "gcc", "--cflags", flags, "--add-templates", tmp_path, "--features", "aaa,adx",
-               "--format", "json")
-    assert r.returncode == 0, r.stderr
-    own = assembles(["gcc", flags, "-c"], "\tadcx %rax,%rbx\n\tadox %r9,%r8\n", tmp_path)
-    assert json.loads(r.stdout)["features"]["adx"]["status"] == ("yes" if own else "no")
+    assert_adx_as_gas_says(tmp_path, "90", macros + "\tnop\n")
 
 
 def test_nasm_bits_in_a_body_reaches_no_other_snippet(asmcap_bin, tmp_path):
