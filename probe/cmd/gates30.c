@@ -130,6 +130,23 @@ static void add(char *trace, size_t len, const char *part)
 
 enum by { BY_NONE, BY_CONSTANT, BY_GAS, BY_NASM, BY_ML64, BY_CLANG };
 
+/* version_rule: one rule of OpenSSL's kind, the version re's one capture
+ * finds in text weighed by table w; its trace part ("NAME: V -> L" or
+ * "NAME: no match") added to trace.  The level, or -1 without a match. */
+static int version_rule(const char *name, const char *re, const char *text, const struct weighted *w,
+                        char *trace, size_t len)
+{
+	char v[1][32], part[160];
+	int lvl = -1;
+	if (legacy_match(re, text, v, 1) == 1) {
+		lvl = weigh(w, strtod(v[0], NULL));
+		snprintf(part, sizeof part, "%s: %s -> %d", name, v[0], lvl);
+	} else
+		snprintf(part, sizeof part, "%s: no match", name);
+	add(trace, len, part);
+	return lvl;
+}
+
 /* OpenSSL's level for gate g, which rule set it last, and the rules that
  * ran, as text. */
 static int openssl_level(const struct gate *g, const struct legacy_text *t, enum by *by, char *trace, size_t len)
@@ -143,13 +160,11 @@ static int openssl_level(const struct gate *g, const struct legacy_text *t, enum
 		*by = BY_CONSTANT;
 		return 1;
 	}
-	if (legacy_match("GNU assembler version ([2-9]\\.[0-9]+)", t->as, v, 1) == 1) {
-		lvl = weigh(g->gas, strtod(v[0], NULL));
+	int r = version_rule("gnu-as", "GNU assembler version ([2-9]\\.[0-9]+)", t->as, g->gas, trace, len);
+	if (r >= 0) {
+		lvl = r;
 		*by = BY_GAS;
-		snprintf(part, sizeof part, "gnu-as: %s -> %d", v[0], lvl);
-	} else
-		snprintf(part, sizeof part, "gnu-as: no match");
-	add(trace, len, part);
+	}
 	if (t->nasm && (!lvl || g->always)) {
 		if (legacy_match("NASM version ([2-9]\\.[0-9]+)(\\.([0-9]+))?", t->nasm, v, 3) == 1) {
 			double x = strtod(v[0], NULL);
@@ -160,14 +175,10 @@ static int openssl_level(const struct gate *g, const struct legacy_text *t, enum
 			snprintf(part, sizeof part, "nasm: no match");
 		add(trace, len, part);
 	}
-	if (t->ml64 && g->ml64[0].w && !lvl) {
-		if (legacy_match("Version ([0-9]+)\\.", t->ml64, v, 1) == 1) {
-			lvl = weigh(g->ml64, strtod(v[0], NULL));
-			*by = BY_ML64;
-			snprintf(part, sizeof part, "ml64: %s -> %d", v[0], lvl);
-		} else
-			snprintf(part, sizeof part, "ml64: no match");
-		add(trace, len, part);
+	if (t->ml64 && g->ml64[0].w && !lvl &&
+	    (r = version_rule("ml64", "Version ([0-9]+)\\.", t->ml64, g->ml64, trace, len)) >= 0) {
+		lvl = r;
+		*by = BY_ML64;
 	}
 	if (!lvl || g->always) {
 		int c = clang_level(g->clang, t->cc, part, sizeof part);
