@@ -211,10 +211,11 @@ matrix: $(BUILD)/asmcap
 # speed ratios and all of OpenSSL's tests, in build/peers/openssl.md; then
 # libgcrypt with its checks answered by asmcap (integrations/libgcrypt),
 # in build/peers/libgcrypt.md (sources through apt-get source; builds
-# under build/peers/).
+# under build/peers/). PEERS_FLAGS=--reuse keeps the builds an earlier
+# run finished (the tests and speed runs are made again).
 peers: $(BUILD)/asmcap
-	ASMCAP_BIN=$(BUILD)/asmcap ci/peers openssl
-	ASMCAP_BIN=$(BUILD)/asmcap ci/peers libgcrypt
+	ASMCAP_BIN=$(BUILD)/asmcap ci/peers openssl $(PEERS_FLAGS)
+	ASMCAP_BIN=$(BUILD)/asmcap ci/peers libgcrypt $(PEERS_FLAGS)
 .PHONY: peers
 
 ## Install (DESTDIR for staging; Perl finds site_perl under /usr/local by default)
