@@ -18,7 +18,8 @@ FEATURES = {
     "aarch64": ("crc32 aes pmull sha2 sha3 sha512 sm3 sm4 lse rcpc dotprod fp16 bf16 "
                 "i8mm sve sve2 sme sme2 pauth bti mte flagm sb mops cssc wfxt ls64 "
                 "gcs neon armv8 sme-i16i64 archext-sha3 archext-dotprod archext-i8mm "
-                "arch-level cfi-negate-ra-state").split(),
+                "arch-level cfi-negate-ra-state archext-crc archext-aes archext-sve archext-sve2 "
+                "archext-sme archext-sme2 archext-sme-i16i64").split(),
     "arm": ("neon vfpv4 idiv crc32 aes sha2 thumb2 armv5te armv6 armv6t2 vfp vfpv3 setend "
             "vfp-fpinst archext-sec dn-qn func").split(),
     "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
@@ -42,6 +43,8 @@ DIRECTIVES = {
         "archext-dotprod": (None, None),
         "archext-i8mm": (None, None),
         "arch-level": (None, None),
+        **{f"archext-{x}": (None, None)
+           for x in ("crc", "aes", "sve", "sve2", "sme", "sme2", "sme-i16i64")},
         "cfi-negate-ra-state": ("hint #25\nhint #29",
                                 ".cfi_startproc\nhint #25\nhint #29\n.cfi_endproc"),
     },
