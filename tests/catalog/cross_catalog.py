@@ -24,7 +24,7 @@ FEATURES = {
             "vfp-fpinst archext-sec dn-qn func").split(),
     "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
                 "zvkb zvkg zvkned zvknha zvknhb zvksed zvksh zicond zacas zabha zicbom "
-                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn").split(),
+                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn option-arch").split(),
 }
 
 # Directive questions (templates/README.md): no CPU key and no audit (built
@@ -57,6 +57,7 @@ DIRECTIVES = {
     },
     "riscv64": {
         "insn": ("add t0, t0, zero", None),
+        "option-arch": (None, None),
     },
 }
 

@@ -23,6 +23,7 @@ arm: every feature yes on gas, gas -mthumb, gas without -march, clang-14,
   clang-19, clang-22
 riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   zba..zksh v zicbom zicboz zicbop zihintpause zawrs yes no yes yes yes
+  option-arch                                    yes no yes yes yes
   zicond zabha zfa zcb zimop zv*                no  no yes yes yes
   zacas                                          no  no no  yes yes
 clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
@@ -67,7 +68,9 @@ EXCEPT = {
     },
     "riscv64": {
         "gas": {f: "no" for f in GAS_RV_NO},
-        # .insn needs no `.option arch', which clang-14 warns about
+        # .insn needs no `.option arch', which clang-14 warns about (the
+        # kernel's as-instr makes that warning fatal: its AS_HAS_OPTION_ARCH
+        # is n there too, as option-arch is no)
         "clang-14": {f: "no" for f in cc.FEATURES["riscv64"] if f != "insn"},
         "clang-19": {"zacas": "no"},
     },
