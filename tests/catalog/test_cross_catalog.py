@@ -49,7 +49,7 @@ GAS_RV_NO = ("zicond zacas zabha zfa zcb zimop zvbb zvbc zvkb zvkg zvkned zvknha
 # The directive questions: GNU as 2.40 accepts `.arch_extension sha3`,
 # `dotprod` and `i8mm` under armv8-a and ignores them (the instruction is
 # then refused); clang-14 does not know the names dotprod and i8mm.  clang
-# has no `.dn`/`.qn` and no `.func`; GNU as without -march refuses
+# has no `.dn`/`.qn` and no `.func` (on aarch64 neither); GNU as without -march refuses
 # `.arch_extension sec` (not on a v7-A base), as it does `idiv`.
 GAS_ARCHEXT_IGNORED = {f: "no" for f in ("archext-sha3", "archext-dotprod", "archext-i8mm")}
 # `.arch_extension sme2' and `sme-i16i64': names GNU as 2.40 and clang-14
@@ -60,7 +60,8 @@ EXCEPT = {
     "aarch64": {
         "gas": {**{f: "no" for f in ("gcs", "sme2")}, **GAS_ARCHEXT_IGNORED, **ARCHEXT_UNKNOWN},
         "clang-14": {**{f: "no" for f in CLANG14_A64_NO},
-                     "archext-dotprod": "no", "archext-i8mm": "no", **ARCHEXT_UNKNOWN},
+                     "archext-dotprod": "no", "archext-i8mm": "no", **ARCHEXT_UNKNOWN, "func": "no"},
+        **{f"clang-{v}": {"func": "no"} for v in (19, 22)},
     },
     "arm": {
         "gas-default": {"archext-sec": "no"},
@@ -79,6 +80,7 @@ EXCEPT = {
 # shown to be needed (templates/README.md).  vfp and vfpv3 are not: GNU as
 # without -march has no FPU.
 IN_BASE = {("aarch64", "bti"), ("arm", "thumb2"), ("aarch64", "neon"), ("aarch64", "armv8"),
+           ("aarch64", "cpuext-simd"),
            ("arm", "armv5te"), ("arm", "armv6"), ("arm", "armv6t2"),
            ("arm", "setend")}
 
