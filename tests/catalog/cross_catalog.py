@@ -18,12 +18,14 @@ FEATURES = {
     "aarch64": ("crc32 aes pmull sha2 sha3 sha512 sm3 sm4 lse rcpc dotprod fp16 bf16 "
                 "i8mm sve sve2 sme sme2 pauth bti mte flagm sb mops cssc wfxt ls64 "
                 "gcs neon armv8 sme-i16i64 archext-sha3 archext-dotprod archext-i8mm "
-                "arch-level cfi-negate-ra-state").split(),
+                "arch-level cfi-negate-ra-state archext-crc archext-aes archext-sve archext-sve2 "
+                "archext-sme archext-sme2 archext-sme-i16i64 func platform-as cpuext-simd "
+                "cpuext-crypto").split(),
     "arm": ("neon vfpv4 idiv crc32 aes sha2 thumb2 armv5te armv6 armv6t2 vfp vfpv3 setend "
-            "vfp-fpinst archext-sec dn-qn func").split(),
+            "vfp-fpinst archext-sec dn-qn func platform-as fpu-neon").split(),
     "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
                 "zvkb zvkg zvkned zvknha zvknhb zvksed zvksh zicond zacas zabha zicbom "
-                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn").split(),
+                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn option-arch").split(),
 }
 
 # Directive questions (templates/README.md): no CPU key and no audit (built
@@ -42,6 +44,14 @@ DIRECTIVES = {
         "archext-dotprod": (None, None),
         "archext-i8mm": (None, None),
         "arch-level": (None, None),
+        **{f"archext-{x}": (None, None)
+           for x in ("crc", "aes", "sve", "sve2", "sme", "sme2", "sme-i16i64")},
+        "func": ("add x0, x1, x2", None),
+        # libgcrypt's checks: a syntax question, with no directive to take
+        # away, and two `.cpu' spellings
+        "platform-as": (None, None),
+        "cpuext-simd": (None, None),
+        "cpuext-crypto": (None, None),
         "cfi-negate-ra-state": ("hint #25\nhint #29",
                                 ".cfi_startproc\nhint #25\nhint #29\n.cfi_endproc"),
     },
@@ -51,9 +61,12 @@ DIRECTIVES = {
                   ".syntax unified\n.arm\nvadd asmcap_dn, asmcap_dn, asmcap_dn\n"
                   "vadd asmcap_qn, asmcap_qn, asmcap_qn"),
         "func": (".syntax unified\n.arm\nadd r0, r1, r2", None),
+        "platform-as": (".syntax unified\n.arm\nadd r0, r0, r4, ror #12", None),
+        "fpu-neon": (None, None),
     },
     "riscv64": {
         "insn": ("add t0, t0, zero", None),
+        "option-arch": (None, None),
     },
 }
 

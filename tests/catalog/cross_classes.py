@@ -60,10 +60,12 @@ CLASS = {
         "sme-i16i64": ["addva za7.d, p7/m, p6/m, z31.d", "smopa za0.d, p0/m, p1/m, z0.h, z1.h",
                        "umops za7.d, p7/m, p6/m, z31.h, z30.h", "sumopa za1.d, p0/m, p1/m, z0.h, z1.h",
                        "usmops za2.d, p0/m, p1/m, z0.h, z1.h"],
-        # directive questions have no audit: their instructions are their
-        # extension's (sha3, dotprod, i8mm) or the base's
+        # directive and syntax questions have no audit: their instructions are their
+        # extension's (sha3, dotprod, i8mm, crc32 ...) or the base's
         **{n: [] for n in ("archext-sha3", "archext-dotprod", "archext-i8mm", "arch-level",
-                                   "cfi-negate-ra-state")},
+                                   "cfi-negate-ra-state", "archext-crc", "archext-aes", "archext-sve",
+                                   "archext-sve2", "archext-sme", "archext-sme2", "archext-sme-i16i64",
+                                   "func", "platform-as", "cpuext-simd", "cpuext-crypto")},
     },
     "arm": {
         "neon": ["vld1.8 {d0}, [r0]", "vst1.32 {d0, d1}, [r1]", "vmul.f32 q0, q1, q2", "veor d0, d1, d2"],
@@ -85,7 +87,7 @@ CLASS = {
         "vfpv3": ["vmov.f64 d0, #-2.0", "vcvt.f32.s32 s0, s0, #16", "vcvt.u16.f64 d0, d0, #3"],
         "setend": ["setend le", "setend be"],
         "vfp-fpinst": ["vmrs r1, fpinst2", "vmsr fpinst, r2", "vmsr fpinst2, r3"],
-        **{n: [] for n in ("archext-sec", "dn-qn", "func")},
+        **{n: [] for n in ("archext-sec", "dn-qn", "func", "platform-as", "fpu-neon")},
     },
     "riscv64": {
         "zba": ["sh2add a0, a1, a2", "sh3add a0, a1, a2", "add.uw a0, a1, a2", "sh1add.uw a0, a1, a2",
@@ -138,5 +140,6 @@ CLASS = {
         "zimop": ["mop.r.31 a0, a1", "mop.rr.7 a0, a1, a2", "mop.r.5 t0, t1"],
         "zicbop": ["prefetch.w 32(a1)", "prefetch.i -64(t0)", "prefetch.r 2016(a0)"],
         "insn": [],
+        "option-arch": [],
     },
 }

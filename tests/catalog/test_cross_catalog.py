@@ -13,6 +13,7 @@ prints the tables.  Measured verdicts (2026-12, Debian 12 packages):
 aarch64      gas  clang-14 clang-19 clang-22
   cssc                                  yes no yes yes
   gcs sme2                              no  no yes yes
+  archext-sme2 archext-sme-i16i64       no  no yes yes
   every other feature                   yes yes yes yes
 clang-14 accepts `.arch armv8.2-a+dotprod' (and `+i8mm', `+bogus') and
 ignores the extension: it assembles dotprod, i8mm, bf16, fp16, sb and wfxt
@@ -22,6 +23,7 @@ arm: every feature yes on gas, gas -mthumb, gas without -march, clang-14,
   clang-19, clang-22
 riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   zba..zksh v zicbom zicboz zicbop zihintpause zawrs yes no yes yes yes
+  option-arch                                    yes no yes yes yes
   zicond zabha zfa zcb zimop zv*                no  no yes yes yes
   zacas                                          no  no no  yes yes
 clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
@@ -47,15 +49,19 @@ GAS_RV_NO = ("zicond zacas zabha zfa zcb zimop zvbb zvbc zvkb zvkg zvkned zvknha
 # The directive questions: GNU as 2.40 accepts `.arch_extension sha3`,
 # `dotprod` and `i8mm` under armv8-a and ignores them (the instruction is
 # then refused); clang-14 does not know the names dotprod and i8mm.  clang
-# has no `.dn`/`.qn` and no `.func`; GNU as without -march refuses
+# has no `.dn`/`.qn` and no `.func` (on aarch64 neither); GNU as without -march refuses
 # `.arch_extension sec` (not on a v7-A base), as it does `idiv`.
 GAS_ARCHEXT_IGNORED = {f: "no" for f in ("archext-sha3", "archext-dotprod", "archext-i8mm")}
+# `.arch_extension sme2' and `sme-i16i64': names GNU as 2.40 and clang-14
+# do not know (an error there; the latter's older name is `sme-i64')
+ARCHEXT_UNKNOWN = {f: "no" for f in ("archext-sme2", "archext-sme-i16i64")}
 CLANG_ARM_NO = {"dn-qn": "no", "func": "no"}
 EXCEPT = {
     "aarch64": {
-        "gas": {**{f: "no" for f in ("gcs", "sme2")}, **GAS_ARCHEXT_IGNORED},
+        "gas": {**{f: "no" for f in ("gcs", "sme2")}, **GAS_ARCHEXT_IGNORED, **ARCHEXT_UNKNOWN},
         "clang-14": {**{f: "no" for f in CLANG14_A64_NO},
-                     "archext-dotprod": "no", "archext-i8mm": "no"},
+                     "archext-dotprod": "no", "archext-i8mm": "no", **ARCHEXT_UNKNOWN, "func": "no"},
+        **{f"clang-{v}": {"func": "no"} for v in (19, 22)},
     },
     "arm": {
         "gas-default": {"archext-sec": "no"},
@@ -63,7 +69,9 @@ EXCEPT = {
     },
     "riscv64": {
         "gas": {f: "no" for f in GAS_RV_NO},
-        # .insn needs no `.option arch', which clang-14 warns about
+        # .insn needs no `.option arch', which clang-14 warns about (the
+        # kernel's as-instr makes that warning fatal: its AS_HAS_OPTION_ARCH
+        # is n there too, as option-arch is no)
         "clang-14": {f: "no" for f in cc.FEATURES["riscv64"] if f != "insn"},
         "clang-19": {"zacas": "no"},
     },
@@ -72,6 +80,7 @@ EXCEPT = {
 # shown to be needed (templates/README.md).  vfp and vfpv3 are not: GNU as
 # without -march has no FPU.
 IN_BASE = {("aarch64", "bti"), ("arm", "thumb2"), ("aarch64", "neon"), ("aarch64", "armv8"),
+           ("aarch64", "cpuext-simd"),
            ("arm", "armv5te"), ("arm", "armv6"), ("arm", "armv6t2"),
            ("arm", "setend")}
 

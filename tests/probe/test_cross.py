@@ -100,6 +100,47 @@ def test_riscv64_verdicts_per_toolchain(cc, yes, no):
         assert "GNU assembler" in c["toolchain"]["assembler"]
 
 
+# The directive and syntax questions other projects ask (README's table):
+# what each toolchain's bytes say (tests/catalog/test_cross_catalog.py
+# measures them without asmcap).  GNU as 2.40 and clang-14 know neither
+# `.arch_extension sme2' nor `sme-i16i64'; clang has no `.func'; clang-14
+# warns about `.option arch'.
+QUESTIONS = {
+    "aarch64": ("archext-crc,archext-aes,archext-sve,archext-sve2,archext-sme,archext-sme2,"
+                "archext-sme-i16i64,cpuext-simd,cpuext-crypto,platform-as,func"),
+    "arm": "platform-as,fpu-neon",
+    "riscv64": "option-arch",
+}
+
+
+@pytest.mark.parametrize("arch,way,no", [
+    ("aarch64", ["--as", "aarch64-linux-gnu-as"], {"archext-sme2", "archext-sme-i16i64"}),
+    ("aarch64", ["--cc", f"clang-14 {A64}"], {"archext-sme2", "archext-sme-i16i64", "func"}),
+    ("aarch64", ["--cc", f"clang-19 {A64}"], {"func"}),
+    ("aarch64", ["--cc", f"clang-22 {A64}"], {"func"}),
+    ("arm", ["--as", "arm-linux-gnueabihf-as"], set()),
+    ("arm", ["--cc", "clang-14 --target=armv7a-linux-gnueabihf -mfpu=vfpv3-d16"], set()),
+    ("riscv64", ["--as", "riscv64-linux-gnu-as"], set()),
+    ("riscv64", ["--cc", f"clang-14 {RV64}"], {"option-arch"}),
+    ("riscv64", ["--cc", f"clang-22 {RV64}"], set()),
+])
+def test_other_projects_directive_questions(arch, way, no):
+    """Each yes names the directive that gave the bytes, and without it
+    (the build's flags only) the extension questions are no: the directive
+    did the work.  cpuext-simd asks a directive whose extension is in the
+    base, so its flags answer is yes."""
+    need(way[1].split()[0])
+    c = probe(*way, "--features", QUESTIONS[arch])
+    assert c["toolchain"]["arch"] == arch
+    t, names = table(c), QUESTIONS[arch].split(",")
+    assert {k: t[k][0] for k in names} == {k: "no" if k in no else "yes" for k in names}
+    for k in names:
+        f = c["features"][k]
+        if f["status"] == "yes" and t[k][1] is not None:
+            assert f["enable"] and f["enable"].startswith("."), (k, f)
+            assert t[k][1] == ("yes" if k == "cpuext-simd" else "no"), (k, f)
+
+
 def test_flags_answer_follows_march():
     need("clang-19")
     c = probe("--cc", f"clang-19 {A64}", "--cflags", "-march=armv8.2-a+sha3", "--features", "sha3,sm4")

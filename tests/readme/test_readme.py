@@ -61,3 +61,32 @@ def test_command_runs(command):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f"{command}\n--- stdout\n{r.stdout[-3000:]}\n--- stderr\n{r.stderr[-3000:]}"
     assert r.stdout.strip(), f"{command}: no output"
+
+
+def projects_table():
+    """(check, answer) cells of the table of what other projects check."""
+    text = README.split("### What other projects check", 1)[1].split("\n\n| Project |", 1)[1]
+    rows = text.split("\n\n", 1)[0].splitlines()[2:]
+    cells = [[c.strip() for c in r.strip().strip("|").split("|")] for r in rows]
+    assert {len(c) for c in cells} == {4}, "a `|' inside a cell"
+    return [(c[1], c[3]) for c in cells]
+
+
+def test_projects_table_names_exist():
+    """The answer each row leads with (the names before its first note) is a
+    catalog feature, or a C-level probe after `cc-probe`: a renamed or
+    dropped feature cannot leave a stale row.  Names still being built are
+    marked "(this round)" and not looked up."""
+    features = {p.stem for p in (ROOT / "templates").glob("*/*.s")}
+    probes = {p.stem for p in (ROOT / "templates").glob("*/c/*.c")}
+    rows = projects_table()
+    assert len(rows) > 60
+    stale = []
+    for check, answer in rows:
+        if "(this round)" in answer:
+            continue
+        lead = re.split(r" \(|:|;| whose|'s ", answer, maxsplit=1)[0]
+        names = [n for n in re.findall(r"`([^`]+)`", lead) if " " not in n]
+        known = probes if names[:1] == ["cc-probe"] else features
+        stale += [(check, n) for n in names if n != "cc-probe" and n not in known]
+    assert stale == []
