@@ -18,7 +18,8 @@ FEATURES = {
     "aarch64": ("crc32 aes pmull sha2 sha3 sha512 sm3 sm4 lse rcpc dotprod fp16 bf16 "
                 "i8mm sve sve2 sme sme2 pauth bti mte flagm sb mops cssc wfxt ls64 "
                 "gcs neon armv8 sme-i16i64 archext-sha3 archext-dotprod archext-i8mm "
-                "arch-level cfi-negate-ra-state").split(),
+                "arch-level cfi-negate-ra-state").split() +
+               [f"march-armv8.{n}-a" for n in range(1, 7)],
     "arm": ("neon vfpv4 idiv crc32 aes sha2 thumb2 armv5te armv6 armv6t2 vfp vfpv3 setend "
             "vfp-fpinst archext-sec dn-qn func").split(),
     "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
@@ -58,8 +59,30 @@ DIRECTIVES = {
 }
 
 
+# Assembler-flag questions (`as-flag:'): the flag is the only enabling
+# form, added to the command (replacing the base -march) instead of an
+# `enable:' line; like directive questions, no CPU key and no audit.
+FLAG_QUESTIONS = {
+    "aarch64": [f"march-armv8.{n}-a" for n in range(1, 7)],
+    "arm": [],
+    "riscv64": [],
+}
+
+
 def is_directive(arch, name):
-    return name in DIRECTIVES[arch]
+    """A directive or flag question (no CPU key, no audit)."""
+    return name in DIRECTIVES[arch] or name in FLAG_QUESTIONS[arch]
+
+
+def argv_with(tc, t, enable=True):
+    """The toolchain's argv for entry t: an `as-flag:' entry (unless
+    enable=False) has its flag in place of the base -march, as the words
+    after `-Wa,' where the toolchain is GNU as itself."""
+    flag = t.get("as-flag") if enable else None
+    if not flag:
+        return tc[2]
+    words = flag[4:].split(",") if tc[1] == "gas" and flag.startswith("-Wa,") else [flag]
+    return [w for w in tc[2] if not w.startswith("-march=")] + words
 
 
 def parse(path):
@@ -200,7 +223,7 @@ def assemble(argv, text, section=".text"):
 
 def verdict_with(arch, tc, t, spelling):
     """('yes'|'no'|'broken', detail) for feature t under one enable spelling."""
-    ok, msg, code = assemble(tc[2], source(arch, t, spelling=spelling), t.get("section", ".text"))
+    ok, msg, code = assemble(argv_with(tc, t), source(arch, t, spelling=spelling), t.get("section", ".text"))
     if not ok:
         return "no", msg
     if any(code == hexbytes(e) for e in t["expect"]):
@@ -264,7 +287,7 @@ CPU_KEY = {
                 "cssc": "HWCAP2_CSSC", "wfxt": "HWCAP2_WFXT", "ls64": None,
                 "gcs": "HWCAP_GCS", "neon": "HWCAP_ASIMD", "armv8": None,
                 "sme-i16i64": "HWCAP2_SME_I16I64",
-                **{n: None for n in DIRECTIVES["aarch64"]}},
+                **{n: None for n in [*DIRECTIVES["aarch64"], *FLAG_QUESTIONS["aarch64"]]}},
     "arm": {"neon": "HWCAP_NEON", "vfpv4": "HWCAP_VFPv4", "idiv": "HWCAP_IDIVA",
             "crc32": "HWCAP2_CRC32", "aes": "HWCAP2_AES", "sha2": "HWCAP2_SHA2",
             "thumb2": None, "armv5te": "HWCAP_EDSP", "armv6": None, "armv6t2": None,

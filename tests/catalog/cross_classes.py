@@ -60,10 +60,11 @@ CLASS = {
         "sme-i16i64": ["addva za7.d, p7/m, p6/m, z31.d", "smopa za0.d, p0/m, p1/m, z0.h, z1.h",
                        "umops za7.d, p7/m, p6/m, z31.h, z30.h", "sumopa za1.d, p0/m, p1/m, z0.h, z1.h",
                        "usmops za2.d, p0/m, p1/m, z0.h, z1.h"],
-        # directive questions have no audit: their instructions are their
-        # extension's (sha3, dotprod, i8mm) or the base's
+        # directive and flag questions have no audit: their instructions
+        # are their extension's (sha3, dotprod, i8mm, lse, rcpc ...) or the base's
         **{n: [] for n in ("archext-sha3", "archext-dotprod", "archext-i8mm", "arch-level",
-                                   "cfi-negate-ra-state")},
+                                   "cfi-negate-ra-state",
+                                   *(f"march-armv8.{k}-a" for k in range(1, 7)))},
     },
     "arm": {
         "neon": ["vld1.8 {d0}, [r0]", "vst1.32 {d0, d1}, [r1]", "vmul.f32 q0, q1, q2", "veor d0, d1, d2"],

@@ -15,7 +15,7 @@ from catalog_files import ROOT, TEMPLATES, hexbytes
 from conftest import probe_includes, probe_sources
 
 KNOWN = {"feature", "summary", "requires", "since", "expect", "enable", "audit",
-         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section"}
+         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section", "as-flag"}
 # Snippet words that another feature's patterns also recognise, beyond
 # `requires:`: the instruction belongs to both extensions (templates/README.md).
 OVERLAPS = {("zbkc", "zbc"), ("zvkb", "zvbb"), ("zvknha", "zvknhb"), ("zvknhb", "zvknha")}
@@ -63,6 +63,9 @@ def test_header(arch, name):
         # its bytes are the answer; no audit: built code does not show the directive
         assert t["expect"] and not t["audit"] and not t["audit-thumb"]
         assert instruction_lines(plain_body(arch, name)), "a directive-only body"
+        # a flag question: its flag is the only enabling form
+        assert (name in cc.FLAG_QUESTIONS[arch]) == ("as-flag" in t)
+        assert "as-flag" not in t or (t["as-flag"].startswith("-") and not t["enable"])
     else:
         assert t["expect"] and t["enable"] and (t["audit"] or t["audit-thumb"])
         assert instruction_lines(body), "a directive-only body"
