@@ -286,6 +286,10 @@ BODY = "\tcrc32x\tw0, w1, x2\n"
     ("aarch64", "# enable: .arch armv8-a /* x */\n", "holds `/*'"),
     ("aarch64", "# enable: .arch armv8-a\t\n".replace("\t", "\x01"), "holds byte 0x01"),
     ("aarch64", "".join(f"# enable: .arch armv8.{k}-a\n" for k in range(10)), "more than ten"),
+    ("aarch64", "# as-flag: Wa,-march=armv8.2-a\n", "bad as-flag"),
+    ("aarch64", "# as-flag: -Wa,-march=armv8.2-a -O2\n", "bad as-flag"),
+    # the flag is the only enabling form: GOOD's `enable:' beside it is refused
+    ("aarch64", "# as-flag: -Wa,-march=armv8.2-a\n", "`as-flag:' and `enable:' together"),
     ("aarch64", "# cpuid: leaf=1 subleaf=0 reg=ecx bit=1\n", "`cpuid:' does not apply to aarch64"),
     ("aarch64", "# nasm: none\n", "`nasm:' does not apply"),
     ("riscv64", "# hwprobe: key=4\n", "bad hwprobe"),
