@@ -24,7 +24,8 @@ FEATURES = {
             "vfp-fpinst archext-sec dn-qn func").split(),
     "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
                 "zvkb zvkg zvkned zvknha zvknhb zvksed zvksh zicond zacas zabha zicbom "
-                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn").split(),
+                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn").split() +
+               ["march-rv64ima_zbb", "march-rv64ima_zba"],
 }
 
 # Directive questions (templates/README.md): no CPU key and no audit (built
@@ -65,7 +66,7 @@ DIRECTIVES = {
 FLAG_QUESTIONS = {
     "aarch64": [f"march-armv8.{n}-a" for n in range(1, 7)],
     "arm": [],
-    "riscv64": [],
+    "riscv64": ["march-rv64ima_zbb", "march-rv64ima_zba"],
 }
 
 

@@ -139,5 +139,6 @@ CLASS = {
         "zimop": ["mop.r.31 a0, a1", "mop.rr.7 a0, a1, a2", "mop.r.5 t0, t1"],
         "zicbop": ["prefetch.w 32(a1)", "prefetch.i -64(t0)", "prefetch.r 2016(a0)"],
         "insn": [],
+        "march-rv64ima_zbb": [], "march-rv64ima_zba": [],     # flag questions: no audit
     },
 }

@@ -24,8 +24,9 @@ riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   zba..zksh v zicbom zicboz zicbop zihintpause zawrs yes no yes yes yes
   zicond zabha zfa zcb zimop zv*                no  no yes yes yes
   zacas                                          no  no no  yes yes
+  insn march-rv64ima_zbb march-rv64ima_zba     yes yes yes yes yes
 clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
-clang-14 answers no for every riscv64 feature.  GNU as 2.40 knows neither
+clang-14 answers no for every riscv64 feature that needs it.  GNU as 2.40 knows neither
 Zicond, Zacas, Zabha, Zfa, Zcb, Zimop nor any vector crypto extension,
 nor SME2 or GCS; clang-19 keeps Zacas behind -menable-experimental-extensions.
 """
@@ -63,8 +64,9 @@ EXCEPT = {
     },
     "riscv64": {
         "gas": {f: "no" for f in GAS_RV_NO},
-        # .insn needs no `.option arch', which clang-14 warns about
-        "clang-14": {f: "no" for f in cc.FEATURES["riscv64"] if f != "insn"},
+        # .insn and the -march flags need no `.option arch', which clang-14 warns about
+        "clang-14": {f: "no" for f in cc.FEATURES["riscv64"]
+                     if f != "insn" and f not in cc.FLAG_QUESTIONS["riscv64"]},
         "clang-19": {"zacas": "no"},
     },
 }

@@ -38,8 +38,8 @@ TOOLS = {"clang-14": ["clang-14"], "clang-19": ["clang-19"], "clang-22": ["clang
 MEASURED = {tc[0]: {lv: "yes" for lv in LEVELS} for tc in TOOLCHAINS}
 
 
-def template(level):
-    return parse_header(ROOT / "templates" / "aarch64" / f"march-{level}.s", ("expect",))
+def template(level, arch="aarch64"):
+    return parse_header(ROOT / "templates" / arch / f"march-{level}.s", ("expect",))
 
 
 def need(tc_id):
@@ -59,11 +59,11 @@ def assemble(tmp_path, cc, cflags, text, *flags):
     return True, sections(obj)[1].get(".text")
 
 
-def from_bytes(tmp_path, cc, cflags, level):
+def from_bytes(tmp_path, cc, cflags, level, arch="aarch64"):
     """yes when the body gives its bytes with the flag (and is refused
     without it: the flag is what enables it), else no."""
-    t = template(level)
-    flag = f"-Wa,-march={level}"
+    t = template(level, arch)
+    flag = f"-Wa,-march={level}" if arch == "aarch64" else f"-march={level}"
     assert t["as-flag"] == flag
     without, _ = assemble(tmp_path, cc, cflags, t["body"])
     ok, code = assemble(tmp_path, cc, cflags, t["body"], flag)
@@ -78,8 +78,8 @@ def cc_flag(cc, cflags, *fl, fmt="sh", env=None, extra=()):
     return r.stdout
 
 
-def var(level):
-    return "ASMCAP_CFLAG_WA__MARCH_" + level.upper().replace(".", "_").replace("-", "_")
+def var(level, prefix="ASMCAP_CFLAG_WA__MARCH_"):
+    return prefix + level.upper().replace(".", "_").replace("-", "_")
 
 
 def text_rows(out):
@@ -98,6 +98,24 @@ def test_levels_answered_from_the_bytes(tmp_path, tc_id, cc, cflags):
     assert want == MEASURED[tc_id]
     got = text_rows(cc_flag(cc, cflags, *[f"-Wa,-march={lv}" for lv in LEVELS], fmt="text"))
     assert {lv: got[var(lv)][0] for lv in LEVELS} == want, got
+
+
+# The kernel's TOOLCHAIN_HAS_ZBB / _ZBA: `$(cc-option,-mabi=lp64 -march=rv64ima_zbb)'
+RV = "--target=riscv64-linux-gnu -mabi=lp64"
+RV_LEVELS = ["rv64ima_zbb", "rv64ima_zba"]
+RV_TOOLCHAINS = [(tc, cc, cflags.replace(A64, RV)) for tc, cc, cflags in TOOLCHAINS]
+RV_MEASURED = {tc[0]: {lv: "yes" for lv in RV_LEVELS} for tc in RV_TOOLCHAINS}
+
+
+@pytest.mark.parametrize("tc_id,cc,cflags", RV_TOOLCHAINS)
+def test_riscv_march_answered_from_the_bytes(tmp_path, tc_id, cc, cflags):
+    need(tc_id)
+    if tc_id.endswith("-gas"):
+        need_tool("riscv64-linux-gnu-as")
+    want = {lv: from_bytes(tmp_path, cc, cflags, lv, "riscv64") for lv in RV_LEVELS}
+    assert want == RV_MEASURED[tc_id]
+    got = text_rows(cc_flag(cc, cflags, *[f"-march={lv}" for lv in RV_LEVELS], fmt="text"))
+    assert {lv: got[var(lv, "ASMCAP_CFLAG_MARCH_")][0] for lv in RV_LEVELS} == want, got
 
 
 @pytest.mark.parametrize("tc_id,cc,cflags", TOOLCHAINS)
@@ -125,6 +143,20 @@ def test_a_driver_that_drops_the_flag_is_no(tmp_path):
     got = text_rows(cc_flag(fake, A64, *[f"-Wa,-march={lv}" for lv in LEVELS], fmt="text"))
     for lv in LEVELS:
         value, why = got[var(lv)]
+        assert value == "no" and why.startswith(f"accepted, but not effective: march-{lv} is no"), why
+
+
+def test_a_driver_that_drops_riscv_march_is_no(tmp_path):
+    need("clang-19")
+    fake, env = f"{FAKES / 'drop-wa-march'} clang-19", {"DROP_FLAG": "-march=rv64ima_*"}
+    fl = [f"-march={lv}" for lv in RV_LEVELS]
+    r = subprocess.run([*fake.split(), *RV.split(), fl[0], "-c", "-x", "assembler", "-", "-o",
+                        str(tmp_path / "z.o")], input=template(RV_LEVELS[0], "riscv64")["body"],
+                       capture_output=True, text=True, env={**os.environ, **env})
+    assert r.returncode != 0, "the fake did not drop the flag"
+    got = text_rows(cc_flag(fake, RV, *fl, fmt="text", env=env))
+    for lv in RV_LEVELS:
+        value, why = got[var(lv, "ASMCAP_CFLAG_MARCH_")]
         assert value == "no" and why.startswith(f"accepted, but not effective: march-{lv} is no"), why
 
 
