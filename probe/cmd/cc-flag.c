@@ -4,15 +4,25 @@
  * A flag is accepted when a tiny, warning-free file compiles with it under
  * -Werror and the compiler says nothing it did not already say without it.
  * Exit status alone is not enough: clang only warns about unknown or unused
- * optimisation flags, and CFLAGS may carry -Wno-error. */
+ * optimisation flags, and CFLAGS may carry -Wno-error.
+ *
+ * A flag for the assembler (`-Wa,...', or one a catalog feature's
+ * `as-flag:' names) must also be accepted and effective there: compiling C
+ * proves nothing about it (clang takes `-Wa,-march=armv9.9-a' silently when
+ * it compiles C), so the probe's engine assembles with it, and each feature
+ * whose `as-flag:' it is must give its bytes.  The evidence is catalog
+ * data (templates/aarch64/march-armv8.2-a.s), not a table here. */
 #include "cc-flag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "cache.h"
+#include "catalog.h"
 #include "cmds.h"
+#include "engine.h"
 #include "file.h"
 #include "opt.h"
 #include "out.h"
@@ -87,8 +97,19 @@ const char *cc_probe_file(char *err, size_t errlen)
 	return path;
 }
 
-/* First line of `text` that is not a line of `base`, or NULL. */
-static const char *new_line(const char *text, const char *base, size_t *len)
+/* Does p[0..n) hold w? */
+static int line_has(const char *p, size_t n, const char *w)
+{
+	size_t m = strlen(w);
+	for (size_t i = 0; i + m <= n; i++)
+		if (!memcmp(p + i, w, m))
+			return 1;
+	return 0;
+}
+
+/* First line of `text` that is not a line of `base` and holds `with`
+ * ("" for any), or NULL. */
+static const char *new_line(const char *text, const char *base, const char *with, size_t *len)
 {
 	for (const char *p = text; *p;) {
 		size_t n = strcspn(p, "\n");
@@ -98,7 +119,7 @@ static const char *new_line(const char *text, const char *base, size_t *len)
 			seen = m == n && !memcmp(p, q, n);
 			q += m + (q[m] == '\n');
 		}
-		if (!seen && n) {
+		if (!seen && n && line_has(p, n, with)) {
 			*len = n;
 			return p;
 		}
@@ -111,11 +132,10 @@ const char *cc_error_line(const char *text, size_t *len)
 {
 	for (const char *p = text; *p;) {
 		size_t n = strcspn(p, "\n");
-		for (size_t i = 0; i + 5 <= n; i++)
-			if (!memcmp(p + i, "error", 5)) {
-				*len = n;
-				return p;
-			}
+		if (line_has(p, n, "error")) {
+			*len = n;
+			return p;
+		}
 		p += n + (p[n] == '\n');
 	}
 	*len = strcspn(text, "\n");
@@ -188,7 +208,10 @@ int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, siz
 		return -1;
 	}
 	size_t n = 0;
-	const char *line = new_line(r.err, c->base_err, &n);
+	/* GNU as's "Assembler messages:" says less than the error under it */
+	const char *line = new_line(r.err, c->base_err, "rror", &n);
+	if (!line)
+		line = new_line(r.err, c->base_err, "", &n);
 	int ok = r.exited && r.status == 0 && !line;
 	if (!ok) {
 		if (!line)
@@ -199,6 +222,96 @@ int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, siz
 	}
 	run_result_free(&r);
 	return ok;
+}
+
+/* The catalog features, of every architecture, whose `as-flag:' is flag
+ * (NULL: none), as a --features list ("" for none), with each catalog's
+ * hash after `hash' when it is not NULL (the cache key: a changed catalog
+ * is other evidence). */
+static char *as_flag_features(const char *flag, struct buf *hash)
+{
+	struct buf names = {0};
+	buf_puts(&names, "");
+	for (const struct arch *const *a = arch_all; *a; a++) {
+		struct catalog cat;
+		char e[256];
+		if (catalog_load(&cat, NULL, (*a)->name, e, sizeof e))
+			continue;       /* a broken added template: the probe names it */
+		for (size_t i = 0; i < cat.n; i++)
+			if (flag && cat.f[i].as_flag && !strcmp(cat.f[i].as_flag, flag))
+				buf_printf(&names, "%s%s", names.s[0] ? "," : "", cat.f[i].name);
+		if (hash)
+			buf_printf(hash, "|%s", cat.hash);
+		catalog_free(&cat);
+	}
+	return names.s;
+}
+
+/* The probe's run with flag added to --asflags (CC and CFLAGS as cc-flag
+ * has them), answering `features'.  probe_run's value. */
+static int probe_with(const struct cc_ctx *c, const char *flag, const char *features, struct probe *p,
+                      char *err, size_t errlen)
+{
+	char *one[] = {(char *)flag, NULL}, *none[] = {NULL};
+	char *cmd = argv_join(c->cc.v), *cflags = argv_join(c->cflags.n ? c->cflags.v : none);
+	char *asflags = flag ? argv_join(one) : NULL;
+	struct probe_opts o = {.way = "cc", .cmd = cmd, .cflags = cflags, .asflags = asflags, .mode = 'S',
+	                       .features = features};
+	int r = probe_run(p, &o, err, errlen);
+	free(cmd);
+	free(cflags);
+	free(asflags);
+	return r;
+}
+
+/* Why a feature flag's evidence fails, or NULL when every feature of
+ * this target that names it gave its bytes (another target's: skipped). */
+static char *not_effective(const struct probe *p, const char *flag)
+{
+	for (size_t i = 0; i < p->cat.n; i++) {
+		const struct feature *f = &p->cat.f[i];
+		const struct verdict *v = &p->v[i];
+		if (f->as_flag && !strcmp(f->as_flag, flag) && v->st != ST_SKIPPED && v->st != ST_YES)
+			return xprintf("accepted, but not effective: %s is %s with it%s%s", f->name,
+			               status_name(v->st), v->reason && *v->reason ? ": " : "",
+			               v->reason ? v->reason : "");
+	}
+	return NULL;
+}
+
+/* The assembler's side of a flag: 1 accepted and effective, 0 not (why
+ * says what failed), -1 the toolchain cannot assemble even without it
+ * (err, exit 3).  The files the answer rests on join deps. */
+static int as_side(struct cc_ctx *c, const char *flag, struct strv *deps, char *why, size_t whylen,
+                   char *err, size_t errlen)
+{
+	char *features = as_flag_features(flag, NULL), *bad = NULL;
+	struct probe p;
+	int r = probe_with(c, flag, features, &p, err, errlen), ok = r == 0;
+	if (ok)
+		bad = not_effective(&p, flag);
+	else {
+		/* the flag's fault only when the toolchain assembles without it */
+		snprintf(why, whylen, "the assembler fails with it: %.400s", err);
+		probe_free(&p);
+		r = probe_with(c, NULL, "", &p, err, errlen);
+	}
+	strv_append(deps, &p.deps);
+	probe_free(&p);
+	free(features);
+	if (bad)
+		snprintf(why, whylen, "%s", bad);
+	free(bad);
+	return r ? -1 : ok && !bad;
+}
+
+/* Does flag go to the assembler: `-Wa,...', or a catalog `as-flag:'. */
+static int for_assembler(const char *flag)
+{
+	char *features = as_flag_features(flag, NULL);
+	int r = !strncmp(flag, "-Wa,", 4) || features[0];
+	free(features);
+	return r;
 }
 
 /* The variable for a flag: "-fno-tree-pre" -> ASMCAP_CFLAG_FNO_TREE_PRE
@@ -214,7 +327,7 @@ static char *flag_var(const char *flag)
 static char *flags_key(const struct cc_ctx *c, const char *const *flags, size_t n)
 {
 	struct buf b = { 0 };
-	buf_puts(&b, "cc-flag|v1");
+	buf_puts(&b, "cc-flag|v2");
 	const struct strv *parts[] = { &c->cc, &c->cflags };
 	for (size_t p = 0; p < 2; p++) {
 		buf_puts(&b, "|");
@@ -223,6 +336,7 @@ static char *flags_key(const struct cc_ctx *c, const char *const *flags, size_t 
 	}
 	for (size_t k = 0; k < n; k++)
 		buf_printf(&b, "|%s", flags[k]);
+	free(as_flag_features(NULL, &b));         /* the catalogs' hashes */
 	buf_printf(&b, "|%s", getenv("PATH") ? getenv("PATH") : "");
 	return b.s;
 }
@@ -251,9 +365,10 @@ static int from_cache(char *payload, const char *const *flags, size_t n, int *ok
 }
 
 static void to_cache(const char *file, const char *key, const struct cc_ctx *c, const char *const *flags, size_t n,
-                     const int *ok, char (*why)[512])
+                     const int *ok, char (*why)[512], const struct strv *as_deps)
 {
 	struct strv deps = { 0 };
+	strv_append(&deps, as_deps);
 	deps_add_words(&deps, &c->cc, 1);
 	deps_add_words(&deps, &c->cflags, 0);
 	struct buf b = { 0 };
@@ -271,7 +386,9 @@ static void to_cache(const char *file, const char *key, const struct cc_ctx *c, 
 
 static const char cc_flag_usage[] =
 	"usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
-	"                      [--cache FILE] [--timeout SEC] [--require] -- FLAG...\n";
+	"                      [--cache FILE] [--timeout SEC] [--require] -- FLAG...\n"
+	"A -Wa,... flag must also work in the assembler: each catalog feature whose\n"
+	"as-flag: it is (march-armv8.2-a for -Wa,-march=armv8.2-a) must give its bytes.\n";
 
 struct cc_flag_cmd {
 	const char *cc, *cflags, *output, *cache;
@@ -318,18 +435,22 @@ static int cc_flag_run(struct cc_flag_cmd *c, struct cc_ctx *cc)
 	char *key = c->cache ? flags_key(cc, c->flags, c->nflags) : NULL, *payload = NULL;
 	int rc = 0, hit = key && (payload = cache_lookup(c->cache, key, &cc->cc)) &&
 	                  from_cache(payload, c->flags, c->nflags, c->ok, c->why);
+	struct strv deps = { 0 };
 	for (size_t k = 0; k < c->nflags && !rc && !hit; k++) {
 		struct strv one = { 0 };
 		strv_push(&one, c->flags[k]);
 		c->ok[k] = cc_flags_accepted(cc, &one, c->why[k], sizeof c->why[k], err, sizeof err);
 		strv_free(&one);
+		if (c->ok[k] > 0 && for_assembler(c->flags[k]))
+			c->ok[k] = as_side(cc, c->flags[k], &deps, c->why[k], sizeof c->why[k], err, sizeof err);
 		if (c->ok[k] < 0) {
 			fprintf(stderr, "asmcap cc-flag: %s\n", err);
 			rc = 3;
 		}
 	}
 	if (key && !hit && !rc)
-		to_cache(c->cache, key, cc, c->flags, c->nflags, c->ok, c->why);
+		to_cache(c->cache, key, cc, c->flags, c->nflags, c->ok, c->why, &deps);
+	strv_free(&deps);
 	free(key);
 	free(payload);
 	return rc;

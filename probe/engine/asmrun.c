@@ -33,6 +33,27 @@ static int intel_way(const struct ctx *x)
 	return !strcmp(x->p->way, "nasm") || !strcmp(x->p->way, "masm");
 }
 
+/* The `as-flag:' flags of the run's features (each runs alone) that the
+ * build's flags do not already carry: for the driver as they are, for an
+ * assembler run directly the words a driver's `-Wa,' would pass it. */
+static void add_as_flags(const struct ctx *x, struct asm_run *u)
+{
+	int driver = !strcmp(x->p->way, "cc");
+	for (size_t i = 0; i < u->n; i++) {
+		const char *fl = x->p->cat.f[u->f[i]].as_flag;
+		if (!fl || strv_has(&x->cflags, fl) || strv_has(&x->asflags, fl))
+			continue;
+		if (driver || strncmp(fl, "-Wa,", 4)) {
+			strv_push(&u->argv, fl);
+			continue;
+		}
+		char *words = xstrdup(fl + 4);
+		for (char *w = strtok(words, ","); w; w = strtok(NULL, ","))
+			strv_push(&u->argv, w);
+		free(words);
+	}
+}
+
 static void asm_run_init(struct ctx *x, struct asm_run *u, const size_t *f, size_t n)
 {
 	const char *ext = intel_way(x) ? "asm" : want_cpp(x) ? "S" : "s";
@@ -51,6 +72,7 @@ static void asm_run_init(struct ctx *x, struct asm_run *u, const size_t *f, size
 	if (!strcmp(x->p->way, "cc")) {
 		strv_append(&u->argv, &x->cflags);
 		strv_append(&u->argv, &x->asflags);
+		add_as_flags(x, u);
 		if (x->verbose)
 			strv_push(&u->argv, "-v");
 		u->verbose = x->verbose;
@@ -61,6 +83,7 @@ static void asm_run_init(struct ctx *x, struct asm_run *u, const size_t *f, size
 			strv_push(&u->argv, *t);
 	} else if (!strcmp(x->p->way, "as")) {
 		strv_append(&u->argv, &x->asflags);
+		add_as_flags(x, u);
 		const char *tail[] = {"-o", u->objpath, u->srcpath, NULL};
 		for (const char **t = tail; *t; t++)
 			strv_push(&u->argv, *t);

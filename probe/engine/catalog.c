@@ -227,7 +227,7 @@ static void feature_free(struct feature *f)
 		free(f->expect[i].b);
 	for (size_t i = 0; i < f->nenable; i++)
 		free(f->enable[i]);
-	free(f->enable); free(f->isa); free(f->audit_words); free(f->audit_thumb_words);
+	free(f->enable); free(f->as_flag); free(f->isa); free(f->audit_words); free(f->audit_thumb_words);
 	memset(f, 0, sizeof *f);
 }
 
@@ -319,6 +319,16 @@ static int set_enable(struct header *h, char *v)
 		return bad(h, "more than ten `enable:' spellings");
 	f->enable = xrealloc(f->enable, (f->nenable + 1) * sizeof *f->enable);
 	f->enable[f->nenable++] = xstrdup(v);
+	return 0;
+}
+
+/* One compiler flag, as a build passes it (`-Wa,-march=armv8.2-a'):
+ * a word that starts with `-' and holds no blank. */
+static int set_as_flag(struct header *h, char *v)
+{
+	if (v[0] != '-' || v[strcspn(v, " \t")])
+		return bad(h, "bad as-flag `%s' (want one compiler flag such as `-Wa,-march=armv8.2-a')", v);
+	h->f->as_flag = xstrdup(v);
 	return 0;
 }
 
@@ -431,6 +441,7 @@ static const struct field fields[] = {
 	{.key = "audit", .set = set_audit, .repeat = REPEATS_IN_WORDS},
 	{.key = "audit-thumb", .set = set_audit, .only = ONLY_WORDS, .repeat = REPEATS_IN_WORDS},
 	{.key = "enable", .set = set_enable, .repeat = REPEATS},
+	{.key = "as-flag", .set = set_as_flag},
 	{.key = "hwcap", .set = set_hwcap, .only = ONLY_WORDS},
 	{.key = "hwcap2", .set = set_hwcap, .only = ONLY_WORDS},
 	{.key = "hwprobe", .set = set_hwprobe, .only = ONLY_WORDS},
@@ -635,6 +646,9 @@ static int take_body(struct header *h, const char *p)
 	const char *miss = !f->name ? "feature" : !f->nexpect && !f->expect_nonempty ? "expect" : NULL;
 	if (!miss && f->expect_nonempty && !f->section)
 		return bad(h, "`expect: nonempty' needs a `section:' line");
+	/* the flag is the question: a directive would answer it instead */
+	if (!miss && f->as_flag && f->nenable)
+		return bad(h, "`as-flag:' and `enable:' together (the flag is the only enabling form)");
 	if (!miss && !*trim(f->body))
 		miss = "snippet body";
 	if (!miss)

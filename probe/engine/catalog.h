@@ -50,6 +50,10 @@ struct feature {
 	/* "# enable:" spellings, tried in order until one gives the bytes;
 	 * one spelling may hold several directives, `;'-separated */
 	char **enable; size_t nenable;
+	/* "# as-flag:" an assembler-flag question: the compiler flag
+	 * (`-Wa,-march=armv8.2-a') its run adds to the command, and the only
+	 * way the body is enabled; NULL for every other feature */
+	char *as_flag;
 	struct cat_hwcap hwcap;
 	struct cat_hwprobe hwprobe;
 	char *isa;                      /* arm: "thumb" | "arm" | NULL (either) */

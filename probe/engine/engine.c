@@ -213,15 +213,6 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct feature *)a)->name, ((const struct feature *)b)->name);
 }
 
-/* Is w one of the words of list? */
-static int listed(const struct strv *list, const char *w)
-{
-	for (size_t i = 0; i < list->n; i++)
-		if (!strcmp(list->v[i], w))
-			return 1;
-	return 0;
-}
-
 /* Move the features named in w from the other architectures' catalogs
  * into p's, with what they require (named in w too); 1 when any moved. */
 static int move_foreign(struct probe *p, const struct probe_opts *o, struct strv *w)
@@ -233,10 +224,10 @@ static int move_foreign(struct probe *p, const struct probe_opts *o, struct strv
 		if (!strcmp((*a)->name, p->arch) || catalog_load(&other, o->templates, (*a)->name, err, sizeof err))
 			continue;       /* a --templates tree may hold some architectures only */
 		for (size_t i = 0; i < other.n; i++) {
-			if (!listed(w, other.f[i].name) || catalog_find(&p->cat, other.f[i].name))
+			if (!strv_has(w, other.f[i].name) || catalog_find(&p->cat, other.f[i].name))
 				continue;
 			for (size_t k = 0; k < other.f[i].nrequires; k++)
-				if (!listed(w, other.f[i].requires[k]))
+				if (!strv_has(w, other.f[i].requires[k]))
 					strv_push(w, other.f[i].requires[k]);
 			p->cat.f = xrealloc(p->cat.f, (p->cat.n + 1) * sizeof *p->cat.f);
 			p->cat.f[p->cat.n++] = other.f[i];
@@ -360,7 +351,8 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
  * (`.arch', `.intel_syntax' unclosed, nasm's `bits 32': catalog.h's
  * state_line), and, where nothing undoes a directive (AArch64 and ARM
  * `.arch', arch.h), those that carry `enable:` directives: a directive
- * must not make another snippet pass, or fail. */
+ * must not make another snippet pass, or fail; and an assembler-flag
+ * question (`as-flag:'), whose flag would raise the level for the rest. */
 static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_t *alone)
 {
 	struct probe *p = x->p;
@@ -370,7 +362,7 @@ static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_
 	size_t nalone = 0, k = 0;
 	for (size_t i = 0; i < *n; i++) {
 		const struct feature *f = &p->cat.f[run[i]];
-		int shared = (directives_leak && f->nenable) ||
+		int shared = (directives_leak && f->nenable) || f->as_flag ||
 		             (nasm ? f->nasm_state_line : masm ? f->masm_state_line : f->state_line);
 		for (size_t j = 0; f->section && j < *n; j++)
 			shared |= j != i && p->cat.f[run[j]].section && !strcmp(p->cat.f[run[j]].section, f->section);
@@ -1014,8 +1006,9 @@ static int blame_flags(struct ctx *x, char *err, size_t errlen)
 	if (!x->cflags.n && !x->asflags.n)
 		return 0;
 	size_t *idx = xcalloc(p->cat.n + 1, sizeof *idx), *run = xcalloc(p->cat.n + 1, sizeof *run);
+	/* an as-flag feature's flag would join the batch (asmrun.c) */
 	for (size_t i = 0; i < p->cat.n; i++)
-		if (p->v[i].st == ST_NO)
+		if (p->v[i].st == ST_NO && !p->cat.f[i].as_flag)
 			idx[n++] = i;
 	struct verdict *saved = xcalloc(n + 1, sizeof *saved);
 	struct strv cf = x->cflags, af = x->asflags;

@@ -50,6 +50,14 @@ void strv_append(struct strv *s, const struct strv *more)
 		strv_push(s, more->v[i]);
 }
 
+int strv_has(const struct strv *s, const char *word)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], word))
+			return 1;
+	return 0;
+}
+
 void strv_free(struct strv *s)
 {
 	for (size_t i = 0; i < s->n; i++)

@@ -15,6 +15,7 @@ struct strv { char **v; size_t n, cap; };   /* NULL-terminated when n > 0 */
 void strv_push(struct strv *s, const char *word);
 void strv_append(struct strv *s, const struct strv *more);
 void strv_free(struct strv *s);
+int strv_has(const struct strv *s, const char *word);     /* is word one of s's words? */
 
 /* Split `text` like sh does (single/double quotes, backslashes; no
  * expansion).  Returns 0, or -1 with err on an unterminated quote. */

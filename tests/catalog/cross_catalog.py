@@ -20,12 +20,14 @@ FEATURES = {
                 "gcs neon armv8 sme-i16i64 archext-sha3 archext-dotprod archext-i8mm "
                 "arch-level cfi-negate-ra-state archext-crc archext-aes archext-sve archext-sve2 "
                 "archext-sme archext-sme2 archext-sme-i16i64 func platform-as cpuext-simd "
-                "cpuext-crypto").split(),
+                "cpuext-crypto").split() +
+               [f"march-armv8.{n}-a" for n in range(1, 7)],
     "arm": ("neon vfpv4 idiv crc32 aes sha2 thumb2 armv5te armv6 armv6t2 vfp vfpv3 setend "
             "vfp-fpinst archext-sec dn-qn func platform-as fpu-neon").split(),
     "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
                 "zvkb zvkg zvkned zvknha zvknhb zvksed zvksh zicond zacas zabha zicbom "
-                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn option-arch").split(),
+                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn option-arch").split() +
+               ["march-rv64ima_zbb", "march-rv64ima_zba"],
 }
 
 # Directive questions (templates/README.md): no CPU key and no audit (built
@@ -71,8 +73,30 @@ DIRECTIVES = {
 }
 
 
+# Assembler-flag questions (`as-flag:'): the flag is the only enabling
+# form, added to the command (replacing the base -march) instead of an
+# `enable:' line; like directive questions, no CPU key and no audit.
+FLAG_QUESTIONS = {
+    "aarch64": [f"march-armv8.{n}-a" for n in range(1, 7)],
+    "arm": [],
+    "riscv64": ["march-rv64ima_zbb", "march-rv64ima_zba"],
+}
+
+
 def is_directive(arch, name):
-    return name in DIRECTIVES[arch]
+    """A directive or flag question (no CPU key, no audit)."""
+    return name in DIRECTIVES[arch] or name in FLAG_QUESTIONS[arch]
+
+
+def argv_with(tc, t, enable=True):
+    """The toolchain's argv for entry t: an `as-flag:' entry (unless
+    enable=False) has its flag in place of the base -march, as the words
+    after `-Wa,' where the toolchain is GNU as itself."""
+    flag = t.get("as-flag") if enable else None
+    if not flag:
+        return tc[2]
+    words = flag[4:].split(",") if tc[1] == "gas" and flag.startswith("-Wa,") else [flag]
+    return [w for w in tc[2] if not w.startswith("-march=")] + words
 
 
 def parse(path):
@@ -213,7 +237,7 @@ def assemble(argv, text, section=".text"):
 
 def verdict_with(arch, tc, t, spelling):
     """('yes'|'no'|'broken', detail) for feature t under one enable spelling."""
-    ok, msg, code = assemble(tc[2], source(arch, t, spelling=spelling), t.get("section", ".text"))
+    ok, msg, code = assemble(argv_with(tc, t), source(arch, t, spelling=spelling), t.get("section", ".text"))
     if not ok:
         return "no", msg
     if any(code == hexbytes(e) for e in t["expect"]):
@@ -277,7 +301,7 @@ CPU_KEY = {
                 "cssc": "HWCAP2_CSSC", "wfxt": "HWCAP2_WFXT", "ls64": None,
                 "gcs": "HWCAP_GCS", "neon": "HWCAP_ASIMD", "armv8": None,
                 "sme-i16i64": "HWCAP2_SME_I16I64",
-                **{n: None for n in DIRECTIVES["aarch64"]}},
+                **{n: None for n in [*DIRECTIVES["aarch64"], *FLAG_QUESTIONS["aarch64"]]}},
     "arm": {"neon": "HWCAP_NEON", "vfpv4": "HWCAP_VFPv4", "idiv": "HWCAP_IDIVA",
             "crc32": "HWCAP2_CRC32", "aes": "HWCAP2_AES", "sha2": "HWCAP2_SHA2",
             "thumb2": None, "armv5te": "HWCAP_EDSP", "armv6": None, "armv6t2": None,

@@ -60,12 +60,13 @@ CLASS = {
         "sme-i16i64": ["addva za7.d, p7/m, p6/m, z31.d", "smopa za0.d, p0/m, p1/m, z0.h, z1.h",
                        "umops za7.d, p7/m, p6/m, z31.h, z30.h", "sumopa za1.d, p0/m, p1/m, z0.h, z1.h",
                        "usmops za2.d, p0/m, p1/m, z0.h, z1.h"],
-        # directive and syntax questions have no audit: their instructions are their
-        # extension's (sha3, dotprod, i8mm, crc32 ...) or the base's
+        # directive, syntax and flag questions have no audit: their instructions
+        # are their extension's (sha3, dotprod, i8mm, crc32, lse, rcpc ...) or the base's
         **{n: [] for n in ("archext-sha3", "archext-dotprod", "archext-i8mm", "arch-level",
                                    "cfi-negate-ra-state", "archext-crc", "archext-aes", "archext-sve",
                                    "archext-sve2", "archext-sme", "archext-sme2", "archext-sme-i16i64",
-                                   "func", "platform-as", "cpuext-simd", "cpuext-crypto")},
+                                   "func", "platform-as", "cpuext-simd", "cpuext-crypto",
+                                   *(f"march-armv8.{k}-a" for k in range(1, 7)))},
     },
     "arm": {
         "neon": ["vld1.8 {d0}, [r0]", "vst1.32 {d0, d1}, [r1]", "vmul.f32 q0, q1, q2", "veor d0, d1, d2"],
@@ -141,5 +142,6 @@ CLASS = {
         "zicbop": ["prefetch.w 32(a1)", "prefetch.i -64(t0)", "prefetch.r 2016(a0)"],
         "insn": [],
         "option-arch": [],
+        "march-rv64ima_zbb": [], "march-rv64ima_zba": [],     # flag questions: no audit
     },
 }

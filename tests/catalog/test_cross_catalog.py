@@ -26,8 +26,9 @@ riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   option-arch                                    yes no yes yes yes
   zicond zabha zfa zcb zimop zv*                no  no yes yes yes
   zacas                                          no  no no  yes yes
+  insn march-rv64ima_zbb march-rv64ima_zba     yes yes yes yes yes
 clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
-clang-14 answers no for every riscv64 feature.  GNU as 2.40 knows neither
+clang-14 answers no for every riscv64 feature that needs it.  GNU as 2.40 knows neither
 Zicond, Zacas, Zabha, Zfa, Zcb, Zimop nor any vector crypto extension,
 nor SME2 or GCS; clang-19 keeps Zacas behind -menable-experimental-extensions.
 """
@@ -69,10 +70,11 @@ EXCEPT = {
     },
     "riscv64": {
         "gas": {f: "no" for f in GAS_RV_NO},
-        # .insn needs no `.option arch', which clang-14 warns about (the
-        # kernel's as-instr makes that warning fatal: its AS_HAS_OPTION_ARCH
-        # is n there too, as option-arch is no)
-        "clang-14": {f: "no" for f in cc.FEATURES["riscv64"] if f != "insn"},
+        # .insn and the -march flags need no `.option arch', which clang-14
+        # warns about (the kernel's as-instr makes that warning fatal: its
+        # AS_HAS_OPTION_ARCH is n there too, as option-arch is no)
+        "clang-14": {f: "no" for f in cc.FEATURES["riscv64"]
+                     if f != "insn" and f not in cc.FLAG_QUESTIONS["riscv64"]},
         "clang-19": {"zacas": "no"},
     },
 }
@@ -171,13 +173,13 @@ def test_two_assemblers_per_entry(arch):
 
 @pytest.mark.parametrize("arch", cc.ARCHES)
 def test_enable_lines_are_needed(arch):
-    """Without its enable lines, under the base -march, each snippet is
-    rejected by at least one assembler that takes it with them: the
-    directive is needed and the snippet tests the extension."""
+    """Without its enable lines (or its `as-flag:'), under the base -march,
+    each snippet is rejected by at least one assembler that takes it with
+    them: the directive is needed and the snippet tests the extension."""
     need_all(arch)
     cat = cc.load(arch)
     for n, accepted in bare(arch).items():
-        if cc.is_directive(arch, n) and not cat[n]["enable"]:
+        if cc.is_directive(arch, n) and not cat[n]["enable"] and "as-flag" not in cat[n]:
             continue    # the directive is the body's (test_ignored_directive_gives_no_bytes)
         if (arch, n) in IN_BASE:
             assert all(accepted), f"{arch}/{n} is no longer in the base: drop it from IN_BASE"

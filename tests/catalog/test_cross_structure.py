@@ -15,7 +15,7 @@ from catalog_files import ROOT, TEMPLATES, hexbytes
 from conftest import probe_includes, probe_sources
 
 KNOWN = {"feature", "summary", "requires", "since", "expect", "enable", "audit",
-         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section"}
+         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section", "as-flag"}
 # Snippet words that another feature's patterns also recognise, beyond
 # `requires:`: the instruction belongs to both extensions (templates/README.md).
 OVERLAPS = {("zbkc", "zbc"), ("zvkb", "zvbb"), ("zvknha", "zvknhb"), ("zvknhb", "zvknha")}
@@ -63,6 +63,9 @@ def test_header(arch, name):
         # its bytes are the answer; no audit: built code does not show the directive
         assert t["expect"] and not t["audit"] and not t["audit-thumb"]
         assert instruction_lines(plain_body(arch, name)), "a directive-only body"
+        # a flag question: its flag is the only enabling form
+        assert (name in cc.FLAG_QUESTIONS[arch]) == ("as-flag" in t)
+        assert "as-flag" not in t or (t["as-flag"].startswith("-") and not t["enable"])
     else:
         assert t["expect"] and t["enable"] and (t["audit"] or t["audit-thumb"])
         assert instruction_lines(body), "a directive-only body"
@@ -283,6 +286,10 @@ BODY = "\tcrc32x\tw0, w1, x2\n"
     ("aarch64", "# enable: .arch armv8-a /* x */\n", "holds `/*'"),
     ("aarch64", "# enable: .arch armv8-a\t\n".replace("\t", "\x01"), "holds byte 0x01"),
     ("aarch64", "".join(f"# enable: .arch armv8.{k}-a\n" for k in range(10)), "more than ten"),
+    ("aarch64", "# as-flag: Wa,-march=armv8.2-a\n", "bad as-flag"),
+    ("aarch64", "# as-flag: -Wa,-march=armv8.2-a -O2\n", "bad as-flag"),
+    # the flag is the only enabling form: GOOD's `enable:' beside it is refused
+    ("aarch64", "# as-flag: -Wa,-march=armv8.2-a\n", "`as-flag:' and `enable:' together"),
     ("aarch64", "# cpuid: leaf=1 subleaf=0 reg=ecx bit=1\n", "`cpuid:' does not apply to aarch64"),
     ("aarch64", "# nasm: none\n", "`nasm:' does not apply"),
     ("riscv64", "# hwprobe: key=4\n", "bad hwprobe"),
