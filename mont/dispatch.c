@@ -272,18 +272,20 @@ _Static_assert(IFMA2_MIN_NUM >= MONTK_IFMA_MIN_NUM && IFMA_MIN_NUM >= MONTK_IFMA
 
 /* The square kernels (montk_sqr52_K: each a_i a_j once, then the
  * reduction) lose to squaring with the product kernel on this machine
- * kind (Intel Emerald Rapids, 2 vCPUs of a shared KVM guest), so
- * mont_modexp does not use them; the tests' forced IFMA path does
- * (mont_ifma_kernel). Chained in montbench (amm52, `--quick`), ns per
- * square against a product:
+ * kind (Intel Emerald Rapids, 2 vCPUs of a shared KVM guest) but at 4096
+ * bits, where they are even, so mont_modexp does not use them; the
+ * tests' forced IFMA path does (mont_ifma_kernel). ns per square or
+ * product, chained (montbench's amm52, one `make bench` run, medians of
+ * 9 rounds):
  *   bits     1024  2048  3072  4096
- *   sqr52     179   354   662  1012
- *   amm52     128   275   605   976
- * and mont_modexp (us, median of 5 rounds, three interleaved runs each):
- *   with      200-207  816-850  2383-2546  4664-5194
+ *   sqr52     160   324   638   976
+ *   amm52     116   285   632  1015
+ * and mont_modexp with and without them (us; medians of 5 rounds, the
+ * range of three runs of each, interleaved):
+ *   with      199-207  816-850  2383-2546  4664-5194
  *   without   154-160  723-765  2398-2500  5104-5279
  * Their fewer VPMADD52 (725 against 840 at 2048 bits) run before a
- * reduction whose m chain then has nothing beside it. */
+ * reduction whose m chain then has no other work beside it. */
 int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
 {
 	pthread_once(&once, init);
