@@ -50,8 +50,8 @@ static void mulx_trips(unsigned long trips)
 }
 #endif
 
-/* Instructions per cycle of one loop: the fastest of 5 timings of about
- * 20 ms (interruptions only make a timing slower), at `ghz`. */
+/* Instructions per cycle of one loop: the fastest of 5 timings of at least
+ * 4 ms (interruptions only make a timing slower), at `ghz`. */
 static double rate(void (*loop)(unsigned long), double ghz)
 {
 	unsigned long trips = 1000;
