@@ -266,7 +266,8 @@ int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
 	struct mont_ifma k;
 	if (strcmp(name, "amm52") || !amm_has(op) || !mont_ifma_kernel(num, 1, &k) || !k.one)
 		return 0;
-	const struct montk_ifma_count *c = &(op == OP_SQR && k.sqr ? sq : x1)[k.span / MONTK_IFMA_LANES - 1];
+	const size_t i = k.span / MONTK_IFMA_LANES - 1;	/* K - 1 */
+	const struct montk_ifma_count *c = op == OP_SQR && k.sqr ? &sq[i] : &x1[i];
 	*madd = c->madd[0] + (k.L - c->peeled) * c->madd[1] + c->madd[2];
 	*insns = c->insns[0] + (k.L - c->peeled) * c->insns[1] + c->insns[2];
 	return 1;
