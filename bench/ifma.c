@@ -102,8 +102,7 @@ void issue_rates(struct run_info *ri)
 	ri->mulx_rate = measure("adx", mulx, ri->ghz, &ri->mulx_why);
 }
 
-/* ---- amm52: montk_amm52_K chained (sqr: the square kernel
- * montk_sqr52_K where there is one), radix 2^52, R' = 2^(52L) ---- */
+/* ---- amm52: montk_amm52_K chained, radix 2^52, R' = 2^(52L) ---- */
 
 struct amm {
 	const struct operands *o;
@@ -171,9 +170,8 @@ void amm_run(void *p, enum op op, unsigned long it)
 {
 	struct amm *s = p;
 	const uint64_t *by = op == OP_SQR ? s->x : s->b;
-	mont_amm_fn *fn = op == OP_SQR && s->k.sqr ? s->k.sqr : s->k.one;
 	while (it--) {
-		fn(s->x, s->x, by, s->n, s->k0, s->k.L);
+		s->k.one(s->x, s->x, by, s->n, s->k0, s->k.L);
 		s->shifts = op == OP_SQR ? 2 * s->shifts + 1 : s->shifts + 1;
 	}
 }
@@ -262,12 +260,10 @@ int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
 {
 #ifdef MONT_HAVE_IFMA
 	static const struct montk_ifma_count x1[] = MONTK_IFMA_X1_COUNTS;
-	static const struct montk_ifma_count sq[] = MONTK_IFMA_SQR_COUNTS;
 	struct mont_ifma k;
 	if (strcmp(name, "amm52") || !amm_has(op) || !mont_ifma_kernel(num, 1, &k) || !k.one)
 		return 0;
-	const size_t i = k.span / MONTK_IFMA_LANES - 1;	/* K - 1 */
-	const struct montk_ifma_count *c = op == OP_SQR && k.sqr ? &sq[i] : &x1[i];
+	const struct montk_ifma_count *c = &x1[k.span / MONTK_IFMA_LANES - 1];
 	*madd = c->madd[0] + (k.L - c->peeled) * c->madd[1] + c->madd[2];
 	*insns = c->insns[0] + (k.L - c->peeled) * c->insns[1] + c->insns[2];
 	return 1;

@@ -219,7 +219,6 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 #ifdef MONT_HAVE_IFMA
 	static mont_amm_fn *const one[] = MONTK_IFMA_X1;
 	static mont_amm2_fn *const two[] = MONTK_IFMA_X2;
-	static mont_amm_fn *const sqr[] = MONTK_IFMA_SQR;
 	/* 52-bit limbs for 64 num + 2 bits (4n <= R) */
 	const size_t L = (64 * num + 2 + 51) / 52;
 	const size_t k1 = (L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
@@ -229,12 +228,9 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 		return 0;
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2_KMAX)
-		*out = (struct mont_ifma){NULL, two[k2 - 1], NULL, L, k2 * MONTK_IFMA_X2_LANES,
-		                          ifma_gather};
+		*out = (struct mont_ifma){NULL, two[k2 - 1], L, k2 * MONTK_IFMA_X2_LANES, ifma_gather};
 	else
-		*out = (struct mont_ifma){one[k1 - 1], NULL,
-		                          k1 <= MONTK_IFMA_SQR_KMAX ? sqr[k1 - 1] : NULL, L,
-		                          k1 * MONTK_IFMA_LANES, ifma_gather};
+		*out = (struct mont_ifma){one[k1 - 1], NULL, L, k1 * MONTK_IFMA_LANES, ifma_gather};
 	return 1;
 #else
 	(void)num;
@@ -270,30 +266,13 @@ _Static_assert(IFMA2_MIN_NUM >= MONTK_IFMA_MIN_NUM && IFMA_MIN_NUM >= MONTK_IFMA
                "the sizes picked here must be ones the IFMA kernels take");
 #endif
 
-/* The square kernels (montk_sqr52_K: each a_i a_j once, then the
- * reduction) lose to squaring with the product kernel on this machine
- * kind (Intel Emerald Rapids, 2 vCPUs of a shared KVM guest) but at 4096
- * bits, where they are even, so mont_modexp does not use them; the
- * tests' forced IFMA path does (mont_ifma_kernel). ns per square or
- * product, chained (montbench's amm52, one `make bench` run, medians of
- * 9 rounds):
- *   bits     1024  2048  3072  4096
- *   sqr52     160   324   638   976
- *   amm52     116   285   632  1015
- * and mont_modexp with and without them (us; medians of 5 rounds, the
- * range of three runs of each, interleaved):
- *   with      199-207  816-850  2383-2546  4664-5194
- *   without   154-160  723-765  2398-2500  5104-5279
- * Their fewer VPMADD52 (725 against 840 at 2048 bits) run before a
- * reduction whose m chain then has no other work beside it. */
 int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
 {
 	pthread_once(&once, init);
 	if (!atomic_load_explicit(&active, memory_order_relaxed)->ifma ||
-	    num < (ways == 2 ? IFMA2_MIN_NUM : IFMA_MIN_NUM) || !mont_ifma_kernel(num, ways, out))
+	    num < (ways == 2 ? IFMA2_MIN_NUM : IFMA_MIN_NUM))
 		return 0;
-	out->sqr = NULL;
-	return 1;
+	return mont_ifma_kernel(num, ways, out);
 }
 
 int mont_cpu_avx2(void)

@@ -91,19 +91,6 @@ static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
 	}
 }
 
-/* r = a*a/R for every way: the square kernel where there is one (one
- * way at a time, like amm's without a pair kernel). */
-static void asqr(const struct run *s, uint64_t *r, const uint64_t *a)
-{
-	if (!s->k->sqr) {
-		amm(s, r, a, a);
-		return;
-	}
-	for (int i = 0; i < s->ways; i++)
-		s->k->sqr(r + i * s->span, a + i * s->span, a + i * s->span,
-		          s->n + i * s->span, s->k0[i], s->L);
-}
-
 void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
                       const uint64_t *const *exp, const size_t *exp_limbs,
                       const uint64_t *const *n, size_t num,
@@ -138,17 +125,14 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 	amm(&s, ENTRY(1), ENTRY(1), power);	/* base*R */
 	amm(&s, ENTRY(0), ENTRY(0), power);	/* R */
 	for (size_t e = 2; e < entries; e++)	/* even: a square */
-		if (e % 2)
-			amm(&s, ENTRY(e), ENTRY(e / 2), ENTRY(e - e / 2));
-		else
-			asqr(&s, ENTRY(e), ENTRY(e / 2));
+		amm(&s, ENTRY(e), ENTRY(e / 2), ENTRY(e - e / 2));
 
 	/* acc = table[top window], then per window: acc^(2^w) * table[bits] */
 	for (size_t j = windows; j--; ) {
 		uint64_t *dst = j + 1 == windows ? acc : power;
 		if (j + 1 < windows)
 			for (unsigned q = 0; q < window; q++)
-				asqr(&s, acc, acc);
+				amm(&s, acc, acc, acc);
 		for (int i = 0; i < ways; i++)
 			k->gather(dst + i * span, table + i * span, span, entries,
 			          stride, mont_window_at(exp[i], exp_limbs[i],

@@ -88,7 +88,6 @@ typedef void mont_gather_fn(uint64_t *out, const uint64_t *table, size_t width,
 struct mont_ifma {
 	mont_amm_fn *one;	/* one product of L limbs (NULL when two is set) */
 	mont_amm2_fn *two;	/* two at once, or NULL: call one twice */
-	mont_amm_fn *sqr;	/* one's a*a (called with b = a), or NULL: one */
 	size_t L;		/* 52-bit limbs per number: R = 2^(52L) */
 	size_t span;		/* limbs each number takes: L rounded up to 8 */
 	mont_gather_fn *gather;	/* the table lookup */

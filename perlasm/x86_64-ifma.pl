@@ -19,8 +19,6 @@
 #                                       r[0..8K), a[0..8K), ... is the
 #                                       first, r[8K..16K), ... the second;
 #                                       k0[0], k0[1]
-#   montk_sqr52_K(r, a, a, n, k0, L)    r = a*a/R mod n, r < 2n: the square
-#                                       first, each a_i a_j once (amm_sqr)
 # with K vector registers of 8 limbs per number, of which the first L are
 # the number's (8K-7 <= L <= 8K: the row loop runs L times, so 1024-bit
 # numbers take 20 rows, not 24) and the rest 0, n odd,
@@ -114,8 +112,6 @@ my %WIDTH = (x1 => 8, x2 => 8);
 # X1_FAST_KMAX (K + 10 <= 22), amm beyond (K + 6 <= 22).
 my $X1_KMAX = 16;
 my $X1_FAST_KMAX = 12;
-# Squares (amm_sqr) up to amm_fast's K: its rows do the reduction.
-my $SQR_KMAX = $X1_FAST_KMAX;
 my $X2_KMAX = 3;		# up to L = 24: 1024-bit factors (2(K+4)+6 <= 22)
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
@@ -327,8 +323,7 @@ sub count_table {
 struct montk_ifma_count { unsigned madd[3], insns[3], peeled; };
 EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
-	     . "#define MONTK_IFMA_X2_COUNTS {" . join(', ', map { $row->("montk_amm52x2_$_") } 1 .. $X2_KMAX) . "}\n"
-	     . "#define MONTK_IFMA_SQR_COUNTS {" . join(', ', map { $row->("montk_sqr52_$_") } 1 .. $SQR_KMAX) . "}\n";
+	     . "#define MONTK_IFMA_X2_COUNTS {" . join(', ', map { $row->("montk_amm52x2_$_") } 1 .. $X2_KMAX) . "}\n";
 }
 
 sub zmm { "%zmm$_[0]" }
@@ -383,26 +378,18 @@ sub fast_entry {
 # acc = lo(a*b_0), the first m and c.
 sub fast_first_row {
 	my ($g, $c) = @_;
-	my ($K, $B, $A) = ($g->{K}, $g->{B}[$c], $g->{A}[$c]);
-	my $s = fast_np_copy($g, $c, $g->{T});
+	my ($K, $T, $B, $A) = ($g->{K}, $g->{T}, $g->{B}[$c], $g->{A}[$c]);
+	my $s = "\t# copy $c: n' (one limb down, the top limb 0) to the stack\n";
+	for my $j (0 .. $K - 1) {
+		$s .= "\tvmovdqu64\t" . (fast_off($g, $c, $j) + 8) . "(%rcx)," . zmm($T)
+		    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
+		    . "\tvmovdqu64\t" . zmm($T) . "," . fast_np($g, $c, $j) . "(%r10)\n";
+	}
 	$s .= "\t# acc = lo(a*b_0); the first m and c\n"
 	    . "\tvpbroadcastq\t" . fast_off($g, $c, 0) . "(%rdx)," . zmm($B) . "\n";
 	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . fast_off($g, $c, $_) . "(%rsi)," . zmm($B)
 	    . "," . zmm($A->[$_]) . "\n" for 0 .. $K - 1;
 	return $s . fast_mc($g, $c);
-}
-
-# n' of copy c (one limb down, the top limb 0) to the stack through the
-# vector register $T.
-sub fast_np_copy {
-	my ($g, $c, $T) = @_;
-	my $s = "\t# copy $c: n' (one limb down, the top limb 0) to the stack\n";
-	for my $j (0 .. $g->{K} - 1) {
-		$s .= "\tvmovdqu64\t" . (fast_off($g, $c, $j) + 8) . "(%rcx)," . zmm($T)
-		    . ($j == $g->{K} - 1 ? "{%k2}{z}" : "") . "\n"
-		    . "\tvmovdqu64\t" . zmm($T) . "," . fast_np($g, $c, $j) . "(%r10)\n";
-	}
-	return $s;
 }
 
 # m and c of copy c from X = acc_0: m = lo(k0*X) (VPMADD52LUQ reads X mod
@@ -483,135 +470,6 @@ sub fast_exit {
 	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
 }
 
-# A square: montk_sqr52_K(r, a, a, n, k0, L) = a*a/R mod n, r < 2n, under
-# the contract of montk_amm52_K (b must be a; only a is read). First the
-# whole square t = a^2, 2L limbs in 2K registers, each product a_i a_j
-# (i < j) once, doubled, then the diagonal; then the reduction of
-# amm_fast's rows without their a*b_i terms (Montgomery's separated
-# operand scanning):
-#   t_p = 2 sum_{i<j, i+j=p} lo(a_i a_j) + 2 sum_{i<j, i+j+1=p} hi(a_i a_j)
-#         + lo(a_{p/2}^2) (p even) + hi(a_{(p-1)/2}^2) (p odd)
-# Row i of the square (unrolled, i = 0..8K-2): register R of t (limbs
-# 8R..8R+7) takes lo(a_i * w) with w = a_{8R-i..8R-i+7} (lane l: limb
-# 8R+l = i+j for j = 8R+l-i) and hi(a_i * w') with w' one limb lower;
-# w and w' are loaded from a copy of a with 8 zero limbs on each side
-# (j from i-6 to 8K+6), and lanes with j <= i are masked off: in the
-# lowest register a row reaches, lanes l >= d = 2i+1-8R (lo) or 2i+2-8R
-# (hi) count, %k<d> (d = 1..7) holds that mask. The diagonal: register R
-# holds a_{4R+l/2}^2's lo in the even lanes and hi in the odd ones, one
-# VPERMQ (a_{4R..4R+3}, each twice) and two masked VPMADD52 on it.
-# Then, with acc = t's limbs 0..8K-1 and R = 2^(52L): after L rows of
-# acc = shift(acc) + lo(n'*m) + hi(n*m) + c e_0, acc = (t mod R' + M n)/R
-# where R' = 2^(52*8K); t's limbs from 8K on (lanes from 8K-L, %k3 in the
-# first register) join at the end. The same limb bound holds as for the
-# multiply: a limb gets at most 2L products from the square and 2L from
-# the reduction, each below 2^52.
-# Frame: n' (K registers), t (2K), a with its zero limbs (K+2).
-sub sqr_frame { my ($g, $what) = @_; 64 * { np => 0, t => $g->{K}, a => 3 * $g->{K} }->{$what} }
-
-sub amm_sqr {
-	my ($K) = @_;
-	my $g = fast_regs(1, $K);
-	$g->{name} = "montk_sqr52_$K";
-	$g->{frame} = 64 * (4 * $K + 2) + 64;
-	$g->{used} = @POOL;		# the square runs over every register
-	# the square's registers: all but what the reduction keeps from the entry
-	my %keep = map { $_ => 1 } @$g{qw(MASK ZERO)}, $g->{K0}[0];
-	my @sq = grep { !$keep{$_} } @POOL;
-	my ($B, $W, $IDX) = splice @sq, 0, 3;
-	my $l = ".L$g->{name}";
-	my $s = fast_entry($g) . fast_np_copy($g, 0, $W) . sqr_copy_a($g, $W)
-	      . "\t# IDX: lanes 0..7 = 0, 0, 1, 1, 2, 2, 3, 3\n"
-	      . "\tmovabsq\t\$0x0303020201010000,%rax\n\tvmovq\t%rax," . xmm($IDX) . "\n"
-	      . "\tvpmovzxbq\t" . xmm($IDX) . "," . zmm($IDX) . "\n";
-	my @regs = (0 .. 2 * $K - 1);
-	while (my @group = splice @regs, 0, scalar @sq) {
-		$s .= sqr_group($g, \@group, [ @sq[0 .. $#group] ], $B, $W, $IDX);
-	}
-	$s .= "\t# acc = t's limbs 0..8K-1; %r11 = L; the first m and c\n";
-	$s .= "\tvmovdqu64\t" . (sqr_frame($g, 't') + 64 * $_) . "(%r10)," . zmm($g->{A}[0][$_]) . "\n"
-		for 0 .. $K - 1;
-	$s .= "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n\tmov\t%r9,%r11\n" . fast_mc($g, 0) . "$l:\n";
-	my $row = "\t# acc = shift(acc) + c e_0 + lo(n'*m) + hi(n*m); the next m and c\n";
-	$row .= "\tvalignq\t\$1," . zmm($g->{A}[0][$_]) . "," . zmm($_ < $K - 1 ? $g->{A}[0][$_ + 1] : $g->{ZERO})
-	      . "," . zmm($g->{A}[0][$_]) . "\n" for 0 .. $K - 1;
-	$row .= "\tvpaddq\t" . zmm($g->{C}[0]) . "," . zmm($g->{A}[0][0]) . "," . zmm($g->{A}[0][0]) . "{%k1}\n"
-	      . fast_row_nm($g, 0, 1) . fast_mc($g, 0) . "\tdec\t%r9d\n\tjnz\t$l\n";
-	return tally($g->{name}, $s, $row, sqr_exit($g), 0);
-}
-
-# a to the frame between 8 zero limbs on each side, through $W.
-sub sqr_copy_a {
-	my ($g, $W) = @_;
-	my $at = sqr_frame($g, 'a');
-	my $s = "\t# a to the stack, 8 zero limbs on each side\n"
-	      . "\tvmovdqu64\t" . zmm($g->{ZERO}) . ",$at(%r10)\n"
-	      . "\tvmovdqu64\t" . zmm($g->{ZERO}) . "," . ($at + 64 * ($g->{K} + 1)) . "(%r10)\n";
-	$s .= "\tvmovdqu64\t" . 64 * $_ . "(%rsi)," . zmm($W) . "\n\tvmovdqu64\t" . zmm($W) . ","
-	    . ($at + 64 + 64 * $_) . "(%r10)\n" for 0 .. $g->{K} - 1;
-	return $s;
-}
-
-# %k1..%k7 = lanes d..7 (the rows' masks), or %k1, %k2 = the even and the
-# odd lanes (the diagonal's).
-sub sqr_masks {
-	my ($diag) = @_;
-	my %m = $diag ? (1 => 0x55, 2 => 0xaa) : map { $_ => 0xff << $_ & 0xff } 1 .. 7;
-	return join '', map { "\tmov\t\$$m{$_},%eax\n\tkmovw\t%eax,%k$_\n" } sort keys %m;
-}
-
-# The registers R of t in @$group (in the vector registers @$t): the rows'
-# products, doubled, the diagonal added, stored to the frame.
-sub sqr_group {
-	my ($g, $group, $t, $B, $W, $IDX) = @_;
-	my ($K, $a) = ($g->{K}, sqr_frame($g, 'a') + 64);	# $a: limb 0 of a
-	my %reg = map { $group->[$_] => $t->[$_] } 0 .. $#$group;
-	my $s = "\t# t's registers $group->[0]..$group->[-1]: the products a_i a_j, i < j\n"
-	      . sqr_masks(0) . join '', map { vclear($_) } @$t;
-	for my $i (0 .. 8 * $K - 2) {
-		my $row = '';
-		for my $half ([1, 'l'], [2, 'h']) {	# lo at limb i+j, hi at i+j+1
-			my ($o, $h) = @$half;
-			my ($lo, $hi) = (int((2 * $i + $o) / 8), int(($i + 8 * $K - 2 + $o) / 8));
-			$hi = 2 * $K - 1 if $hi > 2 * $K - 1;
-			for my $R (grep { $reg{$_} } $lo .. $hi) {
-				my $d = 2 * $i + $o - 8 * $R;
-				$row .= "\tvpmadd52${h}uq\t" . ($a + 8 * (8 * $R - $i - $o + 1)) . "(%r10),"
-				      . zmm($B) . "," . zmm($reg{$R}) . ($d > 0 ? "{%k$d}" : "") . "\n";
-			}
-		}
-		$s .= "\tvpbroadcastq\t" . 8 * $i . "(%rsi)," . zmm($B) . "\t# a_$i\n$row" if $row;
-	}
-	$s .= "\t# doubled, plus the diagonal: lo(a_{4R+l/2}^2) in even lanes, hi in odd\n" . sqr_masks(1);
-	for my $R (@$group) {
-		my $x = zmm($reg{$R});
-		$s .= "\tvpaddq\t$x,$x,$x\n\tvpermq\t" . ($a + 32 * $R) . "(%r10)," . zmm($IDX) . "," . zmm($W) . "\n"
-		    . "\tvpmadd52luq\t" . zmm($W) . "," . zmm($W) . ",$x\{%k1}\n"
-		    . "\tvpmadd52huq\t" . zmm($W) . "," . zmm($W) . ",$x\{%k2}\n"
-		    . "\tvmovdqu64\t$x," . (sqr_frame($g, 't') + 64 * $R) . "(%r10)\n";
-	}
-	return $s;
-}
-
-# After the rows: t's limbs from 8K on join acc (lanes from 8K - L of the
-# first register, %k3; every lane of the others), the secrets on the
-# stack (a, t) are overwritten, then amm_fast's exit.
-sub sqr_exit {
-	my ($g) = @_;
-	my ($K, $A) = ($g->{K}, $g->{A}[0]);
-	my $s = "\t# acc += t's limbs from 8K on: t + 8L limbs, lanes from 8K - L\n"
-	      . "\tmov\t\$" . 8 * $K . ",%ecx\n\tsub\t%r11d,%ecx\n\tmov\t\$0xff,%eax\n\tshl\t%cl,%eax\n"
-	      . "\tkmovw\t%eax,%k3\n\tlea\t" . sqr_frame($g, 't') . "(%r10,%r11,8),%rax\n";
-	$s .= "\tvpaddq\t" . 64 * $_ . "(%rax)," . zmm($A->[$_]) . "," . zmm($A->[$_]) . ($_ ? "" : "{%k3}") . "\n"
-		for 0 .. $K - 1;
-	$s .= "\t# t and a off the stack\n";
-	$s .= "\tvmovdqu64\t" . zmm($g->{ZERO}) . "," . (sqr_frame($g, 't') + 64 * $_) . "(%r10)\n"
-		for 0 .. 3 * $K + 1;
-	$s .= "\txor\t%r11d,%r11d\n\tmov\t\$0,%eax\n";
-	$s .= "\tkmovw\t%eax,%k$_\n" for 3 .. 7;
-	return $s . fast_exit($g);
-}
-
 # The table lookup of the exponentiation: montk_gather52_C(out, table,
 # entries, stride, idx) copies entry idx (C*8 limbs at table + i*stride
 # bytes, i < entries) to out, reading every entry in full: per entry a
@@ -679,11 +537,6 @@ EOT
 	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . ";\n";
 	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
 	print "#define MONTK_IFMA_X2 {" . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . "}\n";
-	print "/* montk_sqr52_K(r, a, a, n, k0, L): montk_amm52_K's a*a (b must be a; only a is\n"
-	    . " * read), K = 1..MONTK_IFMA_SQR_KMAX: each a_i a_j once, doubled. */\n"
-	    . "#define MONTK_IFMA_SQR_KMAX $SQR_KMAX\n";
-	print "montk_amm_fn " . join(', ', map { "montk_sqr52_$_" } 1 .. $SQR_KMAX) . ";\n";
-	print "#define MONTK_IFMA_SQR {" . join(', ', map { "montk_sqr52_$_" } 1 .. $SQR_KMAX) . "}\n";
 	print <<"EOT";
 /* montk_gather52_C: out = the entry idx of a table of `entries` entries
  * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX),
@@ -701,7 +554,6 @@ my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast(1, $_) : amm($_) for 1 .. $X1_KMAX;
 	$code .= amm_fast(2, $_) for 1 .. $X2_KMAX;
-	$code .= amm_sqr($_) for 1 .. $SQR_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
 if ($flavour eq '--header') {

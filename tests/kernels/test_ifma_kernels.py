@@ -74,9 +74,6 @@ def lib(tmp_path_factory, has_ifma):
         "API void two(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "             const uint64_t *n, const uint64_t *k0, size_t L)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2; t[k - 1](r, a, b, n, k0, L); }\n"
-        "API void sqr(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
-        "             const uint64_t *n, uint64_t k0, size_t L)\n"
-        "{ static montk_amm_fn *const t[] = MONTK_IFMA_SQR; t[k - 1](r, a, b, n, k0, L); }\n"
         "API void gather(int c, uint64_t *out, const uint64_t *table, size_t entries,\n"
         "                size_t stride, uint64_t idx)\n"
         "{ static montk_gather_fn *const t[] = MONTK_IFMA_GATHER; t[c - 1](out, table, entries, stride, idx); }\n")
@@ -112,25 +109,18 @@ def check(r, n, a, b, L):
 
 @pytest.mark.parametrize("alias", ["none", "ra", "rb"])
 def test_kernels_against_python(lib, alias):
-    """Every product kernel, and every square (montk_sqr52_K: a and b the
-    same numbers, the same array unless r is it)."""
     so, h = lib
     rng = random.Random(52)
     U64 = ctypes.c_uint64
     for ways, lanes, kmax, fn in ((1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one),
-                                  (2, h["MONTK_IFMA_X2_LANES"], h["MONTK_IFMA_X2_KMAX"], so.two),
-                                  ("sqr", h["MONTK_IFMA_LANES"], h["MONTK_IFMA_SQR_KMAX"], so.sqr)):
-        square = ways == "sqr"
-        ways = 1 if square else ways
+                                  (2, h["MONTK_IFMA_X2_LANES"], h["MONTK_IFMA_X2_KMAX"], so.two)):
         for k in range(1, kmax + 1):
             span = k * lanes                 # limbs per number; L of them its own
             for L in sorted({max(2, span - lanes + 1), span - 3, span}):
                 for i, _ in enumerate(cases(rng, L)):
                     sets = [cases(rng, L)[i] for _ in range(ways)]
-                    if square:
-                        sets = [(n, a, a) for n, a, _ in sets]
                     a = (U64 * (ways * span))(*sum((limbs(s[1], span) for s in sets), []))
-                    b = a if square else (U64 * (ways * span))(*sum((limbs(s[2], span) for s in sets), []))
+                    b = (U64 * (ways * span))(*sum((limbs(s[2], span) for s in sets), []))
                     n = (U64 * (ways * span))(*sum((limbs(s[0], span) for s in sets), []))
                     k0 = [(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets]
                     # r starts as junk where it is not an input
@@ -352,9 +342,9 @@ def test_static_check_catches_leaks():
 # ---- the generator's counts per product ----------------------------------------------
 
 def count_tables(header):
-    """MONTK_IFMA_X1_COUNTS / X2 / SQR -> {kernel name: (madd[3], insns[3], peeled)}."""
+    """MONTK_IFMA_X1_COUNTS / X2 -> {kernel name: (madd[3], insns[3], peeled)}."""
     out = {}
-    for tab, prefix in (("X1", "montk_amm52_"), ("X2", "montk_amm52x2_"), ("SQR", "montk_sqr52_")):
+    for tab, prefix in (("X1", "montk_amm52_"), ("X2", "montk_amm52x2_")):
         body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
         rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d)\}", body)
         for k, row in enumerate(rows, 1):
@@ -364,13 +354,13 @@ def count_tables(header):
 
 
 def kernel_parts(obj):
-    """objdump's instructions of each montk_amm52* and montk_sqr52* symbol, cut at the row
+    """objdump's instructions of each montk_amm52* symbol, cut at the row
     loop (from its backward jump's target to the jump): before, loop, after;
     the alignment padding after the ret is not the kernel's."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(obj)], capture_output=True,
                          text=True, timeout=120, check=True).stdout
     parts = {}
-    for name, body in re.findall(r"<(montk_(?:amm|sqr)52\w*)>:\n(.*?)(?=\n\n|\Z)", out, re.S):
+    for name, body in re.findall(r"<(montk_amm52\w*)>:\n(.*?)(?=\n\n|\Z)", out, re.S):
         insns = [(int(a, 16), i.strip()) for a, i in
                  re.findall(r"^\s+([0-9a-f]+):\s+(.*)$", body, re.M)]
         ret = max(n for n, (_, i) in enumerate(insns) if i == "ret")
@@ -398,9 +388,8 @@ def test_counts_match_the_object(has_ifma, tmp_path):
         got = parts[name]
         assert [len(p) for p in got] == insns, name
         assert [sum(i.startswith("vpmadd52") for i in p) for p in got] == madd, name
-        # a row: lo and hi of a*b_i (not in a square's reduction) and of n*m in each
-        # of K registers, and m, per product
+        # a row: lo and hi of a*b_i and of n*m in each of K registers, and m, per product
         K, copies = int(name.rsplit("_", 1)[1]), 2 if "x2" in name else 1
-        assert madd[1] == copies * ((2 if "sqr" in name else 4) * K + 1), name
+        assert madd[1] == copies * (4 * K + 1), name
         # VPMADD52 after the loop (the normalisation has none) are a row run outside it
         assert peeled == (madd[2] > 0), name
