@@ -274,8 +274,8 @@ BENCH_ARGS ?=
 # montbench-test: against the test build (callgrind: valgrind hides ADX).
 $(BUILD)/montbench: $(BUILD)/libmont.a
 $(BUILD)/montbench-test: $(BUILD)/libmont-test.a
-$(BUILD)/montbench $(BUILD)/montbench-test: $(BENCH_SRC) bench/bench.h mont/mont.h | $(BUILD)
-	$(CC) $(TOOL_CFLAGS) -Imont -o $@ $(BENCH_SRC) $(filter %.a,$^) \
+$(BUILD)/montbench $(BUILD)/montbench-test: $(BENCH_SRC) bench/bench.h $(MONT_DEPS) | $(BUILD)
+	$(CC) $(TOOL_CFLAGS) -Imont -I$(BUILD) -o $@ $(BENCH_SRC) $(filter %.a,$^) \
 		-Wl,-Bstatic -lcrypto -lgmp -Wl,-Bdynamic -lpthread -ldl
 bench: $(BUILD)/montbench
 	$(BUILD)/montbench $(BENCH_ARGS)

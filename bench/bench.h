@@ -70,12 +70,32 @@ struct run_info {
 	unsigned cap, cap_noadx;   /* OPENSSL_ia32cap_P[2] here / in the child */
 	int child_ran;
 	const char *openssl, *gmp; /* versions, for the record only */
+	/* issued per cycle by independent chains (ifma.c), or 0 and why not */
+	double madd_rate, mulx_rate;    /* VPMADD52LUQ zmm; MULX */
+	const char *madd_why, *mulx_why;
 };
 
 /* report.c */
 void report_table(const struct run_info *, const struct result *, size_t);
 void report_json(const struct run_info *, const struct result *, size_t);
-double floor_cycles(enum op, size_t num);   /* 0: none defined */
+
+/* ifma.c: the issue rates, the amm52 contender, the floor and counts */
+void issue_rates(struct run_info *);   /* at ri->ghz */
+void *amm_prepare(const struct operands *);
+void amm_reset(void *);
+void amm_run(void *, enum op, unsigned long iters);
+int amm_result(void *, enum op, uint64_t *out);
+void amm_release(void *);
+int amm_has(enum op);
+const char *amm_unavailable(const struct contender *);
+const char *amm_unavailable_at(const struct contender *, unsigned bits);
+/* multiplies a product of num limbs needs at least (0: no floor for op) */
+double floor_mults(enum op, const char *name, size_t num);
+/* the measured issue rate those multiplies go at (0: not measured) */
+double floor_rate(const struct run_info *, const char *name);
+/* 1 and the kernel's VPMADD52 and instructions per product, or 0 */
+int kernel_counts(const char *name, enum op, size_t num, unsigned long *madd,
+		  unsigned long *insns);
 
 /* OPENSSL_ia32cap_P[2] bits (CPUID(7,0).EBX) OpenSSL's MULX code tests:
  * BMI2 (0x100) and ADX (0x80000) for bn_mul_mont; bn_power5 and

@@ -486,6 +486,10 @@ const struct contender contenders[] = {
 	OURS("adx"),
 	OURS("mulq"),
 	OURS("c"),
+	{ "amm52", "montk_amm52_K, the IFMA product mont_modexp runs (radix "
+	  "2^52, R = 2^(52L); checked as x*(2^(52L)/2^bits)^j)", amm_has, NULL,
+	  amm_prepare, amm_reset, amm_run, amm_result, amm_release,
+	  amm_unavailable, NULL, amm_unavailable_at },
 	{ "ossl-api", "BN_mod_mul_montgomery / BN_mod_exp_mont_consttime "
 	  "(modexp2: two of them)",
 	  all_ops, NULL, api_prepare, api_reset, api_run, api_result,

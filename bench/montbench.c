@@ -45,7 +45,7 @@ static void usage(FILE *f)
 		"usage: %s [--bits LIST] [--rounds N] [--quick] [--json]\n"
 		"          [--only LIST] [--seed N] [--callgrind] [--corrupt NAME]\n"
 		"  LIST is comma-separated. --only takes op names (mul, sqr, modexp,\n"
-		"  modexp2) and contender names (ifma, adx, mulq, c, ossl-api,\n"
+		"  modexp2) and contender names (ifma, adx, mulq, c, amm52, ossl-api,\n"
 		"  ossl-raw, ossl-x2, gmp, ossl-api-noadx, ossl-raw-noadx).\n", self);
 }
 
@@ -635,8 +635,10 @@ int main(int argc, char **argv)
 	} else if (o.callgrind) {
 		count_all(&o, ss);
 	} else {
-		if (!o.child)
+		if (!o.child) {
 			ri.ghz = core_ghz(o.quick ? 20 : 200);
+			issue_rates(&ri);
+		}
 		time_all(&o, ss, &rs);
 	}
 	for (size_t b = 0; b < o.nbits; b++)

@@ -5,15 +5,12 @@
 #include <string.h>
 #include "bench.h"
 
-/* Products at one per cycle: a MULX-based kernel cannot beat these. */
-double floor_cycles(enum op op, size_t num)
+/* The floor of (op, contender) at num limbs in cycles: the multiplies it
+ * needs at the measured issue rate; 0 when there is none. */
+static double floor_of(const struct run_info *ri, enum op op, const char *name, size_t num)
 {
-	double n = (double)num;
-	if (op == OP_MUL)
-		return 2 * n * n + n;
-	if (op == OP_SQR)
-		return n * (n + 1) / 2 + n * n + n;
-	return 0;
+	double mults = floor_mults(op, name, num), rate = floor_rate(ri, name);
+	return mults > 0 && rate > 0 ? mults / rate : 0;
 }
 
 /* The issue's targets: ours at least `want` times as fast as other
@@ -228,6 +225,20 @@ static void table_header(const struct run_info *ri)
 		       "word2 %#x", ri->cap_noadx);
 	printf("\nGMP %s. Times are thread CPU time per operation: median "
 	       "(min..max) of the rounds.\n", ri->gmp);
+	printf("Issue rates (independent chains): VPMADD52LUQ zmm ");
+	if (ri->madd_why)
+		printf("%s", ri->madd_why);
+	else
+		printf("%.2f per cycle", ri->madd_rate);
+	printf("; MULX ");
+	if (ri->mulx_why)
+		printf("%s", ri->mulx_why);
+	else
+		printf("%.2f per cycle", ri->mulx_rate);
+	printf(".\nfloor: the multiplies a product needs at that rate (amm52: 4L^2/8 "
+	       "VPMADD52, (3L^2+L)/8 squaring; others 2n^2+n MULX, n(n+1)/2+n^2+n);\n"
+	       "x floor: time / floor; per product: the kernel's VPMADD52 and "
+	       "instructions (the generator's counts).\n");
 	for (size_t c = 0; c < ncontenders; c++)
 		printf("  %-8s %s%s\n", contenders[c].name, contenders[c].what,
 		       contender_is_openssl(&contenders[c]) ? " (-noadx: ADX "
@@ -242,14 +253,17 @@ static void table_times(const struct run_info *ri, const struct result *r,
 	size_t nn = names(order), num = bits / 64;
 	char t0[16], t1[16], t2[16];
 
-	printf("\n%u bits (%zu limbs)   %-16s %10s %10s %10s %10s %8s\n",
-	       bits, num, "", "median", "min", "max", "cycles", "x floor");
+	printf("\n%u bits (%zu limbs)   %-16s %10s %10s %10s %10s %8s %10s  %s\n",
+	       bits, num, "", "median", "min", "max", "cycles", "x floor", "floor",
+	       "per product");
 	for (int op = 0; op < OP_COUNT; op++)
 		for (size_t i = 0; i < nn; i++) {
 			const struct result *x = find(r, n, bits, op, order[i]);
-			double fl = floor_cycles(op, num);
+			unsigned long madd, insns;
+			double fl;
 			if (!x)
 				continue;
+			fl = floor_of(ri, op, x->name, num);
 			printf("  %-7s %-24s", op_name[op], x->name);
 			if (x->status[0]) {
 				printf(" %s\n", x->status);
@@ -259,7 +273,10 @@ static void table_times(const struct run_info *ri, const struct result *r,
 			       fmt_time(t1, x->min), fmt_time(t2, x->max),
 			       x->med * ri->ghz);
 			if (fl > 0)
-				printf(" %8.2f", x->med * ri->ghz / fl);
+				printf(" %8.2f %10s", x->med * ri->ghz / fl,
+				       fmt_time(t0, fl / ri->ghz));
+			if (kernel_counts(x->name, op, num, &madd, &insns))
+				printf("  %lu vpmadd52, %lu insns", madd, insns);
 			printf("\n");
 		}
 }
@@ -336,6 +353,16 @@ static void target_json(const struct target *g, const char *label,
 		printf("\"ratio\": null, \"met\": null}");
 }
 
+/* "NAME_per_cycle": rate or null, "NAME_status": "measured" or why not */
+static void json_rate(const char *name, double rate, const char *why)
+{
+	if (why)
+		printf("\"%s_per_cycle\": null, \"%s_status\": ", name, name);
+	else
+		printf("\"%s_per_cycle\": %.4g, \"%s_status\": ", name, rate, name);
+	json_str(why ? why : "measured");
+}
+
 void report_json(const struct run_info *ri, const struct result *r, size_t n)
 {
 	printf("{\"schema\": 1,\n \"clock\": {\"core_ghz\": %.4f, "
@@ -351,6 +378,10 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 		printf("\"%#x\"", ri->cap_noadx);
 	else
 		printf("null");
+	printf("},\n \"issue\": {");
+	json_rate("vpmadd52_zmm", ri->madd_rate, ri->madd_why);
+	printf(", ");
+	json_rate("mulx", ri->mulx_rate, ri->mulx_why);
 	printf("},\n \"gmp\": ");
 	json_str(ri->gmp);
 	printf(",\n \"contenders\": {");
@@ -364,7 +395,8 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 	printf(",\n \"results\": [");
 	for (size_t i = 0; i < n; i++) {
 		const struct result *x = &r[i];
-		double fl = floor_cycles(x->op, x->bits / 64);
+		double fl = floor_of(ri, x->op, x->name, x->bits / 64);
+		unsigned long madd, insns;
 		printf("%s\n  {\"bits\": %u, \"op\": \"%s\", \"contender\": ",
 		       i ? "," : "", x->bits, op_name[x->op]);
 		json_str(x->name);
@@ -378,8 +410,13 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 		       "\"min\": %.3f, \"max\": %.3f}, \"cycles\": %.1f", x->med,
 		       x->min, x->max, x->med * ri->ghz);
 		if (fl > 0)
-			printf(", \"floor_cycles\": %.0f, \"x_floor\": %.6g", fl,
-			       x->med * ri->ghz / fl);
+			printf(", \"floor_mults\": %.6g, \"floor_cycles\": %.6g, "
+			       "\"floor_ns\": %.6g, \"x_floor\": %.6g",
+			       floor_mults(x->op, x->name, x->bits / 64), fl,
+			       fl / ri->ghz, x->med * ri->ghz / fl);
+		if (kernel_counts(x->name, x->op, x->bits / 64, &madd, &insns))
+			printf(", \"per_product\": {\"vpmadd52\": %lu, \"insns\": %lu}",
+			       madd, insns);
 		printf("}");
 	}
 	printf("\n ],\n \"ratios\": [");

@@ -63,7 +63,7 @@ def test_timed_rows_are_consistent(quick):
     ghz = quick["clock"]["core_ghz"]
     assert ghz > 0.1
     for r in quick["results"]:
-        if r["contender"] in OURS + ("ossl-x2",) and r["status"] != "timed":
+        if r["contender"] in OURS + ("ossl-x2", "amm52") and r["status"] != "timed":
             assert r["status"] in ("not built", "CPU lacks it"), r
             continue
         assert r["status"] == "timed", r
@@ -74,14 +74,59 @@ def test_timed_rows_are_consistent(quick):
     assert rows(quick, contender="c", op="mul")[0]["status"] == "timed"
 
 
+IFMA_CPU = {"avx512f", "avx512ifma", "avx512vl"}
+
+
 def test_floor(quick):
-    n = 1024 // 64
-    mul = rows(quick, contender="ossl-api", op="mul")[0]
-    sqr = rows(quick, contender="ossl-api", op="sqr")[0]
-    assert mul["floor_cycles"] == 2 * n * n + n
-    assert sqr["floor_cycles"] == n * (n + 1) // 2 + n * n + n
-    assert mul["x_floor"] == pytest.approx(mul["cycles"] / mul["floor_cycles"], rel=1e-3)
+    """The floor: the multiplies a product needs (the issue's counts) at
+    the issue rate montbench measured; x floor is time over it."""
+    n, L = 1024 // 64, 20                   # 52-bit limbs: 52 L >= 64 n + 2
+    issue = quick["issue"]
+    assert issue["mulx_status"] == "measured" and 0.25 < issue["mulx_per_cycle"] < 8
+    want = {("ossl-api", "mul"): (2 * n * n + n, "mulx"),
+            ("ossl-api", "sqr"): (n * (n + 1) // 2 + n * n + n, "mulx")}
+    if IFMA_CPU <= cpu_flags():
+        assert issue["vpmadd52_zmm_status"] == "measured"
+        assert 0.25 < issue["vpmadd52_zmm_per_cycle"] < 8
+        want[("amm52", "mul")] = (4 * L * L / 8, "vpmadd52_zmm")      # 200
+        want[("amm52", "sqr")] = ((3 * L * L + L) / 8, "vpmadd52_zmm")
+    ghz = quick["clock"]["core_ghz"]
+    for (who, op), (mults, unit) in want.items():
+        r = rows(quick, contender=who, op=op)[0]
+        assert r["floor_mults"] == mults, (who, op)
+        assert r["floor_cycles"] == pytest.approx(mults / issue[unit + "_per_cycle"], rel=1e-3)
+        assert r["floor_ns"] == pytest.approx(r["floor_cycles"] / ghz, rel=1e-3)
+        assert r["x_floor"] == pytest.approx(r["cycles"] / r["floor_cycles"], rel=1e-3)
     assert "floor_cycles" not in rows(quick, contender="gmp")[0]
+
+
+def test_per_product_counts(quick):
+    """amm52's VPMADD52 per product: 20 rows (1024 bits) over K = 3
+    registers, each row lo and hi of a*b_i and of n*m per register and m."""
+    if not IFMA_CPU <= cpu_flags():
+        pytest.skip("this CPU lacks AVX-512 IFMA: no amm52 row is timed")
+    for op in ("mul", "sqr"):
+        per = rows(quick, contender="amm52", op=op)[0]["per_product"]
+        assert per["vpmadd52"] == 20 * (4 * 3 + 1)
+        assert per["insns"] > 2 * per["vpmadd52"]
+    assert "per_product" not in rows(quick, contender="adx", op="mul")[0]
+
+
+def test_issue_rates_skipped_where_the_cpu_lacks_them(montbench):
+    """With the dispatcher told the CPU has neither IFMA nor ADX (the
+    shipped library only narrows CPUID with MONT_ASSUME_CPU), no rate is
+    measured, the table says so, and no floor is made up."""
+    env = {"MONT_ASSUME_CPU": "avx2", "PATH": "/usr/bin:/bin"}
+    p = run("--quick", "--bits", "1024", "--only", "amm52,adx,ossl-api,mul", "--json", env=env)
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(p.stdout)
+    lacks = "skipped: the CPU lacks it (libmont's dispatcher)"
+    assert rep["issue"] == {"vpmadd52_zmm_per_cycle": None, "vpmadd52_zmm_status": lacks,
+                            "mulx_per_cycle": None, "mulx_status": lacks}
+    assert rows(rep, contender="amm52", op="mul")[0]["status"] == "CPU lacks it"
+    assert "floor_cycles" not in rows(rep, contender="ossl-api", op="mul")[0]
+    t = run("--quick", "--bits", "1024", "--only", "amm52,mul", env=env)
+    assert f"VPMADD52LUQ zmm {lacks}; MULX {lacks}." in t.stdout
 
 
 def test_masked_child_really_masked(quick):
@@ -135,9 +180,9 @@ def test_targets_section_judges(montbench):
         assert c_vs_mulq["ratio"] is None
 
 
-@pytest.mark.parametrize("who", ["c", "ifma", "ossl-api", "ossl-raw", "ossl-x2", "gmp"])
+@pytest.mark.parametrize("who", ["c", "ifma", "amm52", "ossl-api", "ossl-raw", "ossl-x2", "gmp"])
 def test_agreement_check_catches_a_wrong_result(montbench, who):
-    if who in ("ifma", "ossl-x2") and not {"avx512ifma", "avx512vl"} <= cpu_flags():
+    if who in ("ifma", "amm52", "ossl-x2") and not {"avx512ifma", "avx512vl"} <= cpu_flags():
         pytest.skip(f"{who} cannot run on this CPU")
     p = run("--quick", "--bits", "1024", "--corrupt", who)
     assert p.returncode == 1

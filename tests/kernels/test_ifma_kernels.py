@@ -337,3 +337,59 @@ def test_static_check_catches_leaks():
     assert any("address" in v for v in ct_violations(lookup))
     assert any("branch" in v for v in ct_violations(branch))
     assert ct_violations(loop) == []
+
+
+# ---- the generator's counts per product ----------------------------------------------
+
+def count_tables(header):
+    """MONTK_IFMA_X1_COUNTS / X2 -> {kernel name: (madd[3], insns[3], peeled)}."""
+    out = {}
+    for tab, prefix in (("X1", "montk_amm52_"), ("X2", "montk_amm52x2_")):
+        body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
+        rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d)\}", body)
+        for k, row in enumerate(rows, 1):
+            v = list(map(int, row))
+            out[f"{prefix}{k}"] = (v[0:3], v[3:6], v[6])
+    return out
+
+
+def kernel_parts(obj):
+    """objdump's instructions of each montk_amm52* symbol, cut at the row
+    loop (from its backward jump's target to the jump): before, loop, after;
+    the alignment padding after the ret is not the kernel's."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(obj)], capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    parts = {}
+    for name, body in re.findall(r"<(montk_amm52\w*)>:\n(.*?)(?=\n\n|\Z)", out, re.S):
+        insns = [(int(a, 16), i.strip()) for a, i in
+                 re.findall(r"^\s+([0-9a-f]+):\s+(.*)$", body, re.M)]
+        ret = max(n for n, (_, i) in enumerate(insns) if i == "ret")
+        insns = insns[:ret + 1]
+        jumps = [(n, int(i.split()[1], 16)) for n, (_, i) in enumerate(insns)
+                 if i.startswith("jne")]
+        assert len(jumps) == 1, (name, jumps)
+        at, target = jumps[0]
+        start = [a for a, _ in insns].index(target)
+        parts[name] = [[i for _, i in insns[:start]], [i for _, i in insns[start:at + 1]],
+                       [i for _, i in insns[at + 1:]]]
+    return parts
+
+
+def test_counts_match_the_object(has_ifma, tmp_path):
+    """The header's VPMADD52 and instruction counts (the generator's own
+    bookkeeping, which montbench multiplies out per product) are objdump's
+    count of the assembled kernel, part by part: before the row loop, one
+    trip of it, after it."""
+    counts = count_tables(gen(["--header", CAPS]))
+    _, obj = assemble("elf", CAPS, tmp_path)
+    parts = kernel_parts(obj)
+    assert set(parts) == set(counts) and len(counts) > 10
+    for name, (madd, insns, peeled) in counts.items():
+        got = parts[name]
+        assert [len(p) for p in got] == insns, name
+        assert [sum(i.startswith("vpmadd52") for i in p) for p in got] == madd, name
+        # a row: lo and hi of a*b_i and of n*m in each of K registers, and m, per product
+        K, copies = int(name.rsplit("_", 1)[1]), 2 if "x2" in name else 1
+        assert madd[1] == copies * (4 * K + 1), name
+        # VPMADD52 after the loop (the normalisation has none) are a row run outside it
+        assert peeled == (madd[2] > 0), name

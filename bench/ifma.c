@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* The hardware's limit: how many VPMADD52 (zmm) and MULX this core issues
+ * per cycle, the IFMA product kernel mont_modexp runs (contender amm52),
+ * and each kernel's instruction counts per product (the generator's, from
+ * mont-kernels.h). */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "internal.h"
+#include "mont-kernels.h"
+
+/* ---- issue rates: independent chains, so throughput, not latency ---- */
+
+/* 14 accumulators (4 cycles of latency at 2 a cycle need 8 in flight),
+ * 8 rounds of them per loop trip */
+#define CHAINS 14
+#define REPS 8
+#define STR(x) STR_(x)
+#define STR_(x) #x
+
+#ifdef MONT_HAVE_IFMA
+/* CHAINS * REPS VPMADD52LUQ per trip (the .irp lists the CHAINS
+ * registers), each accumulating into its own register from two that never change: no instruction waits for another
+ * but the one CHAINS back into the same register. */
+static void madd_trips(unsigned long trips)
+{
+	__asm__ volatile(
+		"vpxorq %%xmm14,%%xmm14,%%xmm14\n\tvpternlogq $0xff,%%zmm15,%%zmm15,%%zmm15\n"
+		"1:\n\t.rept " STR(REPS) "\n"
+		"\t.irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13\n"
+		"\tvpmadd52luq %%zmm14,%%zmm15,%%zmm\\r\n\t.endr\n\t.endr\n"
+		"\tdec %0\n\tjnz 1b\n\tvzeroupper\n"
+		: "+r"(trips) : : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+		  "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+#endif
+
+#ifdef MONT_HAVE_ADX
+/* CHAINS * REPS MULX per trip: each reads only %rdx and writes one of
+ * two register pairs that nothing reads, so none waits for another. */
+static void mulx_trips(unsigned long trips)
+{
+	__asm__ volatile(
+		"mov %0,%%rdx\n1:\n\t.rept " STR(CHAINS * REPS / 2) "\n"
+		"\tmulx %%rdx,%%r8,%%r9\n\tmulx %%rdx,%%r10,%%r11\n\t.endr\n"
+		"\tdec %0\n\tjnz 1b\n"
+		: "+r"(trips) : : "cc", "rdx", "r8", "r9", "r10", "r11");
+}
+#endif
+
+/* Instructions per cycle of one loop: the fastest of 5 timings of at least
+ * 4 ms (interruptions only make a timing slower), at `ghz`. */
+static double rate(void (*loop)(unsigned long), double ghz)
+{
+	unsigned long trips = 1000;
+	uint64_t best = UINT64_MAX;
+
+	while (trips < (1ul << 30)) {
+		uint64_t t0 = now_ns();
+		loop(trips);
+		if (now_ns() - t0 >= 4000000)
+			break;
+		trips *= 2;
+	}
+	for (int i = 0; i < 5; i++) {
+		uint64_t t0 = now_ns(), dt;
+		loop(trips);
+		dt = now_ns() - t0;
+		if (dt < best)
+			best = dt;
+	}
+	return (double)trips * CHAINS * REPS / ((double)best * ghz);
+}
+
+/* One rate, or why not: the dispatcher decides whether the CPU runs the
+ * instruction (backend's mont_select code -3), the build whether the
+ * toolchain emitted it (-2, or no loop compiled). */
+static double measure(const char *backend, void (*loop)(unsigned long), double ghz,
+		      const char **why)
+{
+	const char *was = mont_backend();
+	int rc = mont_select(backend);
+
+	mont_select(was);
+	*why = rc == -3 ? "skipped: the CPU lacks it (libmont's dispatcher)"
+		: rc || !loop ? "skipped: not built (the toolchain's caps)" : NULL;
+	return *why ? 0 : rate(loop, ghz);
+}
+
+void issue_rates(struct run_info *ri)
+{
+	void (*madd)(unsigned long) = NULL, (*mulx)(unsigned long) = NULL;
+#ifdef MONT_HAVE_IFMA
+	madd = madd_trips;
+#endif
+#ifdef MONT_HAVE_ADX
+	mulx = mulx_trips;
+#endif
+	ri->madd_rate = measure("ifma", madd, ri->ghz, &ri->madd_why);
+	ri->mulx_rate = measure("adx", mulx, ri->ghz, &ri->mulx_why);
+}
+
+/* ---- amm52: montk_amm52_K chained, radix 2^52, R' = 2^(52L) ---- */
+
+struct amm {
+	const struct operands *o;
+	struct mont_ifma k;
+	uint64_t k0;
+	unsigned long shifts;   /* x = a*b^j / R'^shifts (mul), a^(2^j) / ... */
+	uint64_t *x, *b, *n;    /* span limbs each, 64-byte aligned */
+};
+
+static size_t amm_L(size_t num)
+{
+	return (64 * num + 2 + 51) / 52;        /* 4n <= R', as mont/ifma.c */
+}
+
+static void import52(mpz_t z, const uint64_t *x, size_t L)
+{
+	mpz_import(z, L, -1, 8, 0, 12, x);      /* 12 nail bits: 52 a limb */
+}
+
+static void export52(uint64_t *x, size_t span, const mpz_t z)
+{
+	memset(x, 0, span * 8);
+	mpz_export(x, NULL, -1, 8, 0, 12, z);
+}
+
+void *amm_prepare(const struct operands *o)
+{
+	struct amm *s = calloc(1, sizeof *s);
+	mpz_t z;
+
+	if (!s || !mont_ifma_kernel(o->num, 1, &s->k) || !s->k.one) {
+		free(s);
+		return NULL;
+	}
+	s->o = o;
+	s->x = aligned_alloc(64, 3 * s->k.span * 8);
+	if (!s->x) {
+		free(s);
+		return NULL;
+	}
+	s->b = s->x + s->k.span;
+	s->n = s->b + s->k.span;
+	s->k0 = mont_n0(o->n[0]) & ((UINT64_C(1) << 52) - 1);
+	mpz_init(z);
+	mpz_import(z, o->num, -1, 8, 0, 0, o->b);
+	export52(s->b, s->k.span, z);
+	mpz_import(z, o->num, -1, 8, 0, 0, o->n);
+	export52(s->n, s->k.span, z);
+	mpz_clear(z);
+	return s;
+}
+
+void amm_reset(void *p)
+{
+	struct amm *s = p;
+	mpz_t z;
+	mpz_init(z);
+	mpz_import(z, s->o->num, -1, 8, 0, 0, s->o->a);
+	export52(s->x, s->k.span, z);
+	mpz_clear(z);
+	s->shifts = 0;
+}
+
+void amm_run(void *p, enum op op, unsigned long it)
+{
+	struct amm *s = p;
+	const uint64_t *by = op == OP_SQR ? s->x : s->b;
+	while (it--) {
+		s->k.one(s->x, s->x, by, s->n, s->k0, s->k.L);
+		s->shifts = op == OP_SQR ? 2 * s->shifts + 1 : s->shifts + 1;
+	}
+}
+
+/* x in the reference's terms: x * (R'/R)^shifts mod n, R = 2^(64 num),
+ * which is what mul/sqr chained with R give (R' > R: a left shift). */
+int amm_result(void *p, enum op op, uint64_t *out)
+{
+	struct amm *s = p;
+	const size_t num = s->o->num;
+	mpz_t x, n;
+	(void)op;
+	mpz_inits(x, n, NULL);
+	import52(x, s->x, s->k.L);
+	mpz_import(n, num, -1, 8, 0, 0, s->o->n);
+	mpz_mul_2exp(x, x, (52 * s->k.L - 64 * num) * s->shifts);
+	mpz_mod(x, x, n);
+	memset(out, 0, num * 8);
+	mpz_export(out, NULL, -1, 8, 0, 0, x);
+	mpz_clears(x, n, NULL);
+	return 0;
+}
+
+void amm_release(void *p)
+{
+	struct amm *s = p;
+	free(s->x);
+	free(s);
+}
+
+int amm_has(enum op op)
+{
+	return op == OP_MUL || op == OP_SQR;
+}
+
+const char *amm_unavailable(const struct contender *c)
+{
+	(void)c;
+	switch (mont_select("ifma")) {
+	case 0:
+		return NULL;
+	case -3:
+		return "CPU lacks it";
+	default:
+		return "not built";
+	}
+}
+
+const char *amm_unavailable_at(const struct contender *c, unsigned bits)
+{
+	struct mont_ifma k;
+	(void)c;
+	return mont_ifma_kernel(bits / 64, 1, &k) && k.one ? NULL : "past the kernels' sizes";
+}
+
+/* ---- counts per product ---- */
+
+/* The multiplies a product cannot do without, in instructions at full
+ * width: amm52 4L^2 lane products (a*b and m*n, low and high halves) over
+ * 8 lanes, (3L^2+L)/8 for a square (each a_i a_j, i < j, once: L(L-1)/2
+ * of them, low and high, and L squares, low and high: L^2+L; plus m*n's
+ * 2L^2); the 64-bit kernels 2n^2+n MULX for a multiply (a*b, m*n, and m
+ * per row), n(n+1)/2+n^2+n for a square. 0: none for this op. */
+double floor_mults(enum op op, const char *name, size_t num)
+{
+	double n = (double)num, L = (double)amm_L(num);
+	int ifma = !strcmp(name, "amm52");
+	if (op == OP_MUL)
+		return ifma ? 4 * L * L / 8 : 2 * n * n + n;
+	if (op == OP_SQR)
+		return ifma ? (3 * L * L + L) / 8 : n * (n + 1) / 2 + n * n + n;
+	return 0;
+}
+
+/* The per-cycle rate floor_mults is divided by: 0 when not measured. */
+double floor_rate(const struct run_info *ri, const char *name)
+{
+	return !strcmp(name, "amm52") ? ri->madd_rate : ri->mulx_rate;
+}
+
+/* VPMADD52 and all instructions one product of the kernel behind
+ * (name, op) executes at num limbs, from the generator's counts; 0 when
+ * there are none (not an IFMA kernel, or none built). */
+int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
+		  unsigned long *insns)
+{
+#ifdef MONT_HAVE_IFMA
+	static const struct montk_ifma_count x1[] = MONTK_IFMA_X1_COUNTS;
+	struct mont_ifma k;
+	if (strcmp(name, "amm52") || !amm_has(op) || !mont_ifma_kernel(num, 1, &k) || !k.one)
+		return 0;
+	const struct montk_ifma_count *c = &x1[k.span / MONTK_IFMA_LANES - 1];
+	*madd = c->madd[0] + (k.L - c->peeled) * c->madd[1] + c->madd[2];
+	*insns = c->insns[0] + (k.L - c->peeled) * c->insns[1] + c->insns[2];
+	return 1;
+#else
+	(void)name, (void)op, (void)num, (void)madd, (void)insns;
+	return 0;
+#endif
+}
