@@ -312,8 +312,10 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
 			-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus-$$t tests/corpus/$$t \
 			2>$(BUILD)/fuzz/$$t.log || { tail -40 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/$$t.log; done
-# The whole audit command (catalog patterns, decoder, symbol ranges) on
-# mutated objects: ~400 runs/s; make test runs it 5 s, longer: make fuzz-audit FUZZ_TIME=60
+# The whole audit command (catalog patterns, decoder, symbol ranges), then
+# the cache's reading of the same file as a program (its dynamic section and
+# the libraries it names), on mutated objects and programs; make test runs
+# it 5 s, longer: make fuzz-audit FUZZ_TIME=60
 FUZZ_AUDIT_SRC := $(filter-out probe/main.c,$(PROBE_SRC)) $(BUILD)/catalog.c
 $(BUILD)/fuzz/audit: fuzz/fuzz_audit.c $(FUZZ_AUDIT_SRC) $(PROBE_HDR)
 	@mkdir -p $(@D)

@@ -87,6 +87,21 @@ const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name)
  * the section's end.  Callers check it against the section's size. */
 uint64_t obj_symbol_end(const struct obj *o, const struct obj_symbol *s);
 
+/* What an ELF program or shared library needs at run time, from its
+ * dynamic section (found through the program headers, as the loader finds
+ * it): the DT_NEEDED names (the first OBJ_NEEDED_MAX) and DT_RUNPATH, else
+ * DT_RPATH, as written ($ORIGIN unexpanded).  Names point into the file. */
+enum { OBJ_NEEDED_MAX = 64 };
+struct obj_dynamic {
+	const char *needed[OBJ_NEEDED_MAX];
+	size_t nneeded;
+	const char *runpath;    /* NULL when there is none */
+};
+
+/* buf[0..len) read for its dynamic section: 0 (nothing needed for a
+ * relocatable object or a static program), or -1 with err set. */
+int obj_elf_dynamic(const uint8_t *buf, size_t len, struct obj_dynamic *d, char *err, size_t errlen);
+
 /* ar archives ("!<arch>\n", GNU and BSD long names).  Iterate members:
  * set *pos = 0 first; returns 1 and fills name/data/len per member, 0 at the
  * end, -1 with err on a malformed archive. */
