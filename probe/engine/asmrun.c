@@ -319,24 +319,6 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 	return hit;
 }
 
-/* Names in "a,b" (one being a Mach-O "SEG,sect" name's sect part matches too). */
-static const struct obj_section *find_section(const struct obj *o, const char *names)
-{
-	char *copy = xstrdup(names);
-	const struct obj_section *found = NULL;
-	for (char *t = strtok(copy, ","); t && !found; t = strtok(NULL, ",")) {
-		while (*t == ' ')
-			t++;
-		for (size_t i = 0; i < o->nsections && !found; i++) {
-			const char *n = o->sections[i].name, *c = strchr(n, ',');
-			if (!strcmp(n, t) || (c && !strcmp(c + 1, t)))
-				found = &o->sections[i];
-		}
-	}
-	free(copy);
-	return found;
-}
-
 static int contains(const uint8_t *hay, size_t n, const uint8_t *needle, size_t k)
 {
 	for (size_t i = 0; k <= n && i <= n - k; i++)
@@ -365,7 +347,7 @@ struct found { const uint8_t *got; size_t ngot; int located; };
  * 1 yes, or 0 with why. */
 static int check_section(const struct feature *f, const struct obj *o, struct found *g, struct buf *why)
 {
-	const struct obj_section *s = find_section(o, f->section);
+	const struct obj_section *s = obj_section_listed(o, f->section);
 	int ok = 0;
 	if (!s) {
 		buf_printf(why, "exited 0 but wrote no %s section", f->section);

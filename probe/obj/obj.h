@@ -69,8 +69,11 @@ const char *obj_coff_machine_name(unsigned machine);
 /* First section whose name is exactly `name`, or NULL. */
 const struct obj_section *obj_section_named(const struct obj *o, const char *name);
 
-/* First section named by one of the comma-separated `names`; a Mach-O
- * "SEG,sect" section also answers to its "sect" part.  NULL if none. */
+/* First section named by one of the comma-separated `names` (a template's
+ * `section:` line; blanks around each name ignored), in the order listed;
+ * a Mach-O "SEG,sect" section also answers to its "sect" part, and only a
+ * Mach-O one (an ELF or COFF name may hold a comma).  NULL if none.  The
+ * probe and audit both ask this, so they cannot disagree on a section. */
 const struct obj_section *obj_section_listed(const struct obj *o, const char *names);
 
 /* LTO output instead of machine code: LLVM bitcode (raw, or in its
