@@ -428,8 +428,7 @@ static int is_audited(const struct obj_section *sec)
 	return sec->is_code && sec->data;
 }
 
-/* Code sections whose bytes overlap (a toolchain never writes them; each
- * would be decoded again): 1 and two of them in *x, *y, or 0. */
+/* Section indices by where their bytes start in the file. */
 static const struct obj *data_obj;
 static int by_data(const void *p, const void *q)
 {
@@ -438,6 +437,9 @@ static int by_data(const void *p, const void *q)
 	return (a > b) - (a < b);
 }
 
+/* Audited sections whose bytes overlap in the file (no toolchain writes
+ * them; hostile headers could make one stretch be decoded once per
+ * section): 1 with two of them in *x < *y, or 0. */
 static int overlapping_code(const struct obj *o, size_t *x, size_t *y)
 {
 	size_t *idx = xcalloc(o->nsections + 1, sizeof *idx), n = 0;
