@@ -3,8 +3,8 @@
  * share: the code spans mapping symbols mark ($x $a $t $d), walking them
  * with a module's decoder, matching a decoded word against a feature's
  * MASK VALUE audit words, and reading a frame from sp arithmetic. */
-#ifndef ASMCAP_ARCH_WORDS_H
-#define ASMCAP_ARCH_WORDS_H
+#ifndef ASMCAP_WORDS_H
+#define ASMCAP_WORDS_H
 
 #include "arch.h"
 #include "hwcap.h"

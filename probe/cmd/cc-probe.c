@@ -161,7 +161,7 @@ static int mark(struct cp *c, const char *list, const char *what, int *set, char
 
 /* ---- one compile ---- */
 
-struct unit1 {
+struct compile {
 	struct answer *a;               /* NULL: the control */
 	struct strv argv;
 	char *src, *obj;
@@ -183,7 +183,7 @@ static char *source(const struct answer *a)
 
 /* Set up the compile of answer a (NULL: the control, with extra flags
  * `extra' when not NULL).  0, or 3 with err. */
-static int unit_setup(struct cp *c, struct unit1 *u, struct answer *a, const char *extra, char *err, size_t errlen)
+static int unit_setup(struct cp *c, struct compile *u, struct answer *a, const char *extra, char *err, size_t errlen)
 {
 	struct strv fl = {0};
 	memset(u, 0, sizeof *u);
@@ -215,7 +215,7 @@ static int unit_setup(struct cp *c, struct unit1 *u, struct answer *a, const cha
 	return 0;
 }
 
-static void unit_done(struct unit1 *u)
+static void unit_done(struct compile *u)
 {
 	strv_free(&u->argv);
 	free(u->src);
@@ -346,7 +346,7 @@ static void verify(struct answer *a, const char *path, double ms)
 /* The first control compiled: the target from its object (from a
  * machine-code build of the same file when the flags make LTO bitcode).
  * Ends u.  0, or 3 with err. */
-static int control_target(struct cp *c, struct unit1 *u, char *err, size_t errlen)
+static int control_target(struct cp *c, struct compile *u, char *err, size_t errlen)
 {
 	size_t len;
 	uint8_t *buf = file_read(u->obj, &len);
@@ -388,7 +388,7 @@ static int control(struct cp *c, int first, char *err, size_t errlen)
 	struct strv hash = {0};
 	int r = 3;
 	for (int t = 0; t < PROBE_TRIES && r; t++) {
-		struct unit1 u;
+		struct compile u;
 		struct run_job jobs[2];
 		if (unit_setup(c, &u, NULL, NULL, err, errlen))
 			return 3;
@@ -487,7 +487,7 @@ static void failure_words(const struct run_result *rr, char *what, size_t n)
  * err. */
 static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, char *err, size_t errlen)
 {
-	struct unit1 *u = xcalloc(n + 1, sizeof *u);
+	struct compile *u = xcalloc(n + 1, sizeof *u);
 	struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
 	size_t made = 0;
 	int r = 0;

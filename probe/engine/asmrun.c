@@ -505,14 +505,14 @@ enum outcome run_end(const struct asm_run *u, char *err, size_t errlen)
 	const struct run_result *r = &u->job.r;
 	if (u->job.start_failed && !r->not_found) {
 		snprintf(err, errlen, "cannot run `%s': %s", u->argv.v[0], u->job.start_err);
-		return U_UNUSABLE;
+		return OUTCOME_UNUSABLE;
 	}
 	if (r->not_found || r->timed_out || r->signal) {
 		run_describe(u->argv.v, r, err, errlen);
 		/* a hang costs --timeout each time: not worth another run */
-		return r->signal ? U_NOANSWER : U_UNUSABLE;
+		return r->signal ? OUTCOME_NOANSWER : OUTCOME_UNUSABLE;
 	}
-	return U_OK;
+	return OUTCOME_OK;
 }
 
 char *complaint(const struct asm_run *u)
@@ -602,7 +602,7 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 {
 	const struct run_result *r = &u->job.r;
 	enum outcome out = run_end(u, err, errlen);
-	if (out != U_OK)
+	if (out != OUTCOME_OK)
 		return out;
 	char **errs = xcalloc(u->n + 1, sizeof *errs), **warns = xcalloc(u->n + 1, sizeof *warns);
 	char *general = NULL;
@@ -611,7 +611,7 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 		hit += blame(u, r->out, errs, warns, &general);
 	if (r->status == 0) {
 		if (load_obj(u, objbuf, o, err, errlen))
-			out = U_NOANSWER;
+			out = OUTCOME_NOANSWER;
 		else {
 			learn_target(x, o);
 			for (size_t i = 0; i < u->n; i++)
@@ -621,13 +621,13 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 		for (size_t i = 0; i < u->n; i++)
 			if (errs[i])
 				record_failure(x, u->f[i], u, errs[i]);
-		out = U_FAILED;
+		out = OUTCOME_FAILED;
 	} else {
 		char *cmd = argv_brief(u->argv.v), *msg = complaint(u);
 		snprintf(err, errlen, "`%s' exited with status %d: %s", cmd, r->status, msg);
 		free(cmd);
 		free(msg);
-		out = U_NOLINES;
+		out = OUTCOME_NOLINES;
 	}
 	for (size_t i = 0; i < u->n; i++)
 		free(errs[i]), free(warns[i]);
