@@ -564,18 +564,19 @@ static int audit_file(struct audit *a, const char *path)
 	return rc;
 }
 
-static const char audit_usage[] =
-	"usage: asmcap audit FILE... [--expect LIST] [--baseline OLD.json] [--format text|json] [--templates DIR]\n"
+static const char audit_text[] =
 	"exit: 0 audited, 1 an --expect'ed extension is not used, or one OLD.json found is not found now,\n"
 	"      2 a file cannot be read or decoded\n";
 
+#define OPT_STRUCT struct audit
 static const struct opt audit_options[] = {
-	{"--expect", OPT_LIST, offsetof(struct audit, expect_opts), 0, 0, NULL},
-	{"--format", OPT_FORMAT, offsetof(struct audit, format), 0, OUT_JSON, NULL},
-	{"--templates", OPT_TEXT, offsetof(struct audit, templates), 0, 0, NULL},
-	{"--baseline", OPT_TEXT, offsetof(struct audit, baseline), 0, 0, NULL},
+	OPT_LIST("--expect", "LIST", expect_opts, "extensions the built code must use (comma-separated)"),
+	OPT_TEXT("--baseline", "OLD.json", baseline, "an earlier audit: what it found must still be found"),
+	OPT_FORMAT("--format", "text|json", format, OUT_JSON, "the output's form"),
+	OPT_TEXT("--templates", "DIR", templates, "the catalog to read instead of the built-in one"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* Every --expect adx,bmi2 (or several --expect): the names in a->expect. */
 static void expect_names(struct audit *a)
@@ -711,6 +712,6 @@ static int audit_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_audit = {
-	"audit", {"asmcap audit", audit_usage, audit_options, 1, OPT_ANY, "audit needs a FILE", NULL},
+	"audit", {"asmcap audit", "asmcap audit FILE...", NULL, audit_text, audit_options, 1, OPT_ANY, "audit needs a FILE", NULL},
 	sizeof(struct audit), NULL, audit_main,
 };

@@ -68,21 +68,23 @@ struct copts {
 	unsigned jobs;
 };
 
-static const char cc_probe_usage[] =
-	"usage: asmcap cc-probe [--cc CMD] [--cflags FLAGS] [--features LIST] [--format " OUT_FORMAT_NAMES "]\n"
-	"                        [-o FILE] [--cache FILE] [--timeout SEC] [--jobs N] [--require LIST]\n"
+static const char cc_probe_text[] =
 	"C-level probes: GNU inline asm and intrinsics (under target attributes and -m flags),\n"
 	"each answer checked in the object's machine code.  Exit: 0 probed, 1 a --require'd\n"
 	"probe is not yes, 2 usage or output, 3 the toolchain is unusable, 4 out of memory\n";
 
+#define OPT_STRUCT struct copts
 static const struct opt cc_probe_options[] = {
-	CC_VARS_OPTIONS(struct copts),
-	{"--features", OPT_TEXT, offsetof(struct copts, features), 0, 0, NULL},
-	OPT_CACHE(struct copts),
-	{"--jobs", OPT_COUNT, offsetof(struct copts, jobs), 1, 1024, NULL},
-	{"--require", OPT_TEXT, offsetof(struct copts, require), 0, 0, NULL},
+	CC_OPTIONS,
+	OPT_TEXT("--features", "LIST", features, "probe these only (comma-separated)"),
+	OPT_OUTPUT,
+	OPT_CACHE,
+	OPT_TIMEOUT("--timeout", "give up on a compiler run after SEC seconds"),
+	OPT_COUNT("--jobs", "N", jobs, 1, 1024, "run N compiles at once"),
+	OPT_TEXT("--require", "LIST", require, "exit 1 unless each of these probes is yes"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* ---- the answers ---- */
 
@@ -894,6 +896,6 @@ static int cc_probe_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_cc_probe = {
-	"cc-probe", {"asmcap cc-probe", cc_probe_usage, cc_probe_options, 0, 0, NULL, NULL},
+	"cc-probe", {"asmcap cc-probe", "asmcap cc-probe", NULL, cc_probe_text, cc_probe_options, 0, 0, NULL, NULL},
 	sizeof(struct copts), NULL, cc_probe_main,
 };

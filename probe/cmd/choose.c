@@ -420,10 +420,6 @@ static void say_how_checked(FILE *fig, const char *metric, const struct run_fact
 		        : "; --run CMD checks them under an emulator, e.g. --run 'qemu-aarch64 -L /usr/aarch64-linux-gnu'");
 }
 
-static const char choose_usage[] =
-	"usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--run CMD] [--rounds N] [--timeout SEC]\n"
-	"                     [--format " OUT_FORMAT_NAMES "] [-o FILE]\n";
-
 struct choose_cmd {
 	const char *file;       /* the spec */
 	const char *cc, *cflags, *output;
@@ -432,12 +428,16 @@ struct choose_cmd {
 	unsigned rounds;
 };
 
+#define OPT_STRUCT struct choose_cmd
 static const struct opt choose_options[] = {
-	CC_VARS_OPTIONS(struct choose_cmd),
-	{"--run", OPT_TEXT, offsetof(struct choose_cmd, run), 0, 0, NULL},
-	{"--rounds", OPT_COUNT, offsetof(struct choose_cmd, rounds), 3, 101, NULL},
+	CC_OPTIONS,
+	OPT_TEXT("--run", "CMD", run, "run each variant's check under CMD (an emulator), never its timing"),
+	OPT_COUNT("--rounds", "N", rounds, 3, 101, "benchmark rounds, the variants interleaved (3..101, default 7)"),
+	OPT_TIMEOUT("--timeout", "give up on a compiler or check run after SEC seconds"),
+	OPT_OUTPUT,
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* Every variant's frame measured and, where it compiles, linked and
  * checked (under wrap when given).  0, or the exit code (reported). */
@@ -649,6 +649,6 @@ static int choose_main(void *cmd, const struct opts *s)
 static const struct choose_cmd choose_defaults = {.fmt = OUT_TEXT, .rounds = 7};
 
 const struct command cmd_choose = {
-	"choose", {"asmcap choose", choose_usage, choose_options, 1, 1, "choose needs a SPEC", NULL},
+	"choose", {"asmcap choose", "asmcap choose SPEC", NULL, NULL, choose_options, 1, 1, "choose needs a SPEC", NULL},
 	sizeof(struct choose_cmd), &choose_defaults, choose_main,
 };
