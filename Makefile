@@ -77,7 +77,10 @@ MONT_GEN_OUT = $(BUILD)/mont-x86_64.s $(BUILD)/mont-ifma.s $(BUILD)/mont-kernels
 ifeq ($(MONT_X86_64),1)
 MONT_OBJ    += $(BUILD)/mont/mont-x86_64.o $(BUILD)/mont/mont-ifma.o
 MONT_CFLAGS += -DMONT_ASM
-MONT_DEPS   += $(BUILD)/mont-kernels.h
+# mont-kernels.h: the generators' --header parts (the rule is below both targets)
+MONT_HDR_GEN  := $(MONT_GEN) $(IFMA_GEN)
+MONT_HDR_ARGS := --header $(CAPS)
+MONT_HDR_DEPS := $(wildcard perlasm/*.pm) $(CAPS)
 # The flavour (elf, macosx, mingw64) is the one the probe found for $(CC),
 # and $(CC) assembles it. Outputs are replaced only when they change, so a
 # re-probe that changes no verdict rebuilds nothing. nasm or yasm kernels:
@@ -95,10 +98,6 @@ $(BUILD)/mont-x86_64.s: $(MONT_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
 # their own object; without avx512ifma in the caps it holds a lone ret.
 $(BUILD)/mont-ifma.s: $(IFMA_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
 	$(PERL) -Iperlasm $(IFMA_GEN) $(MONT_FLAVOUR) $(CAPS) >$@.tmp
-	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
-$(BUILD)/mont-kernels.h: $(MONT_GEN) $(IFMA_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
-	{ $(PERL) -Iperlasm $(MONT_GEN) --header $(CAPS) && \
-	  $(PERL) -Iperlasm $(IFMA_GEN) --header $(CAPS); } >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 $(BUILD)/mont/mont-x86_64.o: $(BUILD)/mont-x86_64.s | $(BUILD)/mont
 	$(MONT_AS) $(MONT_AS_IO)
@@ -121,14 +120,23 @@ MONT_A64_PROT := $(shell printf '__ARM_FEATURE_BTI_DEFAULT __ARM_FEATURE_PAC_DEF
 	for (i = 1; i <= 3; i++) printf "%s=%s ", k[i], ($$i ~ /^[0-9]+$$/ ? $$i : 0) }')
 MONT_OBJ    += $(BUILD)/mont/mont-aarch64.o
 MONT_CFLAGS += -DMONT_ASM
-MONT_DEPS   += $(BUILD)/mont-kernels.h
+MONT_HDR_GEN  := $(MONT_A64_GEN)
+MONT_HDR_ARGS := --header
+MONT_HDR_DEPS := perlasm/Montk.pm
 $(BUILD)/mont-aarch64.s: $(MONT_A64_GEN) FORCE | $(BUILD)
 	$(PERL) $(MONT_A64_GEN) $(MONT_A64_FLAV) $(MONT_A64_PROT) >$@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
-$(BUILD)/mont-kernels.h: $(MONT_A64_GEN) perlasm/Montk.pm | $(BUILD)
-	$(PERL) $(MONT_A64_GEN) --header >$@.tmp && mv $@.tmp $@
 $(BUILD)/mont/mont-aarch64.o: $(BUILD)/mont-aarch64.s | $(BUILD)/mont
 	$(CC) $(CFLAGS) -c -o $@ $<
+endif
+
+# The kernels' C declarations, from the generators of the target's kernels
+# (replaced only when they change, as the kernels are).
+ifneq ($(MONT_HDR_GEN),)
+MONT_DEPS   += $(BUILD)/mont-kernels.h
+$(BUILD)/mont-kernels.h: $(MONT_HDR_GEN) $(MONT_HDR_DEPS) | $(BUILD)
+	for g in $(MONT_HDR_GEN); do $(PERL) -Iperlasm $$g $(MONT_HDR_ARGS) || exit 1; done >$@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 endif
 
 $(BUILD)/mont:
@@ -162,7 +170,6 @@ $(BUILD)/mont-harness $(BUILD)/mont-harness-test: tests/mont/harness.c
 		$(filter %.a,$^) -lpthread -lm
 
 # Another toolchain: make regen CC=clang-19 (re-probes, regenerates, rebuilds).
-.PHONY: regen
 regen:
 	rm -rf $(BUILD)/mont $(MONT_GEN_OUT) $(BUILD)/libmont.a $(BUILD)/libmont-test.a $(BUILD)/libmont.so
 	$(MAKE) all
@@ -204,7 +211,6 @@ test-slow: $(BUILD)/asmcap
 matrix: $(BUILD)/asmcap
 	ASMCAP_BIN=$(BUILD)/asmcap ci/matrix --out $(BUILD) $(if $(MATRIX_ONLY),--only $(MATRIX_ONLY))
 	ASMCAP_BIN=$(BUILD)/asmcap ci/choices --out $(BUILD)
-.PHONY: matrix
 
 # peers: Debian's OpenSSL 3.0 and 4.0 built with clang-19, stock and with
 # asmcap deciding its perlasm gates (integrations/openssl): the gate table,
@@ -216,7 +222,6 @@ matrix: $(BUILD)/asmcap
 peers: $(BUILD)/asmcap
 	ASMCAP_BIN=$(BUILD)/asmcap ci/peers openssl $(PEERS_FLAGS)
 	ASMCAP_BIN=$(BUILD)/asmcap ci/peers libgcrypt $(PEERS_FLAGS)
-.PHONY: peers
 
 ## Install (DESTDIR for staging; Perl finds site_perl under /usr/local by default)
 PERLDIR ?= $(PREFIX)/lib/site_perl
@@ -265,7 +270,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/asmcap
 	-rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Asmcap 2>/dev/null
 
-## bench (owner: bench helper): montbench, ours against OpenSSL and GMP ######
+## bench: montbench, ours against OpenSSL and GMP ######
 # Linked against the static libcrypto.a: only it exports the raw kernels
 # (bn_mul_mont, bn_power5) timed beside the API. montbench pins itself to the
 # first CPU it may use, so `taskset -c 1 make bench` picks the CPU.
@@ -290,9 +295,8 @@ bench-callgrind: $(BUILD)/montbench-test
 		--callgrind-out-file=$(BUILD)/callgrind/cg.%p \
 		$(BUILD)/montbench-test --callgrind $(BENCH_ARGS)
 	bench/callgrind-table $(BUILD)/callgrind/cg.*
-.PHONY: bench bench-callgrind
 
-## fuzz (owner: objects helper): a libFuzzer target per object reader and
+## fuzz: a libFuzzer target per object reader and
 ## the x86 decoder ###########################################################
 # (fuzz/fuzz_reader.c built once per reader) run for FUZZ_TIME seconds each
 # on the seed corpus tests/corpus/<reader>; what they learn stays in
@@ -313,8 +317,10 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
 			-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus-$$t tests/corpus/$$t \
 			2>$(BUILD)/fuzz/$$t.log || { tail -40 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz/$$t.log; done
-# The whole audit command (catalog patterns, decoder, symbol ranges) on
-# mutated objects: ~400 runs/s; make test runs it 5 s, longer: make fuzz-audit FUZZ_TIME=60
+# The whole audit command (catalog patterns, decoder, symbol ranges), then
+# the cache's reading of the same file as a program (its dynamic section and
+# the libraries it names), on mutated objects and programs; make test runs
+# it 5 s, longer: make fuzz-audit FUZZ_TIME=60
 FUZZ_AUDIT_SRC := $(filter-out probe/main.c,$(PROBE_SRC)) $(BUILD)/catalog.c
 $(BUILD)/fuzz/audit: fuzz/fuzz_audit.c $(FUZZ_AUDIT_SRC) $(PROBE_HDR)
 	@mkdir -p $(@D)
@@ -339,9 +345,8 @@ fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
 	llvm-profdata-14 merge -o $(BUILD)/fuzz/cov.profdata $(BUILD)/fuzz/cov-*.profraw
 	llvm-cov-14 report $(BUILD)/fuzz/cov-elf $(patsubst %,-object=$(BUILD)/fuzz/cov-%,$(filter-out elf,$(FUZZ_READERS))) \
 		-instr-profile=$(BUILD)/fuzz/cov.profdata $(FUZZ_OBJ_SRC)
-.PHONY: fuzz fuzz-audit fuzz-coverage
 
-## flavours (owner: xlate helper): every flavour (elf, macosx, mingw64, nasm,
+## flavours: every flavour (elf, macosx, mingw64, nasm,
 ## masm, elf-win64, nasm-elf) of the Montgomery generator, assembled by its real
 ## assembler and checked:
 ## symbols, .pdata/.xdata against the prologues, disassembly against the elf
@@ -350,9 +355,8 @@ fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))
 ## nasm-elf kernels (nasm and yasm) against the elf ones.
 flavours: $(CAPS)
 	python3 tests/perlasm/flavours.py --caps $(CAPS) --out $(BUILD)/flavours $(MONT_GEN)
-.PHONY: flavours
 
-## probe checks (owner: engine helper) #######################################
+## probe checks ##############################################################
 # build/asan/asmcap: the probe under ASan+UBSan (make test runs the suites of
 # every subcommand with it too: probe, cc-flag/frame/choose, legacy, audit)
 # bench-probe: probe speed against a bare `$CC -c` (not a test).
@@ -363,10 +367,12 @@ $(BUILD)/asan/asmcap: $(PROBE_SRC) $(PROBE_HDR) $(BUILD)/catalog.c
 asan: $(BUILD)/asan/asmcap
 bench-probe: $(BUILD)/asmcap
 	python3 tests/probe/bench_probe.py --asmcap $(BUILD)/asmcap $(BENCH_PROBE_CCS)
-.PHONY: asan bench-probe
 
 clean:
 	rm -rf $(BUILD)
 
 FORCE:
-.PHONY: all caps test check test-slow install uninstall clean FORCE
+
+# Targets that name no file
+.PHONY: all caps regen test check test-slow matrix peers install uninstall bench bench-callgrind \
+	fuzz fuzz-audit fuzz-coverage flavours asan bench-probe clean FORCE

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the whole `asmcap audit` command: readers, the
  * built-in catalog's patterns, the decoder and the symbol ranges, on one
- * input file (rewritten in place for every run). */
+ * input file (rewritten in place for every run); then the probe cache's
+ * look at the same file as a program (its dynamic section, the libraries
+ * it needs). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cmds.h"
+#include "run.h"
 
 static char path[] = "/tmp/asmcap.fuzz-audit.XXXXXX";
 
@@ -32,5 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	command_run(&cmd_audit, 4, argv);
+	struct strv deps = {0};
+	deps_add_program(&deps, path);
+	strv_free(&deps);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target for one object reader, chosen at build time with
  * -DFUZZ_READER=elf|coff|macho|ar|x86 (one source, one binary per reader;
- * x86 is the instruction decoder).
+ * elf is the sections' and the dynamic section's readers, x86 the
+ * instruction decoder).
  * Everything a reader returns is touched, so ASan sees any pointer or
  * size that escapes the input. */
 #include <stdint.h>
@@ -19,6 +20,13 @@
 static volatile uint64_t sink;
 
 #if FUZZ_READER != x86
+/* Every failure carries a reason. */
+static void reasoned(const char *err, size_t n)
+{
+	if (!memchr(err, 0, n) || strncmp(err, "unreadable object: ", 19))
+		__builtin_trap();
+}
+
 static void touch(const struct obj *o)
 {
 	uint64_t sum = 0;
@@ -51,9 +59,27 @@ static void parse(int (*reader)(struct obj *, const uint8_t *, size_t, char *, s
 	memset(&o, 0, sizeof o);
 	if (reader(&o, data, size, err, sizeof err) == 0)
 		touch(&o);
-	else if (!memchr(err, 0, sizeof err) || strncmp(err, "unreadable object: ", 19))
-		__builtin_trap();   /* every failure carries a reason */
+	else
+		reasoned(err, sizeof err);
 	obj_free(&o);
+}
+#endif
+
+#if FUZZ_READER == elf
+/* The dynamic section's reader (the cache's DT_NEEDED and RUNPATH). */
+static void dynamic(const uint8_t *data, size_t size)
+{
+	struct obj_dynamic d;
+	char err[160];
+	uint64_t sum = 0;
+
+	if (obj_elf_dynamic(data, size, &d, err, sizeof err) == 0) {
+		for (size_t i = 0; i < d.nneeded; i++)
+			sum += strlen(d.needed[i]);
+		sum += d.runpath ? strlen(d.runpath) : 0;
+	} else
+		reasoned(err, sizeof err);
+	sink = sum;
 }
 #endif
 
@@ -63,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 #if FUZZ_READER == elf
 	parse(obj_parse_elf, data, size);
+	dynamic(data, size);
 #elif FUZZ_READER == coff
 	parse(obj_parse_coff, data, size);
 #elif FUZZ_READER == macho

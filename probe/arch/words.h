@@ -3,8 +3,8 @@
  * share: the code spans mapping symbols mark ($x $a $t $d), walking them
  * with a module's decoder, matching a decoded word against a feature's
  * MASK VALUE audit words, and reading a frame from sp arithmetic. */
-#ifndef ASMCAP_ARCH_WORDS_H
-#define ASMCAP_ARCH_WORDS_H
+#ifndef ASMCAP_WORDS_H
+#define ASMCAP_WORDS_H
 
 #include "arch.h"
 #include "hwcap.h"
@@ -23,9 +23,10 @@ size_t code_spans(const struct obj *o, const size_t *which, size_t n, int si, in
                   struct code_span **spans);
 
 /* Decode data[from..to) with a->decode as the spans say, skipping data
- * spans (the first found by bisection: many walks over one section cost
- * their bytes, not its spans).  visit sees every instruction (in->mode set), and every
- * undecodable stretch with in NULL and its bytes in step. */
+ * spans; the span holding `from' is found by bisection, so many walks over
+ * parts of one section cost their bytes, not its spans.  visit sees every
+ * instruction (in->mode set), and every undecodable stretch with in NULL
+ * and its length in step. */
 typedef void code_visit(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step);
 void code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,
                uint64_t from, uint64_t to, code_visit *visit, void *ctx);

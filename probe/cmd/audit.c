@@ -428,8 +428,7 @@ static int is_audited(const struct obj_section *sec)
 	return sec->is_code && sec->data;
 }
 
-/* Code sections whose bytes overlap (a toolchain never writes them; each
- * would be decoded again): 1 and two of them in *x, *y, or 0. */
+/* Section indices by where their bytes start in the file. */
 static const struct obj *data_obj;
 static int by_data(const void *p, const void *q)
 {
@@ -438,6 +437,9 @@ static int by_data(const void *p, const void *q)
 	return (a > b) - (a < b);
 }
 
+/* Audited sections whose bytes overlap in the file (no toolchain writes
+ * them; hostile headers could make one stretch be decoded once per
+ * section): 1 with two of them in *x < *y, or 0. */
 static int overlapping_code(const struct obj *o, size_t *x, size_t *y)
 {
 	size_t *idx = xcalloc(o->nsections + 1, sizeof *idx), n = 0;
@@ -562,18 +564,19 @@ static int audit_file(struct audit *a, const char *path)
 	return rc;
 }
 
-static const char audit_usage[] =
-	"usage: asmcap audit FILE... [--expect LIST] [--baseline OLD.json] [--format text|json] [--templates DIR]\n"
+static const char audit_text[] =
 	"exit: 0 audited, 1 an --expect'ed extension is not used, or one OLD.json found is not found now,\n"
 	"      2 a file cannot be read or decoded\n";
 
+#define OPT_STRUCT struct audit
 static const struct opt audit_options[] = {
-	{"--expect", OPT_LIST, offsetof(struct audit, expect_opts), 0, 0, NULL},
-	{"--format", OPT_FORMAT, offsetof(struct audit, format), 0, OUT_JSON, NULL},
-	{"--templates", OPT_TEXT, offsetof(struct audit, templates), 0, 0, NULL},
-	{"--baseline", OPT_TEXT, offsetof(struct audit, baseline), 0, 0, NULL},
+	OPT_LIST("--expect", "LIST", expect_opts, "extensions the built code must use (comma-separated)"),
+	OPT_TEXT("--baseline", "OLD.json", baseline, "an earlier audit: what it found must still be found"),
+	OPT_FORMAT("--format", "text|json", format, OUT_JSON, "the output's form"),
+	OPT_TEXT("--templates", "DIR", templates, "the catalog to read instead of the built-in one"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* Every --expect adx,bmi2 (or several --expect): the names in a->expect. */
 static void expect_names(struct audit *a)
@@ -709,6 +712,6 @@ static int audit_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_audit = {
-	"audit", {"asmcap audit", audit_usage, audit_options, 1, OPT_ANY, "audit needs a FILE", NULL},
+	"audit", {"asmcap audit", "asmcap audit FILE...", NULL, audit_text, audit_options, 1, OPT_ANY, "audit needs a FILE", NULL},
 	sizeof(struct audit), NULL, audit_main,
 };

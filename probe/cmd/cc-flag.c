@@ -384,12 +384,6 @@ static void to_cache(const char *file, const char *key, const struct cc_ctx *c, 
 	strv_free(&deps);
 }
 
-static const char cc_flag_usage[] =
-	"usage: asmcap cc-flag [--cc CMD] [--cflags FLAGS] [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
-	"                      [--cache FILE] [--timeout SEC] [--require] -- FLAG...\n"
-	"A -Wa,... flag must also work in the assembler: each catalog feature whose\n"
-	"as-flag: it is (march-armv8.2-a for -Wa,-march=armv8.2-a) must give its bytes.\n";
-
 struct cc_flag_cmd {
 	const char *cc, *cflags, *output, *cache;
 	enum out_format fmt;
@@ -401,12 +395,16 @@ struct cc_flag_cmd {
 	char (*why)[512];       /* the compiler's line for a rejected flag */
 };
 
+#define OPT_STRUCT struct cc_flag_cmd
 static const struct opt cc_flag_options[] = {
-	CC_VARS_OPTIONS(struct cc_flag_cmd),
-	OPT_CACHE(struct cc_flag_cmd),
-	{"--require", OPT_SWITCH, offsetof(struct cc_flag_cmd, require), 0, 0, NULL},
+	CC_OPTIONS,
+	OPT_OUTPUT,
+	OPT_CACHE,
+	OPT_TIMEOUT("--timeout", "give up on a compiler run after SEC seconds"),
+	OPT_SWITCH("--require", require, "exit 1 when a flag is rejected"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* Each flag's variable; two flags with one name are a usage error (2). */
 static int cc_flag_names(struct cc_flag_cmd *c)
@@ -505,7 +503,10 @@ static int cc_flag_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_cc_flag = {
-	"cc-flag", {"asmcap cc-flag", cc_flag_usage, cc_flag_options, 1, OPT_ANY,
+	"cc-flag", {"asmcap cc-flag", "asmcap cc-flag", "-- FLAG...",
+	            "A -Wa,... flag must also work in the assembler: each catalog feature whose\n"
+	            "as-flag: it is (march-armv8.2-a for -Wa,-march=armv8.2-a) must give its bytes.\n",
+	            cc_flag_options, 1, OPT_ANY,
 	            "no flags to test: put them after --", "flags under test go after --; got"},
 	sizeof(struct cc_flag_cmd), NULL, cc_flag_main,
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Compiler probes beyond the assembler: does $CC $CFLAGS accept a flag,
  * compile a file with extra flags.  Shared by cc-flag, frame and choose. */
-#ifndef ASMCAP_CCPROBE_H
-#define ASMCAP_CCPROBE_H
+#ifndef ASMCAP_CC_FLAG_H
+#define ASMCAP_CC_FLAG_H
 
 #include <stddef.h>
 
@@ -39,15 +39,11 @@ int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *also, con
 int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, size_t whylen,
                       char *err, size_t errlen);
 
-/* The options of every subcommand that runs the compiler, for a struct
- * with `cc' and `cflags'. */
-#define CC_OPTIONS(type) \
-	{"--cc", OPT_TEXT, offsetof(type, cc), 0, 0, NULL}, \
-	{"--cflags", OPT_TEXT, offsetof(type, cflags), 0, 0, NULL}, \
-	{"--timeout", OPT_TIMEOUT, 0, 0, 0, NULL}
-
-/* ...and of those that write variables for a build (with `fmt', `output'). */
-#define CC_VARS_OPTIONS(type) CC_OPTIONS(type), OPT_OUTPUT(type)
+/* The options of every subcommand that runs the compiler, for an
+ * OPT_STRUCT with `cc' and `cflags'. */
+#define CC_OPTIONS \
+	OPT_TEXT("--cc", "CMD", cc, "the compiler (default $CC, then cc)"), \
+	OPT_TEXT("--cflags", "FLAGS", cflags, "its flags (default $CFLAGS)")
 
 /* The line of a compiler's stderr worth quoting: the first that says
  * "error", else the first.  Sets *len; never NULL. */

@@ -68,21 +68,23 @@ struct copts {
 	unsigned jobs;
 };
 
-static const char cc_probe_usage[] =
-	"usage: asmcap cc-probe [--cc CMD] [--cflags FLAGS] [--features LIST] [--format " OUT_FORMAT_NAMES "]\n"
-	"                        [-o FILE] [--cache FILE] [--timeout SEC] [--jobs N] [--require LIST]\n"
+static const char cc_probe_text[] =
 	"C-level probes: GNU inline asm and intrinsics (under target attributes and -m flags),\n"
 	"each answer checked in the object's machine code.  Exit: 0 probed, 1 a --require'd\n"
 	"probe is not yes, 2 usage or output, 3 the toolchain is unusable, 4 out of memory\n";
 
+#define OPT_STRUCT struct copts
 static const struct opt cc_probe_options[] = {
-	CC_VARS_OPTIONS(struct copts),
-	{"--features", OPT_TEXT, offsetof(struct copts, features), 0, 0, NULL},
-	OPT_CACHE(struct copts),
-	{"--jobs", OPT_COUNT, offsetof(struct copts, jobs), 1, 1024, NULL},
-	{"--require", OPT_TEXT, offsetof(struct copts, require), 0, 0, NULL},
+	CC_OPTIONS,
+	OPT_TEXT("--features", "LIST", features, "probe these only (comma-separated)"),
+	OPT_OUTPUT,
+	OPT_CACHE,
+	OPT_TIMEOUT("--timeout", "give up on a compiler run after SEC seconds"),
+	OPT_COUNT("--jobs", "N", jobs, 1, 1024, "run N compiles at once"),
+	OPT_TEXT("--require", "LIST", require, "exit 1 unless each of these probes is yes"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* ---- the answers ---- */
 
@@ -161,7 +163,7 @@ static int mark(struct cp *c, const char *list, const char *what, int *set, char
 
 /* ---- one compile ---- */
 
-struct unit1 {
+struct compile {
 	struct answer *a;               /* NULL: the control */
 	struct strv argv;
 	char *src, *obj;
@@ -183,7 +185,7 @@ static char *source(const struct answer *a)
 
 /* Set up the compile of answer a (NULL: the control, with extra flags
  * `extra' when not NULL).  0, or 3 with err. */
-static int unit_setup(struct cp *c, struct unit1 *u, struct answer *a, const char *extra, char *err, size_t errlen)
+static int unit_setup(struct cp *c, struct compile *u, struct answer *a, const char *extra, char *err, size_t errlen)
 {
 	struct strv fl = {0};
 	memset(u, 0, sizeof *u);
@@ -215,7 +217,7 @@ static int unit_setup(struct cp *c, struct unit1 *u, struct answer *a, const cha
 	return 0;
 }
 
-static void unit_done(struct unit1 *u)
+static void unit_done(struct compile *u)
 {
 	strv_free(&u->argv);
 	free(u->src);
@@ -346,7 +348,7 @@ static void verify(struct answer *a, const char *path, double ms)
 /* The first control compiled: the target from its object (from a
  * machine-code build of the same file when the flags make LTO bitcode).
  * Ends u.  0, or 3 with err. */
-static int control_target(struct cp *c, struct unit1 *u, char *err, size_t errlen)
+static int control_target(struct cp *c, struct compile *u, char *err, size_t errlen)
 {
 	size_t len;
 	uint8_t *buf = file_read(u->obj, &len);
@@ -388,7 +390,7 @@ static int control(struct cp *c, int first, char *err, size_t errlen)
 	struct strv hash = {0};
 	int r = 3;
 	for (int t = 0; t < PROBE_TRIES && r; t++) {
-		struct unit1 u;
+		struct compile u;
 		struct run_job jobs[2];
 		if (unit_setup(c, &u, NULL, NULL, err, errlen))
 			return 3;
@@ -487,7 +489,7 @@ static void failure_words(const struct run_result *rr, char *what, size_t n)
  * err. */
 static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, char *err, size_t errlen)
 {
-	struct unit1 *u = xcalloc(n + 1, sizeof *u);
+	struct compile *u = xcalloc(n + 1, sizeof *u);
 	struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
 	size_t made = 0;
 	int r = 0;
@@ -894,6 +896,6 @@ static int cc_probe_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_cc_probe = {
-	"cc-probe", {"asmcap cc-probe", cc_probe_usage, cc_probe_options, 0, 0, NULL, NULL},
+	"cc-probe", {"asmcap cc-probe", "asmcap cc-probe", NULL, cc_probe_text, cc_probe_options, 0, 0, NULL, NULL},
 	sizeof(struct copts), NULL, cc_probe_main,
 };

@@ -25,169 +25,13 @@
 #include <string.h>
 
 #include "arch.h"
+#include "choose-spec.h"
 #include "cmds.h"
 #include "file.h"
 #include "frame.h"
 #include "opt.h"
 #include "out.h"
 #include "xalloc.h"
-
-#define MAXV 16
-
-struct variant {
-	char name[64];
-	char *flags;
-	struct frame_result fr;
-	char exe[4200];
-	int checked;            /* digest holds the check's result */
-	int native;             /* this machine runs its code: it may be timed */
-	char why[512];          /* why it was not checked or cannot be timed */
-	unsigned long long digest;
-	double *cpb;            /* cycles/byte per round */
-	double med, min, max;
-};
-
-struct spec {
-	char *dir, *name, *source, *function, *check, *bench, *metric, *def;
-	struct variant v[MAXV];
-	size_t nv;
-};
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = 0;
-	return s;
-}
-
-static int spec_error(const char *file, int line, const char *what)
-{
-	fprintf(stderr, "asmcap choose: %s:%d: %s\n", file, line, what);
-	return -1;
-}
-
-static int ident(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	return 1;
-}
-
-/* A `variant: NAME = FLAGS' line's value: 0, or -1 (reported). */
-static int spec_variant(struct spec *sp, char *val, const char *file, int ln)
-{
-	char *eq = strchr(val, '=');
-	if (!eq)
-		return spec_error(file, ln, "variant is 'NAME = FLAGS'");
-	*eq = 0;
-	char *name = trim(val);
-	if (!ident(name) || strlen(name) >= sizeof sp->v[0].name)
-		return spec_error(file, ln, "variant name must be letters, digits and _");
-	if (sp->nv == MAXV)
-		return spec_error(file, ln, "too many variants (16 at most)");
-	for (size_t k = 0; k < sp->nv; k++)
-		if (!strcmp(sp->v[k].name, name))
-			return spec_error(file, ln, "variant named twice");
-	strcpy(sp->v[sp->nv].name, name);
-	sp->v[sp->nv++].flags = xstrdup(trim(eq + 1));
-	return 0;
-}
-
-/* One line (NUL-terminated, not yet trimmed): 0, or -1 (reported). */
-static int spec_line(struct spec *sp, char *line, const char *file, int ln)
-{
-	char *s = trim(line);
-	if (!*s || *s == '#')
-		return 0;
-	char *colon = strchr(s, ':');
-	if (!colon)
-		return spec_error(file, ln, "expected 'key: value'");
-	*colon = 0;
-	char *key = trim(s), *val = trim(colon + 1);
-	char **slot = !strcmp(key, "name") ? &sp->name : !strcmp(key, "source") ? &sp->source :
-	              !strcmp(key, "function") ? &sp->function : !strcmp(key, "check") ? &sp->check :
-	              !strcmp(key, "bench") ? &sp->bench : !strcmp(key, "metric") ? &sp->metric :
-	              !strcmp(key, "default") ? &sp->def : NULL;
-	if (!strcmp(key, "variant"))
-		return spec_variant(sp, val, file, ln);
-	if (!slot)
-		return spec_error(file, ln, "unknown key (name source function check bench metric default variant)");
-	if (*slot)
-		return spec_error(file, ln, "key given twice");
-	if (!*val)
-		return spec_error(file, ln, "empty value");
-	*slot = xstrdup(val);
-	return 0;
-}
-
-/* The whole spec read: every key it needs, and names that fit together.
- * 0, or -1 (reported at line ln, the last). */
-static int spec_check(struct spec *sp, const char *file, int ln)
-{
-	const char *missing = !sp->name ? "name" : !sp->source ? "source" : !sp->function ? "function" :
-	                      !sp->check ? "check" : !sp->metric ? "metric" : NULL;
-	if (missing) {
-		char what[64];
-		snprintf(what, sizeof what, "missing key '%s'", missing);
-		return spec_error(file, ln, what);
-	}
-	if (strcmp(sp->metric, "cycles") && strcmp(sp->metric, "frame") && strcmp(sp->metric, "size"))
-		return spec_error(file, ln, "metric must be cycles, frame or size");
-	if (!strcmp(sp->metric, "cycles") && !sp->bench)
-		return spec_error(file, ln, "metric cycles needs a bench entry point");
-	if (!ident(sp->name) || !ident(sp->check) || (sp->bench && !ident(sp->bench)) || !ident(sp->function))
-		return spec_error(file, ln, "name, function, check and bench must be C identifiers");
-	if (sp->nv < 1)
-		return spec_error(file, ln, "no variants");
-	if (!sp->def)
-		sp->def = xstrdup(sp->v[0].name);
-	for (size_t k = 0; k < sp->nv; k++)
-		if (!strcmp(sp->v[k].name, sp->def))
-			return 0;
-	return spec_error(file, ln, "default names no variant");
-}
-
-/* The spec, read whole (bounded, regular files only) and taken a line at a
- * time: no line is cut at a buffer's length, and a NUL is an error. */
-static int spec_load(struct spec *sp, const char *file)
-{
-	size_t len;
-	char *text = (char *)file_read(file, &len);
-	if (!text) {
-		fprintf(stderr, "asmcap choose: cannot read spec %s: %s\n", file, file_error());
-		return -1;
-	}
-	const char *slash = strrchr(file, '/');
-	sp->dir = slash ? xstrndup(file, (size_t)(slash - file)) : xstrdup(".");
-	int ln = 0, rc = 0;
-	for (char *line = text, *next; !rc && line < text + len; line = next) {
-		ln++;
-		size_t n = strcspn(line, "\n");
-		next = line + n + (line[n] == '\n');
-		if (!line[n] && line + n < text + len)
-			rc = spec_error(file, ln, "contains a NUL byte");
-		else {
-			line[n] = 0;
-			rc = spec_line(sp, line, file, ln);
-		}
-	}
-	free(text);
-	return rc ? -1 : spec_check(sp, file, ln);
-}
-
-static void spec_free(struct spec *sp)
-{
-	free(sp->dir); free(sp->name); free(sp->source); free(sp->function);
-	free(sp->check); free(sp->bench); free(sp->metric); free(sp->def);
-	for (size_t k = 0; k < sp->nv; k++)
-		free(sp->v[k].flags), free(sp->v[k].cpb);
-}
 
 /* The test driver (probe/cmd/driver/choose-driver.c, carried in build/catalog.c). */
 extern const char choose_driver_c[];
@@ -420,10 +264,6 @@ static void say_how_checked(FILE *fig, const char *metric, const struct run_fact
 		        : "; --run CMD checks them under an emulator, e.g. --run 'qemu-aarch64 -L /usr/aarch64-linux-gnu'");
 }
 
-static const char choose_usage[] =
-	"usage: asmcap choose SPEC [--cc CMD] [--cflags FLAGS] [--run CMD] [--rounds N] [--timeout SEC]\n"
-	"                     [--format " OUT_FORMAT_NAMES "] [-o FILE]\n";
-
 struct choose_cmd {
 	const char *file;       /* the spec */
 	const char *cc, *cflags, *output;
@@ -432,12 +272,16 @@ struct choose_cmd {
 	unsigned rounds;
 };
 
+#define OPT_STRUCT struct choose_cmd
 static const struct opt choose_options[] = {
-	CC_VARS_OPTIONS(struct choose_cmd),
-	{"--run", OPT_TEXT, offsetof(struct choose_cmd, run), 0, 0, NULL},
-	{"--rounds", OPT_COUNT, offsetof(struct choose_cmd, rounds), 3, 101, NULL},
+	CC_OPTIONS,
+	OPT_TEXT("--run", "CMD", run, "run each variant's check under CMD (an emulator), never its timing"),
+	OPT_COUNT("--rounds", "N", rounds, 3, 101, "benchmark rounds, the variants interleaved (3..101, default 7)"),
+	OPT_TIMEOUT("--timeout", "give up on a compiler or check run after SEC seconds"),
+	OPT_OUTPUT,
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* Every variant's frame measured and, where it compiles, linked and
  * checked (under wrap when given).  0, or the exit code (reported). */
@@ -614,8 +458,8 @@ static int choose_main(void *cmd, const struct opts *s)
 	struct spec sp;
 	memset(&sp, 0, sizeof sp);
 	c->file = s->args[0];
-	if (spec_load(&sp, c->file)) {
-		spec_free(&sp);
+	if (choose_spec_load(&sp, c->file)) {
+		choose_spec_free(&sp);
 		return 2;
 	}
 	char err[1024], *src = xprintf("%s/%s", sp.dir, sp.source);
@@ -641,7 +485,7 @@ static int choose_main(void *cmd, const struct opts *s)
 		rc = choose_report(&sp, c, def, &f);
 	strv_free(&wrap);
 	cc_free(&cc);
-	spec_free(&sp);
+	choose_spec_free(&sp);
 	free(src);
 	return rc;
 }
@@ -649,6 +493,6 @@ static int choose_main(void *cmd, const struct opts *s)
 static const struct choose_cmd choose_defaults = {.fmt = OUT_TEXT, .rounds = 7};
 
 const struct command cmd_choose = {
-	"choose", {"asmcap choose", choose_usage, choose_options, 1, 1, "choose needs a SPEC", NULL},
+	"choose", {"asmcap choose", "asmcap choose SPEC", NULL, NULL, choose_options, 1, 1, "choose needs a SPEC", NULL},
 	sizeof(struct choose_cmd), &choose_defaults, choose_main,
 };

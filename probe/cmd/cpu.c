@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char cpu_usage[] = "usage: asmcap cpu [--format " OUT_FORMAT_NAMES "] [-o FILE] [--templates DIR]\n";
-
 struct cpu_cmd { enum out_format fmt; const char *output, *templates; };
 
+#define OPT_STRUCT struct cpu_cmd
 static const struct opt cpu_options[] = {
-	OPT_OUTPUT(struct cpu_cmd),
-	{"--templates", OPT_TEXT, offsetof(struct cpu_cmd, templates), 0, 0, NULL},
+	OPT_OUTPUT,
+	OPT_TEXT("--templates", "DIR", templates, "the catalog to read instead of the built-in one"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 enum { CPU_STATE_MAX = 4 };     /* the most cpu_state lines a module gives */
 
@@ -97,5 +97,5 @@ static int cpu_run(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_cpu = {
-	"cpu", {"asmcap cpu", cpu_usage, cpu_options, 0, 0, NULL, NULL}, sizeof(struct cpu_cmd), NULL, cpu_run,
+	"cpu", {"asmcap cpu", "asmcap cpu", NULL, NULL, cpu_options, 0, 0, NULL, NULL}, sizeof(struct cpu_cmd), NULL, cpu_run,
 };

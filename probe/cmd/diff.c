@@ -14,17 +14,18 @@ struct diff {
 	const char *output;
 };
 
-static const char diff_usage[] =
-	"usage: asmcap diff OLD.json NEW.json [--format text|json] [-o FILE]\n"
+static const char diff_text[] =
 	"  OLD and NEW: two probes (asmcap --format json) or two audits (asmcap audit --format json)\n"
 	"exit: 0 nothing usable in OLD is lost in NEW (gains are printed), 1 something is,\n"
 	"      2 a file cannot be read or the two cannot be compared\n";
 
+#define OPT_STRUCT struct diff
 static const struct opt diff_options[] = {
-	{"--format", OPT_FORMAT, offsetof(struct diff, fmt), 0, OUT_JSON, NULL},
-	{"-o", OPT_TEXT, offsetof(struct diff, output), 0, 0, NULL},
+	OPT_FORMAT("--format", "text|json", fmt, OUT_JSON, "the output's form"),
+	OPT_TEXT("-o", "FILE", output, "write it to FILE, not stdout"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 static int diff_main(void *cmd, const struct opts *s)
 {
@@ -46,6 +47,6 @@ static int diff_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_diff = {
-	"diff", {"asmcap diff", diff_usage, diff_options, 2, 2, "diff needs OLD.json and NEW.json", NULL},
+	"diff", {"asmcap diff", "asmcap diff OLD.json NEW.json", NULL, diff_text, diff_options, 2, 2, "diff needs OLD.json and NEW.json", NULL},
 	sizeof(struct diff), NULL, diff_main,
 };

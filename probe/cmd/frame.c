@@ -235,23 +235,22 @@ int frame_measure(struct cc_ctx *c, const char *src, const char *func, const str
 	return 0;
 }
 
-static const char frame_usage[] =
-	"usage: asmcap frame FILE.c --func NAME [--variant NAME=FLAGS]... [--cc CMD] [--cflags FLAGS]\n"
-	"                    [--timeout SEC] [--format text|json]\n";
-
 struct frame_cmd {
 	const char *func, *cc, *cflags;
 	enum out_format fmt;
 	struct opt_list vars;   /* NAME=FLAGS */
 };
 
+#define OPT_STRUCT struct frame_cmd
 static const struct opt frame_options[] = {
-	{"--func", OPT_TEXT, offsetof(struct frame_cmd, func), 0, 0, NULL},
-	{"--variant", OPT_LIST, offsetof(struct frame_cmd, vars), 0, 0, NULL},
-	CC_OPTIONS(struct frame_cmd),
-	{"--format", OPT_FORMAT, offsetof(struct frame_cmd, fmt), 0, OUT_JSON, NULL},
+	OPT_TEXT("--func", "NAME", func, "the function whose frame is measured"),
+	OPT_LIST("--variant", "NAME=FLAGS", vars, "a build of it: NAME and the flags added for it"),
+	CC_OPTIONS,
+	OPT_TIMEOUT("--timeout", "give up on a compiler run after SEC seconds"),
+	OPT_FORMAT("--format", "text|json", fmt, OUT_JSON, "the output's form"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* What the options cannot say alone: 0, or 2 (reported). */
 static int frame_check(const struct frame_cmd *c, const struct opts *s)
@@ -360,6 +359,6 @@ static int frame_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_frame = {
-	"frame", {"asmcap frame", frame_usage, frame_options, 1, 1, "frame needs a FILE.c", NULL},
+	"frame", {"asmcap frame", "asmcap frame FILE.c --func NAME", NULL, NULL, frame_options, 1, 1, "frame needs a FILE.c", NULL},
 	sizeof(struct frame_cmd), NULL, frame_main,
 };

@@ -243,8 +243,7 @@ static void explain(int e, const struct rule *gas, const struct rule clang[NERA]
 		printf("no rule recognises this toolchain's version text\n");
 }
 
-static const char legacy_usage[] =
-	"usage: asmcap legacy [--cc CMD] [--nasm CMD | --masm CMD]\n"
+static const char legacy_text[] =
 	"  what OpenSSL's version-regex ADX detection concluded, era by era, and\n"
 	"  every gate of OpenSSL 3.0's x86_64 perlasm, beside the probe's verdicts\n"
 	"  for the same toolchain\n";
@@ -259,12 +258,14 @@ struct legacy {
 	struct probe_adx p;
 };
 
+#define OPT_STRUCT struct legacy
 static const struct opt legacy_options[] = {
-	{"--cc", OPT_TEXT, offsetof(struct legacy, cc), 0, 0, NULL},
-	{"--nasm", OPT_TEXT, offsetof(struct legacy, nasm), 0, 0, NULL},
-	{"--masm", OPT_TEXT, offsetof(struct legacy, masm), 0, 0, NULL},
+	OPT_TEXT("--cc", "CMD", cc, "the compiler (default $CC, then cc)"),
+	OPT_TEXT("--nasm", "CMD", nasm, "the Win64 nasm flavour: its version rule, and the probe through it"),
+	OPT_TEXT("--masm", "CMD", masm, "the Win64 masm flavour: the ml64 rule, and the probe through it"),
 	OPT_TABLE_END,
 };
+#undef OPT_STRUCT
 
 /* One command as words: 0, or 2 (reported). */
 static int command_words(const char *cmd, struct strv *w)
@@ -383,6 +384,6 @@ static int legacy_main(void *cmd, const struct opts *s)
 }
 
 const struct command cmd_legacy = {
-	"legacy", {"asmcap legacy", legacy_usage, legacy_options, 0, 0, NULL, NULL}, sizeof(struct legacy), NULL,
+	"legacy", {"asmcap legacy", "asmcap legacy [--cc CMD] [--nasm CMD | --masm CMD]", NULL, legacy_text, legacy_options, 0, 0, NULL, NULL}, sizeof(struct legacy), NULL,
 	legacy_main,
 };

@@ -29,26 +29,20 @@ struct cli {
 	int way_set;                    /* --cc, --as, --nasm or --masm given */
 };
 
-static const char usage_text[] =
-	"usage: asmcap [probe] [--cc CMD | --as CMD | --nasm CMD | --masm CMD] [--cflags FLAGS] [--asflags FLAGS]\n"
-	"              [--mode S|s] [--flavour elf|macosx|mingw64|nasm|masm] [--features LIST]\n"
-	"              [--templates DIR] [--add-templates DIR]... [--format " OUT_FORMAT_NAMES "] [-o FILE]\n"
-	"              [--cache FILE] [--timeout SEC] [--jobs N] [--log FILE]\n"
-	"              [--require LIST] [--disable LIST] [--baseline OLD.json]\n"
+/* The ways in, named in the synopsis (one of them). */
+#define WAYS_SYNOPSIS "[--cc CMD | --as CMD | --nasm CMD | --masm CMD]"
+
+static const char probe_text[] =
 	"       asmcap list ...              the catalog\n"
 	"       asmcap explain FEATURE ...   one feature's probe: command, snippet, stderr, bytes\n"
 	"       asmcap cpu | audit | diff | legacy | cc-flag | cc-probe | frame | choose ...   (`asmcap CMD --help': its usage)\n"
 	"exit: 0 probed, 1 a --require'd feature is not yes, 2 usage or output, 3 the toolchain is unusable,\n"
 	"      4 out of memory\n";
 
-static const char list_usage[] =
-	"usage: asmcap list [--templates DIR] [--add-templates DIR]... [--arch x86_64|i386|aarch64|arm|riscv64]\n"
+static const char list_text[] =
 	"  the catalog: each feature of each architecture, its summary and what it requires\n";
 
-static const char explain_usage[] =
-	"usage: asmcap explain FEATURE [--cc CMD | --as CMD | --nasm CMD | --masm CMD] [--cflags FLAGS]\n"
-	"                      [--asflags FLAGS] [--mode S|s] [--flavour elf|macosx|mingw64|nasm|masm]\n"
-	"                      [--templates DIR] [--add-templates DIR]... [--timeout SEC] [--log FILE]\n"
+static const char explain_text[] =
 	"  the probe of one feature: the command, the snippet, stderr, the expected and the actual bytes\n";
 
 /* --cc, --as, --nasm, --masm: the way in (the option's name) and its command. */
@@ -109,31 +103,49 @@ static int add_templates(void *cmd, const struct opts *s, const struct opt *o, c
 	return 0;
 }
 
-#define AT(field) offsetof(struct cli, field)
+/* probe and explain run the assembler alike; list reads the catalog only. */
+#define OPT_STRUCT struct cli
+#define WAY_ROWS \
+	OPT_CALL("--cc", "CMD", set_way, "the compiler driver that assembles (default $CC, then cc)"), \
+	OPT_CALL("--as", "CMD", set_way, "a raw assembler instead (x86_64-w64-mingw32-as)"), \
+	OPT_CALL("--nasm", "CMD", set_way, "nasm on the Intel bodies (-f from the flavour)"), \
+	OPT_CALL("--masm", "CMD", set_way, "ml64 or llvm-ml -m64 on the MASM bodies"), \
+	OPT_TEXT("--cflags", "FLAGS", o.cflags, "the build's flags (default $CFLAGS)"), \
+	OPT_TEXT("--asflags", "FLAGS", o.asflags, "assembler flags, after CFLAGS"), \
+	OPT_CALL("--mode", "S|s", set_mode, "S: as the build assembles .S (with cpp, the default); s: .s"), \
+	OPT_CALL("--flavour", "elf|macosx|mingw64|nasm|masm", set_flavour, "the object format and syntax")
+#define TEMPLATE_ROWS \
+	OPT_TEXT("--templates", "DIR", o.templates, "the catalog to read instead of the built-in one"), \
+	OPT_CALL_REPEATED("--add-templates", "DIR", add_templates, "templates added to the catalog")
+#define TIMEOUT_ROW OPT_TIMEOUT("--timeout", "give up on an assembler run after SEC seconds")
+#define LOG_ROW OPT_TEXT("--log", "FILE", log, "every command, its status and output, into FILE")
 static const struct opt options[] = {
-	{"--cc", OPT_CALL, 0, 0, 0, set_way},
-	{"--as", OPT_CALL, 0, 0, 0, set_way},
-	{"--nasm", OPT_CALL, 0, 0, 0, set_way},
-	{"--masm", OPT_CALL, 0, 0, 0, set_way},
-	{"--cflags", OPT_TEXT, AT(o.cflags), 0, 0, NULL},
-	{"--asflags", OPT_TEXT, AT(o.asflags), 0, 0, NULL},
-	{"--mode", OPT_CALL, 0, 0, 0, set_mode},
-	{"--flavour", OPT_CALL, 0, 0, 0, set_flavour},
-	{"--features", OPT_CALL, 0, 0, 0, set_features},
-	{"--templates", OPT_TEXT, AT(o.templates), 0, 0, NULL},
-	OPT_OUTPUT(struct cli),
-	OPT_CACHE(struct cli),
-	{"--timeout", OPT_TIMEOUT, 0, 0, 0, NULL},
-	{"--jobs", OPT_COUNT, AT(o.jobs), 1, 1024, NULL},
-	{"--log", OPT_TEXT, AT(log), 0, 0, NULL},
-	{"--require", OPT_TEXT, AT(require), 0, 0, NULL},
-	{"--disable", OPT_TEXT, AT(o.disable), 0, 0, NULL},
-	{"--baseline", OPT_TEXT, AT(baseline), 0, 0, NULL},
-	{"--arch", OPT_CALL, 0, 0, 0, set_arch},
-	{"--add-templates", OPT_CALL, 0, 0, 0, add_templates},
+	WAY_ROWS,
+	OPT_CALL("--features", "LIST", set_features, "probe these only (comma-separated)"),
+	TEMPLATE_ROWS,
+	OPT_OUTPUT,
+	OPT_CACHE,
+	TIMEOUT_ROW,
+	OPT_COUNT("--jobs", "N", o.jobs, 1, 1024, "assemble N batches at once (default: the CPUs)"),
+	LOG_ROW,
+	OPT_TEXT("--require", "LIST", require, "exit 1 unless each of these features is yes"),
+	OPT_TEXT("--disable", "LIST", o.disable, "these features are disabled: not probed, never yes"),
+	OPT_TEXT("--baseline", "OLD.json", baseline, "an earlier probe: exit 1 when a yes there is lost"),
 	OPT_TABLE_END,
 };
-#undef AT
+static const struct opt explain_options[] = {
+	WAY_ROWS,
+	TEMPLATE_ROWS,
+	TIMEOUT_ROW,
+	LOG_ROW,
+	OPT_TABLE_END,
+};
+static const struct opt list_options[] = {
+	TEMPLATE_ROWS,
+	OPT_CALL("--arch", "x86_64|i386|aarch64|arm|riscv64", set_arch, "this architecture's catalog only"),
+	OPT_TABLE_END,
+};
+#undef OPT_STRUCT
 
 /* --log FILE: opened now, so a bad path is a usage error before anything
  * runs.  The same rule as -o: a FIFO with no reader is an error, never a
@@ -494,12 +506,13 @@ static int list_main(void *cmd, const struct opts *s)
 
 static const struct cli cli_defaults = {.o = {.way = "cc", .asflags = "", .mode = 'S'}, .fmt = OUT_TEXT};
 
-/* probe, list and explain share one option table (and struct cli); each has its own usage */
-#define PROBE_SPEC(who, usage, max, need) {who, usage, options, max, max, need, NULL}
-const struct command cmd_probe = {"probe", PROBE_SPEC("asmcap", usage_text, 0, NULL), sizeof(struct cli),
-                                  &cli_defaults, probe_main};
-const struct command cmd_list = {"list", PROBE_SPEC("asmcap list", list_usage, 0, NULL), sizeof(struct cli),
-                                 &cli_defaults, list_main};
+/* probe, list and explain share struct cli; each has its own options */
+const struct command cmd_probe = {"probe",
+                                  {"asmcap", "asmcap [probe] " WAYS_SYNOPSIS, NULL, probe_text, options, 0, 0, NULL, NULL},
+                                  sizeof(struct cli), &cli_defaults, probe_main};
+const struct command cmd_list = {"list", {"asmcap list", "asmcap list", NULL, list_text, list_options, 0, 0, NULL, NULL},
+                                 sizeof(struct cli), &cli_defaults, list_main};
 const struct command cmd_explain = {"explain",
-                                    PROBE_SPEC("asmcap explain", explain_usage, 1, "explain needs a FEATURE"),
+                                    {"asmcap explain", "asmcap explain FEATURE " WAYS_SYNOPSIS, NULL, explain_text,
+                                     explain_options, 1, 1, "explain needs a FEATURE", NULL},
                                     sizeof(struct cli), &cli_defaults, explain_main};

@@ -342,24 +342,6 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 	return hit;
 }
 
-/* Names in "a,b" (one being a Mach-O "SEG,sect" name's sect part matches too). */
-static const struct obj_section *find_section(const struct obj *o, const char *names)
-{
-	char *copy = xstrdup(names);
-	const struct obj_section *found = NULL;
-	for (char *t = strtok(copy, ","); t && !found; t = strtok(NULL, ",")) {
-		while (*t == ' ')
-			t++;
-		for (size_t i = 0; i < o->nsections && !found; i++) {
-			const char *n = o->sections[i].name, *c = strchr(n, ',');
-			if (!strcmp(n, t) || (c && !strcmp(c + 1, t)))
-				found = &o->sections[i];
-		}
-	}
-	free(copy);
-	return found;
-}
-
 static int contains(const uint8_t *hay, size_t n, const uint8_t *needle, size_t k)
 {
 	for (size_t i = 0; k <= n && i <= n - k; i++)
@@ -388,7 +370,7 @@ struct found { const uint8_t *got; size_t ngot; int located; };
  * 1 yes, or 0 with why. */
 static int check_section(const struct feature *f, const struct obj *o, struct found *g, struct buf *why)
 {
-	const struct obj_section *s = find_section(o, f->section);
+	const struct obj_section *s = obj_section_listed(o, f->section);
 	int ok = 0;
 	if (!s) {
 		buf_printf(why, "exited 0 but wrote no %s section", f->section);
@@ -546,14 +528,14 @@ enum outcome run_end(const struct asm_run *u, char *err, size_t errlen)
 	const struct run_result *r = &u->job.r;
 	if (u->job.start_failed && !r->not_found) {
 		snprintf(err, errlen, "cannot run `%s': %s", u->argv.v[0], u->job.start_err);
-		return U_UNUSABLE;
+		return OUTCOME_UNUSABLE;
 	}
 	if (r->not_found || r->timed_out || r->signal) {
 		run_describe(u->argv.v, r, err, errlen);
 		/* a hang costs --timeout each time: not worth another run */
-		return r->signal ? U_NOANSWER : U_UNUSABLE;
+		return r->signal ? OUTCOME_NOANSWER : OUTCOME_UNUSABLE;
 	}
-	return U_OK;
+	return OUTCOME_OK;
 }
 
 char *complaint(const struct asm_run *u)
@@ -643,7 +625,7 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 {
 	const struct run_result *r = &u->job.r;
 	enum outcome out = run_end(u, err, errlen);
-	if (out != U_OK)
+	if (out != OUTCOME_OK)
 		return out;
 	char **errs = xcalloc(u->n + 1, sizeof *errs), **warns = xcalloc(u->n + 1, sizeof *warns);
 	char *general = NULL;
@@ -652,7 +634,7 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 		hit += blame(u, r->out, errs, warns, &general);
 	if (r->status == 0) {
 		if (load_obj(u, objbuf, o, err, errlen))
-			out = U_NOANSWER;
+			out = OUTCOME_NOANSWER;
 		else {
 			learn_target(x, o);
 			for (size_t i = 0; i < u->n; i++)
@@ -662,13 +644,13 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 		for (size_t i = 0; i < u->n; i++)
 			if (errs[i])
 				record_failure(x, u->f[i], u, errs[i]);
-		out = U_FAILED;
+		out = OUTCOME_FAILED;
 	} else {
 		char *cmd = argv_brief(u->argv.v), *msg = complaint(u);
 		snprintf(err, errlen, "`%s' exited with status %d: %s", cmd, r->status, msg);
 		free(cmd);
 		free(msg);
-		out = U_NOLINES;
+		out = OUTCOME_NOLINES;
 	}
 	for (size_t i = 0; i < u->n; i++)
 		free(errs[i]), free(warns[i]);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* One assembler run over a set of catalog snippets (asmrun.c), shared by
  * the probe's flow (engine.c). */
-#ifndef ASMCAP_UNIT_H
-#define ASMCAP_UNIT_H
+#ifndef ASMCAP_ASMRUN_H
+#define ASMCAP_ASMRUN_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,11 +43,11 @@ struct ctx {
 };
 
 enum outcome {
-	U_OK,           /* exited 0: every snippet has its verdict from the object */
-	U_FAILED,       /* failed, and the messages named snippets: those are `no' */
-	U_NOLINES,      /* failed (exit status), naming no snippet */
-	U_NOANSWER,     /* killed by a signal, or exited 0 without a readable object */
-	U_UNUSABLE,     /* not started, not found, timed out, or not an x86 object */
+	OUTCOME_OK,           /* exited 0: every snippet has its verdict from the object */
+	OUTCOME_FAILED,       /* failed, and the messages named snippets: those are `no' */
+	OUTCOME_NOLINES,      /* failed (exit status), naming no snippet */
+	OUTCOME_NOANSWER,     /* killed by a signal, or exited 0 without a readable object */
+	OUTCOME_UNUSABLE,     /* not started, not found, or timed out */
 };
 
 void set_verdict(struct verdict *v, enum status st, char *reason, double ms);
@@ -59,13 +59,13 @@ int want_cpp(const struct ctx *x);           /* --cc in --mode S */
 /* Write the source for features f[0..n) and set up the command: 0, or 3. */
 int prepare(struct ctx *x, struct asm_run *u, const size_t *f, size_t n, char *err, size_t errlen);
 void asm_run_free(struct asm_run *u);
-/* After the run: verdicts for its snippets; on U_OK *o and *objbuf hold
- * the object (the caller frees them); U_NOLINES, U_NOANSWER and
- * U_UNUSABLE set err (the command and what went wrong). */
+/* After the run: verdicts for its snippets; on OUTCOME_OK *o and *objbuf hold
+ * the object (the caller frees them); OUTCOME_NOLINES, OUTCOME_NOANSWER and
+ * OUTCOME_UNUSABLE set err (the command and what went wrong). */
 enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8_t **objbuf,
                        char *err, size_t errlen);
-/* How the run ended, before its output is read: U_OK when it exited
- * (whatever its status), else U_NOANSWER or U_UNUSABLE with err set. */
+/* How the run ended, before its output is read: OUTCOME_OK when it exited
+ * (whatever its status), else OUTCOME_NOANSWER or OUTCOME_UNUSABLE with err set. */
 enum outcome run_end(const struct asm_run *u, char *err, size_t errlen);
 /* The line of a failed run's output that says what went wrong (malloc'd). */
 char *complaint(const struct asm_run *u);

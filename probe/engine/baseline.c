@@ -140,7 +140,7 @@ int caps_load(struct caps *c, const char *path, char *err, size_t errlen)
 	return bad;
 }
 
-enum change { SAME, LOST, GAINED, NOT_COMPARED };
+enum change { CHANGE_SAME, CHANGE_LOST, CHANGE_GAINED, CHANGE_NOT_COMPARED };
 
 struct row {
 	const char *name, *before, *now, *reason;
@@ -152,13 +152,13 @@ static struct row compare(const struct caps *old, const struct caps *now, const 
 {
 	const char *none = old->kind == CAPS_AUDIT ? "not found" : "absent";
 	const struct cap *o = find(old, name), *w = find(now, name);
-	struct row r = {name, o ? o->state : none, w ? w->state : none, w ? w->reason : NULL, SAME};
+	struct row r = {name, o ? o->state : none, w ? w->state : none, w ? w->reason : NULL, CHANGE_SAME};
 	int was = o && o->good, is = w && w->good;
 	if (was && !is)
 		/* a feature nobody asked to probe this time was not lost: it was not looked at */
-		r.change = w && !strcmp(w->state, "unprobed") ? NOT_COMPARED : LOST;
+		r.change = w && !strcmp(w->state, "unprobed") ? CHANGE_NOT_COMPARED : CHANGE_LOST;
 	else if (!was && is)
-		r.change = GAINED;
+		r.change = CHANGE_GAINED;
 	return r;
 }
 
@@ -186,28 +186,28 @@ static size_t count(const struct row *r, size_t n, enum change c)
 static void diff_text(struct buf *b, const struct row *r, size_t n, const char *heading)
 {
 	static const char *const word[] = {"", "LOST", "gained", ""};
-	size_t w = strlen("feature"), changed = n - count(r, n, SAME) - count(r, n, NOT_COMPARED);
+	size_t w = strlen("feature"), changed = n - count(r, n, CHANGE_SAME) - count(r, n, CHANGE_NOT_COMPARED);
 	for (size_t i = 0; i < n; i++)
-		if (r[i].change != SAME && strlen(r[i].name) > w)
+		if (r[i].change != CHANGE_SAME && strlen(r[i].name) > w)
 			w = strlen(r[i].name);
 	buf_printf(b, "%s\n", heading);
 	if (changed)
 		buf_printf(b, "  %-6s  %-*s  %-9s  %-9s  %s\n", "change", (int)w, "feature", "before", "now", "reason");
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].change != LOST && r[i].change != GAINED)
+		if (r[i].change != CHANGE_LOST && r[i].change != CHANGE_GAINED)
 			continue;
 		buf_printf(b, "  %-6s  %-*s  %-9s  %s", word[r[i].change], (int)w, r[i].name, r[i].before, r[i].now);
-		if (r[i].change == LOST && r[i].reason && *r[i].reason) {
+		if (r[i].change == CHANGE_LOST && r[i].reason && *r[i].reason) {
 			buf_printf(b, "%*s", (int)(11 - strlen(r[i].now)), "");
 			buf_text(b, r[i].reason);
 		}
 		buf_puts(b, "\n");
 	}
-	buf_printf(b, "%zu lost, %zu gained, %zu unchanged", count(r, n, LOST), count(r, n, GAINED),
-	           count(r, n, SAME));
+	buf_printf(b, "%zu lost, %zu gained, %zu unchanged", count(r, n, CHANGE_LOST), count(r, n, CHANGE_GAINED),
+	           count(r, n, CHANGE_SAME));
 	const char *sep = ", not compared (unprobed now): ";
 	for (size_t i = 0; i < n; i++)
-		if (r[i].change == NOT_COMPARED) {
+		if (r[i].change == CHANGE_NOT_COMPARED) {
 			buf_printf(b, "%s%s", sep, r[i].name);
 			sep = " ";
 		}
@@ -229,7 +229,7 @@ static void diff_json_rows(struct buf *b, const char *key, const struct row *r, 
 		buf_puts(b, ", \"now\": ");
 		buf_json_str(b, r[i].now);
 		buf_puts(b, ", \"reason\": ");
-		buf_json_str(b, c == LOST ? r[i].reason : NULL);
+		buf_json_str(b, c == CHANGE_LOST ? r[i].reason : NULL);
 		buf_puts(b, "}");
 		sep = ",";
 	}
@@ -245,10 +245,10 @@ static void diff_json(struct buf *b, const struct caps *now, const struct row *r
 	buf_json_str(b, old_name);
 	buf_puts(b, ", \"new\": ");
 	buf_json_str(b, now_name);
-	diff_json_rows(b, "lost", r, n, LOST);
-	diff_json_rows(b, "gained", r, n, GAINED);
-	diff_json_rows(b, "not_compared", r, n, NOT_COMPARED);
-	buf_printf(b, ",\n \"unchanged\": %zu}\n", count(r, n, SAME));
+	diff_json_rows(b, "lost", r, n, CHANGE_LOST);
+	diff_json_rows(b, "gained", r, n, CHANGE_GAINED);
+	diff_json_rows(b, "not_compared", r, n, CHANGE_NOT_COMPARED);
+	buf_printf(b, ",\n \"unchanged\": %zu}\n", count(r, n, CHANGE_SAME));
 }
 
 long caps_diff(struct buf *b, enum out_format f, const struct caps *old, const char *old_name,
@@ -267,10 +267,10 @@ long caps_diff(struct buf *b, enum out_format f, const struct caps *old, const c
 	}
 	size_t n;
 	struct row *r = rows(old, now, &n);
-	long lost = (long)count(r, n, LOST);
+	long lost = (long)count(r, n, CHANGE_LOST);
 	if (f == OUT_JSON)
 		diff_json(b, now, r, n, old_name, now_name);
-	else if (!quiet || lost || count(r, n, GAINED)) {
+	else if (!quiet || lost || count(r, n, CHANGE_GAINED)) {
 		char *heading = xprintf("asmcap: %s (before) against %s (now)%s%s:", old_name, now_name,
 		                        now->arch ? ", " : "", now->arch ? now->arch : "");
 		diff_text(b, r, n, heading);

@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "arch.h"
 #include "file.h"
+#include "obj.h"
 #include "out.h"
 #include "xalloc.h"
 
@@ -22,10 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- dependencies: a program and its DT_NEEDED libraries ---- */
+/* ---- dependencies: a program and the libraries it needs ---- */
 
 static int has(const struct strv *s, const char *w)
 {
@@ -41,38 +43,6 @@ static void add_dep(struct strv *deps, const char *path)
 	const char *p = realpath(path, real) ? real : path;
 	if (!has(deps, p))
 		strv_push(deps, p);
-}
-
-static uint64_t rd(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static int pread_all(int fd, void *buf, size_t n, uint64_t off)
-{
-	return pread(fd, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
-}
-
-/* File offset of virtual address va through the PT_LOAD headers. */
-static int va_to_off(int fd, int is64, uint64_t phoff, unsigned phnum, unsigned phsz, uint64_t va, uint64_t *off)
-{
-	uint8_t ph[56];
-	for (unsigned i = 0; i < phnum; i++) {
-		if (pread_all(fd, ph, phsz, phoff + (uint64_t)i * phsz))
-			return -1;
-		if (rd(ph, 4) != 1)
-			continue;
-		uint64_t o = is64 ? rd(ph + 8, 8) : rd(ph + 4, 4), v = is64 ? rd(ph + 16, 8) : rd(ph + 8, 4),
-		         fsz = is64 ? rd(ph + 32, 8) : rd(ph + 16, 4);
-		if (va >= v && va - v < fsz) {
-			*off = o + (va - v);
-			return 0;
-		}
-	}
-	return -1;
 }
 
 static void lib_lookup(struct strv *deps, const char *name, const char *runpath, const char *origin)
@@ -111,6 +81,27 @@ static void lib_lookup(struct strv *deps, const char *name, const char *runpath,
 	}
 }
 
+/* The libraries an ELF program needs, looked up as the loader would; its
+ * bytes are mapped, not read, so a large compiler costs only the pages of
+ * its headers. */
+static void needed_libs(struct strv *deps, const char *real, int fd, size_t size)
+{
+	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	struct obj_dynamic d;
+	char err[160], origin[PATH_MAX];
+	if (map == MAP_FAILED)
+		return;
+	snprintf(origin, sizeof origin, "%s", real);
+	char *slash = strrchr(origin, '/');
+	if (slash)
+		*slash = 0;
+	/* A file that is not ELF (a script) or does not parse: the file alone. */
+	if (!obj_elf_dynamic(map, size, &d, err, sizeof err))
+		for (size_t i = 0; i < d.nneeded; i++)
+			lib_lookup(deps, d.needed[i], d.runpath, origin);
+	munmap(map, size);
+}
+
 void deps_add_program(struct strv *deps, const char *path)
 {
 	char real[PATH_MAX];
@@ -119,70 +110,10 @@ void deps_add_program(struct strv *deps, const char *path)
 	add_dep(deps, path);
 	int fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);   /* a FIFO must not block */
 	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
-		close(fd);
-		return;
-	}
 	if (fd < 0)
 		return;
-	uint8_t eh[64];
-	if (pread_all(fd, eh, sizeof eh, 0) || memcmp(eh, "\177ELF", 4) || eh[5] != 1) {
-		close(fd);
-		return;             /* a script or a non-little-endian ELF: the file alone */
-	}
-	int is64 = eh[4] == 2;
-	uint64_t phoff = is64 ? rd(eh + 32, 8) : rd(eh + 28, 4);
-	unsigned phsz = is64 ? 56 : 32, phnum = rd(eh + (is64 ? 56 : 44), 2);
-	uint64_t dynoff = 0, dynsz = 0;
-	uint8_t ph[56];
-	for (unsigned i = 0; i < phnum && i < 256; i++) {
-		if (pread_all(fd, ph, phsz, phoff + (uint64_t)i * phsz))
-			break;
-		if (rd(ph, 4) == 2) {           /* PT_DYNAMIC */
-			dynoff = is64 ? rd(ph + 8, 8) : rd(ph + 4, 4);
-			dynsz = is64 ? rd(ph + 32, 8) : rd(ph + 16, 4);
-		}
-	}
-	if (!dynsz || dynsz > (1 << 20)) {
-		close(fd);
-		return;
-	}
-	uint8_t *dyn = xmalloc(dynsz);
-	uint64_t strva = 0, strsz = 0, runpath = UINT64_MAX;
-	size_t entsz = is64 ? 16 : 8, nneeded = 0;
-	uint64_t needed[64];
-	if (!pread_all(fd, dyn, dynsz, dynoff))
-		for (size_t k = 0; k + entsz <= dynsz; k += entsz) {
-			uint64_t tag = rd(dyn + k, entsz / 2), val = rd(dyn + k + entsz / 2, entsz / 2);
-			if (tag == 0)
-				break;
-			if (tag == 1 && nneeded < 64)
-				needed[nneeded++] = val;
-			else if (tag == 5)
-				strva = val;
-			else if (tag == 10)
-				strsz = val;
-			else if (tag == 29 || (tag == 15 && runpath == UINT64_MAX))
-				runpath = val;
-		}
-	free(dyn);
-	uint64_t stroff;
-	if (strsz && strsz < (1 << 22) && !va_to_off(fd, is64, phoff, phnum, phsz, strva, &stroff)) {
-		char *str = xmalloc(strsz + 1);
-		if (!pread_all(fd, str, strsz, stroff)) {
-			str[strsz] = 0;
-			char origin[PATH_MAX];
-			snprintf(origin, sizeof origin, "%s", real);
-			char *slash = strrchr(origin, '/');
-			if (slash)
-				*slash = 0;
-			const char *rp = runpath < strsz ? str + runpath : NULL;
-			for (size_t i = 0; i < nneeded; i++)
-				if (needed[i] < strsz)
-					lib_lookup(deps, str + needed[i], rp, origin);
-		}
-		free(str);
-	}
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX)
+		needed_libs(deps, real, fd, (size_t)st.st_size);
 	close(fd);
 }
 

@@ -20,7 +20,8 @@
  * damaged one: its entries are checked) and a non-regular file (warned
  * about when used) are taken. */
 int cache_option(void *cmd, const struct opts *s, const struct opt *o, const char *val);
-#define OPT_CACHE(type) {"--cache", OPT_CALL, offsetof(type, cache), 0, 0, cache_option}
+#define OPT_CACHE OPT_ROW("--cache", OPT_KIND_CALL, OPT_AT(cache), 0, 0, cache_option, "FILE", 0, \
+                         "keep verdicts in FILE; valid while the toolchain's files are unchanged")
 
 /* Add a program and the shared libraries it names (DT_NEEDED, found
  * through its RUNPATH/RPATH and the standard directories) to deps. */

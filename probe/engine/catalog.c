@@ -248,8 +248,8 @@ struct header {
  * repeat list alternatives (or, in the fixed-width catalogs, add audit
  * words and directives); any other given twice is an error, not a silent
  * override. */
-enum only { ANY_ARCH, ONLY_X86, ONLY_WORDS };
-enum repeat { ONCE, REPEATS, REPEATS_IN_WORDS };
+enum only { ONLY_ANY, ONLY_X86, ONLY_WORDS };
+enum repeat { REPEAT_NEVER, REPEAT_ALWAYS, REPEAT_IN_WORDS };
 struct field {
 	const char *key;
 	int (*set)(struct header *h, char *v);
@@ -438,9 +438,9 @@ static const struct field fields[] = {
 	{.key = "since", .set = set_text, .text = offsetof(struct feature, since)},
 	{.key = "cost", .set = set_text, .text = offsetof(struct feature, cost)},
 	{.key = "section", .set = set_text, .text = offsetof(struct feature, section)},
-	{.key = "audit", .set = set_audit, .repeat = REPEATS_IN_WORDS},
-	{.key = "audit-thumb", .set = set_audit, .only = ONLY_WORDS, .repeat = REPEATS_IN_WORDS},
-	{.key = "enable", .set = set_enable, .repeat = REPEATS},
+	{.key = "audit", .set = set_audit, .repeat = REPEAT_IN_WORDS},
+	{.key = "audit-thumb", .set = set_audit, .only = ONLY_WORDS, .repeat = REPEAT_IN_WORDS},
+	{.key = "enable", .set = set_enable, .repeat = REPEAT_ALWAYS},
 	{.key = "as-flag", .set = set_as_flag},
 	{.key = "hwcap", .set = set_hwcap, .only = ONLY_WORDS},
 	{.key = "hwcap2", .set = set_hwcap, .only = ONLY_WORDS},
@@ -449,9 +449,9 @@ static const struct field fields[] = {
 	{.key = "requires", .set = set_requires},
 	{.key = "nasm", .set = set_none, .only = ONLY_X86, .text = offsetof(struct feature, nasm_none)},
 	{.key = "masm", .set = set_none, .only = ONLY_X86, .text = offsetof(struct feature, masm_none)},
-	{.key = "cpuid", .set = set_cpuid, .only = ONLY_X86, .repeat = REPEATS},
+	{.key = "cpuid", .set = set_cpuid, .only = ONLY_X86, .repeat = REPEAT_ALWAYS},
 	{.key = "xcr0", .set = set_xcr0, .only = ONLY_X86},
-	{.key = "expect", .set = set_expect, .repeat = REPEATS},
+	{.key = "expect", .set = set_expect, .repeat = REPEAT_ALWAYS},
 	{.key = "formats", .set = set_formats},
 };
 #define NFIELDS (sizeof fields / sizeof *fields)
@@ -465,10 +465,10 @@ static int header_field(struct header *h, const char *key, char *v)
 	if (i == NFIELDS)
 		return bad(h, "unknown header key `%s'", key);
 	const struct field *e = &fields[i];
-	int may_repeat = e->repeat == REPEATS || (e->repeat == REPEATS_IN_WORDS && !h->x86);
+	int may_repeat = e->repeat == REPEAT_ALWAYS || (e->repeat == REPEAT_IN_WORDS && !h->x86);
 	if ((h->seen >> i & 1) && !may_repeat)
 		return bad(h, "`%s:' given twice", key);
-	if (e->only != ANY_ARCH && (e->only == ONLY_X86) != h->x86)
+	if (e->only != ONLY_ANY && (e->only == ONLY_X86) != h->x86)
 		return bad(h, "`%s:' does not apply to %s", key, h->arch);
 	h->seen |= 1u << i;
 	h->field = e;
@@ -501,7 +501,7 @@ static int header_line(struct header *h, const char **p)
  * a run: it would enable (`.arch .adx') or break (`.intel_syntax') the
  * snippets after it. */
 enum family { FAM_ISA, FAM_SYNTAX, FAM_MNEMONIC, FAM_CODE, FAM_ARMMODE, FAM_MACRO, FAM_SET, FAM_OPTION,
-              FAM_DEFINE, FAM_DEFAULT, NFAM };
+              FAM_DEFINE, FAM_DEFAULT, FAM_COUNT };
 static const struct state_dir {
 	const char *name;
 	enum family fam;
@@ -552,7 +552,7 @@ static int restores(const struct state_dir *d, const char *arg, const char *arch
  * changed at (0: at its default), and the body's own `.option push'es. */
 struct state_scan {
 	const char *arch;
-	unsigned changed[NFAM];
+	unsigned changed[FAM_COUNT];
 	int depth;
 	unsigned push_line;             /* of the outermost push still open */
 	unsigned macros;                /* GNU .macro definitions not purged */
@@ -630,7 +630,7 @@ static unsigned body_state(const char *body, unsigned line, const char *arch)
 		p += len + (p[len] == '\n');
 	}
 	unsigned first = sc.depth > 0 ? sc.push_line : 0;
-	for (int f = 0; f < NFAM; f++)
+	for (int f = 0; f < FAM_COUNT; f++)
 		if (sc.changed[f] && (!first || sc.changed[f] < first))
 			first = sc.changed[f];
 	return first;

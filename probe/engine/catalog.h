@@ -24,7 +24,7 @@ struct feature {
 	char *name, *summary, *since;
 	char *audit;                    /* x86: the textual pattern list; NULL elsewhere */
 	char *cost;                     /* "# cost:" what losing it costs, measured (advice) */
-	char *arch;                     /* "x86_64" | "i386" (the directory) */
+	char *arch;                     /* the folder it came from: an architecture's name */
 	char *file;                     /* the template's path, as messages name it */
 	int added;                      /* from an added directory (--add-templates) */
 	char *body;                     /* AT&T snippet */

@@ -423,7 +423,7 @@ static int unused_flag(const char *err, char *flag, size_t len)
 
 static int attributed(enum outcome out)
 {
-	return out == U_OK || out == U_FAILED;
+	return out == OUTCOME_OK || out == OUTCOME_FAILED;
 }
 
 /* The driver's -v output, read only from a run the driver really made (a
@@ -459,8 +459,8 @@ static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 		x->p->nruns++;
 		const struct run_result *rr = &u.job.r;
 		enum outcome end = run_end(&u, err, errlen);
-		if (end != U_OK) {
-			*fatal = end == U_UNUSABLE;
+		if (end != OUTCOME_OK) {
+			*fatal = end == OUTCOME_UNUSABLE;
 			r = 3;
 		} else if (rr->status) {
 			char *cmd = argv_brief(u.argv.v), *msg = complaint(&u);
@@ -560,12 +560,12 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 			uint8_t *buf = NULL;
 			char e[1024];
 			enum outcome out = eval(x, &u[i], &o, &buf, e, sizeof e);
-			if (out == U_UNUSABLE) {
+			if (out == OUTCOME_UNUSABLE) {
 				snprintf(err, errlen, "%s", e);
 				r = 3;
 				break;
 			}
-			if (out == U_OK) {
+			if (out == OUTCOME_OK) {
 				obj_free(&o);
 				free(buf);
 			}
@@ -573,10 +573,10 @@ static int run_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_
 				x->flaky |= fails[fi] > 0;     /* failed before, not now */
 				continue;
 			}
-			char *msg = out == U_NOLINES ? complaint(&u[i]) : xstrdup("");
+			char *msg = out == OUTCOME_NOLINES ? complaint(&u[i]) : xstrdup("");
 			if (fails[fi] && strcmp(said[fi], msg))
 				x->flaky = 1;
-			settled &= out == U_NOLINES && fails[fi] > 0 && !strcmp(said[fi], msg);
+			settled &= out == OUTCOME_NOLINES && fails[fi] > 0 && !strcmp(said[fi], msg);
 			free(said[fi]);
 			free(why[fi]);
 			said[fi] = msg;
@@ -638,13 +638,13 @@ static int rerun_alone(struct ctx *x, const size_t *todo, size_t n, const struct
 		struct obj o;
 		uint8_t *buf = NULL;
 		enum outcome out = eval(x, &u[k], &o, &buf, err, errlen);
-		if (out == U_UNUSABLE)
+		if (out == OUTCOME_UNUSABLE)
 			r = 3;
-		if (out == U_OK) {
+		if (out == OUTCOME_OK) {
 			obj_free(&o);
 			free(buf);
 		}
-		if (!r && *differs == n && !(out == U_OK && same_evidence(&seen[k], &x->p->v[todo[k]]))) {
+		if (!r && *differs == n && !(out == OUTCOME_OK && same_evidence(&seen[k], &x->p->v[todo[k]]))) {
 			*differs = k;
 			*cmd = argv_brief(u[k].argv.v);
 		}
@@ -728,7 +728,7 @@ static void run_first(struct ctx *x, struct asm_run *u)
 	if (cc) {
 		if (ok)
 			parse_defines(&p->build, jobs[1].r.out);
-		else if (naux && run_end(u, e, sizeof e) == U_OK) {
+		else if (naux && run_end(u, e, sizeof e) == OUTCOME_OK) {
 			char *cmd = argv_brief(aux.v), *msg = first_line(jobs[1].r.err);
 			fprintf(stderr, "asmcap: warning: `%s' failed (%s): the build section stays unknown\n", cmd, msg);
 			free(cmd);
@@ -786,7 +786,7 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 	*out = eval(x, &u, &o, &buf, err, errlen);
 	if (first_out)
 		*first_out = *out;
-	for (int again = 0; *out == U_FAILED && again < 4; again++) {
+	for (int again = 0; *out == OUTCOME_FAILED && again < 4; again++) {
 		*left = drop_rejected(x->p, run, *left);
 		asm_run_free(&u);
 		if ((r = prepare(x, &u, run, *left, err, errlen)))
@@ -795,12 +795,12 @@ static int run_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum ou
 		x->p->nruns++;
 		*out = eval(x, &u, &o, &buf, err, errlen);
 	}
-	if (*out == U_OK) {
+	if (*out == OUTCOME_OK) {
 		obj_free(&o);
 		free(buf);
 	}
 	asm_run_free(&u);
-	return *out == U_UNUSABLE ? 3 : 0;
+	return *out == OUTCOME_UNUSABLE ? 3 : 0;
 }
 
 /* The second answer for features with `enable:` directives: the snippet
@@ -812,7 +812,7 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
 	struct probe *p = x->p;
 	size_t *run = xcalloc(p->cat.n + 1, sizeof *run), *alone = xcalloc(p->cat.n + 1, sizeof *alone);
 	size_t n = 0, left = 0, nalone;
-	enum outcome out = U_OK;
+	enum outcome out = OUTCOME_OK;
 	int r = 0;
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const struct verdict *v = &p->v[i];
@@ -829,7 +829,7 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
 	nalone = split_shared_sections(x, run, &n, alone);
 	if (n)
 		r = run_batch(x, run, n, &left, NULL, &out, 0, err, errlen);
-	left = n && out != U_OK ? drop_rejected(p, run, left) : 0;
+	left = n && out != OUTCOME_OK ? drop_rejected(p, run, left) : 0;
 	memcpy(run + left, alone, nalone * sizeof *alone);
 	if (!r && left + nalone)
 		r = run_singly(x, run, left + nalone, err, errlen);
@@ -941,7 +941,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		snprintf(loaded, sizeof loaded, "%s", guess);
 		size_t *run = xcalloc(p->cat.n + 1, sizeof *run), *alone = xcalloc(p->cat.n + 1, sizeof *alone);
 		size_t nrun, nalone = 0, left = 0, fresh;
-		enum outcome out = U_OK;
+		enum outcome out = OUTCOME_OK;
 		if (!(r = plan(x, fmt, run, &nrun, err, errlen))) {
 			nrun = undecided(p, run, nrun);
 			nalone = split_shared_sections(x, run, &nrun, alone);
@@ -950,7 +950,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			first = 0;
 		}
 		/* Nothing to blame by line: is the toolchain usable at all? */
-		if (!r && out != U_OK)
+		if (!r && out != OUTCOME_OK)
 			r = control(x, err, errlen);
 		if (!r && (strcmp(p->arch, guess) || format_of(p->format) != fmt)) {
 			/* The object says another target than the plan assumed. */
@@ -968,7 +968,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 			r = run_batch(x, run, left, &left, &again, &out, 0, err, errlen);
 			x->flaky |= attributed(again);
 		}
-		if (!r && out != U_OK) {
+		if (!r && out != OUTCOME_OK) {
 			/* what the batch left, and what needs a run alone */
 			left = drop_rejected(p, run, left);
 			memcpy(run + left, alone, nalone * sizeof *alone);
@@ -1023,7 +1023,7 @@ static int blame_flags(struct ctx *x, char *err, size_t errlen)
 		run[k] = idx[k];
 	}
 	x->cflags = x->asflags = (struct strv){0};
-	enum outcome out = U_OK;
+	enum outcome out = OUTCOME_OK;
 	int r = n ? run_batch(x, run, n, &left, NULL, &out, 0, err, errlen) : 0;
 	x->cflags = cf;
 	x->asflags = af;

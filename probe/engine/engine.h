@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The probe: assemble the catalog with one toolchain, read the object,
  * compare bytes, give every feature a verdict. */
-#ifndef ASMCAP_PROBE_H
-#define ASMCAP_PROBE_H
+#ifndef ASMCAP_ENGINE_H
+#define ASMCAP_ENGINE_H
 
 #include <stddef.h>
 #include <stdint.h>

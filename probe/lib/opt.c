@@ -58,22 +58,22 @@ static int set(const struct opts *s, const struct opt *o, void *cmd, const char 
 {
 	char *field = (char *)cmd + o->at;
 	switch (o->kind) {
-	case OPT_TEXT:
+	case OPT_KIND_TEXT:
 		*(const char **)(void *)field = val;
 		return 0;
-	case OPT_SWITCH:
+	case OPT_KIND_SWITCH:
 		*(int *)(void *)field = 1;
 		return 0;
-	case OPT_COUNT:
+	case OPT_KIND_COUNT:
 		return set_count(s, o, val, (unsigned *)(void *)field);
-	case OPT_FORMAT:
+	case OPT_KIND_FORMAT:
 		return set_format(s, o, val, (enum out_format *)(void *)field);
-	case OPT_LIST:
+	case OPT_KIND_LIST:
 		list_add((struct opt_list *)(void *)field, val);
 		return 0;
-	case OPT_TIMEOUT:
+	case OPT_KIND_TIMEOUT:
 		return set_timeout(s, val);
-	case OPT_CALL:
+	case OPT_KIND_CALL:
 		return o->set(cmd, s, o, val);
 	}
 	return 0;
@@ -98,7 +98,7 @@ static int option(struct opts *s, void *cmd, const char *a)
 	const struct opt *o = s->spec->table;
 	while (o->name && (strlen(o->name) != n || strncmp(o->name, a, n)))
 		o++;
-	int takes_value = o->kind != OPT_SWITCH;
+	int takes_value = o->kind != OPT_KIND_SWITCH;
 	if (!o->name)
 		return opt_usage(s, "unknown option", a);
 	if (!takes_value && eq)
@@ -106,6 +106,70 @@ static int option(struct opts *s, void *cmd, const char *a)
 	if (takes_value && !eq && s->i == s->argc)
 		return opt_usage(s, "missing value for", a);
 	return set(s, o, cmd, !takes_value ? NULL : eq ? eq + 1 : s->argv[s->i++]);
+}
+
+/* "--name META" (or "--name" for a switch) into b, of n bytes. */
+static void opt_form(const struct opt *o, char *b, size_t n)
+{
+	snprintf(b, n, "%s%s%s", o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
+}
+
+/* Whether the hand-written synopsis names the option already (`--func NAME'). */
+static int in_synopsis(const char *synopsis, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = strstr(synopsis, name); p; p = strstr(p + 1, name))
+		if ((p == synopsis || p[-1] == ' ' || p[-1] == '[') && (!p[n] || p[n] == ' ' || p[n] == ']'))
+			return 1;
+	return 0;
+}
+
+/* The usage line's width; options wider than HELP_COLUMN have their help
+ * on a line of its own. */
+enum { USAGE_WIDTH = 100, HELP_COLUMN = 24 };
+
+/* One word of the usage line, wrapped under the first option. */
+static void usage_word(FILE *f, const char *w, size_t *col, size_t indent)
+{
+	if (*col + 1 + strlen(w) > USAGE_WIDTH) {
+		fprintf(f, "\n%*s", (int)indent, "");
+		*col = indent;
+	} else {
+		fputc(' ', f);
+		(*col)++;
+	}
+	fputs(w, f);
+	*col += strlen(w);
+}
+
+void opt_help(const struct opt_spec *spec, FILE *f)
+{
+	char form[128], word[160];
+	size_t col = strlen("usage: ") + strlen(spec->synopsis), indent = strlen("usage: ") + strlen(spec->who) + 1;
+	size_t width = 0;
+	fprintf(f, "usage: %s", spec->synopsis);
+	for (const struct opt *o = spec->table; o->name; o++) {
+		opt_form(o, form, sizeof form);
+		if (strlen(form) > width && strlen(form) <= HELP_COLUMN)
+			width = strlen(form);
+		if (in_synopsis(spec->synopsis, o->name))
+			continue;
+		snprintf(word, sizeof word, "[%s]%s", form, o->repeats ? "..." : "");
+		usage_word(f, word, &col, indent);
+	}
+	if (spec->after)
+		usage_word(f, spec->after, &col, indent);
+	fprintf(f, "\n%s", spec->text ? spec->text : "");
+	if (spec->table->name)
+		fputs("options:\n", f);
+	for (const struct opt *o = spec->table; o->name; o++) {
+		opt_form(o, form, sizeof form);
+		if (strlen(form) > width)
+			fprintf(f, "  %s\n%*s", form, (int)width + 2, "");
+		else
+			fprintf(f, "  %-*s", (int)width, form);
+		fprintf(f, "  %s\n", o->help);
+	}
 }
 
 enum { OPT_GO = -1 };
@@ -124,7 +188,7 @@ static int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int
 		else if (s->dashdash || a[0] != '-' || !a[1])   /* "-" alone is a file name */
 			rc = add_arg(s, a);
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(spec->usage, stdout);
+			opt_help(spec, stdout);
 			return 0;
 		} else
 			rc = option(s, cmd, a);
@@ -134,11 +198,11 @@ static int opt_parse(struct opts *s, const struct opt_spec *spec, void *cmd, int
 	return rc ? rc : OPT_GO;
 }
 
-/* What opt_parse allocated: s->args and every OPT_LIST of cmd. */
+/* What opt_parse allocated: s->args and every OPT_KIND_LIST of cmd. */
 static void opt_free(struct opts *s, void *cmd)
 {
 	for (const struct opt *o = s->spec->table; o->name; o++)
-		if (o->kind == OPT_LIST)
+		if (o->kind == OPT_KIND_LIST)
 			free(((struct opt_list *)(void *)((char *)cmd + o->at))->v);
 	free(s->args);
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Running toolchain commands: argv split shell-style (never through a
- * shell), fork/exec in a new process group with LC_ALL=C and TMPDIR in the
- * private temp dir, a timeout that kills the whole group, stdout/stderr
- * captured with a bound, and the private temp dir removed on exit and on
- * every terminating signal. */
+/* Running toolchain commands (as argv, never through a shell): fork/exec
+ * in a new process group with LC_ALL=C and TMPDIR in the private temp dir,
+ * a timeout that kills the whole group, stdout/stderr captured with a
+ * bound.  The words (argv.h) and the temp dir (tmpdir.h) come with it. */
 #ifndef ASMCAP_RUN_H
 #define ASMCAP_RUN_H
 
@@ -11,21 +10,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-struct strv { char **v; size_t n, cap; };   /* NULL-terminated when n > 0 */
-void strv_push(struct strv *s, const char *word);
-void strv_append(struct strv *s, const struct strv *more);
-void strv_free(struct strv *s);
-int strv_has(const struct strv *s, const char *word);     /* is word one of s's words? */
-
-/* Split `text` like sh does (single/double quotes, backslashes; no
- * expansion).  Returns 0, or -1 with err on an unterminated quote. */
-int split_words(const char *text, struct strv *out, char *err, size_t errlen);
-
-/* argv joined for messages, each word quoted when the shell would need it. */
-char *argv_join(char *const argv[]);
-/* The same for one-line messages: the private dir's path left out, and a
- * long command shortened in the middle so what follows it still fits. */
-char *argv_brief(char *const argv[]);
+#include "argv.h"
+#include "tmpdir.h"
 
 struct run_result {
 	int exited;             /* 1: exited normally, status in `status` */
@@ -69,9 +55,6 @@ void run_jobs(struct run_job *jobs, size_t n, size_t maxpar);
 void run_describe(char *const argv[], const struct run_result *r, char *buf, size_t len);
 const char *signal_name(int sig);   /* "SIGSEGV" */
 
-/* The private temp dir (created on first call, removed at exit or signal);
- * NULL with a message on stderr when it cannot be made. */
-const char *tmpdir_path(void);
 extern double run_default_timeout;   /* seconds; --timeout sets it */
 
 /* --log: every command, its status and output go here (NULL: nowhere). */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* ELF reader (32 and 64 bit, either byte order): sections and the symbol
- * table (.symtab, else .dynsym for stripped shared libraries).  Field
- * offsets from the System V gABI; the Thumb bit and mapping symbols from
- * the ARM and AArch64 ELF ABIs. */
+ * table (.symtab, else .dynsym for stripped shared libraries), and the
+ * dynamic section of a program (the libraries it needs, through the
+ * program headers).  Field offsets from the System V gABI; the Thumb bit
+ * and mapping symbols from the ARM and AArch64 ELF ABIs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,21 +299,30 @@ static int arm_be8_order(struct obj *o, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
-int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
+/* e set up for buf[0..len) from its identification: 0, or -1 with err. */
+static int elf_open(struct elf *e, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
-	struct elf e = { .buf = buf, .len = len };
-
+	*e = (struct elf){ .buf = buf, .len = len };
 	if (len < 16)
 		return obj_fail(err, errlen, "ELF identification truncated");
 	if (buf[4] != 1 && buf[4] != 2)
 		return obj_fail(err, errlen, "ELF class %u is neither 32 nor 64 bit", buf[4]);
 	if (buf[5] != 1 && buf[5] != 2)
 		return obj_fail(err, errlen, "unknown ELF data encoding %u", buf[5]);
-	e.is64 = buf[4] == 2;
-	e.be = buf[5] == 2;
-	e.L = &layout[e.is64];
-	if (len < e.L->ehsize)
-		return obj_fail(err, errlen, "ELF header truncated (%zu of %u bytes)", len, e.L->ehsize);
+	e->is64 = buf[4] == 2;
+	e->be = buf[5] == 2;
+	e->L = &layout[e->is64];
+	if (len < e->L->ehsize)
+		return obj_fail(err, errlen, "ELF header truncated (%zu of %u bytes)", len, e->L->ehsize);
+	return 0;
+}
+
+int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	struct elf e;
+
+	if (elf_open(&e, buf, len, err, errlen))
+		return -1;
 	o->format = OBJ_ELF;
 	o->bits = e.is64 ? 64 : 32;
 	o->big_endian = e.be;
@@ -322,4 +332,120 @@ int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size
 	if (o->machine == EM_ARM && e.be && !(u32(&e, buf + e.L->e_flags) & EF_ARM_BE8))
 		return arm_be8_order(o, len, err, errlen);
 	return 0;
+}
+
+/* ---- the dynamic section, through the program headers ---- */
+
+/* Offsets of the program header fields, ELFCLASS32 [0] and ELFCLASS64 [1]. */
+static const struct elf_phlayout {
+	unsigned e_phoff, e_phentsize, e_phnum, phsize, p_offset, p_vaddr, p_filesz, dynsize;
+} phlayout[2] = {
+	{ 28, 42, 44,  32, 4, 8, 16,  8 },
+	{ 32, 54, 56,  56, 8, 16, 32,  16 },
+};
+
+enum { PT_LOAD = 1, PT_DYNAMIC = 2 };
+enum { DT_NULL = 0, DT_NEEDED = 1, DT_STRTAB = 5, DT_STRSZ = 10, DT_RPATH = 15, DT_RUNPATH = 29 };
+
+struct elf_ph {
+	const struct elf_phlayout *P;
+	uint64_t phoff, phnum;
+};
+
+/* File offset of virtual address va, through the PT_LOAD headers: 0, or -1. */
+static int va_to_offset(const struct elf *e, const struct elf_ph *ph, uint64_t va, uint64_t *off)
+{
+	for (uint64_t i = 0; i < ph->phnum; i++) {
+		const uint8_t *p = e->buf + ph->phoff + i * ph->P->phsize;
+		uint64_t o = word(e, p + ph->P->p_offset), v = word(e, p + ph->P->p_vaddr),
+		         size = word(e, p + ph->P->p_filesz);
+		if (u32(e, p) == PT_LOAD && va >= v && va - v < size) {
+			*off = o + (va - v);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The PT_DYNAMIC segment's bytes: 0 (*size 0 when there is none), or -1. */
+static int dynamic_segment(const struct elf *e, const struct elf_ph *ph, uint64_t *off, uint64_t *size,
+                           char *err, size_t errlen)
+{
+	*size = 0;
+	for (uint64_t i = 0; i < ph->phnum; i++) {
+		const uint8_t *p = e->buf + ph->phoff + i * ph->P->phsize;
+		if (u32(e, p) != PT_DYNAMIC)
+			continue;
+		*off = word(e, p + ph->P->p_offset);
+		*size = word(e, p + ph->P->p_filesz);
+		if (!obj_in_bounds(e->len, *off, *size))
+			return obj_fail(err, errlen, "ELF dynamic segment (offset %llu size %llu) outside the file",
+			                (unsigned long long)*off, (unsigned long long)*size);
+		return 0;
+	}
+	return 0;
+}
+
+/* The names DT_NEEDED, DT_RUNPATH and DT_RPATH give as offsets, resolved
+ * in the string table DT_STRTAB/DT_STRSZ place: 0, or -1. */
+static int dynamic_names(const struct elf *e, const struct elf_ph *ph, const uint8_t *dyn, uint64_t size,
+                         struct obj_dynamic *d, char *err, size_t errlen)
+{
+	uint64_t needed[OBJ_NEEDED_MAX], strva = 0, strsz = 0, stroff, rpath = UINT64_MAX, runpath = UINT64_MAX;
+	size_t n = 0;
+	unsigned half = ph->P->dynsize / 2;
+	for (uint64_t k = 0; k + ph->P->dynsize <= size; k += ph->P->dynsize) {
+		uint64_t tag = word(e, dyn + k), val = word(e, dyn + k + half);
+		if (tag == DT_NULL)
+			break;
+		if (tag == DT_NEEDED && n < OBJ_NEEDED_MAX)
+			needed[n++] = val;
+		else if (tag == DT_STRTAB)
+			strva = val;
+		else if (tag == DT_STRSZ)
+			strsz = val;
+		else if (tag == DT_RPATH && rpath == UINT64_MAX)
+			rpath = val;
+		else if (tag == DT_RUNPATH && runpath == UINT64_MAX)
+			runpath = val;
+	}
+	if (!n && runpath == UINT64_MAX && rpath == UINT64_MAX)
+		return 0;
+	if (va_to_offset(e, ph, strva, &stroff) || !obj_in_bounds(e->len, stroff, strsz))
+		return obj_fail(err, errlen, "ELF dynamic string table (address 0x%llx, %llu bytes) outside the file",
+		                (unsigned long long)strva, (unsigned long long)strsz);
+	const uint8_t *str = e->buf + stroff;
+	for (size_t i = 0; i < n; i++)
+		if (!(d->needed[d->nneeded++] = obj_str(str, strsz, needed[i])))
+			return obj_fail(err, errlen, "ELF DT_NEEDED name outside the dynamic string table");
+	/* DT_RUNPATH overrides DT_RPATH where a program has both (gABI). */
+	uint64_t path = runpath != UINT64_MAX ? runpath : rpath;
+	if (path != UINT64_MAX && !(d->runpath = obj_str(str, strsz, path)))
+		return obj_fail(err, errlen, "ELF DT_RUNPATH name outside the dynamic string table");
+	return 0;
+}
+
+int obj_elf_dynamic(const uint8_t *buf, size_t len, struct obj_dynamic *d, char *err, size_t errlen)
+{
+	struct elf e;
+	memset(d, 0, sizeof *d);
+	if (len < 4 || memcmp(buf, "\177ELF", 4))
+		return obj_fail(err, errlen, "not an ELF file");
+	if (elf_open(&e, buf, len, err, errlen))
+		return -1;
+	struct elf_ph ph = { .P = &phlayout[e.is64] };
+	ph.phoff = word(&e, buf + ph.P->e_phoff);
+	ph.phnum = u16(&e, buf + ph.P->e_phnum);
+	if (!ph.phnum)
+		return 0;      /* a relocatable object: no program headers, nothing needed */
+	if (u16(&e, buf + ph.P->e_phentsize) != ph.P->phsize)
+		return obj_fail(err, errlen, "ELF program header size %u, expected %u",
+		                (unsigned)u16(&e, buf + ph.P->e_phentsize), ph.P->phsize);
+	if (!obj_in_bounds(len, ph.phoff, ph.phnum * ph.P->phsize))
+		return obj_fail(err, errlen, "ELF program headers (%llu at %llu) outside the file",
+		                (unsigned long long)ph.phnum, (unsigned long long)ph.phoff);
+	uint64_t off, size;
+	if (dynamic_segment(&e, &ph, &off, &size, err, errlen))
+		return -1;
+	return size ? dynamic_names(&e, &ph, buf + off, size, d, err, errlen) : 0;
 }

@@ -151,17 +151,18 @@ int obj_has_gimple(const struct obj *o)
 const struct obj_section *obj_section_listed(const struct obj *o, const char *names)
 {
 	while (*names) {
-		size_t n;
-		while (*names == ',' || *names == ' ')
-			names++;
-		n = strcspn(names, ",");
+		names += strspn(names, ", \t");
+		size_t n = strcspn(names, ",");
+		const char *next = names + n;
+		while (n && (names[n - 1] == ' ' || names[n - 1] == '\t'))
+			n--;
 		for (size_t i = 0; n && i < o->nsections; i++) {
 			const char *s = o->sections[i].name, *sect = strchr(s, ',');
 			if ((!strncmp(s, names, n) && !s[n]) ||
 			    (o->format == OBJ_MACHO && sect && !strncmp(sect + 1, names, n) && !sect[1 + n]))
 				return &o->sections[i];
 		}
-		names += n;
+		names = next;
 	}
 	return NULL;
 }

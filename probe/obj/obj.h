@@ -69,8 +69,11 @@ const char *obj_coff_machine_name(unsigned machine);
 /* First section whose name is exactly `name`, or NULL. */
 const struct obj_section *obj_section_named(const struct obj *o, const char *name);
 
-/* First section named by one of the comma-separated `names`; a Mach-O
- * "SEG,sect" section also answers to its "sect" part.  NULL if none. */
+/* First section named by one of the comma-separated `names` (a template's
+ * `section:` line; blanks around each name ignored), in the order listed;
+ * a Mach-O "SEG,sect" section also answers to its "sect" part, and only a
+ * Mach-O one (an ELF or COFF name may hold a comma).  NULL if none.  The
+ * probe and audit both ask this, so they cannot disagree on a section. */
 const struct obj_section *obj_section_listed(const struct obj *o, const char *names);
 
 /* LTO output instead of machine code: LLVM bitcode (raw, or in its
@@ -86,6 +89,21 @@ const struct obj_symbol *obj_symbol_named(const struct obj *o, const char *name)
  * where the format records a size, else the next symbol of its section or
  * the section's end.  Callers check it against the section's size. */
 uint64_t obj_symbol_end(const struct obj *o, const struct obj_symbol *s);
+
+/* What an ELF program or shared library needs at run time, from its
+ * dynamic section (found through the program headers, as the loader finds
+ * it): the DT_NEEDED names (the first OBJ_NEEDED_MAX) and DT_RUNPATH, else
+ * DT_RPATH, as written ($ORIGIN unexpanded).  Names point into the file. */
+enum { OBJ_NEEDED_MAX = 64 };
+struct obj_dynamic {
+	const char *needed[OBJ_NEEDED_MAX];
+	size_t nneeded;
+	const char *runpath;    /* NULL when there is none */
+};
+
+/* buf[0..len) read for its dynamic section: 0 (nothing needed for a
+ * relocatable object or a static program), or -1 with err set. */
+int obj_elf_dynamic(const uint8_t *buf, size_t len, struct obj_dynamic *d, char *err, size_t errlen);
 
 /* ar archives ("!<arch>\n", GNU and BSD long names).  Iterate members:
  * set *pos = 0 first; returns 1 and fills name/data/len per member, 0 at the

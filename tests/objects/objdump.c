@@ -5,7 +5,9 @@
  *   objdump --mutate FILE            parse every truncation and many corruptions
  *                                    in-process (built with ASan): counts, exit 3
  *                                    if a failure lacks its reason
- *   objdump --lengths FILE SECTION BITS   "offset length" of each instruction */
+ *   objdump --lengths FILE SECTION BITS   "offset length" of each instruction
+ *   objdump --dynamic FILE           "needed NAME" per DT_NEEDED, "runpath PATH"
+ *                                    (exit 1 with the reader's error) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +81,27 @@ static uint8_t *slurp(const char *path, size_t *len)
 
 static volatile size_t sink;
 
+/* The dynamic section's reader on one ELF variant: 1 if a failure lacks its reason. */
+static int dynamic_variant(const uint8_t *b, size_t len, unsigned *ok, unsigned *failed)
+{
+	struct obj_dynamic d;
+	char err[256];
+
+	if (obj_elf_dynamic(b, len, &d, err, sizeof err)) {
+		++*failed;
+		if (strncmp(err, "unreadable object: ", 19)) {
+			fprintf(stderr, "failure without a reason: \"%s\"\n", err);
+			return 1;
+		}
+		return 0;
+	}
+	++*ok;
+	for (size_t i = 0; i < d.nneeded; i++)
+		sink += strlen(d.needed[i]);
+	sink += d.runpath ? strlen(d.runpath) : 0;
+	return 0;
+}
+
 /* Parse one variant (archives: every member) in a buffer of exactly its
  * size, so ASan catches a read one byte past the end. */
 static int variant(const uint8_t *src, size_t len, unsigned *ok, unsigned *failed)
@@ -98,6 +121,8 @@ static int variant(const uint8_t *src, size_t len, unsigned *ok, unsigned *faile
 			r |= variant(m, mlen, ok, failed);
 		if (k < 0 && strncmp(err, "unreadable archive: ", 20))
 			r = 1;
+	} else if (len >= 4 && !memcmp(b, "\177ELF", 4) && dynamic_variant(b, len, ok, failed)) {
+		r = 1;
 	} else if (obj_parse(&o, b, len, err, sizeof err)) {
 		++*failed;
 		r = strncmp(err, "unreadable object: ", 19) != 0;
@@ -165,12 +190,32 @@ static int lengths(const char *path, const char *section, int bits)
 	return s ? 0 : 1;
 }
 
+static int dynamic(const char *path)
+{
+	size_t len;
+	uint8_t *buf = slurp(path, &len);
+	char err[256];
+	struct obj_dynamic d;
+	int r = obj_elf_dynamic(buf, len, &d, err, sizeof err);
+
+	if (r)
+		fprintf(stderr, "%s: %s\n", path, err);
+	for (size_t i = 0; !r && i < d.nneeded; i++)
+		printf("needed %s\n", d.needed[i]);
+	if (!r && d.runpath)
+		printf("runpath %s\n", d.runpath);
+	free(buf);
+	return r ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int bad = 0;
 
 	if (argc == 3 && !strcmp(argv[1], "--mutate"))
 		return mutate(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--dynamic"))
+		return dynamic(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "--lengths"))
 		return lengths(argv[2], argv[3], atoi(argv[4]));
 	for (int i = 1; i < argc; i++) {

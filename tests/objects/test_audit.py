@@ -588,3 +588,23 @@ def test_code_sections_over_the_same_bytes_are_refused(tmp_path, asmcap_bin):
     r = asmcap("audit", p)
     assert r.returncode == 2
     assert f"asmcap audit: {p}: code sections 1 (.text) and 2 (.text) overlap in the file" in r.stderr
+
+
+def test_probe_and_audit_find_one_section(tmp_path):
+    """A `section:` line is found by one rule in the probe and in audit: an
+    ELF section named "x,y" is not section y (only Mach-O's "SEG,sect"
+    answers to its sect part).  The probe used to take it for y, audit
+    did not."""
+    tpl = tmp_path / "tpl"
+    bodies = {"s-comma": ("y", '\t.section "x,y","a"\n\t.byte 1\n'),
+              "s-plain": (" .data.z ,y", '\t.section .data.z,"a"\n\t.byte 1\n')}
+    for name, (sec, body) in bodies.items():
+        write_template(tpl, name, section=sec, expect="nonempty", body=body)
+    r = asmcap("--templates", tpl, "--cc", "gcc", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    probed = {k: v["status"] for k, v in json.loads(r.stdout)["features"].items()}
+    obj = assemble(tmp_path, "elf64", "".join(b for _, b in bodies.values()))
+    rc, data, err = audit("--templates", tpl, obj)
+    assert rc == 0, err
+    assert probed == {"s-comma": "broken", "s-plain": "yes"}, probed
+    assert data["objects"][0]["sections"] == ["s-plain"], data["objects"][0]

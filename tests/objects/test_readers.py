@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The object readers (probe/obj/) on real objects from gcc,
 clang, mingw as, nasm and llvm-ar, and on truncated and corrupted copies."""
+import re
 import struct
 import subprocess
 
@@ -205,3 +206,53 @@ def test_hostile_archives(tmp_path, reader_helper):
         r = dump(reader_helper, tmp_path / name)
         assert r.returncode == 1 and "unreadable archive:" in r.stderr and why in r.stderr, \
             (name, r.stderr)
+
+
+def readelf_dynamic(path):
+    """(DT_NEEDED names, DT_RUNPATH else DT_RPATH) as binutils' readelf -d prints them."""
+    out = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True, check=True).stdout
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.*)\]", out)
+    paths = dict(re.findall(r"\((RUNPATH|RPATH)\)\s+Library \w+: \[(.*)\]", out))
+    return needed, paths.get("RUNPATH", paths.get("RPATH"))
+
+
+def reader_dynamic(helper, path):
+    r = subprocess.run([str(helper), "--dynamic", str(path)], capture_output=True, text=True)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    lines = [l.split(" ", 1) for l in r.stdout.splitlines()]
+    return [v for k, v in lines if k == "needed"], next((v for k, v in lines if k == "runpath"), None)
+
+
+@pytest.mark.parametrize("name", ["exe-runpath", "exe32-rpath", "s390x.so"])
+def test_dynamic_section(reader_helper, name):
+    """The libraries a program needs and where it looks (the cache's
+    dependencies), either class and byte order, as readelf reads them."""
+    needed, runpath = readelf_dynamic(CORPUS / "elf" / name)
+    assert needed       # every seed needs something: the comparison is not empty
+    assert reader_dynamic(reader_helper, CORPUS / "elf" / name) == (needed, runpath)
+
+
+def test_dynamic_section_several(tmp_path, reader_helper):
+    """Several DT_NEEDED, in order, and a path list; a relocatable object needs nothing."""
+    src = tmp_path / "m.c"
+    src.write_text("#include <math.h>\n#include <pthread.h>\n"
+                   "int main(int c, char **v) { (void)v; return (int)sqrt(c) + !pthread_self(); }\n")
+    exe = tmp_path / "m"
+    subprocess.run(["gcc", "-Wl,--no-as-needed", "-Wl,-rpath,/r1:$ORIGIN/r2", str(src), "-lm", "-lpthread",
+                    "-o", str(exe)], check=True)
+    needed, runpath = readelf_dynamic(exe)
+    assert len(needed) >= 2 and runpath
+    assert reader_dynamic(reader_helper, exe) == (needed, runpath)
+    assert reader_dynamic(reader_helper, assemble(tmp_path, "elf64", SNIPPET)) == ([], None)
+
+
+def test_dynamic_section_hostile(tmp_path, reader_helper):
+    """A program header table or a string table outside the file is an error with a reason."""
+    data = (CORPUS / "elf" / "exe-runpath").read_bytes()
+    cases = {"phoff": (corrupt(data, 32, "<Q", 2**64 - 8), "program headers"),
+             "phentsize": (corrupt(data, 54, "<H", 12), "program header size")}
+    for name, (bad, why) in cases.items():
+        p = tmp_path / name
+        p.write_bytes(bad)
+        r = subprocess.run([str(reader_helper), "--dynamic", str(p)], capture_output=True, text=True)
+        assert r.returncode == 1 and "unreadable object:" in r.stderr and why in r.stderr, (name, r.stderr)

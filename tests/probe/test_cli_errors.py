@@ -235,3 +235,44 @@ def test_every_option_in_the_usage_is_parsed(cmd):
         assert "unknown option" not in r.stderr, (name, r.stderr)
         if (cmd, name) not in switches:
             assert r.returncode == 2 and f"missing value for `{name}'" in r.stderr, (name, r.stderr)
+
+
+# The option names the sources' tables hold (OPT_TEXT("--cc", ...) and the like).
+OPTION_ROW = re.compile(r'\bOPT_(?:ROW|TEXT|SWITCH|COUNT|FORMAT|LIST|TIMEOUT|CALL|CALL_REPEATED)\(\s*"(--?[a-z][a-z-]*)"')
+
+
+def table_options():
+    names = set()
+    for f in (ROOT / "probe").rglob("*.[ch]"):
+        names |= set(OPTION_ROW.findall(f.read_text()))
+    return sorted(names)
+
+
+def help_options(text):
+    """{option: its help} from the `options:' part of a --help (the help
+    after the option on its line, or on the next when the option is wide)."""
+    part = text.split("\noptions:\n", 1)[1]
+    found = re.findall(r"^  (--?[a-z][a-z-]*)(?: [^ \n]+)?(?:  +|\n {4,})(\S[^\n]*)$", part, re.M)
+    return dict(found)
+
+
+def test_option_rows_are_found():
+    names = table_options()
+    assert {"--cc", "--jobs", "--expect", "-o", "--cache", "--arch", "--rounds"} <= set(names), names
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_help_lists_every_option_with_its_help(cmd):
+    """--help lists every option the subcommand parses, each with a line of
+    help, and none it does not parse: tried against every option name of
+    every table in the sources, the parser decides which are the
+    subcommand's (unknown or not)."""
+    listed = help_options(asmcap(*sub(cmd), "--help").stdout)
+    parsed = set()
+    for name in table_options():
+        r = asmcap(*MISSING[cmd][:-1], name)
+        if "unknown option" not in r.stderr:
+            parsed.add(name)
+    assert parsed and set(listed) == parsed, (sorted(listed), sorted(parsed))
+    for name, text in listed.items():
+        assert text.strip() and "(null)" not in text, (name, text)

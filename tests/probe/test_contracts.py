@@ -3,6 +3,8 @@
 JSON that is UTF-8, and a cache that follows a repointed compiler link."""
 import json
 import os
+import re
+import shutil
 import subprocess
 
 import pytest
@@ -56,3 +58,19 @@ def test_cache_misses_when_the_compiler_link_is_repointed(tmp_path):
     cc.symlink_to("/usr/bin/clang-14")                # update-alternatives does this
     r = asmcap("--cc", str(cc), "--cache", str(cache), "--features", "adx", env=env)
     assert "cached=0" in r.stderr and "clang" in r.stdout
+
+
+def test_cache_depends_on_the_libraries_the_compiler_needs(tmp_path):
+    """clang-14 holds its assembler in shared libraries (libclang-cpp,
+    libLLVM): each library readelf -d names is a dependency of the entry
+    (the file its name leads to), so replacing one is a miss."""
+    clang = os.path.realpath(shutil.which("clang-14"))
+    out = subprocess.run(["readelf", "-d", clang], capture_output=True, text=True, check=True).stdout
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.*)\]", out)
+    assert "libclang-cpp.so.14" in needed, out
+    cache = tmp_path / "cache"
+    assert asmcap("--cc", "clang-14", "--cache", str(cache), "--features", "adx").returncode == 0
+    deps = [l.split("\t")[1] for l in cache.read_text().splitlines() if l.startswith("dep\t")]
+    for name in needed:
+        assert any(os.path.exists(os.path.join(os.path.dirname(d), name)) and
+                   os.path.samefile(d, os.path.join(os.path.dirname(d), name)) for d in deps), (name, deps)
