@@ -5,7 +5,9 @@
  *   objdump --mutate FILE            parse every truncation and many corruptions
  *                                    in-process (built with ASan): counts, exit 3
  *                                    if a failure lacks its reason
- *   objdump --lengths FILE SECTION BITS   "offset length" of each instruction */
+ *   objdump --lengths FILE SECTION BITS   "offset length" of each instruction
+ *   objdump --decode BITS HEX        what the decoder makes of the bytes HEX, one
+ *                                    instruction a line (decode_hex) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +167,30 @@ static int lengths(const char *path, const char *section, int bits)
 	return s ? 0 : 1;
 }
 
+/* "len enc map opcode pp w l rex2" per instruction of the hex bytes (enc:
+ * 0 legacy, 1 VEX, 2 EVEX, 3 XOP; rex2: the payload, or -1 without REX2);
+ * "0" and exit 1 where the decoder refuses the rest. */
+static int decode_hex(int bits, const char *hex)
+{
+	uint8_t b[64];
+	size_t n = 0;
+	for (; hex[0] && hex[1] && n < sizeof b; hex += 2)
+		if (sscanf(hex, "%2hhx", &b[n++]) != 1)
+			return 2;
+	for (size_t off = 0; off < n;) {
+		struct x86_insn in;
+		unsigned len = x86_decode(b + off, n - off, bits, &in);
+		if (!len) {
+			printf("0\n");
+			return 1;
+		}
+		printf("%u %d %u %02x %02x %d %d %d\n", len, (int)in.enc, in.map, in.opcode, in.pp, in.w,
+		       in.l, in.has_rex2 ? in.rex2 : -1);
+		off += len;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int bad = 0;
@@ -173,6 +199,8 @@ int main(int argc, char **argv)
 		return mutate(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "--lengths"))
 		return lengths(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "--decode"))
+		return decode_hex(atoi(argv[2]), argv[3]);
 	for (int i = 1; i < argc; i++) {
 		size_t len;
 		uint8_t *buf = slurp(argv[i], &len);
