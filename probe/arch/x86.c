@@ -262,12 +262,18 @@ static int x86_cpu_runs(const struct feature *f, struct buf *why)
 	for (size_t b = 0; b < f->ncpuid; b++) {
 		const struct cat_cpuid *q = &f->cpuid[b];
 		unsigned r[4] = {0};
+		const char *reg = (const char *[]){"eax", "ebx", "ecx", "edx"}[q->reg];
 		if (leaf_exists(q->leaf))
 			cpuid(q->leaf, q->subleaf, r);
-		if (!(r[q->reg] >> q->bit & 1)) {
+		unsigned field = r[q->reg] >> q->bit & (q->width ? (unsigned)((1ull << q->width) - 1) : 1);
+		if (q->width && field < q->min) {
+			ok = 0;
+			buf_printf(why, "%sCPUID.(%#x,%u):%s[%u:%u] is %u, below %u", why->n ? "; " : "",
+			           q->leaf, q->subleaf, reg, q->bit + q->width - 1, q->bit, field, q->min);
+		} else if (!q->width && !field) {
 			ok = 0;
 			buf_printf(why, "%sCPUID.(%#x,%u):%s bit %u clear", why->n ? "; " : "", q->leaf,
-			           q->subleaf, (const char *[]){"eax", "ebx", "ecx", "edx"}[q->reg], q->bit);
+			           q->subleaf, reg, q->bit);
 		}
 	}
 	unsigned long long xcr0 = f->xcr0 ? os_xcr0(&osxsave) : 0;
