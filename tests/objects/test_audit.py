@@ -473,6 +473,34 @@ def test_xop_pattern_grammar(tmp_path, asmcap_bin):
         assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, r.stderr
 
 
+def test_apx_and_map_pattern_grammar(tmp_path, asmcap_bin):
+    """`REX2 *` is every REX2 instruction (either map), `EVEX.MAP4 *` every
+    promoted one; a REX? pattern takes a REX2 instruction, one without
+    REX? does not; `EVEX.<len>.<pp>.MAP5.<W>` names map 5 and its length
+    counts; a legacy `*` without REX2, `*` with bytes after it, REX2 in a
+    VEX pattern and an unknown map are refused.  (clang-19 assembles APX
+    and AVX512-FP16: d5 58 03 08, d5 d8 af c8, 62 ec ec 10 03 08 and
+    62 f5 74 48 58 c2, as llvm-mc-19 -show-encoding gives them.)"""
+    tpl = write_template(tmp_path / "tpl", "egpr", audit="REX2 * ; EVEX.MAP4 *")
+    write_template(tpl, "imul", audit="REX? 0f af /r")
+    write_template(tpl, "imulnorex", audit="0f af /r")
+    write_template(tpl, "fp16", audit="EVEX.512.NP.MAP5.W0 58 /r")
+    src = ("\t.text\n\t.type r2,@function\nr2:\tadd (%r16),%r17\n\timul %r16,%r17\n\tret\n"
+           "\t.type ndd,@function\nndd:\tadd (%r16),%r17,%r18\n\tret\n"
+           "\t.type plain,@function\nplain:\timul %rax,%rbx\n\timul %ebx,%ecx\n\tret\n"
+           "\t.type ph,@function\nph:\tvaddph %zmm2,%zmm1,%zmm0\n\tvaddph %ymm2,%ymm1,%ymm0\n\tret\n")
+    obj = assemble(tmp_path, "clang19-elf64", src)
+    rc, data, err = audit("--templates", tpl, obj)
+    assert rc == 0, err
+    assert functions(data) == {"r2": {"egpr": 2, "imul": 1}, "ndd": {"egpr": 1},
+                               "plain": {"imul": 2, "imulnorex": 1}, "ph": {"fp16": 1}}, data
+    for bad in ("*", "0f *", "REX2 * 01", "VEX.NP.MAP5.W0 REX2 58 /r", "EVEX.NP.MAP8.W0 58 /r",
+                "EVEX.NP.MAP.W0 58 /r", "EVEX.NP.MAP44.W0 58 /r"):
+        write_template(tpl, "egpr", audit=bad)
+        r = asmcap("audit", "--templates", tpl, obj)
+        assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, (bad, r.stderr)
+
+
 def test_waitpkg_is_the_register_form_only(tmp_path, asmcap_bin):
     """TPAUSE/UMWAIT/UMONITOR share 0F AE /6 with CLWB, XSAVEOPT and
     CLRSSBSY-like memory forms: only ModRM mod=11 is WAITPKG."""
