@@ -1,5 +1,5 @@
 # feature: apx-f
-# summary: APX: the extended GPRs r16-r31 (REX2 prefix), NDD forms (EVEX map 4), PUSH2/POP2, PPX; the set LLVM 18 began with (NF, CCMP/CTEST, CFCMOVcc, ZU are not probed)
+# summary: APX: the extended GPRs r16-r31 (REX2 prefix), NDD forms (EVEX map 4), PUSH2/POP2, PPX; the set LLVM 18 began with (CCMP/CTEST: apx-ccmp; NF, CFCMOVcc and ZU are not probed)
 # cpuid: leaf=7 subleaf=1 reg=edx bit=21
 # xcr0: 0x80000
 # expect: d5 58 03 08 62 ec ec 10 03 08 62 fc 74 10 ff f0 d5 18 50

@@ -32,6 +32,19 @@ def modrm_len(b, i):
     return n + {1: 1, 2: 4}.get(mod, 0)
 
 
+def map4_imm(x):
+    """Immediate bytes of an APX EVEX map 4 instruction: its opcodes are the
+    1-byte map's (APX spec, table of map 4), 16-bit operands with pp 66."""
+    iz = 2 if x["pp"] == 1 and not x["w"] else 4
+    if x["op"] in (0x24, 0x2c, 0x6b, 0x80, 0x83, 0xc0, 0xc1):
+        return 1
+    if x["op"] in (0x69, 0x81):
+        return iz
+    if x["op"] in (0xf6, 0xf7) and x["modrm"] >> 3 & 7 < 2:
+        return 1 if x["op"] == 0xf6 else iz
+    return 0
+
+
 def decode(b, bits=64):
     """Split b into instructions: dicts with raw bytes and, for VEX/EVEX,
     enc/pp/map/w/length/op/modrm."""
@@ -60,8 +73,7 @@ def decode(b, bits=64):
             no_modrm = x["enc"] == "VEX" and x["map"] == 1 and x["op"] == 0x77
             x["modrm"] = None if no_modrm else b[i + 1]
             i += 1 if no_modrm else 1 + modrm_len(b, i + 1)
-            assert x["map"] != 4 or x["op"] in (0x01, 0x03, 0xff), "map 4 opcode with an immediate"
-            i += 1 if x["map"] == 3 else 4 if x["map"] == 7 else 0
+            i += 1 if x["map"] == 3 else 4 if x["map"] == 7 else map4_imm(x) if x["map"] == 4 else 0
         elif bits == 64 and b[i] == 0xd5:
             # REX2: d5 payload (M0 R4 X4 B4 W R3 X3 B3), then the opcode
             assert not b[i + 1] & 0x80, "REX2 with the 0F map: not in the catalog"

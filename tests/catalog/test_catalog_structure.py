@@ -22,13 +22,13 @@ X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "sse4.2 shstk vaes512 vpclmulqdq512 avx-aes avx-pclmul waitpkg intel-syntax "
           "elf-directives avx512vnni avx512vbmi2 avx512bitalg avx512vpopcntdq fma4 mmxext "
           "amx-tile amx-fp16 amx-complex amx-movrs avxvnniint8 avxvnniint16 avxneconvert "
-          "cmpccxadd prefetchi usermsr movrs altmacro macro-vararg apx-f avx10.1-256 "
+          "cmpccxadd prefetchi usermsr movrs altmacro macro-vararg apx-f apx-ccmp avx10.1-256 "
           "avx10.1-512 avx10.2 amx-fp8 amx-tf32 amx-avx512").split()
 # Win64 unwind has no 32-bit form; AMX, CMPccXADD, PREFETCHI (RIP-relative),
 # USER_MSR, MOVRS and APX are 64-bit-mode only; the 32-bit forms of
 # AVX-VNNI-INT16, AVX10.1 and AVX10.2 are not written yet.
 X86_64_ONLY = {"seh", "amx-tile", "amx-fp16", "amx-complex", "amx-movrs", "avxvnniint16",
-               "cmpccxadd", "prefetchi", "usermsr", "movrs", "apx-f", "avx10.1-256",
+               "cmpccxadd", "prefetchi", "usermsr", "movrs", "apx-f", "apx-ccmp", "avx10.1-256",
                "avx10.1-512", "avx10.2", "amx-fp8", "amx-tf32", "amx-avx512"}
 I386 = [f for f in X86_64 if f not in X86_64_ONLY]
 DIRECTIVES = {"cfi", "seh", "gnu-property"}
@@ -43,7 +43,7 @@ VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4", "avxvnniint8", "avxvnn
 VEX_PREFIXED = {"avxvnni", "avxifma", "avxvnniint8", "avxvnniint16"}
 NO_NASM = {"avxvnni", "cfi", "seh", "intel-syntax", "elf-directives", *MACRO, "amx-fp16",
            "amx-complex", "amx-movrs", "avxvnniint16", "prefetchi", "usermsr", "movrs",
-           "apx-f", "avx10.2", "amx-fp8", "amx-tf32", "amx-avx512"}
+           "apx-f", "apx-ccmp", "avx10.2", "amx-fp8", "amx-tf32", "amx-avx512"}
 # MASM has no CFI directives, no .intel_syntax switch, no ELF directives or notes,
 # and its own macro language
 NO_MASM = {"cfi", "intel-syntax", "elf-directives", "gnu-property", *MACRO}
@@ -136,7 +136,7 @@ AVX512_STATE = {"vaes512", "vpclmulqdq512", "avx10.1-256", "avx10.1-512", "avx10
 # XTILECFG | XTILEDATA (XCR0 bits 17, 18); AMX-AVX512 also the AVX-512 state
 AMX_STATE = {"amx-tile", "amx-fp16", "amx-complex", "amx-movrs", "amx-fp8", "amx-tf32"}
 # APX's extended GPR state (XCR0 bit 19)
-APX_STATE = {"apx-f"}
+APX_STATE = {"apx-f", "apx-ccmp"}
 
 
 @pytest.mark.parametrize("arch,name", ALL)
@@ -192,7 +192,8 @@ CPUID_NAMES = {"bmi1": "bit_BMI", "bmi2": "bit_BMI2", "adx": "bit_ADX",
                "amx-fp16": "bit_AMXFP16", "amx-complex": "bit_AMXCOMPLEX",
                "avxvnniint8": "bit_AVXVNNIINT8", "avxvnniint16": "bit_AVXVNNIINT16",
                "avxneconvert": "bit_AVXNECONVERT", "cmpccxadd": "bit_CMPCCXADD",
-               "prefetchi": "bit_PREFETCHI", "usermsr": "bit_USERMSR", "apx-f": "bit_APXF"}
+               "prefetchi": "bit_PREFETCHI", "usermsr": "bit_USERMSR", "apx-f": "bit_APXF",
+               "apx-ccmp": "bit_APXF"}
 # Bits no installed clang's cpuid.h defines yet, from the Intel ISA
 # extensions reference (and GCC 15's cpuid.h, which agrees): MOVRS is
 # CPUID.(7,1):EAX[31], AMX-MOVRS CPUID.(1EH,1):EAX[8].

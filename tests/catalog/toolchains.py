@@ -62,11 +62,12 @@ NEW3 = {"sha512": "no", "sm3": "no", "sm4": "no"}
 # AVX-VNNI-INT8, AVX-NE-CONVERT, CMPccXADD and PREFETCHI, clang-19 (not 16)
 # AMX-COMPLEX, AVX-VNNI-INT16 and USER_MSR, and only clang-22 MOVRS and
 # AMX-MOVRS.  Measured with each assembler directly.
-# Beyond those: clang-19 (not clang-16, nor GNU as 2.40) knows APX_F; only
+# Beyond those: clang-19 (not clang-16, nor GNU as 2.40) knows APX_F and
+# its CCMP/CTEST; only
 # clang-22 AVX10.2, AMX-FP8, AMX-TF32 and AMX-AVX512; AVX10.1's FP16
 # arithmetic every assembler here but clang-13 (LLVM 14 added AVX512-FP16).
 NEW_DMR = {f: "no" for f in ("avx10.2", "amx-fp8", "amx-tf32", "amx-avx512")}
-NEW_APX = {"apx-f": "no"}
+NEW_APX = {"apx-f": "no", "apx-ccmp": "no"}
 FP16 = {"avx10.1-256": "no", "avx10.1-512": "no"}
 NEW_MOVRS = {"movrs": "no", "amx-movrs": "no", **NEW_DMR}
 NEW_LLVM18 = {"amx-complex": "no", "avxvnniint16": "no", "usermsr": "no", **NEW_MOVRS}
@@ -95,7 +96,7 @@ MASM64 = {**MASM, **NEW_MOVRS, "avxvnniint16": "no"}
 NASM_MISENCODED = {"avx10.1-256", "avx10.1-512"}
 NASM64 = {**NASM, **{f: "skipped" for f in ("amx-fp16", "amx-complex", "amx-movrs",
                                              "avxvnniint16", "prefetchi", "usermsr", "movrs",
-                                             "apx-f", *NEW_DMR)},
+                                             *NEW_APX, *NEW_DMR)},
           **{f: "broken" for f in NASM_MISENCODED}}
 EXCEPT = {
     "gcc": {**GAS240, **NOT_COFF},
