@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import ASMCAP, BUILD, ROOT, asmcap
+from conftest import ASMCAP, BUILD, ROOT, asmcap, need_tool
 from objtools import assemble, audit, elf_function, elf_quad, functions, write_template
 
 # ADCX's encoding, 66 48 0f 38 f6 d8, planted where it is not an instruction:
@@ -499,6 +499,24 @@ def test_apx_and_map_pattern_grammar(tmp_path, asmcap_bin):
         write_template(tpl, "egpr", audit=bad)
         r = asmcap("audit", "--templates", tpl, obj)
         assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, (bad, r.stderr)
+
+
+def test_map7_and_map5_forms_count_for_usermsr_and_movrs(tmp_path, asmcap_bin):
+    """The catalog probes USER_MSR and MOVRS by their legacy forms; audit
+    also counts URDMSR/UWRMSR $imm (VEX map 7 c4 e7 7b/7a f8 c0 id, and
+    APX's EVEX map 7 for r16) and VMOVRS* (EVEX map 5 F2/F3 6f), while
+    VMOVDQU8 (EVEX F2 0F 6f) stays AVX512-BW's: the map tells them apart."""
+    clang = need_tool("clang-22")
+    src = tmp_path / "m7.s"
+    src.write_text("\t.text\n\t.type u,@function\nu:\turdmsr $0x1234,%rax\n\tuwrmsr %rax,$0x1234\n"
+                   "\turdmsr $0x1234,%r16\n\tret\n"
+                   "\t.type m,@function\nm:\tvmovrsb (%rax),%zmm0\n\tvmovrsq (%rax),%ymm0\n"
+                   "\tvmovdqu8 (%rax),%zmm0\n\tret\n")
+    obj = tmp_path / "m7.o"
+    subprocess.run([clang, "-c", str(src), "-o", str(obj)], check=True)
+    rc, data, err = audit(obj)
+    assert rc == 0, err
+    assert functions(data) == {"u": {"usermsr": 3}, "m": {"movrs": 2, "avx512bw": 1}}, data
 
 
 def test_waitpkg_is_the_register_form_only(tmp_path, asmcap_bin):
