@@ -18,7 +18,8 @@ struct pat {
 	enum x86_enc enc;
 	unsigned map;
 	uint8_t opcode, prefix, ntail, tail[4];
-	int rex_ok, rex_w;        /* legacy: REX? / REX.W */
+	int any_op;               /* `*`: every opcode of the map, any prefix */
+	int rex_ok, rex_w, rex2;  /* legacy: REX? / REX.W / REX2 (required) */
 	int w, l, reg;            /* -1: any */
 };
 
@@ -37,7 +38,8 @@ static int hexbyte(const char *t, uint8_t *v)
 }
 
 /* "VEX.256.66.0F38.W1" / "EVEX.66.0F3A.WIG" / "XOP.128.09.W0" (AMD's XOP
- * maps 08, 09, 0A; its pp is always NP) */
+ * maps 08, 09, 0A; its pp is always NP) / "EVEX.512.NP.MAP5.W0" (the SDM's
+ * and the APX specification's names of maps 4 to 7) */
 static int parse_vex_head(char *t, struct pat *p)
 {
 	char *part, *save = NULL;
@@ -68,6 +70,9 @@ static int parse_vex_head(char *t, struct pat *p)
 			p->map = X86_MAP_0F38;
 		else if (p->enc != X86_XOP && !strcmp(part, "0F3A"))
 			p->map = X86_MAP_0F3A;
+		else if (p->enc != X86_XOP && !strncmp(part, "MAP", 3) && part[3] >= '4' &&
+		         part[3] <= '7' && !part[4])
+			p->map = (unsigned)(part[3] - '0');
 		else if (!strcmp(part, "W0") || !strcmp(part, "W1"))
 			p->w = part[1] - '0';
 		else if (!strcmp(part, "WIG"))
@@ -95,6 +100,14 @@ static int parse_alt(char *text, struct pat *p)
 			p->rex_ok = 1;
 		} else if (!strcmp(tok, "REX.W")) {
 			p->rex_ok = p->rex_w = 1;
+		} else if (!strcmp(tok, "REX2")) {
+			if (p->enc != X86_LEGACY)
+				return -1;
+			p->rex_ok = p->rex2 = 1;
+		} else if (!strcmp(tok, "*")) {
+			if (have_op)
+				return -1;
+			p->any_op = have_op = 1;
 		} else if (!strcmp(tok, "/r")) {
 			if (!have_op)
 				return -1;
@@ -108,7 +121,7 @@ static int parse_alt(char *text, struct pat *p)
 				return -1;   /* the decoder knows immediate sizes */
 		} else if (!hexbyte(tok, &b)) {
 			if (have_op) {
-				if (p->ntail == sizeof p->tail)
+				if (p->any_op || p->ntail == sizeof p->tail)
 					return -1;
 				p->tail[p->ntail++] = b;
 			} else if (p->enc != X86_LEGACY) {
@@ -130,7 +143,8 @@ static int parse_alt(char *text, struct pat *p)
 			return -1;
 		}
 	}
-	return have_op ? 0 : -1;
+	/* a legacy `*` says which instructions only with REX2 */
+	return have_op && (!p->any_op || p->enc != X86_LEGACY || p->rex2) ? 0 : -1;
 }
 
 static void x86_audit_free(void *pats)
@@ -173,17 +187,24 @@ static int x86_audit_compile(const struct feature *f, void **out, char *err, siz
 
 static int matches(const struct pat *p, const struct x86_insn *in, const uint8_t *bytes)
 {
-	if (p->enc != in->enc || p->map != in->map || p->opcode != in->opcode)
+	if (p->enc != in->enc || (p->rex2 && !in->has_rex2))
+		return 0;
+	if (p->any_op && p->enc == X86_LEGACY)      /* `REX2 *`: either map REX2.M0 picks */
+		return 1;
+	if (p->map != in->map || (!p->any_op && p->opcode != in->opcode))
 		return 0;
 	if (p->enc == X86_LEGACY) {
 		uint8_t rep = in->pp == 0xf2 || in->pp == 0xf3 ? in->pp : 0;
 		/* Without 66/F2/F3 in the pattern, 66 may still size the operands. */
 		if (p->prefix == 0x66 ? !in->has66 || rep : p->prefix != rep)
 			return 0;
-		if ((in->rex && !p->rex_ok) || (p->rex_w && !in->w))
+		/* REX2 holds what REX does: a REX? pattern takes it too */
+		if (((in->rex || in->has_rex2) && !p->rex_ok) || (p->rex_w && !in->w))
 			return 0;
 	} else {
-		if (p->prefix != in->pp || (p->w >= 0 && p->w != in->w) || (p->l >= 0 && p->l != in->l))
+		/* `*` takes any pp; a length or W given still counts */
+		if ((!p->any_op && p->prefix != in->pp) || (p->w >= 0 && p->w != in->w) ||
+		    (p->l >= 0 && p->l != in->l))
 			return 0;
 	}
 	if (p->reg >= 0 && (!in->has_modrm || (in->modrm >> 3 & 7) != p->reg))
@@ -262,12 +283,18 @@ static int x86_cpu_runs(const struct feature *f, struct buf *why)
 	for (size_t b = 0; b < f->ncpuid; b++) {
 		const struct cat_cpuid *q = &f->cpuid[b];
 		unsigned r[4] = {0};
+		const char *reg = (const char *[]){"eax", "ebx", "ecx", "edx"}[q->reg];
 		if (leaf_exists(q->leaf))
 			cpuid(q->leaf, q->subleaf, r);
-		if (!(r[q->reg] >> q->bit & 1)) {
+		unsigned field = r[q->reg] >> q->bit & (q->width ? (unsigned)((1ull << q->width) - 1) : 1);
+		if (q->width && field < q->min) {
+			ok = 0;
+			buf_printf(why, "%sCPUID.(%#x,%u):%s[%u:%u] is %u, below %u", why->n ? "; " : "",
+			           q->leaf, q->subleaf, reg, q->bit + q->width - 1, q->bit, field, q->min);
+		} else if (!q->width && !field) {
 			ok = 0;
 			buf_printf(why, "%sCPUID.(%#x,%u):%s bit %u clear", why->n ? "; " : "", q->leaf,
-			           q->subleaf, (const char *[]){"eax", "ebx", "ecx", "edx"}[q->reg], q->bit);
+			           q->subleaf, reg, q->bit);
 		}
 	}
 	unsigned long long xcr0 = f->xcr0 ? os_xcr0(&osxsave) : 0;

@@ -68,17 +68,40 @@ static unsigned modrm_len(const uint8_t *p, size_t n, int addr16)
 	return len <= n ? len : 0;
 }
 
-/* Immediate size of a VEX/EVEX instruction: 0F3A always has imm8; in 0F
- * the shift groups, cmp and pinsrw/pextrw/shufps do. */
-static unsigned vex_imm(enum x86_enc enc, unsigned map, uint8_t op)
+/* EVEX map 4 (APX: the legacy integer instructions promoted to EVEX)
+ * keeps the immediates of the 1-byte map: shifts, group 1, IMUL, SHLD/SHRD,
+ * group 3's TEST (CTEST); pp 66 without W makes iz 16 bits, as a 66 prefix does. */
+static unsigned map4_imm(const struct x86_insn *in, const uint8_t *modrm, size_t n)
 {
-	if (enc == X86_XOP)     /* maps 8: imm8, 9: none, 0a: imm32 */
-		return map == 8 ? 1 : map == 10 ? 4 : 0;
-	if (map == X86_MAP_0F3A)
+	unsigned iz = in->pp == 0x66 && !in->w ? 2 : 4;
+	switch (in->opcode) {
+	case 0x24: case 0x2c: case 0x6b: case 0x80: case 0x83: case 0xc0: case 0xc1:
 		return 1;
-	if (map == X86_MAP_0F)
-		return (op >= 0x70 && op <= 0x73) || op == 0xc2 || (op >= 0xc4 && op <= 0xc6);
+	case 0x69: case 0x81:
+		return iz;
+	case 0xf6: case 0xf7:
+		if (!n || (modrm[0] >> 3 & 7) >= 2)
+			return 0;
+		return in->opcode == 0xf6 ? 1 : iz;
+	}
 	return 0;
+}
+
+/* Immediate size of a VEX/EVEX instruction whose ModRM is at modrm[0..n):
+ * 0F3A always has imm8; in 0F the shift groups, cmp and pinsrw/pextrw/shufps
+ * do; map 7 (USER_MSR, MSR_IMM) has the MSR index as imm32. */
+static unsigned vex_imm(const struct x86_insn *in, const uint8_t *modrm, size_t n)
+{
+	uint8_t op = in->opcode;
+	if (in->enc == X86_XOP)     /* maps 8: imm8, 9: none, 0a: imm32 */
+		return in->map == 8 ? 1 : in->map == 10 ? 4 : 0;
+	if (in->map == X86_MAP_0F3A)
+		return 1;
+	if (in->map == X86_MAP_0F)
+		return (op >= 0x70 && op <= 0x73) || op == 0xc2 || (op >= 0xc4 && op <= 0xc6);
+	if (in->map == 4 && in->enc == X86_EVEX)
+		return map4_imm(in, modrm, n);
+	return in->map == 7 ? 4 : 0;
 }
 
 static const uint8_t pp_prefix[4] = { 0, 0x66, 0xf3, 0xf2 };
@@ -99,8 +122,9 @@ static unsigned vex_header(const uint8_t *p, size_t n, struct x86_insn *in)
 		return 3;
 	}
 	if (p[0] == 0xc4 || p[0] == 0x8f) {
+		/* VEX maps 5 (AMX-FP8) and 7 (USER_MSR, MSR_IMM) besides 0F/0F38/0F3A */
 		unsigned map = n < 4 ? 0 : p[1] & 31;
-		if (p[0] == 0xc4 ? map < 1 || map > 3 : map < 8 || map > 10)
+		if (p[0] == 0xc4 ? map < 1 || map == 4 || map == 6 || map > 7 : map < 8 || map > 10)
 			return 0;
 		in->enc = p[0] == 0xc4 ? X86_VEX : X86_XOP;
 		in->map = map;
@@ -110,11 +134,14 @@ static unsigned vex_header(const uint8_t *p, size_t n, struct x86_insn *in)
 		in->opcode = p[3];
 		return 4;
 	}
-	/* 62: EVEX P0 (RXBR' 0 mmm), P1 (W vvvv 1 pp), P2 (z L'L b V' aaa). */
+	/* 62: EVEX P0 (R X B R' B4 mmm), P1 (W vvvv X4 pp), P2 (z L'L b V' aaa);
+	 * APX gave P0 bit 3 and P1 bit 2 to the extended GPRs (B4, X4), and
+	 * map 4 to the promoted integer instructions (there P2 holds ND and NF);
+	 * maps 5, 6 are AVX512-FP16 and AVX10.2, map 7 USER_MSR's EVEX forms. */
 	if (n < 5)
 		return 0;
 	in->map = p[1] & 7;
-	if (in->map == 0 || in->map == 4 || in->map == 7)
+	if (in->map == 0)
 		return 0;
 	in->enc = X86_EVEX;
 	in->w = p[2] >> 7;
@@ -122,6 +149,24 @@ static unsigned vex_header(const uint8_t *p, size_t n, struct x86_insn *in)
 	in->l = p[3] >> 5 & 3;
 	in->opcode = p[4];
 	return 5;
+}
+
+/* The opcode after a REX2 prefix (p[*i]): REX2.M0 picks the 1-byte or the
+ * 0F map, there is no escape byte, and neither VEX/EVEX, another prefix
+ * nor an opcode 64-bit mode removed may follow.  Its map1/map0f kind, or 0
+ * when invalid. */
+static char rex2_opcode(const uint8_t *p, unsigned *i, struct x86_insn *in)
+{
+	uint8_t op = p[(*i)++];
+	char kind;
+	in->opcode = op;
+	in->map = in->rex2 >> 7 ? X86_MAP_0F : X86_MAP_1BYTE;
+	kind = (in->map == X86_MAP_0F ? map0f : map1)[op];
+	if (kind == 'e' || kind == 'V' || kind == 'p' || kind == 'x')
+		return 0;
+	if (in->map == X86_MAP_1BYTE && (gone_in_64(op) || (op & 0xf0) == 0x40))
+		return 0;
+	return kind;
 }
 
 unsigned x86_decode(const uint8_t *p, size_t n, int bits, struct x86_insn *in)
@@ -146,6 +191,15 @@ unsigned x86_decode(const uint8_t *p, size_t n, int bits, struct x86_insn *in)
 				rep = p[i];
 		} else if (bits == 64 && (p[i] & 0xf0) == 0x40) {
 			in->rex = p[i];
+		} else if (bits == 64 && p[i] == 0xd5) {
+			/* APX REX2: d5 and its payload, right before the opcode; a
+			 * REX before it is #UD */
+			if (in->rex || i + 1 >= n)
+				return 0;
+			in->has_rex2 = 1;
+			in->rex2 = p[i + 1];
+			i += 2;
+			break;
 		} else {
 			break;
 		}
@@ -153,10 +207,16 @@ unsigned x86_decode(const uint8_t *p, size_t n, int bits, struct x86_insn *in)
 	if (i >= n)
 		return 0;
 	addr16 = asize && bits == 32;
-	in->w = in->rex >> 3 & 1;
+	in->w = (in->has_rex2 ? in->rex2 : in->rex) >> 3 & 1;
 	opsize16 = in->has66 && !in->w;
 	in->pp = rep ? rep : in->has66 ? 0x66 : 0;
 	kind = map1[p[i]];
+	if (in->has_rex2) {
+		kind = rex2_opcode(p, &i, in);
+		if (!kind)
+			return 0;
+		goto legacy;
+	}
 	/* AMD XOP: 8f whose ModRM-position byte has a reg field (map) of 8..1f;
 	 * pop (8f /0) cannot have one. */
 	if (p[i] == 0x8f && i + 1 < n && (p[i + 1] & 0x18))
@@ -169,7 +229,7 @@ unsigned x86_decode(const uint8_t *p, size_t n, int bits, struct x86_insn *in)
 		in->after_opcode = i;
 		/* Every VEX/EVEX form has ModRM but vzeroupper/vzeroall. */
 		in->has_modrm = !(in->enc == X86_VEX && in->map == X86_MAP_0F && in->opcode == 0x77);
-		imm = vex_imm(in->enc, in->map, in->opcode);
+		imm = vex_imm(in, p + i, n - i);
 		goto operands;
 	}
 	in->opcode = p[i++];
@@ -189,6 +249,7 @@ unsigned x86_decode(const uint8_t *p, size_t n, int bits, struct x86_insn *in)
 			kind = in->map == X86_MAP_0F3A ? 'M' : 'm';
 		}
 	}
+legacy:
 	in->after_opcode = i;
 	switch (kind) {
 	case 'x':

@@ -96,6 +96,19 @@ static int parse_number(const char *v, unsigned long long max, unsigned long lon
 	return 0;
 }
 
+/* "HI:LO" of a `bits=` field into c->bit and c->width. */
+static int parse_field(const char *v, struct cat_cpuid *c)
+{
+	unsigned hi, lo;
+	int end = 0;
+	if (sscanf(v, "%u:%u%n", &hi, &lo, &end) != 2 || v[end] || hi < lo || hi > 31)
+		return -1;
+	c->bit = lo;
+	c->width = hi - lo + 1;
+	return 0;
+}
+
+/* "leaf=N subleaf=N reg=R bit=N", or "... bits=HI:LO min=N" for a field. */
 static int parse_cpuid(char *v, struct cat_cpuid *c)
 {
 	static const char *regs[] = {"eax", "ebx", "ecx", "edx"};
@@ -116,16 +129,24 @@ static int parse_cpuid(char *v, struct cat_cpuid *c)
 			have |= 4;
 			continue;
 		}
+		if (!strcmp(tok, "bits")) {     /* a field, in place of bit= */
+			if ((have & 8) || parse_field(eq, c))
+				return -1;
+			have |= 8;
+			continue;
+		}
 		unsigned long long x;
 		if (parse_number(eq, UINT_MAX, &x))
 			return -1;
-		int bit = !strcmp(tok, "leaf") ? 1 : !strcmp(tok, "subleaf") ? 2 : !strcmp(tok, "bit") && x < 32 ? 8 : 0;
+		int bit = !strcmp(tok, "leaf") ? 1 : !strcmp(tok, "subleaf") ? 2 :
+		          !strcmp(tok, "bit") && x < 32 ? 8 : !strcmp(tok, "min") ? 16 : 0;
 		if (!bit || (have & bit))
 			return -1;      /* unknown, out of range or given twice */
-		*(bit == 1 ? &c->leaf : bit == 2 ? &c->subleaf : &c->bit) = (unsigned)x;
+		*(bit == 1 ? &c->leaf : bit == 2 ? &c->subleaf : bit == 8 ? &c->bit : &c->min) = (unsigned)x;
 		have |= bit;
 	}
-	return (have & 13) == 13 ? 0 : -1;
+	/* a field needs its minimum, a bit has none */
+	return (have & 13) == 13 && !c->width == !(have & 16) ? 0 : -1;
 }
 
 /* "AT_HWCAP bit=N" (want = "AT_HWCAP") or "AT_HWCAP2 bit=N". */
@@ -379,7 +400,8 @@ static int set_cpuid(struct header *h, char *v)
 {
 	struct feature *f = h->f;
 	if (f->ncpuid == CAT_MAX_ALT || parse_cpuid(v, &f->cpuid[f->ncpuid]))
-		return bad(h, "bad cpuid line (want `leaf=N subleaf=N reg=eax|ebx|ecx|edx bit=N', at most %d)",
+		return bad(h, "bad cpuid line (want `leaf=N subleaf=N reg=eax|ebx|ecx|edx bit=N' or "
+		           "`... bits=HI:LO min=N', at most %d)",
 		           CAT_MAX_ALT);
 	f->ncpuid++;
 	return 0;

@@ -11,7 +11,9 @@
 #define CAT_MAX_ALT 4
 
 struct cat_bytes { uint8_t *b; size_t n; };
-struct cat_cpuid { unsigned leaf, subleaf, reg /* 0 eax 1 ebx 2 ecx 3 edx */, bit; };
+/* A CPUID bit, or (width > 0) a field from `bit` up that must be at least
+ * min (an enumerated version: AVX10's in CPUID.(24H,0):EBX[7:0]). */
+struct cat_cpuid { unsigned leaf, subleaf, reg /* 0 eax 1 ebx 2 ecx 3 edx */, bit, width, min; };
 /* aarch64/arm/riscv64: "# hwcap: AT_HWCAP bit=N" / "# hwcap2: AT_HWCAP2 bit=N". */
 struct cat_hwcap { unsigned char reg; /* 0 none, 1 AT_HWCAP, 2 AT_HWCAP2 */ unsigned char bit; };
 /* riscv64: "# hwprobe: key=K bit=N" (riscv_hwprobe(2) key, bit of its value). */

@@ -22,12 +22,14 @@ X86_64 = ("bmi1 bmi2 adx movbe aesni pclmul sha avx avx2 fma avx512f avx512bw "
           "sse4.2 shstk vaes512 vpclmulqdq512 avx-aes avx-pclmul waitpkg intel-syntax "
           "elf-directives avx512vnni avx512vbmi2 avx512bitalg avx512vpopcntdq fma4 mmxext "
           "amx-tile amx-fp16 amx-complex amx-movrs avxvnniint8 avxvnniint16 avxneconvert "
-          "cmpccxadd prefetchi usermsr movrs altmacro macro-vararg").split()
+          "cmpccxadd prefetchi usermsr movrs altmacro macro-vararg apx-f apx-ccmp avx10.1-256 "
+          "avx10.1-512 avx10.2 amx-fp8 amx-tf32 amx-avx512").split()
 # Win64 unwind has no 32-bit form; AMX, CMPccXADD, PREFETCHI (RIP-relative),
-# USER_MSR and MOVRS are 64-bit-mode only; AVX-VNNI-INT16's 32-bit form is
-# not written yet.
+# USER_MSR, MOVRS and APX are 64-bit-mode only; the 32-bit forms of
+# AVX-VNNI-INT16, AVX10.1 and AVX10.2 are not written yet.
 X86_64_ONLY = {"seh", "amx-tile", "amx-fp16", "amx-complex", "amx-movrs", "avxvnniint16",
-               "cmpccxadd", "prefetchi", "usermsr", "movrs"}
+               "cmpccxadd", "prefetchi", "usermsr", "movrs", "apx-f", "apx-ccmp", "avx10.1-256",
+               "avx10.1-512", "avx10.2", "amx-fp8", "amx-tf32", "amx-avx512"}
 I386 = [f for f in X86_64 if f not in X86_64_ONLY]
 DIRECTIVES = {"cfi", "seh", "gnu-property"}
 # assembler syntax, checked by the bytes in .text; no CPU feature, no audit
@@ -40,7 +42,8 @@ VEX_ONLY = {"avxvnni", "avxifma", "sha512", "sm3", "sm4", "avxvnniint8", "avxvnn
 # {vex}: AVX10.2 gives these EVEX twins
 VEX_PREFIXED = {"avxvnni", "avxifma", "avxvnniint8", "avxvnniint16"}
 NO_NASM = {"avxvnni", "cfi", "seh", "intel-syntax", "elf-directives", *MACRO, "amx-fp16",
-           "amx-complex", "amx-movrs", "avxvnniint16", "prefetchi", "usermsr", "movrs"}
+           "amx-complex", "amx-movrs", "avxvnniint16", "prefetchi", "usermsr", "movrs",
+           "apx-f", "apx-ccmp", "avx10.2", "amx-fp8", "amx-tf32", "amx-avx512"}
 # MASM has no CFI directives, no .intel_syntax switch, no ELF directives or notes,
 # and its own macro language
 NO_MASM = {"cfi", "intel-syntax", "elf-directives", "gnu-property", *MACRO}
@@ -129,9 +132,11 @@ def test_vex_only_features_expect_vex(arch, name):
 AVX_STATE = {"avx", "avx2", "fma", "vaes", "vpclmulqdq", "avxvnni", "avxifma",
              "sha512", "sm3", "sm4", "xop", "avx-aes", "avx-pclmul", "fma4", "avxvnniint8",
              "avxvnniint16", "avxneconvert"}
-AVX512_STATE = {"vaes512", "vpclmulqdq512"}
-# XTILECFG | XTILEDATA (XCR0 bits 17, 18)
-AMX_STATE = {"amx-tile", "amx-fp16", "amx-complex", "amx-movrs"}
+AVX512_STATE = {"vaes512", "vpclmulqdq512", "avx10.1-256", "avx10.1-512", "avx10.2"}
+# XTILECFG | XTILEDATA (XCR0 bits 17, 18); AMX-AVX512 also the AVX-512 state
+AMX_STATE = {"amx-tile", "amx-fp16", "amx-complex", "amx-movrs", "amx-fp8", "amx-tf32"}
+# APX's extended GPR state (XCR0 bit 19)
+APX_STATE = {"apx-f", "apx-ccmp"}
 
 
 @pytest.mark.parametrize("arch,name", ALL)
@@ -139,11 +144,12 @@ def test_cpuid_and_xcr0(arch, name):
     t = tmpl(arch, name)
     for line in t["cpuid"]:
         m = re.fullmatch(r"leaf=(\d+|0x8000000[0-9a-f]) subleaf=(\d+) reg=(eax|ebx|ecx|edx) "
-                         r"bit=(\d+)", line)
+                         r"(?:bit=(\d+)|bits=(\d+):(\d+) min=(\d+))", line)
         assert m, line
-        assert int(m[4]) < 32
+        assert int(m[4] or m[5]) < 32 and int(m[6] or 0) <= int(m[5] or 0)
     want = (0xe6 if name.startswith("avx512") or name in AVX512_STATE else
-            0x6 if name in AVX_STATE else 0x60000 if name in AMX_STATE else None)
+            0x6 if name in AVX_STATE else 0x60000 if name in AMX_STATE else
+            0x600e6 if name == "amx-avx512" else 0x80000 if name in APX_STATE else None)
     assert (int(t["xcr0"], 0) if "xcr0" in t else None) == want
 
 
@@ -186,31 +192,47 @@ CPUID_NAMES = {"bmi1": "bit_BMI", "bmi2": "bit_BMI2", "adx": "bit_ADX",
                "amx-fp16": "bit_AMXFP16", "amx-complex": "bit_AMXCOMPLEX",
                "avxvnniint8": "bit_AVXVNNIINT8", "avxvnniint16": "bit_AVXVNNIINT16",
                "avxneconvert": "bit_AVXNECONVERT", "cmpccxadd": "bit_CMPCCXADD",
-               "prefetchi": "bit_PREFETCHI", "usermsr": "bit_USERMSR"}
+               "prefetchi": "bit_PREFETCHI", "usermsr": "bit_USERMSR", "apx-f": "bit_APXF",
+               "apx-ccmp": "bit_APXF"}
 # Bits no installed clang's cpuid.h defines yet, from the Intel ISA
 # extensions reference (and GCC 15's cpuid.h, which agrees): MOVRS is
 # CPUID.(7,1):EAX[31], AMX-MOVRS CPUID.(1EH,1):EAX[8].
-MANUAL_BITS = {"movrs": (7, 1, "eax", 31), "amx-movrs": (0x1e, 1, "eax", 8)}
+MANUAL_BITS = {"movrs": (7, 1, "eax", 31), "amx-movrs": (0x1e, 1, "eax", 8),
+               "amx-fp8": (0x1e, 1, "eax", 4), "amx-tf32": (0x1e, 1, "eax", 6),
+               "amx-avx512": (0x1e, 1, "eax", 7)}
+# AVX10 (CPUID.(7,1):EDX[19], bit_AVX10 in clang's cpuid.h) is enumerated
+# further in leaf 24H: EBX[7:0] the version, EBX[17] / EBX[18] 256- / 512-bit
+# vectors (the AVX10 architecture specification; GCC's cpuinfo reads the
+# version the same way).
+AVX10 = {"avx10.1-256": ["leaf=36 subleaf=0 reg=ebx bits=7:0 min=1",
+                         "leaf=36 subleaf=0 reg=ebx bit=17"],
+         "avx10.1-512": ["leaf=36 subleaf=0 reg=ebx bits=7:0 min=1",
+                         "leaf=36 subleaf=0 reg=ebx bit=18"],
+         "avx10.2": ["leaf=36 subleaf=0 reg=ebx bits=7:0 min=2"]}
 
 
 @pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES | SYNTAX])
 def test_cpuid_matches_compiler_header(arch, name):
     if name in MANUAL_BITS:
         leaf, sub, reg, bit = MANUAL_BITS[name]
+    elif name in AVX10:
+        leaf, sub, reg, bit = cpuid_h_bits()["bit_AVX10"]
     else:
         bits = cpuid_h_bits()
         assert CPUID_NAMES[name] in bits, \
             f"no installed clang cpuid.h defines {CPUID_NAMES[name]} (clang-22 in ci/deps does)"
         leaf, sub, reg, bit = bits[CPUID_NAMES[name]]
     leaf = f"{leaf:#x}" if leaf >= 0x80000000 else leaf      # extended leaves in hex
-    assert tmpl(arch, name)["cpuid"] == [f"leaf={leaf} subleaf={sub} reg={reg} bit={bit}"]
+    assert tmpl(arch, name)["cpuid"] == [f"leaf={leaf} subleaf={sub} reg={reg} bit={bit}",
+                                         *AVX10.get(name, [])]
 
 
 AUDIT_ONE = re.compile(
     r"(?:(?:[0-9a-f]{2}|REX\?) )*[0-9a-f]{2}( /[r0-7])?( i[bwd])?"
-    r"|(E?VEX)(\.(128|256|512))?\.(NP|66|F3|F2)\.(0F|0F38|0F3A)\.(W0|W1|WIG) [0-9a-f]{2}"
+    r"|(E?VEX)(\.(128|256|512))?\.(NP|66|F3|F2)\.(0F|0F38|0F3A|MAP[4-7])\.(W0|W1|WIG) [0-9a-f]{2}"
     r"( /[r0-7])?( i[bwd])?"
-    r"|XOP\.(08|09|0A)\.(W0|W1|WIG) [0-9a-f]{2} /r( ib)?")
+    r"|XOP\.(08|09|0A)\.(W0|W1|WIG) [0-9a-f]{2} /r( ib)?"
+    r"|REX2 \*|(E?VEX)(\.(128|256|512))?\.MAP[4-7] \*")
 
 
 @pytest.mark.parametrize("arch,name", [a for a in ALL if a[1] not in DIRECTIVES | SYNTAX])

@@ -62,12 +62,19 @@ NEW3 = {"sha512": "no", "sm3": "no", "sm4": "no"}
 # AVX-VNNI-INT8, AVX-NE-CONVERT, CMPccXADD and PREFETCHI, clang-19 (not 16)
 # AMX-COMPLEX, AVX-VNNI-INT16 and USER_MSR, and only clang-22 MOVRS and
 # AMX-MOVRS.  Measured with each assembler directly.
-NEW_MOVRS = {"movrs": "no", "amx-movrs": "no"}
+# Beyond those: clang-19 (not clang-16, nor GNU as 2.40) knows APX_F and
+# its CCMP/CTEST; only
+# clang-22 AVX10.2, AMX-FP8, AMX-TF32 and AMX-AVX512; AVX10.1's FP16
+# arithmetic every assembler here but clang-13 (LLVM 14 added AVX512-FP16).
+NEW_DMR = {f: "no" for f in ("avx10.2", "amx-fp8", "amx-tf32", "amx-avx512")}
+NEW_APX = {"apx-f": "no", "apx-ccmp": "no"}
+FP16 = {"avx10.1-256": "no", "avx10.1-512": "no"}
+NEW_MOVRS = {"movrs": "no", "amx-movrs": "no", **NEW_DMR}
 NEW_LLVM18 = {"amx-complex": "no", "avxvnniint16": "no", "usermsr": "no", **NEW_MOVRS}
-GAS240 = {**NEW3, **NEW_LLVM18}
+GAS240 = {**NEW3, **NEW_LLVM18, **NEW_APX}
 NEW_LLVM16 = {f: "no" for f in ("amx-fp16", "avxvnniint8", "avxneconvert", "cmpccxadd",
                                 "prefetchi")}
-OLD_LLVM = {"avxifma": "no", **NEW3, **NEW_LLVM18, **NEW_LLVM16}
+OLD_LLVM = {"avxifma": "no", **NEW3, **NEW_LLVM18, **NEW_LLVM16, **NEW_APX}
 NOT_COFF = {"seh": "skipped"}
 NOT_ELF = {"gnu-property": "skipped", "elf-directives": "skipped"}
 # nasm 2.16.01 has no {vex} VNNI form nor CFI/SEH directives (skipped) and
@@ -83,19 +90,24 @@ MASM = {"avxifma": "no", "avxvnni": "no", "avxvnniint8": "no", "avxneconvert": "
 # the 64-bit-only ones: llvm-ml 19 knows neither MOVRS nor AMX-MOVRS, and
 # AVX-VNNI-INT16 needs {vex} too
 MASM64 = {**MASM, **NEW_MOVRS, "avxvnniint16": "no"}
-# nasm 2.16.01 has no mnemonics for these (`# nasm: none`)
+# nasm 2.16.01 has no mnemonics for these (`# nasm: none`), and encodes
+# VFMADD132PH as VFNMADD132PH (9c, not 98: the SDM, GNU objdump and
+# llvm-mc agree on 98), so AVX10.1's FP16 snippets are broken there
+NASM_MISENCODED = {"avx10.1-256", "avx10.1-512"}
 NASM64 = {**NASM, **{f: "skipped" for f in ("amx-fp16", "amx-complex", "amx-movrs",
-                                             "avxvnniint16", "prefetchi", "usermsr", "movrs")}}
+                                             "avxvnniint16", "prefetchi", "usermsr", "movrs",
+                                             *NEW_APX, *NEW_DMR)},
+          **{f: "broken" for f in NASM_MISENCODED}}
 EXCEPT = {
     "gcc": {**GAS240, **NOT_COFF},
     "gcc-m32": NEW3,
     "gcc-wig": {**GAS240, **NOT_COFF},
     "gcc-sse2avx": {**GAS240, **NOT_COFF, "aesni": "broken", "pclmul": "broken",
                     "gfni": "broken", "ssse3": "broken", "sse4.1": "broken", "sse4.2": "broken"},
-    "clang-13": {**OLD_LLVM, **NOT_COFF},
+    "clang-13": {**OLD_LLVM, **FP16, **NOT_COFF},
     "clang-14": {**OLD_LLVM, **NOT_COFF},
     "clang-15": {**OLD_LLVM, **NOT_COFF},
-    "clang-16": {**NEW3, **NEW_LLVM18, **NOT_COFF},
+    "clang-16": {**NEW3, **NEW_LLVM18, **NEW_APX, **NOT_COFF},
     "clang-19": {**NEW_MOVRS, **NOT_COFF},
     "clang-22": NOT_COFF,
     "clang-14-m32": OLD_LLVM,

@@ -7,7 +7,9 @@
  *                                    if a failure lacks its reason
  *   objdump --lengths FILE SECTION BITS   "offset length" of each instruction
  *   objdump --dynamic FILE           "needed NAME" per DT_NEEDED, "runpath PATH"
- *                                    (exit 1 with the reader's error) */
+ *                                    (exit 1 with the reader's error)
+ *   objdump --decode BITS HEX        what the decoder makes of the bytes HEX, one
+ *                                    instruction a line (decode_hex) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +210,30 @@ static int dynamic(const char *path)
 	return r ? 1 : 0;
 }
 
+/* "len enc map opcode pp w l rex2" per instruction of the hex bytes (enc:
+ * 0 legacy, 1 VEX, 2 EVEX, 3 XOP; rex2: the payload, or -1 without REX2);
+ * "0" and exit 1 where the decoder refuses the rest. */
+static int decode_hex(int bits, const char *hex)
+{
+	uint8_t b[64];
+	size_t n = 0;
+	for (; hex[0] && hex[1] && n < sizeof b; hex += 2)
+		if (sscanf(hex, "%2hhx", &b[n++]) != 1)
+			return 2;
+	for (size_t off = 0; off < n;) {
+		struct x86_insn in;
+		unsigned len = x86_decode(b + off, n - off, bits, &in);
+		if (!len) {
+			printf("0\n");
+			return 1;
+		}
+		printf("%u %d %u %02x %02x %d %d %d\n", len, (int)in.enc, in.map, in.opcode, in.pp, in.w,
+		       in.l, in.has_rex2 ? in.rex2 : -1);
+		off += len;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int bad = 0;
@@ -218,6 +244,8 @@ int main(int argc, char **argv)
 		return dynamic(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "--lengths"))
 		return lengths(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "--decode"))
+		return decode_hex(atoi(argv[2]), argv[3]);
 	for (int i = 1; i < argc; i++) {
 		size_t len;
 		uint8_t *buf = slurp(argv[i], &len);

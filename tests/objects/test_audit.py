@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import ASMCAP, BUILD, ROOT, asmcap
+from conftest import ASMCAP, BUILD, ROOT, asmcap, need_tool
 from objtools import assemble, audit, elf_function, elf_quad, functions, write_template
 
 # ADCX's encoding, 66 48 0f 38 f6 d8, planted where it is not an instruction:
@@ -471,6 +471,52 @@ def test_xop_pattern_grammar(tmp_path, asmcap_bin):
         write_template(tpl, "rot", audit=bad)
         r = asmcap("audit", "--templates", tpl, obj)
         assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, r.stderr
+
+
+def test_apx_and_map_pattern_grammar(tmp_path, asmcap_bin):
+    """`REX2 *` is every REX2 instruction (either map), `EVEX.MAP4 *` every
+    promoted one; a REX? pattern takes a REX2 instruction, one without
+    REX? does not; `EVEX.<len>.<pp>.MAP5.<W>` names map 5 and its length
+    counts; a legacy `*` without REX2, `*` with bytes after it, REX2 in a
+    VEX pattern and an unknown map are refused.  (clang-19 assembles APX
+    and AVX512-FP16: d5 58 03 08, d5 d8 af c8, 62 ec ec 10 03 08 and
+    62 f5 74 48 58 c2, as llvm-mc-19 -show-encoding gives them.)"""
+    tpl = write_template(tmp_path / "tpl", "egpr", audit="REX2 * ; EVEX.MAP4 *")
+    write_template(tpl, "imul", audit="REX? 0f af /r")
+    write_template(tpl, "imulnorex", audit="0f af /r")
+    write_template(tpl, "fp16", audit="EVEX.512.NP.MAP5.W0 58 /r")
+    src = ("\t.text\n\t.type r2,@function\nr2:\tadd (%r16),%r17\n\timul %r16,%r17\n\tret\n"
+           "\t.type ndd,@function\nndd:\tadd (%r16),%r17,%r18\n\tret\n"
+           "\t.type plain,@function\nplain:\timul %rax,%rbx\n\timul %ebx,%ecx\n\tret\n"
+           "\t.type ph,@function\nph:\tvaddph %zmm2,%zmm1,%zmm0\n\tvaddph %ymm2,%ymm1,%ymm0\n\tret\n")
+    obj = assemble(tmp_path, "clang19-elf64", src)
+    rc, data, err = audit("--templates", tpl, obj)
+    assert rc == 0, err
+    assert functions(data) == {"r2": {"egpr": 2, "imul": 1}, "ndd": {"egpr": 1},
+                               "plain": {"imul": 2, "imulnorex": 1}, "ph": {"fp16": 1}}, data
+    for bad in ("*", "0f *", "REX2 * 01", "VEX.NP.MAP5.W0 REX2 58 /r", "EVEX.NP.MAP8.W0 58 /r",
+                "EVEX.NP.MAP.W0 58 /r", "EVEX.NP.MAP44.W0 58 /r"):
+        write_template(tpl, "egpr", audit=bad)
+        r = asmcap("audit", "--templates", tpl, obj)
+        assert r.returncode == 2 and f'bad audit pattern "{bad}"' in r.stderr, (bad, r.stderr)
+
+
+def test_map7_and_map5_forms_count_for_usermsr_and_movrs(tmp_path, asmcap_bin):
+    """The catalog probes USER_MSR and MOVRS by their legacy forms; audit
+    also counts URDMSR/UWRMSR $imm (VEX map 7 c4 e7 7b/7a f8 c0 id, and
+    APX's EVEX map 7 for r16) and VMOVRS* (EVEX map 5 F2/F3 6f), while
+    VMOVDQU8 (EVEX F2 0F 6f) stays AVX512-BW's: the map tells them apart."""
+    clang = need_tool("clang-22")
+    src = tmp_path / "m7.s"
+    src.write_text("\t.text\n\t.type u,@function\nu:\turdmsr $0x1234,%rax\n\tuwrmsr %rax,$0x1234\n"
+                   "\turdmsr $0x1234,%r16\n\tret\n"
+                   "\t.type m,@function\nm:\tvmovrsb (%rax),%zmm0\n\tvmovrsq (%rax),%ymm0\n"
+                   "\tvmovdqu8 (%rax),%zmm0\n\tret\n")
+    obj = tmp_path / "m7.o"
+    subprocess.run([clang, "-c", str(src), "-o", str(obj)], check=True)
+    rc, data, err = audit(obj)
+    assert rc == 0, err
+    assert functions(data) == {"u": {"usermsr": 3}, "m": {"movrs": 2, "avx512bw": 1}}, data
 
 
 def test_waitpkg_is_the_register_form_only(tmp_path, asmcap_bin):

@@ -455,6 +455,22 @@ def test_cpu_matches_proc_cpuinfo():
     assert int(got["ASMCAP_CPU_XCR0"], 16) & 3 == 3      # x87+SSE state is always on
 
 
+def test_cpu_compares_a_cpuid_field(tmp_path):
+    """`bits=HI:LO min=N` (AVX10's version in CPUID.(24H,0):EBX[7:0]) is a
+    field compared with a minimum, not a bit: CPUID.0:EAX, the highest basic
+    leaf, is /proc/cpuinfo's `cpuid level'; that minimum is met, one more
+    is not."""
+    text = pathlib.Path("/proc/cpuinfo").read_text()
+    level = int(re.search(r"^cpuid level\s*:\s*(\d+)", text, re.M)[1])
+    text = ("# feature: {0}\n# summary: s\n# since: s\n# expect: 90\n"
+            "# cpuid: leaf=0 subleaf=0 reg=eax bits=31:0 min={1}\n\tnop\n")
+    d = catalog(tmp_path, {f"{n}.s": text.format(n, m) for n, m in (("at", level), ("above", level + 1))})
+    r = asmcap("cpu", "--templates", d, "--format", "sh")
+    assert r.returncode == 0, r.stderr
+    assert "ASMCAP_CPU_AT=yes" in r.stdout and "ASMCAP_CPU_ABOVE=no" in r.stdout
+    assert f"CPUID.(0,0):eax[31:0] is {level}, below {level + 1}" in r.stdout
+
+
 def test_log_records_commands(tmp_path):
     log = tmp_path / "log"
     asmcap("--cc", fake("old-as"), "--features", FEW, "--log", log)
@@ -515,6 +531,10 @@ def test_templates_dir_and_shared_sections(tmp_path):
     ("# feature: other\n# expect: 90\n\tnop\n", "does not match the file name"),
     ("# feature: bad\n# expect: 9g\n\tnop\n", "bad expect"),
     ("# feature: bad\n# cpuid: leaf=7 reg=exx bit=3\n# expect: 90\n\tnop\n", "bad cpuid"),
+    # a field needs its minimum and no bit beside it; HI:LO in that order, within 31
+    *[(f"# feature: bad\n# cpuid: leaf=36 subleaf=0 reg=ebx {v}\n# expect: 90\n\tnop\n", "bad cpuid")
+      for v in ("bits=7:0", "bit=3 min=1", "bits=7:0 min=1 bit=3", "bits=0:7 min=1",
+                "bits=32:0 min=1", "bits=7 min=1")],
     ("# feature: bad\n# colour: blue\n# expect: 90\n\tnop\n", "unknown header key `colour'"),
     ("# feature: bad\n\tnop\n", "no `expect' line"),
     ("# feature: bad\n# requires: ghost\n# expect: 90\n\tnop\n", "requires unknown feature `ghost'"),

@@ -1,0 +1,2 @@
+	vaddph	zmm0, zmm1, zmm2
+	vfmadd132ph	zmm0, zmm1, zmm2
