@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* ELF reader (32 and 64 bit, either byte order): sections and the symbol
  * table (.symtab, else .dynsym for stripped shared libraries), and the
- * dynamic section of a program (the libraries it needs, through the
- * program headers).  Field offsets from the System V gABI; the Thumb bit
- * and mapping symbols from the ARM and AArch64 ELF ABIs. */
+ * relocations of relocatable objects, and the dynamic section of a
+ * program (the libraries it needs, through the program headers).  Field
+ * offsets from the System V gABI; the Thumb bit and mapping symbols from
+ * the ARM and AArch64 ELF ABIs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ static const struct elf_layout {
 	{ 64, 40, 48, 58, 60, 62,  64, 8, 16, 24, 32, 40, 56,  24, 8, 16, 4, 6 },
 };
 
-enum { SHT_SYMTAB = 2, SHT_NOBITS = 8, SHT_DYNSYM = 11, SHF_EXECINSTR = 4 };
+enum { SHT_SYMTAB = 2, SHT_RELA = 4, SHT_NOBITS = 8, SHT_REL = 9, SHT_DYNSYM = 11, SHF_EXECINSTR = 4 };
 enum { STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3, STT_FILE = 4, STT_COMMON = 5,
        STT_TLS = 6, STT_GNU_IFUNC = 10 };
 enum { ET_REL = 1, SHN_LORESERVE = 0xff00, SHN_XINDEX = 0xffff };
@@ -217,6 +218,47 @@ static int read_symbols(struct obj *o, const struct elf *e, int relocatable, cha
 	return 0;
 }
 
+/* The relocations of one SHT_REL/SHT_RELA section si into o->relocs. */
+static int read_rel_section(struct obj *o, const struct elf *e, uint64_t si, char *err, size_t errlen)
+{
+	const struct elf_layout *L = e->L;
+	const uint8_t *s = shdr(e, si);
+	uint64_t link = u32(e, s + L->sh_link), target = u32(e, s + L->sh_link + 4);
+	uint64_t ent = (e->is64 ? 16 : 8) + (u32(e, s + 4) == SHT_RELA) * (e->is64 ? 8 : 4);
+	const struct obj_section *rel = &o->sections[si];
+	if (!link || link >= e->shnum || !o->sections[link].data || target >= e->shnum || !rel->data ||
+	    word(e, s + L->sh_entsize) != ent)
+		return obj_fail(err, errlen, "ELF relocation section %s: bad symbol table, target or entry size", rel->name);
+	const uint8_t *syms = o->sections[link].data, *strs;
+	uint64_t nsyms = o->sections[link].size / L->symsize, strndx = u32(e, shdr(e, link) + L->sh_link), n = rel->size / ent;
+	if (!strndx || strndx >= e->shnum || !o->sections[strndx].data)
+		return obj_fail(err, errlen, "ELF relocation section %s: its symbols have no string table", rel->name);
+	strs = o->sections[strndx].data;
+	struct obj_reloc *r = realloc(o->relocs, (o->nrelocs + n + 1) * sizeof *r);
+	if (!r)
+		return obj_fail(err, errlen, "out of memory");
+	o->relocs = r;
+	for (uint64_t i = 0; i < n; i++) {
+		const uint8_t *p = rel->data + i * ent;
+		uint64_t info = word(e, p + (e->is64 ? 8 : 4)), sym = e->is64 ? info >> 32 : info >> 8;
+		const char *name = sym < nsyms ? obj_str(strs, o->sections[strndx].size, u32(e, syms + sym * L->symsize)) : NULL;
+		if (!name)
+			return obj_fail(err, errlen, "ELF relocation %llu of %s names no symbol", (unsigned long long)i, rel->name);
+		o->relocs[o->nrelocs++] = (struct obj_reloc){(int)target, word(e, p), name};
+	}
+	return 0;
+}
+
+static int read_relocs(struct obj *o, const struct elf *e, char *err, size_t errlen)
+{
+	for (uint64_t i = 1; i < e->shnum; i++) {
+		uint32_t type = u32(e, shdr(e, i) + 4);
+		if ((type == SHT_REL || type == SHT_RELA) && read_rel_section(o, e, i, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 static int by_place(const void *x, const void *y)
 {
 	const struct obj_symbol *a = *(const struct obj_symbol *const *)x, *b = *(const struct obj_symbol *const *)y;
@@ -327,7 +369,9 @@ int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size
 	o->bits = e.is64 ? 64 : 32;
 	o->big_endian = e.be;
 	o->machine = u16(&e, buf + 18);
-	if (read_sections(o, &e, err, errlen) || read_symbols(o, &e, u16(&e, buf + 16) == ET_REL, err, errlen))
+	int relocatable = u16(&e, buf + 16) == ET_REL;
+	if (read_sections(o, &e, err, errlen) || read_symbols(o, &e, relocatable, err, errlen) ||
+	    (relocatable && read_relocs(o, &e, err, errlen)))
 		return -1;
 	if (o->machine == EM_ARM && e.be && !(u32(&e, buf + e.L->e_flags) & EF_ARM_BE8))
 		return arm_be8_order(o, len, err, errlen);

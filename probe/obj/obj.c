@@ -99,6 +99,7 @@ void obj_free(struct obj *o)
 {
 	free(o->sections);
 	free(o->symbols);
+	free(o->relocs);
 	free(o->owned);
 	memset(o, 0, sizeof *o);
 }

@@ -41,6 +41,14 @@ struct obj_symbol {
 	                         * address, cleared in value) */
 };
 
+/* A relocation of a relocatable object (ELF REL/RELA): where it applies
+ * and the symbol it names ("" for a section symbol). */
+struct obj_reloc {
+	int section;            /* the section it patches */
+	uint64_t offset;        /* in that section */
+	const char *symbol;     /* points into the file's bytes */
+};
+
 struct obj {
 	enum obj_format format;
 	uint32_t machine;       /* ELF e_machine, COFF machine or Mach-O cputype */
@@ -50,6 +58,8 @@ struct obj {
 	struct obj_section *sections;
 	size_t nsymbols;
 	struct obj_symbol *symbols;
+	size_t nrelocs;
+	struct obj_reloc *relocs;       /* ELF only (COFF and Mach-O: none read) */
 	uint8_t *owned;         /* section bytes the reader rewrote (big-endian
 	                         * ARM code, see elf.c), freed by obj_free */
 };

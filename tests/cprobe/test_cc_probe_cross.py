@@ -64,10 +64,13 @@ def header(path):
 
 
 def answers(arch):
-    """{answer name: (template path, header, -m flags or None)}."""
+    """{answer name: (template path, header, -m flags or None)} of the probes
+    an insn: proves (the holds: ones: test_cc_probe_inline.py)."""
     out = {}
     for p in sorted((TEMPLATES / arch / "c").glob("*.c")):
         h = header(p)
+        if "insn" not in h:
+            continue
         out[h["feature"]] = (p, h, None)
         if "mflags" in h:
             out[h["feature"] + "-m"] = (p, h, h["mflags"].split())

@@ -9,7 +9,9 @@ import pytest
 from conftest import ROOT, asmcap
 
 FILES = sorted((ROOT / "templates").glob("*/c/*.c"))
-KEYS = {"feature", "summary", "since", "insn", "target", "mflags"}
+KEYS = {"feature", "summary", "since", "insn", "target", "mflags", "holds", "reloc"}
+# a holds: line: alternatives of bytes HH or HH/MM (bits under a mask)
+HOLDS = re.compile(r"[0-9a-f]{2}(/[0-9a-f]{2})?( [0-9a-f]{2}(/[0-9a-f]{2})?)*( \| [0-9a-f]{2}(/[0-9a-f]{2})?( [0-9a-f]{2}(/[0-9a-f]{2})?)*)*")
 
 
 def header(path):
@@ -17,6 +19,9 @@ def header(path):
     lines = path.read_text().splitlines()
     while lines and lines[0].startswith("//"):
         k, v = lines.pop(0)[2:].split(":", 1)
+        if k.strip() == "holds":        # the one key that repeats: every line must be found
+            h.setdefault("holds", []).append(v.strip())
+            continue
         assert k.strip() not in h, f"{path}: {k} twice"
         h[k.strip()] = v.strip()
     return h, "\n".join(lines)
@@ -33,7 +38,11 @@ def test_probe_file(path):
     arch = path.parent.parent.name
     assert set(h) <= KEYS and h["feature"] == path.stem
     assert h["summary"] and h["since"]
-    assert (ROOT / "templates" / arch / f"{h['insn']}.s").exists(), h["insn"]
+    # the evidence: a catalog feature's instructions, bytes the code holds, or both
+    assert "insn" in h or "holds" in h
+    assert "insn" not in h or (ROOT / "templates" / arch / f"{h['insn']}.s").exists(), h["insn"]
+    for line in h.get("holds", []):
+        assert HOLDS.fullmatch(line), line
     # one function, prototyped (clean under -Wmissing-prototypes -Werror)
     assert len(re.findall(r"\basmcap_probe\(", body)) == 2
     # the answers: an intrinsic (or builtin) under its target attribute and

@@ -1,0 +1,10 @@
+// feature: i386-x86-6regs-inline
+// summary: an asm taking 6 "r" operands, chained register-to-register adds (FFmpeg's HAVE_6REGS: six, where i386 has seven beside esp, one of ebx and ebp free)
+// holds: 01/fd c0/c0 01/fd c0/c0 01/fd c0/c0 01/fd c0/c0 01/fd c0/c0
+// since: x86_64: every compiler; i386: under flags that leave ebx (and ebp for seven) to the allocator: -fomit-frame-pointer for ebp, a compiler that does not reserve ebx under -fPIC
+unsigned asmcap_probe(unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned f);
+unsigned asmcap_probe(unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned f)
+{
+	__asm__("{addl %1, %0|add %0, %1}\n\t{addl %2, %1|add %1, %2}\n\t{addl %3, %2|add %2, %3}\n\t{addl %4, %3|add %3, %4}\n\t{addl %5, %4|add %4, %5}" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f) : : "cc");
+	return a ^ b ^ c ^ d ^ e ^ f;
+}
