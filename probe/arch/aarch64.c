@@ -56,6 +56,9 @@ static const char *const protection_bits[] = { "bti", "pac", "gcs", NULL };
 
 const struct arch arch_aarch64 = {
 	.name = "aarch64", .bits = 64,
+#if defined(__aarch64__)
+	.is_host = 1,
+#endif
 	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
 	/* ILP32 objects are ELF32; aarch64_be keeps instructions little-endian */
 	.elf_any_class = 1, .any_order = 1,

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "catalog.h"
+#include "modules.h"
 #include "obj.h"
 #include "out.h"
 #include "x86dec.h"
@@ -68,6 +69,13 @@ struct arch_cpu_state {
 struct arch {
 	const char *name;       /* "x86_64", "aarch64", ...; the catalog folder */
 	int bits;               /* 32 or 64 */
+	/* 1 in the module of the machine asmcap is built for: the module
+	 * tests its predefined macro (#if defined(__aarch64__)) where it is
+	 * compiled */
+	int is_host;
+	const struct arch *runs_too;    /* a module whose code this one's hosts run
+	                                 * natively (x86_64: i386), or NULL */
+	enum cat_dialect dialect;       /* how its catalog writes audit: and CPU keys */
 	/* recognising its objects: 0 where the format has no such machine */
 	unsigned elf_machine;
 	int elf_any_class;      /* ELF32 objects too (x32 and AArch64 ILP32 hold
@@ -130,6 +138,9 @@ struct arch {
 #define ARCH_MAX 8
 extern const struct arch *const arch_all[];
 
+/* buf holding before, the modules' names ("x86_64, i386, ... or riscv64")
+ * and after (truncated to len). */
+const char *arch_names(char *buf, size_t len, const char *before, const char *after);
 /* The module called name, or NULL. */
 const struct arch *arch_named(const char *name);
 /* The module whose objects look like o, or NULL. */
@@ -159,7 +170,7 @@ const char *arch_machine_name(const struct obj *o, char *buf, size_t len);
 /* The module macro string equal to name (build_info keeps these), or NULL. */
 const char *arch_macro_named(const char *name);
 
-/* The modules (probe/arch/<name>.c). */
-extern const struct arch arch_x86_64, arch_i386, arch_aarch64, arch_arm, arch_riscv64;
+/* The modules (probe/arch/<name>.c), listed in modules.h. */
+ARCH_MODULES(ARCH_EXTERN, )
 
 #endif

@@ -145,6 +145,9 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 
 const struct arch arch_arm = {
 	.name = "arm", .bits = 32,
+#if defined(__arm__)
+	.is_host = 1,
+#endif
 	.elf_machine = 40, .any_order = 1, .coff_machine = 0x1c4, .macho_cputype = 12,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 2, WORDS_HOOKS(decode, sp_down),

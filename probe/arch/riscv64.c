@@ -56,6 +56,9 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 
 const struct arch arch_riscv64 = {
 	.name = "riscv64", .bits = 64,
+#if defined(__riscv) && __riscv_xlen == 64
+	.is_host = 1,
+#endif
 	.elf_machine = 243,
 	.macros = macros, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",

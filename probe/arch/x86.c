@@ -400,14 +400,17 @@ static unsigned x86_inserted(const uint8_t *p, size_t n, int bits, const char **
 /* What the 64- and 32-bit modules share: all but the object machine, the
  * decoder's width and the prologue reader. */
 #define X86_COMMON \
-	.macros = x86_macros, .scope = ARCH_SCOPE_NONE, \
+	.dialect = CAT_OPCODES, .macros = x86_macros, .scope = ARCH_SCOPE_NONE, \
 	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free, \
 	.audit_match = x86_audit_match, .inserted = x86_inserted, \
 	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE, \
 	.gnu_property = 0xc0000002, .gnu_property_bits = cet_bits
 
 const struct arch arch_x86_64 = {
-	.name = "x86_64", .bits = 64,
+	.name = "x86_64", .bits = 64, .runs_too = &arch_i386,
+#if defined(__x86_64__)
+	.is_host = 1,
+#endif
 	.elf_machine = 62, .elf_any_class = 1, .coff_machine = 0x8664, .macho_cputype = 0x01000007,
 	.decode = decode64, .prologue_frame = x86_64_prologue_frame,
 	X86_COMMON,
@@ -415,6 +418,9 @@ const struct arch arch_x86_64 = {
 
 const struct arch arch_i386 = {
 	.name = "i386", .bits = 32,
+#if defined(__i386__)
+	.is_host = 1,
+#endif
 	.elf_machine = 3, .coff_machine = 0x14c, .macho_cputype = 7,
 	.decode = decode32, .prologue_frame = NULL,
 	X86_COMMON,

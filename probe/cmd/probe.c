@@ -42,7 +42,7 @@ static const char usage_text[] =
 	"      4 out of memory\n";
 
 static const char list_usage[] =
-	"usage: asmcap list [--templates DIR] [--add-templates DIR]... [--arch x86_64|i386|aarch64|arm|riscv64]\n"
+	"usage: asmcap list [--templates DIR] [--add-templates DIR]... [--arch " ARCH_NAMES_BAR "]\n"
 	"  the catalog: each feature of each architecture, its summary and what it requires\n";
 
 static const char explain_usage[] =
@@ -96,8 +96,10 @@ static int set_features(void *cmd, const struct opts *s, const struct opt *o, co
 static int set_arch(void *cmd, const struct opts *s, const struct opt *o, const char *val)
 {
 	(void)o;
-	if (!arch_named(val))
-		return opt_usage(s, "--arch takes x86_64, i386, aarch64, arm or riscv64, not", val);
+	if (!arch_named(val)) {
+		char what[256];
+		return opt_usage(s, arch_names(what, sizeof what, "--arch takes ", ", not"), val);
+	}
 	((struct cli *)cmd)->arch = val;
 	return 0;
 }

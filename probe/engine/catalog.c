@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Catalog parser: one function reads a template text, whether it came
  * from the built-in table or from a --templates directory. */
+#include "arch.h"
 #include "catalog.h"
 #include "file.h"
 #include "obj.h"
@@ -201,9 +202,10 @@ static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
 	return r || *n == before ? -1 : 0;
 }
 
-int catalog_arch_is_x86(const char *arch)
+enum cat_dialect catalog_dialect(const char *arch)
 {
-	return !strcmp(arch, "x86_64") || !strcmp(arch, "i386");
+	const struct arch *a = arch_named(arch);
+	return a ? a->dialect : CAT_WORDS;
 }
 
 static void split_list(const char *v, const char *seps, char ***out, size_t *n)
@@ -647,7 +649,7 @@ static int take_body(struct header *h, const char *p)
 static int parse_template(struct feature *f, const char *path, const char *name,
                           const char *arch, const char *text, char *err, size_t errlen)
 {
-	struct header h = {f, path, name, arch, 0, catalog_arch_is_x86(arch), 0, NULL, err, errlen};
+	struct header h = {f, path, name, arch, 0, catalog_dialect(arch) == CAT_OPCODES, 0, NULL, err, errlen};
 	const char *p = text;
 	memset(f, 0, sizeof *f);
 	f->arch = xstrdup(arch);

@@ -57,9 +57,14 @@ struct feature {
 	struct cat_word *audit_thumb_words; size_t naudit_thumb_words; /* arm "# audit-thumb:" (T32) */
 };
 
-/* x86_64 and i386 use textual audit patterns; every other folder uses
- * MASK VALUE words. */
-int catalog_arch_is_x86(const char *arch);
+/* How a folder's templates write their CPU and audit keys, as its
+ * architecture module says (struct arch.dialect). */
+enum cat_dialect {
+	CAT_WORDS,      /* MASK VALUE audit words, hwcap:/hwprobe: (also a folder
+	                 * without a module) */
+	CAT_OPCODES,    /* audit patterns in the SDM's opcode notation, cpuid: (x86) */
+};
+enum cat_dialect catalog_dialect(const char *arch);
 
 struct catalog {
 	struct feature *f; size_t n;    /* sorted by name */
