@@ -60,8 +60,9 @@ const struct arch arch_aarch64 = {
 	.is_host = 1,
 #endif
 	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
-	/* ILP32 objects are ELF32; aarch64_be keeps instructions little-endian */
-	.elf_any_class = 1, .any_order = 1,
+	/* ILP32 objects are ELF32; aarch64_be keeps instructions little-endian
+	 * (Arm ARM: instruction fetches are little-endian) */
+	.elf_any_class = 1, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 4, WORDS_HOOKS(decode, sp_down),
 	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits,

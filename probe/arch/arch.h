@@ -46,6 +46,10 @@ enum arch_scope {
 	ARCH_SCOPE_ALONE,
 };
 
+/* Byte orders of objects (struct arch.orders). */
+#define ARCH_ORDER_LE 1
+#define ARCH_ORDER_BE 2
+
 /* Code state a decoder needs beside the bytes. */
 #define ARCH_MODE_THUMB 1       /* ARM: T32 code (a `$t' mapping symbol), else A32 */
 
@@ -80,9 +84,8 @@ struct arch {
 	unsigned elf_machine;
 	int elf_any_class;      /* ELF32 objects too (x32 and AArch64 ILP32 hold
 	                         * 64-bit code) */
-	int any_order;          /* big-endian objects too: their instructions are
-	                         * little-endian as well (AArch64 stores them so;
-	                         * obj/elf.c puts BE32 ARM code in BE8 order) */
+	unsigned orders;        /* the objects' byte orders it reads (ARCH_ORDER_*):
+	                         * an object of another order is not its own */
 	unsigned coff_machine;
 	uint32_t macho_cputype;
 	/* the build macros worth recording, NULL-terminated */

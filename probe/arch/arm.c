@@ -148,7 +148,8 @@ const struct arch arch_arm = {
 #if defined(__arm__)
 	.is_host = 1,
 #endif
-	.elf_machine = 40, .any_order = 1, .coff_machine = 0x1c4, .macho_cputype = 12,
+	/* big-endian code is read in BE8 order (obj/elf.c): little-endian words */
+	.elf_machine = 40, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE, .coff_machine = 0x1c4, .macho_cputype = 12,
 	.macros = macros, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
 };

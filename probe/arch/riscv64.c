@@ -59,7 +59,7 @@ const struct arch arch_riscv64 = {
 #if defined(__riscv) && __riscv_xlen == 64
 	.is_host = 1,
 #endif
-	.elf_machine = 243,
+	.elf_machine = 243, .orders = ARCH_ORDER_LE,
 	.macros = macros, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",
 	.min_insn = 2, WORDS_HOOKS(decode, sp_down),

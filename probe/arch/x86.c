@@ -400,7 +400,7 @@ static unsigned x86_inserted(const uint8_t *p, size_t n, int bits, const char **
 /* What the 64- and 32-bit modules share: all but the object machine, the
  * decoder's width and the prologue reader. */
 #define X86_COMMON \
-	.dialect = CAT_OPCODES, .macros = x86_macros, .scope = ARCH_SCOPE_NONE, \
+	.orders = ARCH_ORDER_LE, .dialect = CAT_OPCODES, .macros = x86_macros, .scope = ARCH_SCOPE_NONE, \
 	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free, \
 	.audit_match = x86_audit_match, .inserted = x86_inserted, \
 	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE, \

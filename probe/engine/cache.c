@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,11 +76,52 @@ static int va_to_off(int fd, int is64, uint64_t phoff, unsigned phnum, unsigned 
 	return -1;
 }
 
+/* The directories file (ld.so.conf syntax) lists, and those of the files
+ * its `include' lines name (a glob, relative to the file's directory). */
+static void ld_conf(const char *file, struct strv *dirs, int depth)
+{
+	FILE *f = depth < 4 ? fopen(file, "r") : NULL;
+	char line[PATH_MAX];
+	while (f && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "#\n")] = 0;
+		char *w = line + strspn(line, " \t"), *end = w + strlen(w);
+		while (end > w && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = 0;
+		if (!strncmp(w, "include", 7) && (w[7] == ' ' || w[7] == '\t')) {
+			char pat[2 * PATH_MAX + 2];
+			const char *g = w + 8 + strspn(w + 8, " \t"), *slash = strrchr(file, '/');
+			glob_t found;
+			snprintf(pat, sizeof pat, "%.*s%s", *g == '/' || !slash ? 0 : (int)(slash - file + 1), file, g);
+			if (!glob(pat, 0, NULL, &found))
+				for (size_t i = 0; i < found.gl_pathc; i++)
+					ld_conf(found.gl_pathv[i], dirs, depth + 1);
+			globfree(&found);
+		} else if (*w == '/') {
+			strv_push(dirs, w);
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Where the dynamic loader looks after RUNPATH and LD_LIBRARY_PATH: the
+ * directories of /etc/ld.so.conf (on Debian the host's multiarch ones,
+ * /usr/lib/<triple>), then its built-in ones; read once. */
+static const struct strv *system_lib_dirs(void)
+{
+	static struct strv dirs;
+	static int done;
+	if (!done++) {
+		ld_conf("/etc/ld.so.conf", &dirs, 0);
+		for (const char *const *d = (const char *const[]){"/lib64", "/usr/lib64", "/lib", "/usr/lib", NULL}; *d; d++)
+			strv_push(&dirs, *d);
+	}
+	return &dirs;
+}
+
 static void lib_lookup(struct strv *deps, const char *name, const char *runpath, const char *origin)
 {
-	static const char *const std[] = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-		"/lib/i386-linux-gnu", "/usr/lib/i386-linux-gnu", "/lib64", "/usr/lib64",
-		"/lib", "/usr/lib", "/usr/local/lib", NULL};
+	const struct strv *std = system_lib_dirs();
 	char path[2 * PATH_MAX + 2];
 	struct stat st;
 	const char *lp = getenv("LD_LIBRARY_PATH");
@@ -102,8 +144,8 @@ static void lib_lookup(struct strv *deps, const char *name, const char *runpath,
 			}
 			p += n + (p[n] == ':');
 		}
-	for (int i = 0; std[i]; i++) {
-		snprintf(path, sizeof path, "%s/%s", std[i], name);
+	for (size_t i = 0; i < std->n; i++) {
+		snprintf(path, sizeof path, "%s/%s", std->v[i], name);
 		if (!stat(path, &st)) {
 			add_dep(deps, path);
 			return;

@@ -932,10 +932,15 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
 	/* The plan starts from asmcap's own architecture; the first object
-	 * says what the target really is. */
+	 * says what the target really is.  A machine without a module has
+	 * no catalog to start from: the object of an empty plan names the
+	 * target (another architecture's plan would assemble a catalog the
+	 * toolchain cannot know). */
 	char guess[sizeof p->arch], loaded[sizeof p->arch] = "";
 	const struct arch *host = arch_host();
-	snprintf(guess, sizeof guess, "%s", host ? host->name : "x86_64");
+	snprintf(guess, sizeof guess, "%s", host ? host->name : "");
+	if (!host && run_log)
+		fprintf(run_log, "# this machine has no architecture module: an empty plan's object names the target\n");
 	enum obj_format fmt = format_guess(x);
 	int r = 0, first = 1;
 	x->verbose = !x->o->exact;
