@@ -108,6 +108,22 @@ const char *arch_macro_named(const char *name)
 	return NULL;
 }
 
+const char *arch_build_macro_named(const char *name)
+{
+	const char *m = arch_macro_named(name);
+	for (const struct arch *const *a = arch_all; *a && !m; a++)
+		for (const struct arch_fact *f = (*a)->facts; f && f->name && !m; f++)
+			if (!strcmp(f->macro, name))
+				m = f->macro;
+	return m;
+}
+
+const struct arch_fact *arch_facts(const struct arch *a)
+{
+	static const struct arch_fact generic[] = { ARCH_FACT_PIC, {0} };
+	return a && a->facts ? a->facts : generic;
+}
+
 /* ELF machines without a module, by their usual names (gABI and the
  * psABIs); the byte order and class pick among a family's names. */
 static const struct other {

@@ -63,6 +63,33 @@ struct arch_insn {
 	struct x86_insn x86;    /* x86: the decoded fields */
 };
 
+/* A fact about the build that the outputs report (JSON `build', the
+ * ASMCAP_BUILD_<NAME> variables, the text's `build:' line), read from one
+ * predefined macro under the build's CFLAGS.  A module lists the ones
+ * that mean something for it. */
+enum arch_fact_kind {
+	ARCH_FACT_BIT,          /* yes when the macro's value has `mask' set */
+	ARCH_FACT_DEFINED,      /* yes when the macro is defined */
+	ARCH_FACT_NUMBER,       /* the macro's value (0 when undefined) */
+};
+struct arch_fact {
+	const char *name;       /* "cet_ibt": the JSON key, ASMCAP_BUILD_CET_IBT */
+	const char *macro;      /* "__CET__" */
+	enum arch_fact_kind kind;
+	long mask;              /* ARCH_FACT_BIT */
+	const char *why;        /* the variables' comment ("__CET__ & 1"), or NULL */
+	const char *label;      /* the text's name for it ("CET") */
+	const char *word;       /* BIT facts sharing a label: each one's word
+	                         * ("CET ibt+shstk"; "off" when none is set).
+	                         * NULL: the label alone, shown when yes */
+};
+/* Facts of the ABI more than one module reports: __PIC__ (-fPIC 2, -fpic
+ * 1; every module), ILP32 (x32, AArch64 ILP32), Mach-O and Windows. */
+#define ARCH_FACT_PIC {"pic", "__PIC__", ARCH_FACT_NUMBER, 0, "__PIC__", "PIC", NULL}
+#define ARCH_FACT_ILP32 {"ilp32", "__ILP32__", ARCH_FACT_DEFINED, 0, NULL, "ILP32", NULL}
+#define ARCH_FACT_APPLE {"apple", "__APPLE__", ARCH_FACT_DEFINED, 0, NULL, "Apple", NULL}
+#define ARCH_FACT_WIN64 {"win64", "_WIN64", ARCH_FACT_DEFINED, 0, NULL, "Win64", NULL}
+
 /* A value the CPU reader reports beside the features (x86: XCR0). */
 struct arch_cpu_state {
 	char name[40];          /* ASMCAP_CPU_... */
@@ -90,6 +117,8 @@ struct arch {
 	uint32_t macho_cputype;
 	/* the build macros worth recording, NULL-terminated */
 	const char *const *macros;
+	/* the build facts its outputs report, in their order; name NULL ends */
+	const struct arch_fact *facts;
 	/* directives' reach (see enum arch_scope); PUSHPOP's two lines */
 	enum arch_scope scope;
 	const char *scope_open, *scope_close;
@@ -170,8 +199,14 @@ int arch_runs_natively(const struct obj *o);
  * ("ppc64le", "s390x", "mips", ...), else "machine N". */
 const char *arch_machine_name(const struct obj *o, char *buf, size_t len);
 
-/* The module macro string equal to name (build_info keeps these), or NULL. */
+/* The module macro string equal to name (the JSON's `macros'), or NULL. */
 const char *arch_macro_named(const char *name);
+/* A string equal to name from some module's macros or facts (build_info
+ * keeps these), or NULL. */
+const char *arch_build_macro_named(const char *name);
+/* The facts a's outputs report; a NULL a (a machine without a module)
+ * reports ARCH_FACT_PIC alone. */
+const struct arch_fact *arch_facts(const struct arch *a);
 
 /* The modules (probe/arch/<name>.c), listed in modules.h. */
 ARCH_MODULES(ARCH_EXTERN, )

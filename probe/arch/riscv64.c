@@ -15,6 +15,8 @@ static const char *const macros[] = {
 	"__riscv_zvbb", "__riscv_zvbc", "__riscv_zvkned", "__riscv_zvknhb", "__riscv_zacas", NULL,
 };
 
+static const struct arch_fact facts[] = { ARCH_FACT_PIC, {0} };
+
 /* 16-bit unless the low two bits are 11, else 32-bit unless the low five
  * are 11111 (unprivileged spec 1.5): the 48- and 64-bit formats are
  * skipped whole; longer ones, and the all-zero halfword (defined illegal;
@@ -60,7 +62,7 @@ const struct arch arch_riscv64 = {
 	.is_host = 1,
 #endif
 	.elf_machine = 243, .orders = ARCH_ORDER_LE,
-	.macros = macros, .scope = ARCH_SCOPE_PUSHPOP,
+	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",
 	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
 };

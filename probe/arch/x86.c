@@ -334,6 +334,14 @@ static long x86_64_prologue_frame(const struct arch *a, const uint8_t *c, size_t
 /* __CET__: bit 0 IBT, bit 1 SHSTK (-fcf-protection). */
 static const char *const x86_macros[] = {"__CET__", NULL};
 
+/* What the code generators follow (perlasm/Xlate.pm): CET's endbr64 and
+ * property note, x32 refused, the Mach-O and Win64 ABIs. */
+static const struct arch_fact x86_facts[] = {
+	{"cet_ibt", "__CET__", ARCH_FACT_BIT, 1, "__CET__ & 1", "CET", "ibt"},
+	{"cet_shstk", "__CET__", ARCH_FACT_BIT, 2, "__CET__ & 2", "CET", "shstk"},
+	ARCH_FACT_PIC, ARCH_FACT_ILP32, ARCH_FACT_APPLE, ARCH_FACT_WIN64, {0},
+};
+
 /* GNU_PROPERTY_X86_FEATURE_1_AND (x86-64 psABI): the CET marks */
 static const char *const cet_bits[] = { "ibt", "shstk", NULL };
 
@@ -400,7 +408,7 @@ static unsigned x86_inserted(const uint8_t *p, size_t n, int bits, const char **
 /* What the 64- and 32-bit modules share: all but the object machine, the
  * decoder's width and the prologue reader. */
 #define X86_COMMON \
-	.orders = ARCH_ORDER_LE, .dialect = CAT_OPCODES, .macros = x86_macros, .scope = ARCH_SCOPE_NONE, \
+	.orders = ARCH_ORDER_LE, .dialect = CAT_OPCODES, .macros = x86_macros, .facts = x86_facts, .scope = ARCH_SCOPE_NONE, \
 	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free, \
 	.audit_match = x86_audit_match, .inserted = x86_inserted, \
 	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE, \

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The probe cache: text entries, each with the files its verdicts depend
  * on.  Format (tab-separated, fields escaped \\ \t \n):
- *   asmcap-cache 2
+ *   asmcap-cache 3
  *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME CTIME DEV:INO /
  *   tool NAME VALUE /
- *   build ... / macro NAME VALUE / feature NAME STATUS MS REASON /
+ *   build KNOWN / macro NAME VALUE (the build facts' macros too) / feature NAME STATUS MS REASON /
  *   flags NAME STATUS MS REASON (the no-directive answer) /
  *   flags-blamed NAME / sum HASH / end
  * HASH is a 64-bit FNV-1a over the entry's lines from `entry' to `sum':
@@ -330,7 +330,8 @@ char *cache_key(const struct probe_opts *o)
 	struct buf b = {0};
 	char *h = catalog_hashes(o->templates);
 	const char *env = getenv("ASMCAP_DISABLE");
-	buf_printf(&b, "v1|%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
+	/* v2: the build facts are macro lines (an entry of v1 misses) */
+	buf_printf(&b, "v2|%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
 	           o->asflags ? o->asflags : "", o->mode ? o->mode : 'S', o->flavour ? o->flavour : "",
 	           o->features ? o->features : "*", o->disable ? o->disable : "", env ? env : "", h);
 	/* where a driver looks for the programs it runs */
@@ -479,7 +480,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	char *old = read_text(file);
 	struct buf b = {0}, kb = {0};
 	esc(&kb, key);
-	buf_puts(&b, CACHE_MAGIC "2\n");
+	buf_puts(&b, CACHE_MAGIC "3\n");
 	/* keep the other keys' entries, the newest 31 of them */
 	size_t total = 0;
 	for (int pass = 0; pass < 2 && old; pass++) {
@@ -603,7 +604,7 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 		return 0;
 	}
 	if (!strcmp(f[0], "macro") && n == 3) {
-		const char *name = arch_macro_named(f[1]);
+		const char *name = arch_build_macro_named(f[1]);
 		char *end;
 		long value = strtol(f[2], &end, 10);
 		if (!name || !*f[2] || *end)
@@ -631,14 +632,8 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 			}
 		return -1;
 	}
-	if (!strcmp(f[0], "build") && n == 8 && !got[6]++) {
-		struct build_info *b = &p->build;
-		int *dst[] = {&b->known, &b->cet_ibt, &b->cet_shstk, &b->pic, &b->ilp32, &b->apple, &b->win64};
-		for (int i = 0; i < 7; i++)
-			if (parse_small(f[i + 1], i == 3 ? 2 : 1, dst[i]))
-				return -1;
-		return 0;
-	}
+	if (!strcmp(f[0], "build") && n == 2 && !got[6]++)
+		return parse_small(f[1], 1, &p->build.known);
 	if ((!strcmp(f[0], "feature") || !strcmp(f[0], "flags")) && n == 5 && p->v) {
 		const struct feature *ft = catalog_find(&p->cat, f[1]);
 		int flags = !strcmp(f[0], "flags"), st = parse_status(f[2]);
@@ -713,8 +708,7 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 		buf_puts(&b, "\n");
 	}
 	const struct build_info *bi = &p->build;
-	buf_printf(&b, "build\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", bi->known, bi->cet_ibt, bi->cet_shstk,
-	           bi->pic, bi->ilp32, bi->apple, bi->win64);
+	buf_printf(&b, "build\t%d\n", bi->known);
 	for (size_t i = 0; i < bi->nmacro; i++)
 		buf_printf(&b, "macro\t%s\t%ld\n", bi->macro[i].name, bi->macro[i].value);
 	for (size_t i = 0; i < p->cat.n; i++) {
