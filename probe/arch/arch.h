@@ -31,7 +31,6 @@
 #include "modules.h"
 #include "obj.h"
 #include "out.h"
-#include "x86dec.h"
 
 /* How the directives of one snippet are kept out of the others. */
 enum arch_scope {
@@ -53,6 +52,9 @@ enum arch_scope {
 /* Code state a decoder needs beside the bytes. */
 #define ARCH_MODE_THUMB 1       /* ARM: T32 code (a `$t' mapping symbol), else A32 */
 
+/* Bytes a decoder may keep beside len and word for its own audit_match. */
+#define ARCH_INSN_SCRATCH 64
+
 /* One decoded instruction. */
 struct arch_insn {
 	unsigned len;           /* bytes */
@@ -60,7 +62,13 @@ struct arch_insn {
 	                         * write it (a 16-bit instruction in the low half;
 	                         * 32-bit Thumb: first halfword in the high half) */
 	int mode;               /* the mode it was decoded in (set by the caller) */
-	struct x86_insn x86;    /* x86: the decoded fields */
+	/* What the module's decoder keeps for its audit_match (x86: its
+	 * struct x86_insn), opaque to everyone else.  Only the module that
+	 * wrote it reads it, through one pair of typed functions that copy its
+	 * struct in and out (memcpy: no aliasing of the bytes as another type)
+	 * and check at compile time that it fits; no module's header reaches
+	 * the generic instruction. */
+	unsigned char scratch[ARCH_INSN_SCRATCH];
 };
 
 /* A fact about the build that the outputs report (JSON `build', the

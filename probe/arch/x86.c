@@ -4,6 +4,7 @@
  * SDM's opcode notation over the length decoder (x86dec.c), CPUID+XGETBV
  * for cpu, and the push/sub prologue for frame. */
 #include "arch.h"
+#include "x86dec.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -194,21 +195,41 @@ static int matches(const struct pat *p, const struct x86_insn *in, const uint8_t
 	return 1;
 }
 
+/* The decoded fields in arch_insn.scratch (see arch.h). */
+_Static_assert(sizeof(struct x86_insn) <= ARCH_INSN_SCRATCH, "ARCH_INSN_SCRATCH too small for x86_insn");
+
+static void insn_put(struct arch_insn *in, const struct x86_insn *x)
+{
+	memcpy(in->scratch, x, sizeof *x);
+}
+
+static struct x86_insn insn_get(const struct arch_insn *in)
+{
+	struct x86_insn x;
+	memcpy(&x, in->scratch, sizeof x);
+	return x;
+}
+
 static int x86_audit_match(const struct feature *f, const void *pats, const struct arch_insn *in,
                            const uint8_t *bytes)
 {
 	const struct pats *fp = pats;
+	const struct x86_insn x = insn_get(in);
 	(void)f;
 	for (size_t k = 0; fp && k < fp->n; k++)
-		if (matches(&fp->p[k], &in->x86, bytes))
+		if (matches(&fp->p[k], &x, bytes))
 			return 1;
 	return 0;
 }
 
 static unsigned insn_decode(const uint8_t *p, size_t n, int bits, struct arch_insn *in)
 {
+	struct x86_insn x;
 	memset(in, 0, sizeof *in);
-	return in->len = x86_decode(p, n, bits, &in->x86);
+	in->len = x86_decode(p, n, bits, &x);
+	if (in->len)
+		insn_put(in, &x);
+	return in->len;
 }
 
 static unsigned decode64(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
