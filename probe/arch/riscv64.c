@@ -8,6 +8,14 @@
 #include "hwcap.h"
 #include "words.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
 static const char *const macros[] = {
 	"__riscv_xlen", "__riscv_flen", "__riscv_compressed", "__riscv_vector", "__riscv_v",
 	"__riscv_zba", "__riscv_zbb", "__riscv_zbc", "__riscv_zbs", "__riscv_zbkb", "__riscv_zbkc",
@@ -56,6 +64,43 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 	return 0;
 }
 
+/* riscv_hwprobe(2) (Linux 6.4+) for the keys s asks; its number is the
+ * generic syscall table's, which older libc headers may not name.  Only
+ * the riscv64 host's reader runs it (another machine's 258 is another
+ * call). */
+static int hwprobe(struct hw_state *s)
+{
+#if defined(__linux__) && defined(__riscv)
+	return syscall(258, s->keys, s->nkeys, 0, NULL, 0) ? -errno : 0;
+#else
+	(void)s;
+	return -ENOSYS;
+#endif
+}
+
+static int rv_cpu_runs(const struct feature *f, struct buf *why)
+{
+	struct hw_state s;
+	hw_read(&s, f, 1, hwprobe);
+	return hw_runs(f, &s, why);
+}
+
+/* The hwcap words, and whether the kernel answers hwprobe (key 4,
+ * IMA_EXT_0, stands for every key). */
+static size_t rv_cpu_state(struct arch_cpu_state *st)
+{
+	struct hw_state s;
+	struct feature probe = { .hwprobe = { .key = 4, .bit = 0 } };
+	size_t k = hw_cpu_state(st);
+	hw_read(&s, &probe, 1, hwprobe);
+	if (!k)
+		return 0;
+	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWPROBE", "", s.hwprobe == 1 ? "riscv_hwprobe answered"
+	                                 : "riscv_hwprobe failed: the kernel (or qemu-user) lacks it" };
+	snprintf(st[k++].value, sizeof st->value, "%s", s.hwprobe == 1 ? "yes" : "no");
+	return k;
+}
+
 const struct arch arch_riscv64 = {
 	.name = "riscv64", .bits = 64,
 #if defined(__riscv) && __riscv_xlen == 64
@@ -64,5 +109,5 @@ const struct arch arch_riscv64 = {
 	.elf_machine = 243, .orders = ARCH_ORDER_LE,
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",
-	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
+	.min_insn = 2, WORDS_CODE_HOOKS(decode, sp_down), .cpu_runs = rv_cpu_runs, .cpu_state = rv_cpu_state,
 };
