@@ -948,7 +948,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		/* Another attempt on the same arch keeps the verdicts it has:
 		 * the same toolchain gave them, only the plan was for another
 		 * object format. */
-		if (strcmp(loaded, guess) && (r = probe_load_catalog(p, x->o, guess, err, errlen)))
+		if ((!attempt || strcmp(loaded, guess)) && (r = probe_load_catalog(p, x->o, guess, err, errlen)))
 			break;
 		snprintf(loaded, sizeof loaded, "%s", guess);
 		size_t *run = xcalloc(p->cat.n + 1, sizeof *run), *alone = xcalloc(p->cat.n + 1, sizeof *alone);
