@@ -64,7 +64,7 @@ EXCEPT = {
     "riscv64": {
         "gas": {f: "no" for f in GAS_RV_NO},
         # .insn needs no `.option arch', which clang-14 warns about
-        "clang-14": {f: "no" for f in cc.FEATURES["riscv64"] if f != "insn"},
+        "clang-14": {f: "no" for f in cc.load("riscv64") if f != "insn"},
         "clang-19": {"zacas": "no"},
     },
 }
