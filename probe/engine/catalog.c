@@ -239,7 +239,7 @@ struct header {
 	struct feature *f;
 	const char *path, *name, *arch;     /* for messages and `feature:' */
 	unsigned line;                      /* of the line being read */
-	int x86;                            /* textual audit, CPUID keys */
+	int opcodes;                        /* CAT_OPCODES: textual audit, CPUID keys */
 	uint32_t seen;                      /* bit i: fields[i] met */
 	const struct field *field;          /* the line's key */
 	char *err; size_t errlen;
@@ -250,7 +250,7 @@ struct header {
  * repeat list alternatives (or, in the fixed-width catalogs, add audit
  * words and directives); any other given twice is an error, not a silent
  * override. */
-enum only { ANY_ARCH, ONLY_X86, ONLY_WORDS };
+enum only { ANY_ARCH, ONLY_OPCODES, ONLY_WORDS };
 enum repeat { ONCE, REPEATS, REPEATS_IN_WORDS };
 struct field {
 	const char *key;
@@ -288,12 +288,12 @@ static int set_text(struct header *h, char *v)
 	return 0;
 }
 
-/* x86 keeps the textual pattern list; the fixed-width catalogs give
+/* The opcode dialect keeps the textual pattern list; the word catalogs give
  * MASK VALUE words, arm's T32 ones (audit-thumb:) apart from A32 ones. */
 static int set_audit(struct header *h, char *v)
 {
 	struct feature *f = h->f;
-	if (h->x86) {
+	if (h->opcodes) {
 		f->audit = xstrdup(v);
 		return 0;
 	}
@@ -438,10 +438,10 @@ static const struct field fields[] = {
 	{.key = "hwprobe", .set = set_hwprobe, .only = ONLY_WORDS},
 	{.key = "isa", .set = set_isa, .only = ONLY_WORDS},
 	{.key = "requires", .set = set_requires},
-	{.key = "nasm", .set = set_none, .only = ONLY_X86, .text = offsetof(struct feature, nasm_none)},
-	{.key = "masm", .set = set_none, .only = ONLY_X86, .text = offsetof(struct feature, masm_none)},
-	{.key = "cpuid", .set = set_cpuid, .only = ONLY_X86, .repeat = REPEATS},
-	{.key = "xcr0", .set = set_xcr0, .only = ONLY_X86},
+	{.key = "nasm", .set = set_none, .only = ONLY_OPCODES, .text = offsetof(struct feature, nasm_none)},
+	{.key = "masm", .set = set_none, .only = ONLY_OPCODES, .text = offsetof(struct feature, masm_none)},
+	{.key = "cpuid", .set = set_cpuid, .only = ONLY_OPCODES, .repeat = REPEATS},
+	{.key = "xcr0", .set = set_xcr0, .only = ONLY_OPCODES},
 	{.key = "expect", .set = set_expect, .repeat = REPEATS},
 	{.key = "formats", .set = set_formats},
 };
@@ -456,10 +456,10 @@ static int header_field(struct header *h, const char *key, char *v)
 	if (i == NFIELDS)
 		return bad(h, "unknown header key `%s'", key);
 	const struct field *e = &fields[i];
-	int may_repeat = e->repeat == REPEATS || (e->repeat == REPEATS_IN_WORDS && !h->x86);
+	int may_repeat = e->repeat == REPEATS || (e->repeat == REPEATS_IN_WORDS && !h->opcodes);
 	if ((h->seen >> i & 1) && !may_repeat)
 		return bad(h, "`%s:' given twice", key);
-	if (e->only != ANY_ARCH && (e->only == ONLY_X86) != h->x86)
+	if (e->only != ANY_ARCH && (e->only == ONLY_OPCODES) != h->opcodes)
 		return bad(h, "`%s:' does not apply to %s", key, h->arch);
 	h->seen |= 1u << i;
 	h->field = e;
