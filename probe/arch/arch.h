@@ -2,11 +2,13 @@
 /* The architecture interface.
  *
  * The engine (engine.c, asmrun.c), the outputs and the subcommands know no
- * architecture: what differs between x86, AArch64, 32-bit ARM and RISC-V
- * is asked of one `struct arch` per architecture, defined in
- * probe/arch/<name>.c and listed in arch_all[] (arch.c).  Adding an
- * architecture is adding one module and one catalog folder
- * (templates/<name>/); the engine, outputs and CLI stay as they are.
+ * architecture: what differs between architectures is asked of one
+ * `struct arch` each, defined in its module (probe/arch/<name>.c) and
+ * named once in modules.h, from which the externs, arch_all[] and the
+ * usage texts' lists come.  Adding an architecture is adding one module,
+ * its line in modules.h and one catalog folder (templates/<name>/); the
+ * engine, outputs and CLI stay as they are
+ * (tests/probe/test_arch_interface.py).
  *
  * A module says
  *  - its name, which is also its catalog folder;
@@ -14,8 +16,11 @@
  *    machine, Mach-O cputype): the target is read from the object the
  *    toolchain wrote, never from the compiler's name;
  *  - the build macros worth recording (x86 __CET__, AArch64
- *    __ARM_FEATURE_BTI_DEFAULT, RISC-V __riscv_xlen, ...): the
- *    preprocessor's view under the build's CFLAGS;
+ *    __ARM_FEATURE_BTI_DEFAULT, RISC-V __riscv_xlen, ...) and the build
+ *    facts its outputs report: the preprocessor's view under the build's
+ *    CFLAGS;
+ *  - whether it is the machine asmcap runs on, its catalog's dialect and
+ *    the byte orders of its objects;
  *  - how a snippet's directives are kept from reaching other snippets of
  *    the same assembler run (enum arch_scope);
  *  - the hooks audit, cpu and frame call (NULL: not available for this

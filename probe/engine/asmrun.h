@@ -47,7 +47,7 @@ enum outcome {
 	U_FAILED,       /* failed, and the messages named snippets: those are `no' */
 	U_NOLINES,      /* failed (exit status), naming no snippet */
 	U_NOANSWER,     /* killed by a signal, or exited 0 without a readable object */
-	U_UNUSABLE,     /* not started, not found, timed out, or not an x86 object */
+	U_UNUSABLE,     /* not started, not found, or timed out */
 };
 
 void set_verdict(struct verdict *v, enum status st, char *reason, double ms);

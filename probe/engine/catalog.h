@@ -12,7 +12,7 @@
 
 struct cat_bytes { uint8_t *b; size_t n; };
 struct cat_cpuid { unsigned leaf, subleaf, reg /* 0 eax 1 ebx 2 ecx 3 edx */, bit; };
-/* aarch64/arm/riscv64: "# hwcap: AT_HWCAP bit=N" / "# hwcap2: AT_HWCAP2 bit=N". */
+/* CAT_WORDS folders: "# hwcap: AT_HWCAP bit=N" / "# hwcap2: AT_HWCAP2 bit=N". */
 struct cat_hwcap { unsigned char reg; /* 0 none, 1 AT_HWCAP, 2 AT_HWCAP2 */ unsigned char bit; };
 /* riscv64: "# hwprobe: key=K bit=N" (riscv_hwprobe(2) key, bit of its value). */
 struct cat_hwprobe { int key; /* -1: none */ unsigned bit; };
@@ -24,7 +24,7 @@ struct feature {
 	char *name, *summary, *since;
 	char *audit;                    /* x86: the textual pattern list; NULL elsewhere */
 	char *cost;                     /* "# cost:" what losing it costs, measured (advice) */
-	char *arch;                     /* "x86_64" | "i386" (the directory) */
+	char *arch;                     /* its folder: a module's name */
 	char *file;                     /* the template's path, as messages name it */
 	int added;                      /* from an added directory (--add-templates) */
 	char *body;                     /* AT&T snippet */
@@ -46,7 +46,7 @@ struct feature {
 	struct cat_bytes expect[CAT_MAX_ALT]; size_t nexpect; /* any one matches */
 	int expect_nonempty;            /* "# expect: nonempty" (directive sections) */
 	unsigned formats;               /* bitmask of 1u << enum obj_format; all if absent */
-	/* Architectures with fixed-width words (aarch64, arm, riscv64): */
+	/* The fixed-width catalogs (CAT_WORDS): */
 	/* "# enable:" spellings, tried in order until one gives the bytes;
 	 * one spelling may hold several directives, `;'-separated */
 	char **enable; size_t nenable;
