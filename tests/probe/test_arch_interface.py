@@ -66,36 +66,46 @@ def header_names(path):
 
 
 def leaks():
-    """Every line outside a module that names what is the module's."""
+    """Every line outside a module that names what is the module's: its
+    name as a string, its struct, its host macro, its header and what that
+    declares, or an identifier made from its file's name (x86_..., EM_ARM)."""
     found = []
     mods = modules()
     for name, (files, host) in mods.items():
         own = set().union(*(header_names(h) for h in files if h.suffix == ".h"))
+        stem = min((f.stem for f in files), key=len)
         words = [rf'"{name}"', rf"\barch_{name}\b", *(rf"\b{m}\b" for m in host)]
+        made = re.compile(rf"\w*(?<![a-z0-9]){stem}(?![a-z])\w*", re.I)
         for path in asmcap_sources():
             if path in files or path == MODULES_H:
                 continue
-            code, idents = strip(path.read_text()), strip(path.read_text(), strings=True)
-            for no, (line, ident) in enumerate(zip(code.splitlines(), idents.splitlines()), 1):
+            code, bare = strip(path.read_text()), strip(path.read_text(), strings=True)
+            for no, (line, ident) in enumerate(zip(code.splitlines(), bare.splitlines()), 1):
                 hits = [w for w in words if re.search(w, line)]
                 hits += sorted(n for n in own if re.search(rf"\b{n}\b", ident))
+                hits += sorted(set(made.findall(ident)) - set(hits))
                 hits += [h.name for h in files if h.suffix == ".h" and f'"{h.name}"' in line]
                 if hits:
                     found.append(f"{path.relative_to(ROOT)}:{no}: {name}: {', '.join(hits)}")
     return found
 
 
-# What still leaks, each with why; a line here that no longer leaks fails
-# too.  The catalog's per-architecture keys are not yet the modules' own.
+# What still leaks, (file, module) with why; one that no longer leaks
+# fails too, so that the list only shrinks.
 KNOWN = {
-    "probe/engine/catalog.c: arm: \"arm\"": "arm's `# isa: thumb|arm' key, parsed by the catalog",
+    ("probe/engine/catalog.c", "arm"): "arm's `# isa: thumb|arm' key: the catalog's keys are "
+                                       "not yet the modules' own",
+    ("probe/obj/elf.c", "arm"): "mapping symbols, the Thumb bit and BE8 order are read by the "
+                                "ELF reader, not yet by the modules",
+    ("probe/obj/elf.c", "aarch64"): "mapping symbols, as for arm",
 }
 
 
 def test_no_module_leaks_into_generic_code():
     assert modules(), "no module found in probe/arch/modules.h"
-    found = [re.sub(r":\d+:", ":", l) for l in leaks()]
-    assert sorted(set(found)) == sorted(KNOWN)
+    found = leaks()
+    pairs = {(l.split(":")[0], l.split(": ")[1]) for l in found}
+    assert pairs == set(KNOWN), "\n".join(found)
 
 
 def test_the_leak_check_finds_a_leak(tmp_path, monkeypatch):
