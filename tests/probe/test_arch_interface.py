@@ -7,6 +7,7 @@ macro or uses a name a module's header declares; a module added that way
 alone is listed, accepted and asked like the others; and a machine
 without a module plans no other machine's catalog."""
 import re
+import shutil
 import subprocess
 import sys
 
@@ -113,7 +114,7 @@ def test_the_leak_check_finds_a_leak(tmp_path, monkeypatch):
     macro and includes a module's header: it must see all three."""
     me = sys.modules[__name__]
     tree = tmp_path / "probe"
-    subprocess.run(["cp", "-r", str(PROBE), str(tree)], check=True)
+    shutil.copytree(PROBE, tree)
     name, (files, host) = next(iter(modules().items()))
     header = sorted(h.name for h in files if h.suffix == ".h")
     engine = tree / "engine" / "engine.c"
@@ -152,7 +153,7 @@ def toy_asmcap(tmp_path_factory):
     22 (s390x), which no real module reads."""
     d = tmp_path_factory.mktemp("toy")
     tree = d / "probe"
-    subprocess.run(["cp", "-r", str(PROBE), str(tree)], check=True)
+    shutil.copytree(PROBE, tree)
     (tree / "arch" / "toy.c").write_text(TOY)
     mh = tree / "arch" / "modules.h"
     text = mh.read_text()
