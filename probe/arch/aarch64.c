@@ -51,15 +51,24 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 	return 0;
 }
 
+/* the ILP32 ABI, Apple's and Windows' arm64 */
+static const struct arch_fact facts[] = {
+	ARCH_FACT_PIC, ARCH_FACT_ILP32, ARCH_FACT_APPLE, ARCH_FACT_WIN64, {0},
+};
+
 /* GNU_PROPERTY_AARCH64_FEATURE_1_AND (AArch64 ELF ABI): branch protection */
 static const char *const protection_bits[] = { "bti", "pac", "gcs", NULL };
 
 const struct arch arch_aarch64 = {
 	.name = "aarch64", .bits = 64,
+#if defined(__aarch64__)
+	.is_host = 1,
+#endif
 	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
-	/* ILP32 objects are ELF32; aarch64_be keeps instructions little-endian */
-	.elf_any_class = 1, .any_order = 1,
-	.macros = macros, .scope = ARCH_SCOPE_ALONE,
+	/* ILP32 objects are ELF32; aarch64_be keeps instructions little-endian
+	 * (Arm ARM: instruction fetches are little-endian) */
+	.elf_any_class = 1, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE,
+	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 4, WORDS_HOOKS(decode, sp_down),
 	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits,
 };

@@ -7,9 +7,21 @@
 #include <string.h>
 
 const struct arch *const arch_all[] = {
-	&arch_x86_64, &arch_i386, &arch_aarch64, &arch_arm, &arch_riscv64, NULL,
+	ARCH_MODULES(ARCH_ADDR, ARCH_COMMA), NULL,
 };
 _Static_assert(sizeof arch_all / sizeof *arch_all <= ARCH_MAX + 1, "ARCH_MAX too small");
+
+const char *arch_names(char *buf, size_t len, const char *before, const char *after)
+{
+	struct buf b = {0};
+	buf_puts(&b, before);
+	for (size_t i = 0; arch_all[i]; i++)
+		buf_printf(&b, "%s%s", !i ? "" : arch_all[i + 1] ? ", " : " or ", arch_all[i]->name);
+	buf_puts(&b, after);
+	snprintf(buf, len, "%s", b.s);
+	buf_free(&b);
+	return buf;
+}
 
 const struct arch *arch_named(const char *name)
 {
@@ -23,7 +35,7 @@ const struct arch *arch_of_obj(const struct obj *o)
 {
 	for (const struct arch *const *a = arch_all; *a; a++) {
 		const struct arch *m = *a;
-		if (o->big_endian && !m->any_order)
+		if (!(m->orders & (o->big_endian ? ARCH_ORDER_BE : ARCH_ORDER_LE)))
 			continue;
 		unsigned want = o->format == OBJ_ELF ? m->elf_machine : o->format == OBJ_COFF ? m->coff_machine
 		                : m->macho_cputype;
@@ -36,26 +48,21 @@ const struct arch *arch_of_obj(const struct obj *o)
 
 const struct arch *arch_host(void)
 {
-#if defined(__x86_64__)
-	return &arch_x86_64;
-#elif defined(__i386__)
-	return &arch_i386;
-#elif defined(__aarch64__)
-	return &arch_aarch64;
-#elif defined(__arm__)
-	return &arch_arm;
-#elif defined(__riscv) && __riscv_xlen == 64
-	return &arch_riscv64;
-#else
-	return NULL;
+	/* -DASMCAP_TEST_NO_HOST builds asmcap as a machine without a module
+	 * would (tests/probe/test_arch_interface.py) */
+#ifndef ASMCAP_TEST_NO_HOST
+	for (const struct arch *const *a = arch_all; *a; a++)
+		if ((*a)->is_host)
+			return *a;
 #endif
+	return NULL;
 }
 
 /* Does the host run code of module a (x86_64 hosts run i386 code too)? */
 static int host_runs(const struct arch *a)
 {
 	const struct arch *h = arch_host();
-	return a && h && (a == h || (h == &arch_x86_64 && a == &arch_i386));
+	return a && h && (a == h || a == h->runs_too);
 }
 
 int cpu_runs(const struct feature *f, struct buf *why)
@@ -99,6 +106,22 @@ const char *arch_macro_named(const char *name)
 			if (!strcmp(*m, name))
 				return *m;
 	return NULL;
+}
+
+const char *arch_build_macro_named(const char *name)
+{
+	const char *m = arch_macro_named(name);
+	for (const struct arch *const *a = arch_all; *a && !m; a++)
+		for (const struct arch_fact *f = (*a)->facts; f && f->name && !m; f++)
+			if (!strcmp(f->macro, name))
+				m = f->macro;
+	return m;
+}
+
+const struct arch_fact *arch_facts(const struct arch *a)
+{
+	static const struct arch_fact generic[] = { ARCH_FACT_PIC, {0} };
+	return a && a->facts ? a->facts : generic;
 }
 
 /* ELF machines without a module, by their usual names (gABI and the

@@ -2,11 +2,13 @@
 /* The architecture interface.
  *
  * The engine (engine.c, asmrun.c), the outputs and the subcommands know no
- * architecture: what differs between x86, AArch64, 32-bit ARM and RISC-V
- * is asked of one `struct arch` per architecture, defined in
- * probe/arch/<name>.c and listed in arch_all[] (arch.c).  Adding an
- * architecture is adding one module and one catalog folder
- * (templates/<name>/); the engine, outputs and CLI stay as they are.
+ * architecture: what differs between architectures is asked of one
+ * `struct arch` each, defined in its module (probe/arch/<name>.c) and
+ * named once in modules.h, from which the externs, arch_all[] and the
+ * usage texts' lists come.  Adding an architecture is adding one module,
+ * its line in modules.h and one catalog folder (templates/<name>/); the
+ * engine, outputs and CLI stay as they are
+ * (tests/probe/test_arch_interface.py).
  *
  * A module says
  *  - its name, which is also its catalog folder;
@@ -14,8 +16,11 @@
  *    machine, Mach-O cputype): the target is read from the object the
  *    toolchain wrote, never from the compiler's name;
  *  - the build macros worth recording (x86 __CET__, AArch64
- *    __ARM_FEATURE_BTI_DEFAULT, RISC-V __riscv_xlen, ...): the
- *    preprocessor's view under the build's CFLAGS;
+ *    __ARM_FEATURE_BTI_DEFAULT, RISC-V __riscv_xlen, ...) and the build
+ *    facts its outputs report: the preprocessor's view under the build's
+ *    CFLAGS;
+ *  - whether it is the machine asmcap runs on, its catalog's dialect and
+ *    the byte orders of its objects;
  *  - how a snippet's directives are kept from reaching other snippets of
  *    the same assembler run (enum arch_scope);
  *  - the hooks audit, cpu and frame call (NULL: not available for this
@@ -28,9 +33,9 @@
 #include <stdint.h>
 
 #include "catalog.h"
+#include "modules.h"
 #include "obj.h"
 #include "out.h"
-#include "x86dec.h"
 
 /* How the directives of one snippet are kept out of the others. */
 enum arch_scope {
@@ -45,8 +50,15 @@ enum arch_scope {
 	ARCH_SCOPE_ALONE,
 };
 
+/* Byte orders of objects (struct arch.orders). */
+#define ARCH_ORDER_LE 1
+#define ARCH_ORDER_BE 2
+
 /* Code state a decoder needs beside the bytes. */
 #define ARCH_MODE_THUMB 1       /* ARM: T32 code (a `$t' mapping symbol), else A32 */
+
+/* Bytes a decoder may keep beside len and word for its own audit_match. */
+#define ARCH_INSN_SCRATCH 64
 
 /* One decoded instruction. */
 struct arch_insn {
@@ -55,8 +67,41 @@ struct arch_insn {
 	                         * write it (a 16-bit instruction in the low half;
 	                         * 32-bit Thumb: first halfword in the high half) */
 	int mode;               /* the mode it was decoded in (set by the caller) */
-	struct x86_insn x86;    /* x86: the decoded fields */
+	/* What the module's decoder keeps for its audit_match (x86: its
+	 * struct x86_insn), opaque to everyone else.  Only the module that
+	 * wrote it reads it, through one pair of typed functions that copy its
+	 * struct in and out (memcpy: no aliasing of the bytes as another type)
+	 * and check at compile time that it fits; no module's header reaches
+	 * the generic instruction. */
+	unsigned char scratch[ARCH_INSN_SCRATCH];
 };
+
+/* A fact about the build that the outputs report (JSON `build', the
+ * ASMCAP_BUILD_<NAME> variables, the text's `build:' line), read from one
+ * predefined macro under the build's CFLAGS.  A module lists the ones
+ * that mean something for it. */
+enum arch_fact_kind {
+	ARCH_FACT_BIT,          /* yes when the macro's value has `mask' set */
+	ARCH_FACT_DEFINED,      /* yes when the macro is defined */
+	ARCH_FACT_NUMBER,       /* the macro's value (0 when undefined) */
+};
+struct arch_fact {
+	const char *name;       /* "cet_ibt": the JSON key, ASMCAP_BUILD_CET_IBT */
+	const char *macro;      /* "__CET__" */
+	enum arch_fact_kind kind;
+	long mask;              /* ARCH_FACT_BIT */
+	const char *why;        /* the variables' comment ("__CET__ & 1"), or NULL */
+	const char *label;      /* the text's name for it ("CET") */
+	const char *word;       /* BIT facts sharing a label: each one's word
+	                         * ("CET ibt+shstk"; "off" when none is set).
+	                         * NULL: the label alone, shown when yes */
+};
+/* Facts of the ABI more than one module reports: __PIC__ (-fPIC 2, -fpic
+ * 1; every module), ILP32 (x32, AArch64 ILP32), Mach-O and Windows. */
+#define ARCH_FACT_PIC {"pic", "__PIC__", ARCH_FACT_NUMBER, 0, "__PIC__", "PIC", NULL}
+#define ARCH_FACT_ILP32 {"ilp32", "__ILP32__", ARCH_FACT_DEFINED, 0, NULL, "ILP32", NULL}
+#define ARCH_FACT_APPLE {"apple", "__APPLE__", ARCH_FACT_DEFINED, 0, NULL, "Apple", NULL}
+#define ARCH_FACT_WIN64 {"win64", "_WIN64", ARCH_FACT_DEFINED, 0, NULL, "Win64", NULL}
 
 /* A value the CPU reader reports beside the features (x86: XCR0). */
 struct arch_cpu_state {
@@ -68,17 +113,25 @@ struct arch_cpu_state {
 struct arch {
 	const char *name;       /* "x86_64", "aarch64", ...; the catalog folder */
 	int bits;               /* 32 or 64 */
+	/* 1 in the module of the machine asmcap is built for: the module
+	 * tests its predefined macro (#if defined(__aarch64__)) where it is
+	 * compiled */
+	int is_host;
+	const struct arch *runs_too;    /* a module whose code this one's hosts run
+	                                 * natively (x86_64: i386), or NULL */
+	enum cat_dialect dialect;       /* how its catalog writes audit: and CPU keys */
 	/* recognising its objects: 0 where the format has no such machine */
 	unsigned elf_machine;
 	int elf_any_class;      /* ELF32 objects too (x32 and AArch64 ILP32 hold
 	                         * 64-bit code) */
-	int any_order;          /* big-endian objects too: their instructions are
-	                         * little-endian as well (AArch64 stores them so;
-	                         * obj/elf.c puts BE32 ARM code in BE8 order) */
+	unsigned orders;        /* the objects' byte orders it reads (ARCH_ORDER_*):
+	                         * an object of another order is not its own */
 	unsigned coff_machine;
 	uint32_t macho_cputype;
 	/* the build macros worth recording, NULL-terminated */
 	const char *const *macros;
+	/* the build facts its outputs report, in their order; name NULL ends */
+	const struct arch_fact *facts;
 	/* directives' reach (see enum arch_scope); PUSHPOP's two lines */
 	enum arch_scope scope;
 	const char *scope_open, *scope_close;
@@ -130,6 +183,9 @@ struct arch {
 #define ARCH_MAX 8
 extern const struct arch *const arch_all[];
 
+/* buf holding before, the modules' names ("x86_64, i386, ... or riscv64")
+ * and after (truncated to len). */
+const char *arch_names(char *buf, size_t len, const char *before, const char *after);
 /* The module called name, or NULL. */
 const struct arch *arch_named(const char *name);
 /* The module whose objects look like o, or NULL. */
@@ -156,10 +212,16 @@ int arch_runs_natively(const struct obj *o);
  * ("ppc64le", "s390x", "mips", ...), else "machine N". */
 const char *arch_machine_name(const struct obj *o, char *buf, size_t len);
 
-/* The module macro string equal to name (build_info keeps these), or NULL. */
+/* The module macro string equal to name (the JSON's `macros'), or NULL. */
 const char *arch_macro_named(const char *name);
+/* A string equal to name from some module's macros or facts (build_info
+ * keeps these), or NULL. */
+const char *arch_build_macro_named(const char *name);
+/* The facts a's outputs report; a NULL a (a machine without a module)
+ * reports ARCH_FACT_PIC alone. */
+const struct arch_fact *arch_facts(const struct arch *a);
 
-/* The modules (probe/arch/<name>.c). */
-extern const struct arch arch_x86_64, arch_i386, arch_aarch64, arch_arm, arch_riscv64;
+/* The modules (probe/arch/<name>.c), listed in modules.h. */
+ARCH_MODULES(ARCH_EXTERN, )
 
 #endif

@@ -14,6 +14,9 @@ static const char *const macros[] = {
 	"__ARM_BIG_ENDIAN", NULL,
 };
 
+/* iOS's armv7 is Mach-O */
+static const struct arch_fact facts[] = { ARCH_FACT_PIC, ARCH_FACT_APPLE, {0} };
+
 static uint32_t le16(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
@@ -145,7 +148,11 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 
 const struct arch arch_arm = {
 	.name = "arm", .bits = 32,
-	.elf_machine = 40, .any_order = 1, .coff_machine = 0x1c4, .macho_cputype = 12,
-	.macros = macros, .scope = ARCH_SCOPE_ALONE,
+#if defined(__arm__)
+	.is_host = 1,
+#endif
+	/* big-endian code is read in BE8 order (obj/elf.c): little-endian words */
+	.elf_machine = 40, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE, .coff_machine = 0x1c4, .macho_cputype = 12,
+	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
 };

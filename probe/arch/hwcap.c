@@ -1,25 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* AT_HWCAP/AT_HWCAP2 bits are the kernel's uapi <asm/hwcap.h> (aarch64,
- * arm) or the ISA letters (riscv64: bit 'X' - 'A'); riscv_hwprobe(2) takes
- * {key, value} pairs and answers each value, or sets key -1 when it does
- * not know the key. */
+ * arm) or the ISA letters (riscv64: bit 'X' - 'A'); a module's key/value
+ * reader (riscv64's riscv_hwprobe(2)) takes {key, value} pairs and answers
+ * each value, or sets key -1 when it does not know the key. */
 #include "hwcap.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #ifdef __linux__
 #include <sys/auxv.h>
-#include <sys/syscall.h>
 #endif
 
-/* The syscall number is the generic table's (riscv64); older libc headers
- * may not name it. */
-#define NR_RISCV_HWPROBE 258
-
-static void ask_hwprobe(struct hw_state *s, const struct feature *f, size_t n)
+static void ask_keys(struct hw_state *s, const struct feature *f, size_t n, hw_ask *ask)
 {
 	for (size_t i = 0; i < n; i++) {
 		int key = f[i].hwprobe.key, seen = key < 0;
@@ -32,15 +26,12 @@ static void ask_hwprobe(struct hw_state *s, const struct feature *f, size_t n)
 	}
 	if (!s->nkeys)
 		return;
-#if defined(__linux__) && defined(__riscv)
-	long r = syscall(NR_RISCV_HWPROBE, s->keys, s->nkeys, 0, NULL, 0);
-	s->hwprobe = r == 0 ? 1 : -errno;
-#else
-	s->hwprobe = -ENOSYS;   /* asked for on a host that is not riscv64 */
-#endif
+	/* no reader: keys asked for on a machine that has none */
+	int r = ask ? ask(s) : -ENOSYS;
+	s->hwprobe = r == 0 ? 1 : r;
 }
 
-void hw_read(struct hw_state *s, const struct feature *f, size_t n)
+void hw_read(struct hw_state *s, const struct feature *f, size_t n, hw_ask *ask)
 {
 	memset(s, 0, sizeof *s);
 #ifdef __linux__
@@ -48,7 +39,7 @@ void hw_read(struct hw_state *s, const struct feature *f, size_t n)
 	s->hwcap = getauxval(AT_HWCAP);
 	s->hwcap2 = getauxval(AT_HWCAP2);
 #endif
-	ask_hwprobe(s, f, n);
+	ask_keys(s, f, n, ask);
 }
 
 /* The next reason, after the ones already in why. */
@@ -105,27 +96,20 @@ int hw_runs(const struct feature *f, const struct hw_state *s, struct buf *why)
 int hw_cpu_runs(const struct feature *f, struct buf *why)
 {
 	struct hw_state s;
-	hw_read(&s, f, 1);
+	hw_read(&s, f, 1, NULL);
 	return hw_runs(f, &s, why);
 }
 
 size_t hw_cpu_state(struct arch_cpu_state *st)
 {
 	struct hw_state s;
-	/* Key 4 (IMA_EXT_0) stands for every key: does the kernel answer? */
-	struct feature probe = { .hwprobe = { .key = 4, .bit = 0 } };
 	size_t k = 0;
-	hw_read(&s, &probe, 1);
+	hw_read(&s, NULL, 0, NULL);
 	if (!s.auxv)
 		return 0;
 	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWCAP", "", "getauxval(AT_HWCAP)" };
 	snprintf(st[k++].value, sizeof st->value, "%#llx", (unsigned long long)s.hwcap);
 	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWCAP2", "", "getauxval(AT_HWCAP2)" };
 	snprintf(st[k++].value, sizeof st->value, "%#llx", (unsigned long long)s.hwcap2);
-#if defined(__riscv)
-	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWPROBE", "", s.hwprobe == 1 ? "riscv_hwprobe answered"
-	                                 : "riscv_hwprobe failed: the kernel (or qemu-user) lacks it" };
-	snprintf(st[k++].value, sizeof st->value, "%s", s.hwprobe == 1 ? "yes" : "no");
-#endif
 	return k;
 }

@@ -8,12 +8,22 @@
 #include "hwcap.h"
 #include "words.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
 static const char *const macros[] = {
 	"__riscv_xlen", "__riscv_flen", "__riscv_compressed", "__riscv_vector", "__riscv_v",
 	"__riscv_zba", "__riscv_zbb", "__riscv_zbc", "__riscv_zbs", "__riscv_zbkb", "__riscv_zbkc",
 	"__riscv_zbkx", "__riscv_zknd", "__riscv_zkne", "__riscv_zknh", "__riscv_zicond",
 	"__riscv_zvbb", "__riscv_zvbc", "__riscv_zvkned", "__riscv_zvknhb", "__riscv_zacas", NULL,
 };
+
+static const struct arch_fact facts[] = { ARCH_FACT_PIC, {0} };
 
 /* 16-bit unless the low two bits are 11, else 32-bit unless the low five
  * are 11111 (unprivileged spec 1.5): the 48- and 64-bit formats are
@@ -54,10 +64,50 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 	return 0;
 }
 
+/* riscv_hwprobe(2) (Linux 6.4+) for the keys s asks; its number is the
+ * generic syscall table's, which older libc headers may not name.  Only
+ * the riscv64 host's reader runs it (another machine's 258 is another
+ * call). */
+static int hwprobe(struct hw_state *s)
+{
+#if defined(__linux__) && defined(__riscv)
+	return syscall(258, s->keys, s->nkeys, 0, NULL, 0) ? -errno : 0;
+#else
+	(void)s;
+	return -ENOSYS;
+#endif
+}
+
+static int rv_cpu_runs(const struct feature *f, struct buf *why)
+{
+	struct hw_state s;
+	hw_read(&s, f, 1, hwprobe);
+	return hw_runs(f, &s, why);
+}
+
+/* The hwcap words, and whether the kernel answers hwprobe (key 4,
+ * IMA_EXT_0, stands for every key). */
+static size_t rv_cpu_state(struct arch_cpu_state *st)
+{
+	struct hw_state s;
+	struct feature probe = { .hwprobe = { .key = 4, .bit = 0 } };
+	size_t k = hw_cpu_state(st);
+	hw_read(&s, &probe, 1, hwprobe);
+	if (!k)
+		return 0;
+	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWPROBE", "", s.hwprobe == 1 ? "riscv_hwprobe answered"
+	                                 : "riscv_hwprobe failed: the kernel (or qemu-user) lacks it" };
+	snprintf(st[k++].value, sizeof st->value, "%s", s.hwprobe == 1 ? "yes" : "no");
+	return k;
+}
+
 const struct arch arch_riscv64 = {
 	.name = "riscv64", .bits = 64,
-	.elf_machine = 243,
-	.macros = macros, .scope = ARCH_SCOPE_PUSHPOP,
+#if defined(__riscv) && __riscv_xlen == 64
+	.is_host = 1,
+#endif
+	.elf_machine = 243, .orders = ARCH_ORDER_LE,
+	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",
-	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
+	.min_insn = 2, WORDS_CODE_HOOKS(decode, sp_down), .cpu_runs = rv_cpu_runs, .cpu_state = rv_cpu_state,
 };

@@ -43,12 +43,16 @@ int words_match(const struct feature *f, const void *pats, const struct arch_ins
  * hides nothing).  -1 when nothing decodes. */
 long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode);
 
-/* The struct arch hooks every fixed-width module fills alike: its decoder
+/* The struct arch hooks every fixed-width module fills alike: the catalog's
+ * MASK VALUE words, its decoder
  * and sp_down, the shared audit matcher and frame reader, and the CPU read
  * from the kernel's hwcaps (hwcap.h). */
 #define WORDS_HOOKS(decoder, down) \
-	.decode = (decoder), .audit_match = words_match, .prologue_frame = words_frame, \
-	.sp_down = (down), .cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state
+	WORDS_CODE_HOOKS(decoder, down), .cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state
+/* The same without the CPU reader, for a module that has its own. */
+#define WORDS_CODE_HOOKS(decoder, down) \
+	.dialect = CAT_WORDS, .decode = (decoder), .audit_match = words_match, .prologue_frame = words_frame, \
+	.sp_down = (down)
 
 /* Sign-extend the low `bits` of v. */
 long words_sext(uint32_t v, unsigned bits);

@@ -4,6 +4,7 @@
  * SDM's opcode notation over the length decoder (x86dec.c), CPUID+XGETBV
  * for cpu, and the push/sub prologue for frame. */
 #include "arch.h"
+#include "x86dec.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -215,21 +216,41 @@ static int matches(const struct pat *p, const struct x86_insn *in, const uint8_t
 	return 1;
 }
 
+/* The decoded fields in arch_insn.scratch (see arch.h). */
+_Static_assert(sizeof(struct x86_insn) <= ARCH_INSN_SCRATCH, "ARCH_INSN_SCRATCH too small for x86_insn");
+
+static void insn_put(struct arch_insn *in, const struct x86_insn *x)
+{
+	memcpy(in->scratch, x, sizeof *x);
+}
+
+static struct x86_insn insn_get(const struct arch_insn *in)
+{
+	struct x86_insn x;
+	memcpy(&x, in->scratch, sizeof x);
+	return x;
+}
+
 static int x86_audit_match(const struct feature *f, const void *pats, const struct arch_insn *in,
                            const uint8_t *bytes)
 {
 	const struct pats *fp = pats;
+	const struct x86_insn x = insn_get(in);
 	(void)f;
 	for (size_t k = 0; fp && k < fp->n; k++)
-		if (matches(&fp->p[k], &in->x86, bytes))
+		if (matches(&fp->p[k], &x, bytes))
 			return 1;
 	return 0;
 }
 
 static unsigned insn_decode(const uint8_t *p, size_t n, int bits, struct arch_insn *in)
 {
+	struct x86_insn x;
 	memset(in, 0, sizeof *in);
-	return in->len = x86_decode(p, n, bits, &in->x86);
+	in->len = x86_decode(p, n, bits, &x);
+	if (in->len)
+		insn_put(in, &x);
+	return in->len;
 }
 
 static unsigned decode64(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
@@ -361,6 +382,14 @@ static long x86_64_prologue_frame(const struct arch *a, const uint8_t *c, size_t
 /* __CET__: bit 0 IBT, bit 1 SHSTK (-fcf-protection). */
 static const char *const x86_macros[] = {"__CET__", NULL};
 
+/* What the code generators follow (perlasm/Xlate.pm): CET's endbr64 and
+ * property note, x32 refused, the Mach-O and Win64 ABIs. */
+static const struct arch_fact x86_facts[] = {
+	{"cet_ibt", "__CET__", ARCH_FACT_BIT, 1, "__CET__ & 1", "CET", "ibt"},
+	{"cet_shstk", "__CET__", ARCH_FACT_BIT, 2, "__CET__ & 2", "CET", "shstk"},
+	ARCH_FACT_PIC, ARCH_FACT_ILP32, ARCH_FACT_APPLE, ARCH_FACT_WIN64, {0},
+};
+
 /* GNU_PROPERTY_X86_FEATURE_1_AND (x86-64 psABI): the CET marks */
 static const char *const cet_bits[] = { "ibt", "shstk", NULL };
 
@@ -427,14 +456,17 @@ static unsigned x86_inserted(const uint8_t *p, size_t n, int bits, const char **
 /* What the 64- and 32-bit modules share: all but the object machine, the
  * decoder's width and the prologue reader. */
 #define X86_COMMON \
-	.macros = x86_macros, .scope = ARCH_SCOPE_NONE, \
+	.orders = ARCH_ORDER_LE, .dialect = CAT_OPCODES, .macros = x86_macros, .facts = x86_facts, .scope = ARCH_SCOPE_NONE, \
 	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free, \
 	.audit_match = x86_audit_match, .inserted = x86_inserted, \
 	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE, \
 	.gnu_property = 0xc0000002, .gnu_property_bits = cet_bits
 
 const struct arch arch_x86_64 = {
-	.name = "x86_64", .bits = 64,
+	.name = "x86_64", .bits = 64, .runs_too = &arch_i386,
+#if defined(__x86_64__)
+	.is_host = 1,
+#endif
 	.elf_machine = 62, .elf_any_class = 1, .coff_machine = 0x8664, .macho_cputype = 0x01000007,
 	.decode = decode64, .prologue_frame = x86_64_prologue_frame,
 	X86_COMMON,
@@ -442,6 +474,9 @@ const struct arch arch_x86_64 = {
 
 const struct arch arch_i386 = {
 	.name = "i386", .bits = 32,
+#if defined(__i386__)
+	.is_host = 1,
+#endif
 	.elf_machine = 3, .coff_machine = 0x14c, .macho_cputype = 7,
 	.decode = decode32, .prologue_frame = NULL,
 	X86_COMMON,

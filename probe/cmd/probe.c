@@ -90,8 +90,10 @@ static int set_features(void *cmd, const struct opts *s, const struct opt *o, co
 static int set_arch(void *cmd, const struct opts *s, const struct opt *o, const char *val)
 {
 	(void)o;
-	if (!arch_named(val))
-		return opt_usage(s, "--arch takes x86_64, i386, aarch64, arm or riscv64, not", val);
+	if (!arch_named(val)) {
+		char what[256];
+		return opt_usage(s, arch_names(what, sizeof what, "--arch takes ", ", not"), val);
+	}
 	((struct cli *)cmd)->arch = val;
 	return 0;
 }
@@ -142,7 +144,7 @@ static const struct opt explain_options[] = {
 };
 static const struct opt list_options[] = {
 	TEMPLATE_ROWS,
-	OPT_CALL("--arch", "x86_64|i386|aarch64|arm|riscv64", set_arch, "this architecture's catalog only"),
+	OPT_CALL("--arch", ARCH_NAMES_BAR, set_arch, "this architecture's catalog only"),
 	OPT_TABLE_END,
 };
 #undef OPT_STRUCT

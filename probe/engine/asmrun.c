@@ -119,20 +119,39 @@ void asm_run_free(struct asm_run *u)
 	run_result_free(&u->job.r);
 }
 
-/* Macros of every target (the architecture's own come from its module). */
-static const struct macro { const char *name, *sym; int value; } macros[] = {
-	{"__PIC__", "pic", 1}, {"__ILP32__", "ilp32", 0},
-	{"__APPLE__", "apple", 0}, {"_WIN64", "win64", 0}, {NULL, NULL, 0},
-};
-
-/* Is name one of the macros an earlier module already listed? */
-static int listed_before(const struct arch *const *upto, const char *name)
+/* One macro's lines, unless seen holds it already. */
+static unsigned cpp_symbol(struct buf *b, struct strv *seen, const char *macro, const char *value)
 {
-	for (const struct arch *const *a = arch_all; a != upto; a++)
-		for (const char *const *m = (*a)->macros; m && *m; m++)
-			if (!strcmp(*m, name))
-				return 1;
-	return 0;
+	for (size_t i = 0; i < seen->n; i++)
+		if (!strcmp(seen->v[i], macro))
+			return 0;
+	strv_push(seen, macro);
+	buf_printf(b, "#ifdef %s\n\t.set asmcap_m_%s, %s\n#endif\n", macro, macro, value);
+	return 3;
+}
+
+/* What the preprocessor says under these flags, as symbols in the
+ * object: the same cpp run the build's .S files get.  The target is not
+ * known before the first object: every module's macros and facts (and
+ * those of a machine without a module), each as asmcap_m_<NAME> with its
+ * value (1 for a fact that is only ever asked whether it is defined).
+ * Each macro once: the lines it takes. */
+static unsigned cpp_symbols(struct buf *b)
+{
+	struct strv seen = {0};
+	unsigned lines = 0;
+	for (const struct arch *const *a = arch_all;; a++) {
+		const struct arch_fact *f = arch_facts(*a);
+		for (const char *const *m = *a ? (*a)->macros : NULL; m && *m; m++)
+			lines += cpp_symbol(b, &seen, *m, *m);
+		for (; f->name; f++)
+			lines += cpp_symbol(b, &seen, f->macro, f->kind == ARCH_FACT_DEFINED ? "1" : f->macro);
+		if (!*a)
+			break;
+	}
+	strv_free(&seen);
+	buf_puts(b, "\t.set asmcap_m_seen, 1\n");
+	return lines + 1;
 }
 
 /* What a way in's source says around the snippets: the code section, the
@@ -169,25 +188,8 @@ static char *asm_run_source(struct ctx *x, struct asm_run *u)
 	const char *text_sec = d->text_sec;
 	struct buf b = {0};
 	unsigned line = 1;
-	if (want_cpp(x)) {
-		/* What the preprocessor says under these flags, as symbols in
-		 * the object: the same cpp run the build's .S files get. */
-		for (const struct macro *m = macros; m->name; m++) {
-			buf_printf(&b, "#ifdef %s\n\t.set asmcap_m_%s, %s\n#endif\n", m->name, m->sym,
-			           m->value ? m->name : "1");
-			line += 3;
-		}
-		/* The target is not known before the first object: every
-		 * module's macros, each as asmcap_m_<NAME> with its value. */
-		for (const struct arch *const *a = arch_all; *a; a++)
-			for (const char *const *m = (*a)->macros; m && *m; m++)
-				if (!listed_before(a, *m)) {
-					buf_printf(&b, "#ifdef %s\n\t.set asmcap_m_%s, %s\n#endif\n", *m, *m, *m);
-					line += 3;
-				}
-		buf_puts(&b, "\t.set asmcap_m_seen, 1\n");
-		line++;
-	}
+	if (want_cpp(x))
+		line += cpp_symbols(&b);
 	buf_puts(&b, text_sec);
 	line++;
 	const struct arch *a = arch_named(x->p->arch);
@@ -584,6 +586,13 @@ int load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o,
 	return 0;
 }
 
+static const struct obj_symbol *cpp_symbol_of(const struct obj *o, const char *macro)
+{
+	char sym[96];
+	snprintf(sym, sizeof sym, "asmcap_m_%s", macro);
+	return obj_symbol_named(o, sym);
+}
+
 /* What the object says about the target: its architecture (a module's,
  * or the name of a machine asmcap has none for), format and, in --mode S,
  * the build macros. */
@@ -598,17 +607,13 @@ void learn_target(struct ctx *x, const struct obj *o)
 		const struct obj_symbol *s;
 		memset(b, 0, sizeof *b);
 		b->known = 1;
-		for (const char *const *n = x->p->target ? x->p->target->macros : NULL; n && *n; n++) {
-			char sym[96];
-			snprintf(sym, sizeof sym, "asmcap_m_%s", *n);
-			if ((s = obj_symbol_named(o, sym)))
+		const struct arch_fact *f = arch_facts(x->p->target);
+		for (const char *const *n = x->p->target ? x->p->target->macros : NULL; n && *n; n++)
+			if ((s = cpp_symbol_of(o, *n)))
 				build_macro_set(b, *n, (long)s->value);
-		}
-		if ((s = obj_symbol_named(o, "asmcap_m_pic")))
-			b->pic = (int)s->value;
-		b->ilp32 = obj_symbol_named(o, "asmcap_m_ilp32") != NULL;
-		b->apple = obj_symbol_named(o, "asmcap_m_apple") != NULL;
-		b->win64 = obj_symbol_named(o, "asmcap_m_win64") != NULL;
+		for (; f->name; f++)
+			if ((s = cpp_symbol_of(o, f->macro)))
+				build_macro_set(b, f->macro, (long)s->value);
 	}
 	const char *natural = intel_way(x) && o->format == OBJ_COFF ? x->p->way :
 	                      o->format == OBJ_COFF ? "mingw64" : o->format == OBJ_MACHO ? "macosx" : "elf";

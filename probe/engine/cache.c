@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The probe cache: text entries, each with the files its verdicts depend
  * on.  Format (tab-separated, fields escaped \\ \t \n):
- *   asmcap-cache 2
+ *   asmcap-cache 3
  *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME CTIME DEV:INO /
  *   tool NAME VALUE /
- *   build ... / macro NAME VALUE / feature NAME STATUS MS REASON /
+ *   build KNOWN / macro NAME VALUE (the build facts' macros too) / feature NAME STATUS MS REASON /
  *   flags NAME STATUS MS REASON (the no-directive answer) /
  *   flags-blamed NAME / sum HASH / end
  * HASH is a 64-bit FNV-1a over the entry's lines from `entry' to `sum':
@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,11 +46,52 @@ static void add_dep(struct strv *deps, const char *path)
 		strv_push(deps, p);
 }
 
+/* The directories file (ld.so.conf syntax) lists, and those of the files
+ * its `include' lines name (a glob, relative to the file's directory). */
+static void ld_conf(const char *file, struct strv *dirs, int depth)
+{
+	FILE *f = depth < 4 ? fopen(file, "r") : NULL;
+	char line[PATH_MAX];
+	while (f && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "#\n")] = 0;
+		char *w = line + strspn(line, " \t"), *end = w + strlen(w);
+		while (end > w && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = 0;
+		if (!strncmp(w, "include", 7) && (w[7] == ' ' || w[7] == '\t')) {
+			char pat[2 * PATH_MAX + 2];
+			const char *g = w + 8 + strspn(w + 8, " \t"), *slash = strrchr(file, '/');
+			glob_t found;
+			snprintf(pat, sizeof pat, "%.*s%s", *g == '/' || !slash ? 0 : (int)(slash - file + 1), file, g);
+			if (!glob(pat, 0, NULL, &found))
+				for (size_t i = 0; i < found.gl_pathc; i++)
+					ld_conf(found.gl_pathv[i], dirs, depth + 1);
+			globfree(&found);
+		} else if (*w == '/') {
+			strv_push(dirs, w);
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Where the dynamic loader looks after RUNPATH and LD_LIBRARY_PATH: the
+ * directories of /etc/ld.so.conf (on Debian the host's multiarch ones,
+ * /usr/lib/<triple>), then its built-in ones; read once. */
+static const struct strv *system_lib_dirs(void)
+{
+	static struct strv dirs;
+	static int done;
+	if (!done++) {
+		ld_conf("/etc/ld.so.conf", &dirs, 0);
+		for (const char *const *d = (const char *const[]){"/lib64", "/usr/lib64", "/lib", "/usr/lib", NULL}; *d; d++)
+			strv_push(&dirs, *d);
+	}
+	return &dirs;
+}
+
 static void lib_lookup(struct strv *deps, const char *name, const char *runpath, const char *origin)
 {
-	static const char *const std[] = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-		"/lib/i386-linux-gnu", "/usr/lib/i386-linux-gnu", "/lib64", "/usr/lib64",
-		"/lib", "/usr/lib", "/usr/local/lib", NULL};
+	const struct strv *std = system_lib_dirs();
 	char path[2 * PATH_MAX + 2];
 	struct stat st;
 	const char *lp = getenv("LD_LIBRARY_PATH");
@@ -72,8 +114,8 @@ static void lib_lookup(struct strv *deps, const char *name, const char *runpath,
 			}
 			p += n + (p[n] == ':');
 		}
-	for (int i = 0; std[i]; i++) {
-		snprintf(path, sizeof path, "%s/%s", std[i], name);
+	for (size_t i = 0; i < std->n; i++) {
+		snprintf(path, sizeof path, "%s/%s", std->v[i], name);
 		if (!stat(path, &st)) {
 			add_dep(deps, path);
 			return;
@@ -219,7 +261,8 @@ char *cache_key(const struct probe_opts *o)
 	struct buf b = {0};
 	char *h = catalog_hashes(o->templates);
 	const char *env = getenv("ASMCAP_DISABLE");
-	buf_printf(&b, "v1|%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
+	/* v2: the build facts are macro lines (an entry of v1 misses) */
+	buf_printf(&b, "v2|%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
 	           o->asflags ? o->asflags : "", o->mode ? o->mode : 'S', o->flavour ? o->flavour : "",
 	           o->features ? o->features : "*", o->disable ? o->disable : "", env ? env : "", h);
 	/* where a driver looks for the programs it runs */
@@ -368,7 +411,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	char *old = read_text(file);
 	struct buf b = {0}, kb = {0};
 	esc(&kb, key);
-	buf_puts(&b, CACHE_MAGIC "2\n");
+	buf_puts(&b, CACHE_MAGIC "3\n");
 	/* keep the other keys' entries, the newest 31 of them */
 	size_t total = 0;
 	for (int pass = 0; pass < 2 && old; pass++) {
@@ -492,7 +535,7 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 		return 0;
 	}
 	if (!strcmp(f[0], "macro") && n == 3) {
-		const char *name = arch_macro_named(f[1]);
+		const char *name = arch_build_macro_named(f[1]);
 		char *end;
 		long value = strtol(f[2], &end, 10);
 		if (!name || !*f[2] || *end)
@@ -520,14 +563,8 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 			}
 		return -1;
 	}
-	if (!strcmp(f[0], "build") && n == 8 && !got[6]++) {
-		struct build_info *b = &p->build;
-		int *dst[] = {&b->known, &b->cet_ibt, &b->cet_shstk, &b->pic, &b->ilp32, &b->apple, &b->win64};
-		for (int i = 0; i < 7; i++)
-			if (parse_small(f[i + 1], i == 3 ? 2 : 1, dst[i]))
-				return -1;
-		return 0;
-	}
+	if (!strcmp(f[0], "build") && n == 2 && !got[6]++)
+		return parse_small(f[1], 1, &p->build.known);
 	if ((!strcmp(f[0], "feature") || !strcmp(f[0], "flags")) && n == 5 && p->v) {
 		const struct feature *ft = catalog_find(&p->cat, f[1]);
 		int flags = !strcmp(f[0], "flags"), st = parse_status(f[2]);
@@ -602,8 +639,7 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 		buf_puts(&b, "\n");
 	}
 	const struct build_info *bi = &p->build;
-	buf_printf(&b, "build\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", bi->known, bi->cet_ibt, bi->cet_shstk,
-	           bi->pic, bi->ilp32, bi->apple, bi->win64);
+	buf_printf(&b, "build\t%d\n", bi->known);
 	for (size_t i = 0; i < bi->nmacro; i++)
 		buf_printf(&b, "macro\t%s\t%ld\n", bi->macro[i].name, bi->macro[i].value);
 	for (size_t i = 0; i < p->cat.n; i++) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Catalog parser: one function reads a template text, whether it came
  * from the built-in table or from a --templates directory. */
+#include "arch.h"
 #include "catalog.h"
 #include "file.h"
 #include "obj.h"
@@ -222,9 +223,10 @@ static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
 	return r || *n == before ? -1 : 0;
 }
 
-int catalog_arch_is_x86(const char *arch)
+enum cat_dialect catalog_dialect(const char *arch)
 {
-	return !strcmp(arch, "x86_64") || !strcmp(arch, "i386");
+	const struct arch *a = arch_named(arch);
+	return a ? a->dialect : CAT_WORDS;
 }
 
 static void split_list(const char *v, const char *seps, char ***out, size_t *n)
@@ -258,7 +260,7 @@ struct header {
 	struct feature *f;
 	const char *path, *name, *arch;     /* for messages and `feature:' */
 	unsigned line;                      /* of the line being read */
-	int x86;                            /* textual audit, CPUID keys */
+	int opcodes;                        /* CAT_OPCODES: textual audit, CPUID keys */
 	uint32_t seen;                      /* bit i: fields[i] met */
 	const struct field *field;          /* the line's key */
 	char *err; size_t errlen;
@@ -269,7 +271,7 @@ struct header {
  * repeat list alternatives (or, in the fixed-width catalogs, add audit
  * words and directives); any other given twice is an error, not a silent
  * override. */
-enum only { ONLY_ANY, ONLY_X86, ONLY_WORDS };
+enum only { ONLY_ANY, ONLY_OPCODES, ONLY_WORDS };
 enum repeat { REPEAT_NEVER, REPEAT_ALWAYS, REPEAT_IN_WORDS };
 struct field {
 	const char *key;
@@ -307,12 +309,12 @@ static int set_text(struct header *h, char *v)
 	return 0;
 }
 
-/* x86 keeps the textual pattern list; the fixed-width catalogs give
+/* The opcode dialect keeps the textual pattern list; the word catalogs give
  * MASK VALUE words, arm's T32 ones (audit-thumb:) apart from A32 ones. */
 static int set_audit(struct header *h, char *v)
 {
 	struct feature *f = h->f;
-	if (h->x86) {
+	if (h->opcodes) {
 		f->audit = xstrdup(v);
 		return 0;
 	}
@@ -469,10 +471,10 @@ static const struct field fields[] = {
 	{.key = "hwprobe", .set = set_hwprobe, .only = ONLY_WORDS},
 	{.key = "isa", .set = set_isa, .only = ONLY_WORDS},
 	{.key = "requires", .set = set_requires},
-	{.key = "nasm", .set = set_none, .only = ONLY_X86, .text = offsetof(struct feature, nasm_none)},
-	{.key = "masm", .set = set_none, .only = ONLY_X86, .text = offsetof(struct feature, masm_none)},
-	{.key = "cpuid", .set = set_cpuid, .only = ONLY_X86, .repeat = REPEAT_ALWAYS},
-	{.key = "xcr0", .set = set_xcr0, .only = ONLY_X86},
+	{.key = "nasm", .set = set_none, .only = ONLY_OPCODES, .text = offsetof(struct feature, nasm_none)},
+	{.key = "masm", .set = set_none, .only = ONLY_OPCODES, .text = offsetof(struct feature, masm_none)},
+	{.key = "cpuid", .set = set_cpuid, .only = ONLY_OPCODES, .repeat = REPEAT_ALWAYS},
+	{.key = "xcr0", .set = set_xcr0, .only = ONLY_OPCODES},
 	{.key = "expect", .set = set_expect, .repeat = REPEAT_ALWAYS},
 	{.key = "formats", .set = set_formats},
 };
@@ -487,10 +489,10 @@ static int header_field(struct header *h, const char *key, char *v)
 	if (i == NFIELDS)
 		return bad(h, "unknown header key `%s'", key);
 	const struct field *e = &fields[i];
-	int may_repeat = e->repeat == REPEAT_ALWAYS || (e->repeat == REPEAT_IN_WORDS && !h->x86);
+	int may_repeat = e->repeat == REPEAT_ALWAYS || (e->repeat == REPEAT_IN_WORDS && !h->opcodes);
 	if ((h->seen >> i & 1) && !may_repeat)
 		return bad(h, "`%s:' given twice", key);
-	if (e->only != ONLY_ANY && (e->only == ONLY_X86) != h->x86)
+	if (e->only != ONLY_ANY && (e->only == ONLY_OPCODES) != h->opcodes)
 		return bad(h, "`%s:' does not apply to %s", key, h->arch);
 	h->seen |= 1u << i;
 	h->field = e;
@@ -683,7 +685,7 @@ static int take_body(struct header *h, const char *p)
 static int parse_template(struct feature *f, const char *path, const char *name,
                           const char *arch, const char *text, char *err, size_t errlen)
 {
-	struct header h = {f, path, name, arch, 0, catalog_arch_is_x86(arch), 0, NULL, err, errlen};
+	struct header h = {f, path, name, arch, 0, catalog_dialect(arch) == CAT_OPCODES, 0, NULL, err, errlen};
 	const char *p = text;
 	memset(f, 0, sizeof *f);
 	f->arch = xstrdup(arch);

@@ -14,7 +14,7 @@ struct cat_bytes { uint8_t *b; size_t n; };
 /* A CPUID bit, or (width > 0) a field from `bit` up that must be at least
  * min (an enumerated version: AVX10's in CPUID.(24H,0):EBX[7:0]). */
 struct cat_cpuid { unsigned leaf, subleaf, reg /* 0 eax 1 ebx 2 ecx 3 edx */, bit, width, min; };
-/* aarch64/arm/riscv64: "# hwcap: AT_HWCAP bit=N" / "# hwcap2: AT_HWCAP2 bit=N". */
+/* CAT_WORDS folders: "# hwcap: AT_HWCAP bit=N" / "# hwcap2: AT_HWCAP2 bit=N". */
 struct cat_hwcap { unsigned char reg; /* 0 none, 1 AT_HWCAP, 2 AT_HWCAP2 */ unsigned char bit; };
 /* riscv64: "# hwprobe: key=K bit=N" (riscv_hwprobe(2) key, bit of its value). */
 struct cat_hwprobe { int key; /* -1: none */ unsigned bit; };
@@ -26,7 +26,7 @@ struct feature {
 	char *name, *summary, *since;
 	char *audit;                    /* x86: the textual pattern list; NULL elsewhere */
 	char *cost;                     /* "# cost:" what losing it costs, measured (advice) */
-	char *arch;                     /* the folder it came from: an architecture's name */
+	char *arch;                     /* its folder: a module's name */
 	char *file;                     /* the template's path, as messages name it */
 	int added;                      /* from an added directory (--add-templates) */
 	char *body;                     /* AT&T snippet */
@@ -48,7 +48,7 @@ struct feature {
 	struct cat_bytes expect[CAT_MAX_ALT]; size_t nexpect; /* any one matches */
 	int expect_nonempty;            /* "# expect: nonempty" (directive sections) */
 	unsigned formats;               /* bitmask of 1u << enum obj_format; all if absent */
-	/* Architectures with fixed-width words (aarch64, arm, riscv64): */
+	/* The fixed-width catalogs (CAT_WORDS): */
 	/* "# enable:" spellings, tried in order until one gives the bytes;
 	 * one spelling may hold several directives, `;'-separated */
 	char **enable; size_t nenable;
@@ -63,9 +63,14 @@ struct feature {
 	struct cat_word *audit_thumb_words; size_t naudit_thumb_words; /* arm "# audit-thumb:" (T32) */
 };
 
-/* x86_64 and i386 use textual audit patterns; every other folder uses
- * MASK VALUE words. */
-int catalog_arch_is_x86(const char *arch);
+/* How a folder's templates write their CPU and audit keys, as its
+ * architecture module says (struct arch.dialect). */
+enum cat_dialect {
+	CAT_WORDS,      /* MASK VALUE audit words, hwcap:/hwprobe: (also a folder
+	                 * without a module) */
+	CAT_OPCODES,    /* audit patterns in the SDM's opcode notation, cpuid: (x86) */
+};
+enum cat_dialect catalog_dialect(const char *arch);
 
 struct catalog {
 	struct feature *f; size_t n;    /* sorted by name */

@@ -102,8 +102,6 @@ static void verdicts_free(struct probe *p)
 
 void build_macro_set(struct build_info *b, const char *name, long value)
 {
-	if (!strcmp(name, "__CET__"))
-		b->cet_ibt = !!(value & 1), b->cet_shstk = !!(value & 2);
 	for (size_t i = 0; i < b->nmacro; i++)
 		if (!strcmp(b->macro[i].name, name)) {
 			b->macro[i].value = value;
@@ -111,6 +109,15 @@ void build_macro_set(struct build_info *b, const char *name, long value)
 		}
 	if (b->nmacro < BUILD_MAX_MACROS)
 		b->macro[b->nmacro++] = (struct build_macro){name, value};
+}
+
+long build_fact(const struct build_info *b, const struct arch_fact *f)
+{
+	for (size_t i = 0; i < b->nmacro; i++)
+		if (!strcmp(b->macro[i].name, f->macro))
+			return f->kind == ARCH_FACT_NUMBER ? b->macro[i].value
+			       : f->kind == ARCH_FACT_DEFINED || (b->macro[i].value & f->mask);
+	return 0;
 }
 
 /* `-dM -E` output (in --mode s, where no preprocessor sees the source;
@@ -125,16 +132,8 @@ static void parse_defines(struct build_info *b, const char *text)
 		const char *mod;
 		if (sscanf(l, "#define %63s %ld", name, &val) < 1)
 			continue;
-		if ((mod = arch_macro_named(name)))
+		if ((mod = arch_build_macro_named(name)))
 			build_macro_set(b, mod, val);
-		if (!strcmp(name, "__PIC__"))
-			b->pic = (int)val;
-		else if (!strcmp(name, "__ILP32__"))
-			b->ilp32 = 1;
-		else if (!strcmp(name, "__APPLE__"))
-			b->apple = 1;
-		else if (!strcmp(name, "_WIN64"))
-			b->win64 = 1;
 	}
 }
 
@@ -924,10 +923,15 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 {
 	struct probe *p = x->p;
 	/* The plan starts from asmcap's own architecture; the first object
-	 * says what the target really is. */
+	 * says what the target really is.  A machine without a module has
+	 * no catalog to start from: the object of an empty plan names the
+	 * target (another architecture's plan would assemble a catalog the
+	 * toolchain cannot know). */
 	char guess[sizeof p->arch], loaded[sizeof p->arch] = "";
 	const struct arch *host = arch_host();
-	snprintf(guess, sizeof guess, "%s", host ? host->name : "x86_64");
+	snprintf(guess, sizeof guess, "%s", host ? host->name : "");
+	if (!host && run_log)
+		fprintf(run_log, "# this machine has no architecture module: an empty plan's object names the target\n");
 	enum obj_format fmt = format_guess(x);
 	int r = 0, first = 1;
 	x->verbose = !x->o->exact;
@@ -936,7 +940,7 @@ static int probe_catalog(struct ctx *x, char *err, size_t errlen)
 		/* Another attempt on the same arch keeps the verdicts it has:
 		 * the same toolchain gave them, only the plan was for another
 		 * object format. */
-		if (strcmp(loaded, guess) && (r = probe_load_catalog(p, x->o, guess, err, errlen)))
+		if ((!attempt || strcmp(loaded, guess)) && (r = probe_load_catalog(p, x->o, guess, err, errlen)))
 			break;
 		snprintf(loaded, sizeof loaded, "%s", guess);
 		size_t *run = xcalloc(p->cat.n + 1, sizeof *run), *alone = xcalloc(p->cat.n + 1, sizeof *alone);

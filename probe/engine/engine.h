@@ -11,6 +11,7 @@
 #include "run.h"
 
 struct arch;
+struct arch_fact;
 
 enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED, ST_UNPROBED };
 const char *status_name(enum status s);
@@ -40,19 +41,19 @@ struct probe_opts {
 	int exact;              /* explain: run the build's command as is (no -v for identity) */
 };
 
-#define BUILD_MAX_MACROS 32
+#define BUILD_MAX_MACROS 48
 
 struct build_info {
 	int known;              /* the -dM -E run worked */
-	int cet_ibt, cet_shstk, pic, ilp32, apple, win64;
-	/* the target architecture's macros (arch.h) that are defined */
+	/* the macros of the modules' macros and facts (arch.h) that are defined */
 	struct build_macro { const char *name; long value; } macro[BUILD_MAX_MACROS];
 	size_t nmacro;
 };
 
-/* Record a defined build macro (name: a module's static string); __CET__
- * also sets cet_ibt/cet_shstk, which the outputs name. */
+/* Record a defined build macro (name: a module's static string). */
 void build_macro_set(struct build_info *b, const char *name, long value);
+/* The value of fact f in b (0 or 1 for BIT and DEFINED facts). */
+long build_fact(const struct build_info *b, const struct arch_fact *f);
 
 struct probe {
 	const char *way;

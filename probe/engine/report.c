@@ -95,19 +95,21 @@ void report_json(struct buf *b, const struct probe *p)
 	buf_json_members(b, toolchain, sizeof toolchain / sizeof *toolchain);
 	buf_puts(b, "},\n \"build\": {");
 	const struct build_info *bi = &p->build;
-	json_bool(b, "cet_ibt", bi->known, bi->cet_ibt, 0);
-	json_bool(b, "cet_shstk", bi->known, bi->cet_shstk, 0);
-	if (bi->known)
-		buf_printf(b, "\"pic\": %d, ", bi->pic);
-	else
-		buf_puts(b, "\"pic\": null, ");
-	json_bool(b, "ilp32", bi->known, bi->ilp32, 0);
-	json_bool(b, "apple", bi->known, bi->apple, 0);
-	json_bool(b, "win64", bi->known, bi->win64, 0);
-	/* the target architecture's macros (arch.h) the build defines */
+	for (const struct arch_fact *f = arch_facts(p->target); f->name; f++)
+		if (f->kind != ARCH_FACT_NUMBER)
+			json_bool(b, f->name, bi->known, (int)build_fact(bi, f), 0);
+		else if (bi->known)
+			buf_printf(b, "\"%s\": %ld, ", f->name, build_fact(bi, f));
+		else
+			buf_printf(b, "\"%s\": null, ", f->name);
+	/* the architectures' macros (arch.h) the build defines */
 	buf_puts(b, "\"macros\": {");
+	const char *sep = "";
 	for (size_t i = 0; i < bi->nmacro; i++)
-		buf_printf(b, "%s\"%s\": %ld", i ? ", " : "", bi->macro[i].name, bi->macro[i].value);
+		if (arch_macro_named(bi->macro[i].name)) {
+			buf_printf(b, "%s\"%s\": %ld", sep, bi->macro[i].name, bi->macro[i].value);
+			sep = ", ";
+		}
 	buf_puts(b, "}},\n \"features\": {");
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const struct feature *f = &p->cat.f[i];
@@ -136,26 +138,38 @@ void report_json(struct buf *b, const struct probe *p)
 	buf_puts(b, "\n }\n}\n");
 }
 
+/* ASMCAP_BUILD_<FACT> for each build fact of the target: its value and,
+ * where the fact names one, the macro it comes from.  The variables it
+ * wrote; what it allocated joins own. */
+static size_t fact_vars(const struct probe *p, struct out_var *v, char **own, size_t *nown)
+{
+	const struct build_info *bi = &p->build;
+	const char *unknown = bi->known ? NULL : "unknown: the preprocessor run failed";
+	size_t k = 0;
+	for (const struct arch_fact *f = arch_facts(p->target); f->name; f++) {
+		long val = build_fact(bi, f);
+		char *name = out_var_name("ASMCAP_BUILD_", f->name), *num = xprintf("%ld", val);
+		own[(*nown)++] = name;
+		own[(*nown)++] = num;
+		v[k++] = (struct out_var){name, f->kind == ARCH_FACT_NUMBER ? num : val ? "yes" : "no",
+		                          unknown ? unknown : f->why, 0};
+	}
+	return k;
+}
+
 void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, const char *who)
 {
-	size_t n = 3 * p->cat.n + 9, k = 0;
+	size_t nfacts = 0, k = 0, nown = 0;
+	while (arch_facts(p->target)[nfacts].name)
+		nfacts++;
+	size_t n = 3 * p->cat.n + 3 + nfacts;
 	struct out_var *v = xcalloc(n, sizeof *v);
 	char **own = xcalloc(2 * n, sizeof *own);
-	size_t nown = 0;
-	const struct build_info *bi = &p->build;
-	char pic[16];
-	snprintf(pic, sizeof pic, "%d", bi->pic);
 	const char *tool[][2] = {{"ASMCAP_ARCH", p->arch}, {"ASMCAP_FORMAT", p->format},
 	                         {"ASMCAP_FLAVOUR", p->flavour}};
 	for (int i = 0; i < 3; i++)
 		v[k++] = (struct out_var){tool[i][0], tool[i][1], NULL, 0};
-	const char *unknown = bi->known ? NULL : "unknown: the preprocessor run failed";
-	v[k++] = (struct out_var){"ASMCAP_BUILD_CET_IBT", bi->cet_ibt ? "yes" : "no", unknown ? unknown : "__CET__ & 1", 0};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_CET_SHSTK", bi->cet_shstk ? "yes" : "no", unknown ? unknown : "__CET__ & 2", 0};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_PIC", pic, unknown ? unknown : "__PIC__", 0};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_ILP32", bi->ilp32 ? "yes" : "no", unknown, 0};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_APPLE", bi->apple ? "yes" : "no", unknown, 0};
-	v[k++] = (struct out_var){"ASMCAP_BUILD_WIN64", bi->win64 ? "yes" : "no", unknown, 0};
+	k += fact_vars(p, v + k, own, &nown);
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const char *missing = NULL;
 		int yes = feature_usable(p, i, &missing);
@@ -225,6 +239,39 @@ static int report_runs(struct buf *b, const struct probe *p)
 	return own;
 }
 
+/* The `build:' line: "CET ibt+shstk, PIC 2, ILP32" (facts sharing a
+ * label give one item: their words, or "off"; a yes/no fact without a
+ * word shows its label when yes). */
+static void report_facts(struct buf *b, const struct probe *p)
+{
+	const struct arch_fact *facts = arch_facts(p->target);
+	const char *sep = "build:     ";
+	for (const struct arch_fact *f = facts; f->name; f++) {
+		long val = build_fact(&p->build, f);
+		int first = 1;
+		for (const struct arch_fact *g = facts; g != f && first; g++)
+			first = !g->word || !f->word || strcmp(g->label, f->label);
+		if (!first || (f->kind != ARCH_FACT_NUMBER && !f->word && !val))
+			continue;
+		buf_printf(b, "%s%s", sep, f->label);
+		sep = ", ";
+		if (f->kind == ARCH_FACT_NUMBER) {
+			buf_printf(b, " %ld", val);
+			continue;
+		}
+		const char *join = " ";
+		for (const struct arch_fact *g = f; f->word && g->name; g++)
+			if (g->word && !strcmp(g->label, f->label) && build_fact(&p->build, g)) {
+				buf_printf(b, "%s%s", join, g->word);
+				join = "+";
+			}
+		if (f->word && *join == ' ')
+			buf_puts(b, " off");
+	}
+	if (*sep == ',')
+		buf_puts(b, "\n");
+}
+
 void report_text(struct buf *b, const struct probe *p, int colour)
 {
 	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m",
@@ -244,10 +291,7 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 		buf_printf(b, ", mode %c", p->mode);
 	buf_puts(b, "\n");
 	if (p->build.known)
-		buf_printf(b, "build:     CET %s, PIC %d%s%s%s\n",
-		           p->build.cet_ibt && p->build.cet_shstk ? "ibt+shstk" : p->build.cet_ibt ? "ibt" :
-		           p->build.cet_shstk ? "shstk" : "off", p->build.pic, p->build.ilp32 ? ", ILP32" : "",
-		           p->build.apple ? ", Apple" : "", p->build.win64 ? ", Win64" : "");
+		report_facts(b, p);
 	int ms = report_runs(b, p);
 	size_t w = 7;
 	int two = 0;            /* a column for the second answer, where there is one */

@@ -8,27 +8,10 @@ import shutil
 import subprocess
 import tempfile
 
-from catalog_files import TEMPLATES, hexbytes, parse_header, sections
+from catalog_files import FOLDERS, TEMPLATES, hexbytes, parse_header, sections, words_dialect
 
-ARCHES = ("aarch64", "arm", "riscv64")
+ARCHES = tuple(a for a in FOLDERS if words_dialect(a))
 MULTI = ("expect", "enable", "audit", "audit-thumb")
-
-# The brief's feature list, per folder.
-FEATURES = {
-    "aarch64": ("crc32 aes pmull sha2 sha3 sha512 sm3 sm4 lse rcpc dotprod fp16 bf16 "
-                "i8mm sve sve2 sme sme2 pauth bti mte flagm sb mops cssc wfxt ls64 "
-                "gcs neon armv8 sme-i16i64 archext-sha3 archext-dotprod archext-i8mm "
-                "arch-level cfi-negate-ra-state archext-crc archext-aes archext-sve archext-sve2 "
-                "archext-sme archext-sme2 archext-sme-i16i64 func platform-as cpuext-simd "
-                "cpuext-crypto").split() +
-               [f"march-armv8.{n}-a" for n in range(1, 7)],
-    "arm": ("neon vfpv4 idiv crc32 aes sha2 thumb2 armv5te armv6 armv6t2 vfp vfpv3 setend "
-            "vfp-fpinst archext-sec dn-qn func platform-as fpu-neon").split(),
-    "riscv64": ("zba zbb zbc zbs zbkb zbkc zbkx zknd zkne zknh zksed zksh v zvbb zvbc "
-                "zvkb zvkg zvkned zvknha zvknhb zvksed zvksh zicond zacas zabha zicbom "
-                "zicboz zihintpause zawrs zfa zcb zimop zicbop insn option-arch").split() +
-               ["march-rv64ima_zbb", "march-rv64ima_zba"],
-}
 
 # Directive questions (templates/README.md): no CPU key and no audit (built
 # code does not show which directive made it).  Each maps to (PLAIN,

@@ -73,7 +73,7 @@ EXCEPT = {
         # .insn and the -march flags need no `.option arch', which clang-14
         # warns about (the kernel's as-instr makes that warning fatal: its
         # AS_HAS_OPTION_ARCH is n there too, as option-arch is no)
-        "clang-14": {f: "no" for f in cc.FEATURES["riscv64"]
+        "clang-14": {f: "no" for f in cc.load("riscv64")
                      if f != "insn" and f not in cc.FLAG_QUESTIONS["riscv64"]},
         "clang-19": {"zacas": "no"},
     },
