@@ -618,10 +618,13 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 /* A `broken' answer needs the evidence a rejection does: the same verdict
  * from PROBE_TRIES compiles, each after a passing control, with no answer
  * of this toolchain given two ways (a wrapper that now and then loses an
- * object's code makes any answer look broken once).  0, or 3 with err. */
+ * object's code makes any answer look broken once).  Each later round
+ * compiles every broken answer twice, one compile after the other: a
+ * wrapper that loses every Nth object (N >= 2) cannot lose both, so its
+ * damage shows as an answer given two ways.  0, or 3 with err. */
 static int confirm_broken(struct cp *c, char *err, size_t errlen)
 {
-	struct answer **todo = xcalloc(c->n + 1, sizeof *todo), **again = xcalloc(c->n + 1, sizeof *again);
+	struct answer **todo = xcalloc(c->n + 1, sizeof *todo);
 	char **was = xcalloc(c->n + 1, sizeof *was);
 	size_t n = 0, left, differs = c->n;
 	int r = 0;
@@ -631,12 +634,14 @@ static int confirm_broken(struct cp *c, char *err, size_t errlen)
 			todo[n++] = &c->a[i];
 		}
 	for (int round = 1; !r && n && differs == c->n && round < PROBE_TRIES; round++) {
-		memcpy(again, todo, n * sizeof *todo);          /* round_of reorders its list */
-		if (!(r = control(c, 0, err, errlen)))
-			r = round_of(c, again, n, &left, err, errlen);
+		r = control(c, 0, err, errlen);
 		for (size_t k = 0; !r && k < n && differs == c->n; k++)
-			if (todo[k]->st != ST_BROKEN || strcmp(todo[k]->reason, was[k]))
-				differs = k;
+			for (int twice = 0; !r && twice < 2 && differs == c->n; twice++) {
+				struct answer *one = todo[k];
+				if (!(r = round_of(c, &one, 1, &left, err, errlen)) &&
+				    (todo[k]->st != ST_BROKEN || strcmp(todo[k]->reason, was[k])))
+					differs = k;
+			}
 	}
 	if (!r && n && (differs < c->n || c->flaky)) {
 		size_t k = differs < c->n ? differs : 0;
@@ -650,7 +655,6 @@ static int confirm_broken(struct cp *c, char *err, size_t errlen)
 	for (size_t k = 0; k < n; k++)
 		free(was[k]);
 	free(was);
-	free(again);
 	free(todo);
 	return r;
 }
