@@ -7,10 +7,17 @@ target's GNU objdump searched for the instruction's mnemonic — and
 asmcap's verdict must be the same.  Measured (2026-12, Debian 12):
 
 aarch64 (armv8-a)         clang-14  clang-19 clang-22
-  every -m answer, crc32-inline, pmull-intrinsic   yes  yes  yes
+  every -m answer, crc32-inline, pmull-intrinsic,
+  neon-inline                                       yes  yes  yes
   the other target("+x") answers                   no   yes  yes
+  sme-i16i64-inline                                 no   no   no
 clang-14's arm_neon.h, arm_acle.h and arm_sve.h declare an intrinsic only
-under the -march macros: a target attribute cannot reach it.
+under the -march macros: a target attribute cannot reach it.  FFmpeg's
+bare inline forms follow the build's -march alone (FLAG_CASES):
+  sme-i16i64-inline, -march=armv9-a+sme             no   no   no
+  sme-i16i64-inline, armv9-a + the extension        yes  yes  yes
+    (clang-14's driver spells it +sme-i64, rejecting +sme-i16i64)
+  neon-inline, -march=armv8-a+nosimd                no   no   no
 arm (armv7-a, vfpv3-d16)
   the -m answers, arm-neon-inline                   yes  yes  yes
   target("fpu=neon"), target("arch=armv8-a+...")   no   no   no
@@ -40,18 +47,29 @@ TARGETS = {"aarch64": (["--target=aarch64-linux-gnu", "-march=armv8-a"], ["aarch
            # words as .4byte): LLVM's, told every extension the probes use
            "riscv64": (["--target=riscv64-linux-gnu", "-march=rv64gc"],
                        ["llvm-objdump-14", "--mattr=+v,+zbb,+zbc"])}
-# insn: feature -> a mnemonic of the instruction its intrinsic compiles to
-MNEMONIC = {"pmull": r"pmull\s", "aes": r"aese", "sha2": r"sha256h(\.32)?\s", "sha3": r"eor3\s",
-            "dotprod": r"sdot\s", "i8mm": r"smmla\s", "crc32": r"crc32[wx]\s", "sve": r"add\s+z\d",
-            "neon": r"vadd\.i32\s", "v": r"vadd\.vv\s", "zbb": r"(ctz|orc\.b)\s", "zbc": r"clmul\s"}
+# arch -> insn: feature -> a mnemonic of the instruction its probe compiles to
+SHARED = {"aes": r"aese", "sha2": r"sha256h(\.32)?\s", "crc32": r"crc32[wx]\s"}   # A64 and A32 alike
+MNEMONIC = {"aarch64": {**SHARED, "pmull": r"pmull\s", "sha3": r"eor3\s", "dotprod": r"sdot\s",
+                        "i8mm": r"smmla\s", "sve": r"add\s+z\d", "neon": r"ext\s+v\d",
+                        "sme-i16i64": r"smopa\s+za\d\.d"},
+            "arm": {**SHARED, "neon": r"vadd\.i32\s"},
+            "riscv64": {"v": r"vadd\.vv\s", "zbb": r"(ctz|orc\.b)\s", "zbc": r"clmul\s"}}
 # The answers clang-14 gives yes (aarch64/riscv64) where clang-19/22 say yes
 # to every one; arm is the same on all three.
 CLANG14_YES = {
-    "aarch64": {"pmull-intrinsic", "crc32-inline"} | {f"{n}-intrinsic-m" for n in
+    "aarch64": {"pmull-intrinsic", "crc32-inline", "neon-inline"} | {f"{n}-intrinsic-m" for n in
                 ("pmull", "aes", "sha2", "sha3", "dotprod", "i8mm", "crc32", "sve")},
     "riscv64": {"zbb-builtin-m"},
 }
 ARM_YES = {"arm-neon-inline"} | {f"arm-{n}-intrinsic-m" for n in ("neon", "aes", "sha2", "crc32")}
+# Bare inline asm of an extension the base -march lacks: no on every compiler
+# (FLAG_CASES gives the flags that make it yes).
+BASE_NO = {"sme-i16i64-inline"}
+# (answer, -march, expected): FFmpeg's inline forms, decided by the build's
+# flags alone.  "{ext}" is SME I16I64 as this driver spells it.
+FLAG_CASES = [("sme-i16i64-inline", "armv9-a+sme", "no"),     # smstart assembles, the .d smopa not
+              ("sme-i16i64-inline", "armv9-a+{ext}", "yes"),
+              ("neon-inline", "armv8-a+nosimd", "no")]
 
 
 def header(path):
@@ -77,10 +95,12 @@ def answers(arch):
     return out
 
 
-def independent(cc, arch, path, h, mflags):
+def independent(cc, arch, path, h, mflags, extra=()):
     """'yes' when the probe compiles warning-free and asmcap_probe's code
-    holds the mnemonic, else 'no' (or 'broken': compiled, instruction absent)."""
+    holds the mnemonic, else 'no' (or 'broken': compiled, instruction absent).
+    `extra` follows the target's flags (a later -march wins)."""
     flags, objdump = TARGETS[arch]
+    flags = [*flags, *extra]
     attr = "" if mflags or "target" not in h else f'__attribute__((target("{h["target"]}")))'
     with tempfile.TemporaryDirectory() as tmp:
         src, obj = pathlib.Path(tmp, "p.c"), pathlib.Path(tmp, "p.o")
@@ -92,10 +112,12 @@ def independent(cc, arch, path, h, mflags):
         dis = subprocess.run([need_tool(objdump[0]), *objdump[1:], "-d", str(obj)], capture_output=True,
                              text=True, check=True).stdout
     body = dis.split("<asmcap_probe>:", 1)[-1]
-    return "yes" if re.search(MNEMONIC[h["insn"]], body) else "broken"
+    return "yes" if re.search(MNEMONIC[arch][h["insn"]], body) else "broken"
 
 
 def expected(cc, arch, name):
+    if name in BASE_NO:
+        return "no"
     if arch == "arm":
         return "yes" if name in ARM_YES else "no"
     return "yes" if cc != "clang-14" or name in CLANG14_YES[arch] else "no"
@@ -106,19 +128,45 @@ def expected(cc, arch, name):
 def test_cross_cc_probe_agrees_with_the_objects(cc, arch):
     need_tool(cc)
     want = answers(arch)
-    flags = TARGETS[arch][0]
-    r = asmcap("cc-probe", "--cc", f"{cc} {flags[0]}", "--cflags", " ".join(["-O2", *flags[1:]]),
-               "--features", ",".join(want), "--format", "json",
-               timeout=600)
-    assert r.returncode == 0, r.stderr
-    got = {n: v["status"] for n, v in json.loads(r.stdout)["features"].items() if n in want}
+    got = cc_probe(cc, arch, want)
     mine = {n: independent(cc, arch, *want[n]) for n in want}
     assert got == mine
     assert mine == {n: expected(cc, arch, n) for n in want}
+
+
+def cc_probe(cc, arch, names, extra=()):
+    """asmcap's {answer: status} for `names` under the target's flags + extra."""
+    flags = TARGETS[arch][0]
+    r = asmcap("cc-probe", "--cc", f"{cc} {flags[0]}", "--cflags", " ".join(["-O2", *flags[1:], *extra]),
+               "--features", ",".join(names), "--format", "json",
+               timeout=600)
+    assert r.returncode == 0, r.stderr
+    return {n: v["status"] for n, v in json.loads(r.stdout)["features"].items() if n in names}
+
+
+def driver_spelling(cc, names):
+    """The first of `names` this driver takes in -march=armv9-a+NAME."""
+    for name in names:
+        r = subprocess.run([cc, TARGETS["aarch64"][0][0], f"-march=armv9-a+{name}", "-x", "c", "-c",
+                            "-", "-o", "/dev/null"], input="", capture_output=True, text=True)
+        if r.returncode == 0:
+            return name
+    pytest.fail(f"{cc} takes none of -march=armv9-a+{{{','.join(names)}}}")
+
+
+@pytest.mark.parametrize("cc", ["clang-14", "clang-19", "clang-22"])
+def test_cross_inline_follows_the_build_flags(cc):
+    need_tool(cc)
+    want = answers("aarch64")
+    ext = driver_spelling(cc, ("sme-i16i64", "sme-i64"))
+    for name, march, verdict in FLAG_CASES:
+        extra = [f"-march={march.format(ext=ext)}"]
+        assert cc_probe(cc, "aarch64", [name], extra) == {name: verdict}, extra
+        assert independent(cc, "aarch64", *want[name], extra) == verdict, extra
 
 
 def test_every_cross_probe_names_a_feature_of_its_catalog():
     for arch in TARGETS:
         for path, h, _ in answers(arch).values():
             assert (TEMPLATES / arch / f"{h['insn']}.s").exists(), path
-            assert h["insn"] in MNEMONIC, path
+            assert h["insn"] in MNEMONIC[arch], path
