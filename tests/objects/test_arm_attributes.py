@@ -130,8 +130,10 @@ def object_arch(*args):
 
 def test_probe_yes_on_gas_no_on_clang():
     """The verdict follows the attribute: the bytes are right on both."""
+    clang = "clang-19 --target=armv7a-linux-gnueabihf -march=armv7-a"
     assert object_arch("--as", GAS.split()[0])["status"] == "yes"
-    got = object_arch("--cc", "clang-19 --target=armv7a-linux-gnueabihf -march=armv7-a")
+    assert object_arch("--cc", f"{clang} -fno-integrated-as")["status"] == "yes"     # GNU as again
+    got = object_arch("--cc", clang)
     assert got["status"] == "no" and "attribute 6 = 10, not 1" in got["reason"], got
 
 
