@@ -492,12 +492,11 @@ static enum status check_attribute(const struct feature *f, const struct obj *o,
 	if (r < 0)
 		buf_printf(why, "exited 0 but its object's %s", err);
 	else if (!r)
-		buf_printf(why, "assembled, but the object records no attribute %u (expected %llu): "
-		           "the directive had no effect", f->attr_tag, (unsigned long long)f->attr_value);
+		buf_printf(why, "assembled, but its object records no attribute %u (expected %llu)",
+		           f->attr_tag, (unsigned long long)f->attr_value);
 	else if (got != f->attr_value)
-		buf_printf(why, "assembled, but the object records attribute %u = %llu, not %llu: "
-		           "the directive had no effect", f->attr_tag, (unsigned long long)got,
-		           (unsigned long long)f->attr_value);
+		buf_printf(why, "assembled, but its object records attribute %u = %llu, not %llu",
+		           f->attr_tag, (unsigned long long)got, (unsigned long long)f->attr_value);
 	return r < 0 ? ST_BROKEN : r && got == f->attr_value ? ST_YES : ST_NO;
 }
 

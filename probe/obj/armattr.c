@@ -53,7 +53,7 @@ static int file_attributes(const uint8_t *d, uint64_t off, uint64_t n, unsigned 
 		uint64_t at = off, t, v = 0;
 		if (uleb(d, n, &off, &t))
 			return attr_fail(err, errlen, "bad ULEB128 tag", at);
-		if ((!string_valued(t) || t == 32) && uleb(d, n, &off, &v))
+		if (!string_valued(t) && uleb(d, n, &off, &v))
 			return attr_fail(err, errlen, "bad ULEB128 value", at);
 		if (string_valued(t) || t == 32) {
 			const uint8_t *z = memchr(d + off, 0, n - off);
