@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target for one object reader, chosen at build time with
  * -DFUZZ_READER=elf|coff|macho|ar|x86 (one source, one binary per reader;
- * elf is the sections' and the dynamic section's readers, x86 the
- * instruction decoder).
+ * elf is the sections', the dynamic section's and the Arm build
+ * attributes' readers, x86 the instruction decoder).
  * Everything a reader returns is touched, so ASan sees any pointer or
  * size that escapes the input. */
 #include <stdint.h>
 #include <string.h>
 
+#include "armattr.h"
 #include "obj.h"
 #include "x86dec.h"
 
@@ -47,7 +48,13 @@ static void touch(const struct obj *o)
 		sum += !!obj_symbol_named(o, o->symbols[0].name);
 	sum += !!obj_section_named(o, ".text") + !!obj_section_listed(o, ".data, __eh_frame,x") +
 	       strlen(obj_format_name(o));
-	sink = sum;
+	/* the build attributes (`attribute:' evidence): a failure has its reason */
+	char err[160];
+	uint64_t v = 0;
+	if (obj_arm_attribute(o, 6, &v, err, sizeof err) < 0 &&
+	    (!memchr(err, 0, sizeof err) || strncmp(err, ".ARM.attributes: ", 17)))
+		__builtin_trap();
+	sink = sum + v;
 }
 
 static void parse(int (*reader)(struct obj *, const uint8_t *, size_t, char *, size_t),

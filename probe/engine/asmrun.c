@@ -5,6 +5,7 @@
  * catalog's, or the assembler's message for the snippet's lines. */
 #include "asmrun.h"
 #include "arch.h"
+#include "armattr.h"
 #include "file.h"
 #include "xalloc.h"
 
@@ -478,6 +479,27 @@ static int check_code(const struct arch *a, const struct feature *f, size_t fi, 
 	return ok;
 }
 
+/* A snippet whose bytes matched, and whose effect is a build attribute
+ * (`attribute:'): yes when the object records the value; no when it
+ * records another or none (the directive was taken and did nothing: an
+ * exit status would have said yes); broken when .ARM.attributes does not
+ * parse.  The run held this snippet alone (split_shared_sections). */
+static enum status check_attribute(const struct feature *f, const struct obj *o, struct buf *why)
+{
+	char err[160];
+	uint64_t got = 0;
+	int r = obj_arm_attribute(o, f->attr_tag, &got, err, sizeof err);
+	if (r < 0)
+		buf_printf(why, "exited 0 but its object's %s", err);
+	else if (!r)
+		buf_printf(why, "assembled, but its object records no attribute %u (expected %llu)",
+		           f->attr_tag, (unsigned long long)f->attr_value);
+	else if (got != f->attr_value)
+		buf_printf(why, "assembled, but its object records attribute %u = %llu, not %llu",
+		           f->attr_tag, (unsigned long long)got, (unsigned long long)f->attr_value);
+	return r < 0 ? ST_BROKEN : r && got == f->attr_value ? ST_YES : ST_NO;
+}
+
 /* The verdict for snippet f after a run that exited 0. */
 static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
                    const char *general, const struct asm_run *u, struct verdict *v)
@@ -496,6 +518,8 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 	}
 	int ok = f->section ? check_section(f, o, &g, &why)
 	                    : check_code(x->p->target, f, fi, o, &g, &why, &how);
+	enum status st = !ok ? ST_BROKEN : f->attr_tag ? check_attribute(f, o, &why) : ST_YES;
+	ok = st == ST_YES;
 	if (!ok && general)
 		buf_printf(&why, "; it said: %s", general);
 	if (!ok && !why.n)
@@ -505,7 +529,7 @@ static void decide(struct ctx *x, size_t fi, const struct obj *o, const char *wa
 		why = how;
 	} else
 		buf_free(&how);
-	set_verdict(v, ok ? ST_YES : ST_BROKEN, why.s ? why.s : xstrdup(""), u->job.r.ms);
+	set_verdict(v, st, why.s ? why.s : xstrdup(""), u->job.r.ms);
 	free(v->got);
 	v->got = NULL;
 	v->ngot = g.ngot;

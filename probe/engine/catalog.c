@@ -267,11 +267,12 @@ struct header {
 };
 
 /* only: CPU keys belong to one family (a cpuid: line in an aarch64 file
- * would be silently ignored by the CPU reader).  repeat: keys that may
+ * would be silently ignored by the CPU reader); an `attribute:' is Arm
+ * ELF's (.ARM.attributes), so the arm folder's alone.  repeat: keys that may
  * repeat list alternatives (or, in the fixed-width catalogs, add audit
  * words and directives); any other given twice is an error, not a silent
  * override. */
-enum only { ONLY_ANY, ONLY_OPCODES, ONLY_WORDS };
+enum only { ONLY_ANY, ONLY_OPCODES, ONLY_WORDS, ONLY_ARM };
 enum repeat { REPEAT_NEVER, REPEAT_ALWAYS, REPEAT_IN_WORDS };
 struct field {
 	const char *key;
@@ -382,6 +383,27 @@ static int set_isa(struct header *h, char *v)
 	return 0;
 }
 
+/* `attribute: Tag_NAME=N': the ULEB128-valued File attributes of the ABI's
+ * Build Attributes (tag numbers from its table) a directive may set. */
+static int set_attribute(struct header *h, char *v)
+{
+	static const struct { const char *name; unsigned tag; } tags[] = {
+		{"Tag_CPU_arch", 6}, {"Tag_CPU_arch_profile", 7}, {"Tag_ARM_ISA_use", 8},
+		{"Tag_THUMB_ISA_use", 9}, {"Tag_FP_arch", 10}, {"Tag_Advanced_SIMD_arch", 12},
+	};
+	const char *eq = strchr(v, '=');
+	size_t len = eq ? (size_t)(eq - v) : 0, k = 0;
+	unsigned long long n;
+	while (eq && k < sizeof tags / sizeof *tags && (strlen(tags[k].name) != len || strncmp(v, tags[k].name, len)))
+		k++;
+	if (!eq || k == sizeof tags / sizeof *tags || parse_number(eq + 1, UINT64_MAX, &n))
+		return bad(h, "bad attribute `%s' (want `Tag_NAME=N', NAME one of CPU_arch, CPU_arch_profile, "
+		           "ARM_ISA_use, THUMB_ISA_use, FP_arch, Advanced_SIMD_arch)", v);
+	h->f->attr_tag = tags[k].tag;
+	h->f->attr_value = n;
+	return 0;
+}
+
 static int set_requires(struct header *h, char *v)
 {
 	split_list(v, " \t,", &h->f->requires, &h->f->nrequires);
@@ -470,6 +492,7 @@ static const struct field fields[] = {
 	{.key = "hwcap2", .set = set_hwcap, .only = ONLY_WORDS},
 	{.key = "hwprobe", .set = set_hwprobe, .only = ONLY_WORDS},
 	{.key = "isa", .set = set_isa, .only = ONLY_WORDS},
+	{.key = "attribute", .set = set_attribute, .only = ONLY_ARM},
 	{.key = "requires", .set = set_requires},
 	{.key = "nasm", .set = set_none, .only = ONLY_OPCODES, .text = offsetof(struct feature, nasm_none)},
 	{.key = "masm", .set = set_none, .only = ONLY_OPCODES, .text = offsetof(struct feature, masm_none)},
@@ -492,7 +515,8 @@ static int header_field(struct header *h, const char *key, char *v)
 	int may_repeat = e->repeat == REPEAT_ALWAYS || (e->repeat == REPEAT_IN_WORDS && !h->opcodes);
 	if ((h->seen >> i & 1) && !may_repeat)
 		return bad(h, "`%s:' given twice", key);
-	if (e->only != ONLY_ANY && (e->only == ONLY_OPCODES) != h->opcodes)
+	if (e->only == ONLY_ARM ? strcmp(h->arch, "arm") != 0
+	                        : e->only != ONLY_ANY && (e->only == ONLY_OPCODES) != h->opcodes)
 		return bad(h, "`%s:' does not apply to %s", key, h->arch);
 	h->seen |= 1u << i;
 	h->field = e;

@@ -59,6 +59,10 @@ struct feature {
 	struct cat_hwcap hwcap;
 	struct cat_hwprobe hwprobe;
 	char *isa;                      /* arm: "thumb" | "arm" | NULL (either) */
+	/* arm "# attribute: Tag_NAME=N": the build attribute the snippet's
+	 * object must record (a directive whose effect is no code byte);
+	 * attr_tag 0: none (no attribute has tag 0) */
+	unsigned attr_tag; uint64_t attr_value;
 	struct cat_word *audit_words; size_t naudit_words;       /* "# audit:" (arm: A32) */
 	struct cat_word *audit_thumb_words; size_t naudit_thumb_words; /* arm "# audit-thumb:" (T32) */
 };

@@ -351,7 +351,8 @@ static int plan(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, c
  * state_line), and, where nothing undoes a directive (AArch64 and ARM
  * `.arch', arch.h), those that carry `enable:` directives: a directive
  * must not make another snippet pass, or fail; and an assembler-flag
- * question (`as-flag:'), whose flag would raise the level for the rest. */
+ * question (`as-flag:'), whose flag would raise the level for the rest;
+ * and an attribute's (`attribute:'), which is the whole object's. */
 static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_t *alone)
 {
 	struct probe *p = x->p;
@@ -361,7 +362,7 @@ static size_t split_shared_sections(struct ctx *x, size_t *run, size_t *n, size_
 	size_t nalone = 0, k = 0;
 	for (size_t i = 0; i < *n; i++) {
 		const struct feature *f = &p->cat.f[run[i]];
-		int shared = (directives_leak && f->nenable) || f->as_flag ||
+		int shared = (directives_leak && f->nenable) || f->as_flag || f->attr_tag ||
 		             (nasm ? f->nasm_state_line : masm ? f->masm_state_line : f->state_line);
 		for (size_t j = 0; f->section && j < *n; j++)
 			shared |= j != i && p->cat.f[run[j]].section && !strcmp(p->cat.f[run[j]].section, f->section);

@@ -43,6 +43,8 @@ int main(int argc, char **argv)
 			printf("hwprobe %d %u\n", f->hwprobe.key, f->hwprobe.bit);
 		if (f->isa)
 			printf("isa %s\n", f->isa);
+		if (f->attr_tag)
+			printf("attribute %u %llu\n", f->attr_tag, (unsigned long long)f->attr_value);
 		for (size_t k = 0; k < f->nexpect; k++) {
 			printf("expect");
 			for (size_t b = 0; b < f->expect[k].n; b++)

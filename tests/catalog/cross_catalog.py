@@ -48,6 +48,9 @@ DIRECTIVES = {
         "func": (".syntax unified\n.arm\nadd r0, r1, r2", None),
         "platform-as": (".syntax unified\n.arm\nadd r0, r0, r4, ror #12", None),
         "fpu-neon": (None, None),
+        # its effect is the attribute, not the bytes (verdict_with reads it);
+        # clang, which leaves the attribute, checks the bytes
+        "object-arch": (".syntax unified\n.arm\nadd r0, r0, r0", None),
     },
     "riscv64": {
         "insn": ("add t0, t0, zero", None),
@@ -203,10 +206,12 @@ def source(arch, t, enable=True, spelling=0):
     return "\n".join([*lines, body, ""])
 
 
-def assemble(argv, text, section=".text"):
-    """(ok, message, the section's bytes): ok only with exit 0 and no warning."""
+def assemble(argv, text, section=".text", keep=None):
+    """(ok, message, the section's bytes): ok only with exit 0 and no warning.
+    keep: a directory to leave the object in (keep/s.o), for a look at more
+    than one section."""
     with tempfile.TemporaryDirectory() as tmp:
-        src, obj = pathlib.Path(tmp, "s.s"), pathlib.Path(tmp, "s.o")
+        src, obj = pathlib.Path(tmp, "s.s"), pathlib.Path(keep or tmp, "s.o")
         src.write_text(text)
         r = subprocess.run([*argv, str(src), "-o", str(obj)], capture_output=True,
                            text=True, timeout=60)
@@ -218,14 +223,44 @@ def assemble(argv, text, section=".text"):
         return True, "", sections(obj)[1].get(section)
 
 
-def verdict_with(arch, tc, t, spelling):
-    """('yes'|'no'|'broken', detail) for feature t under one enable spelling."""
-    ok, msg, code = assemble(argv_with(tc, t), source(arch, t, spelling=spelling), t.get("section", ".text"))
-    if not ok:
-        return "no", msg
-    if any(code == hexbytes(e) for e in t["expect"]):
+# Build attributes (ELF for the Arm Architecture, Addenda: "Build
+# Attributes"): the tags an `attribute:' line may name, and the names
+# readelf --arch-specific prints for Tag_CPU_arch's values (0 Pre-v4 ...
+# 10 v7), so a verdict is read from the object apart from asmcap's reader.
+ARM_ATTRIBUTE_TAGS = {"Tag_CPU_arch": 6, "Tag_CPU_arch_profile": 7, "Tag_ARM_ISA_use": 8,
+                      "Tag_THUMB_ISA_use": 9, "Tag_FP_arch": 10, "Tag_Advanced_SIMD_arch": 12}
+CPU_ARCH_NAMES = ["Pre-v4", "v4", "v4T", "v5T", "v5TE", "v5TEJ", "v6", "v6KZ", "v6T2", "v6K", "v7"]
+
+
+def attribute(t):
+    """(tag name, value) of t's `attribute:' line."""
+    name, value = t["attribute"].split("=")
+    return name, int(value, 0)
+
+
+def attribute_verdict(t, obj):
+    """('yes'|'no', detail): does readelf see t's Tag_CPU_arch in obj?"""
+    name, value = attribute(t)
+    assert name == "Tag_CPU_arch", f"no readelf names for {name} here yet"
+    r = subprocess.run(["readelf", "--arch-specific", str(obj)], capture_output=True, text=True,
+                       timeout=60, check=True)
+    got = [l.split(":", 1)[1].strip() for l in r.stdout.splitlines() if l.strip().startswith(name + ":")]
+    if got == [CPU_ARCH_NAMES[value]]:
         return "yes", ""
-    return "broken", f"got {code.hex(' ') if code else None}"
+    return "no", f"readelf -A: {name} {got or 'absent'}, not {CPU_ARCH_NAMES[value]}"
+
+
+def verdict_with(arch, tc, t, spelling, enable=True):
+    """('yes'|'no'|'broken', detail) for feature t under one enable spelling
+    (enable=False: without its enable lines or `as-flag:')."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ok, msg, code = assemble(argv_with(tc, t, enable), source(arch, t, enable, spelling),
+                                 t.get("section", ".text"), tmp)
+        if not ok:
+            return "no", msg
+        if not any(code == hexbytes(e) for e in t["expect"]):
+            return "broken", f"got {code.hex(' ') if code else None}"
+        return attribute_verdict(t, pathlib.Path(tmp, "s.o")) if "attribute" in t else ("yes", "")
 
 
 def verdict(arch, tc, t):

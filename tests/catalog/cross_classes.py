@@ -88,7 +88,7 @@ CLASS = {
         "vfpv3": ["vmov.f64 d0, #-2.0", "vcvt.f32.s32 s0, s0, #16", "vcvt.u16.f64 d0, d0, #3"],
         "setend": ["setend le", "setend be"],
         "vfp-fpinst": ["vmrs r1, fpinst2", "vmsr fpinst, r2", "vmsr fpinst2, r3"],
-        **{n: [] for n in ("archext-sec", "dn-qn", "func", "platform-as", "fpu-neon")},
+        **{n: [] for n in ("archext-sec", "dn-qn", "func", "platform-as", "fpu-neon", "object-arch")},
     },
     "riscv64": {
         "zba": ["sh2add a0, a1, a2", "sh3add a0, a1, a2", "add.uw a0, a1, a2", "sh1add.uw a0, a1, a2",

@@ -16,7 +16,7 @@ from catalog_files import ROOT, TEMPLATES, hexbytes
 from conftest import probe_includes, probe_sources
 
 KNOWN = {"feature", "summary", "requires", "since", "expect", "enable", "audit",
-         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section", "as-flag"}
+         "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section", "as-flag", "attribute"}
 # Snippet words that another feature's patterns also recognise, beyond
 # `requires:`: the instruction belongs to both extensions (templates/README.md).
 OVERLAPS = {("zbkc", "zbc"), ("zvkb", "zvbb"), ("zvknha", "zvknhb"), ("zvknhb", "zvknha")}
@@ -244,6 +244,9 @@ def expected_dump(arch):
             out.append(f"{key[0]} {key[1]} {key[2]}")
         if "isa" in t:
             out.append(f"isa {t['isa']}")
+        if "attribute" in t:
+            name, value = cc.attribute(t)
+            out.append(f"attribute {cc.ARM_ATTRIBUTE_TAGS[name]} {value}")
         out += [f"expect {e}" for e in t["expect"]]
         for k in ("audit", "audit-thumb"):
             out += [f"{k} {m:0{2 * n}x} {v:0{2 * n}x}" for m, v, n in cc.patterns(t, k)]
@@ -301,9 +304,16 @@ BODY = "\tcrc32x\tw0, w1, x2\n"
     ("riscv64", "# hwprobe: key=-1 bit=3\n", "bad hwprobe"),
     ("riscv64", "# hwprobe: key=4 bit=3\n# hwprobe: key=4 bit=4\n", "`hwprobe:' given twice"),
     ("arm", "# isa: mips\n", "bad isa"),
+    ("arm", "# attribute: Tag_CPU_arch\n", "bad attribute"),
+    ("arm", "# attribute: Tag_CPU_name=1\n", "bad attribute"),     # string-valued: not in the table
+    ("arm", "# attribute: Tag_CPU_arch=v4\n", "bad attribute"),
+    ("arm", "# attribute: Tag_CPU_arch=1\n# attribute: Tag_CPU_arch=2\n", "`attribute:' given twice"),
+    ("aarch64", "# attribute: Tag_CPU_arch=1\n", "`attribute:' does not apply to aarch64"),
+    ("riscv64", "# attribute: Tag_CPU_arch=1\n", "`attribute:' does not apply to riscv64"),
     ("arm", "# audit-thumb: f800 e8000000\n", "bad audit-thumb"),
     ("x86_64", "# hwcap: AT_HWCAP bit=7\n", "`hwcap:' does not apply to x86_64"),
     ("x86_64", "# audit-thumb: f800 e800\n", "`audit-thumb:' does not apply"),
+    ("x86_64", "# attribute: Tag_CPU_arch=1\n", "`attribute:' does not apply to x86_64"),
 ])
 def test_parser_rejects(dump, tmp_path, arch, header, message):
     d = tmp_path / arch

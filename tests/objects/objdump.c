@@ -9,11 +9,14 @@
  *   objdump --dynamic FILE           "needed NAME" per DT_NEEDED, "runpath PATH"
  *                                    (exit 1 with the reader's error)
  *   objdump --decode BITS HEX        what the decoder makes of the bytes HEX, one
- *                                    instruction a line (decode_hex) */
+ *                                    instruction a line (decode_hex)
+ *   objdump --arm-attr FILE TAG      "attribute TAG VALUE" or "no attribute TAG"
+ *                                    (exit 1 with the reader's error) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "armattr.h"
 #include "obj.h"
 #include "x86dec.h"
 
@@ -140,6 +143,12 @@ static int variant(const uint8_t *src, size_t len, unsigned *ok, unsigned *faile
 			sink += strlen(o.symbols[i].name);
 			r |= o.symbols[i].section >= (int)o.nsections;
 		}
+		uint64_t v = 0;
+		if (obj_arm_attribute(&o, 6, &v, err, sizeof err) < 0 && strncmp(err, ".ARM.attributes: ", 17)) {
+			fprintf(stderr, "attribute failure without a reason: \"%s\"\n", err);
+			r = 1;
+		}
+		sink += v;
 		obj_free(&o);
 	}
 	free(b);
@@ -166,6 +175,33 @@ static int mutate(const char *path)
 	printf("parsed %u failed %u\n", ok, failed);
 	free(buf);
 	return bad ? 3 : 0;
+}
+
+/* The attribute reader on one file. */
+static int arm_attr(const char *path, unsigned tag)
+{
+	size_t len;
+	uint8_t *buf = slurp(path, &len);
+	char err[256];
+	struct obj o;
+	uint64_t v;
+	int r;
+
+	if (obj_parse(&o, buf, len, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		free(buf);
+		return 1;
+	}
+	r = obj_arm_attribute(&o, tag, &v, err, sizeof err);
+	if (r < 0)
+		fprintf(stderr, "%s: %s\n", path, err);
+	else if (r)
+		printf("attribute %u %llu\n", tag, (unsigned long long)v);
+	else
+		printf("no attribute %u\n", tag);
+	obj_free(&o);
+	free(buf);
+	return r < 0;
 }
 
 static int lengths(const char *path, const char *section, int bits)
@@ -244,6 +280,8 @@ int main(int argc, char **argv)
 		return dynamic(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "--lengths"))
 		return lengths(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "--arm-attr"))
+		return arm_attr(argv[2], (unsigned)atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "--decode"))
 		return decode_hex(atoi(argv[2]), argv[3]);
 	for (int i = 1; i < argc; i++) {

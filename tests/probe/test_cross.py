@@ -104,11 +104,12 @@ def test_riscv64_verdicts_per_toolchain(cc, yes, no):
 # what each toolchain's bytes say (tests/catalog/test_cross_catalog.py
 # measures them without asmcap).  GNU as 2.40 and clang-14 know neither
 # `.arch_extension sme2' nor `sme-i16i64'; clang has no `.func'; clang-14
-# warns about `.option arch'.
+# warns about `.option arch'; clang takes `.object_arch armv4' and records
+# Tag_CPU_arch v7, not v4.
 QUESTIONS = {
     "aarch64": ("archext-crc,archext-aes,archext-sve,archext-sve2,archext-sme,archext-sme2,"
                 "archext-sme-i16i64,cpuext-simd,cpuext-crypto,platform-as,func"),
-    "arm": "platform-as,fpu-neon",
+    "arm": "platform-as,fpu-neon,object-arch",
     "riscv64": "option-arch",
 }
 
@@ -119,7 +120,7 @@ QUESTIONS = {
     ("aarch64", ["--cc", f"clang-19 {A64}"], {"func"}),
     ("aarch64", ["--cc", f"clang-22 {A64}"], {"func"}),
     ("arm", ["--as", "arm-linux-gnueabihf-as"], set()),
-    ("arm", ["--cc", "clang-14 --target=armv7a-linux-gnueabihf -mfpu=vfpv3-d16"], set()),
+    ("arm", ["--cc", "clang-14 --target=armv7a-linux-gnueabihf -mfpu=vfpv3-d16"], {"object-arch"}),
     ("riscv64", ["--as", "riscv64-linux-gnu-as"], set()),
     ("riscv64", ["--cc", f"clang-14 {RV64}"], {"option-arch"}),
     ("riscv64", ["--cc", f"clang-22 {RV64}"], set()),
