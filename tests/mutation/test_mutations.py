@@ -57,7 +57,8 @@ VERDICTS = ["tests/catalog/test_real_toolchains.py::test_verdicts[gcc]"]
 
 
 def test_inverted_verdict_is_caught(scratch):
-    mutate(scratch / "probe" / "engine" / "asmrun.c", "ok ? ST_YES : ST_BROKEN", "ok ? ST_BROKEN : ST_YES")
+    mutate(scratch / "probe" / "engine" / "asmrun.c", "!ok ? ST_BROKEN : f->attr_tag ? check_attribute(f, o, &why) : ST_YES",
+           "!ok ? ST_YES : f->attr_tag ? check_attribute(f, o, &why) : ST_BROKEN")
     exe = build_asmcap(scratch, BUILD / "catalog.c")
     out = real_tests(VERDICTS, {"ASMCAP_BIN": str(exe)})
     assert "1 failed" in out and "'broken'" in out, out[-3000:]
