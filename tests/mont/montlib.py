@@ -51,13 +51,20 @@ def run_program(argv, input="", env=None, timeout=600):
     """subprocess.run with output through files, not pipes: under Wine, the
     helpers a program starts (wineserver, services.exe) outlive it holding
     its pipes, and waiting for their end would wait for them.  Text in and
-    out, like capture_output=True, text=True."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        p = subprocess.run(argv, input=input, stdout=out, stderr=err, text=True, env=env,
-                           timeout=timeout)
-        out.seek(0)
-        err.seek(0)
-        return subprocess.CompletedProcess(argv, p.returncode, out.read(), err.read())
+    out, like capture_output=True, text=True.  A run that Wine itself cut
+    off (its client lost the wineserver: "wine client error", seen on a
+    loaded machine) says nothing of the program and is made again, at most
+    twice more."""
+    for attempt in range(3):
+        with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+            p = subprocess.run(argv, input=input, stdout=out, stderr=err, text=True, env=env,
+                               timeout=timeout)
+            out.seek(0)
+            err.seek(0)
+            r = subprocess.CompletedProcess(argv, p.returncode, out.read(), err.read())
+        if not (r.returncode and r.stderr.startswith("wine client error:")):
+            break
+    return r
 
 
 def limbs_hex(x):
