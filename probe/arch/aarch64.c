@@ -13,18 +13,6 @@ static const char *const macros[] = {
 	"__ARM_FEATURE_ATOMICS", "__ARM_FEATURE_CRC32", "__ARM_BIG_ENDIAN", NULL,
 };
 
-/* Every instruction is one little-endian 32-bit word, in big-endian
- * objects too (Arm ARM: instruction fetches are little-endian). */
-static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
-{
-	(void)mode;
-	if (n < 4)
-		return 0;
-	in->len = 4;
-	in->word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-	return 4;
-}
-
 /* Bytes one instruction moves sp down (Arm ARM C4.1): LDP/STP and LDR/STR
  * (immediate) with writeback on sp, ADD/SUB (immediate) sp, sp. */
 static long sp_down(uint32_t w, unsigned len, int mode)
@@ -66,9 +54,9 @@ const struct arch arch_aarch64 = {
 #endif
 	.elf_machine = 183, .coff_machine = 0xaa64, .macho_cputype = 0x0100000c,
 	/* ILP32 objects are ELF32; aarch64_be keeps instructions little-endian
-	 * (Arm ARM: instruction fetches are little-endian) */
+	 * (Arm ARM: instruction fetches are little-endian): words_decode_le32 */
 	.elf_any_class = 1, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE,
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_ALONE,
-	.min_insn = 4, WORDS_HOOKS(decode, sp_down),
+	.min_insn = 4, WORDS_HOOKS(words_decode_le32, sp_down),
 	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits,
 };

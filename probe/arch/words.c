@@ -68,6 +68,16 @@ void code_walk(const struct arch *a, const struct code_span *s, size_t n, const 
 	}
 }
 
+unsigned words_decode_le32(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
+{
+	(void)mode;
+	if (n < 4)
+		return 0;
+	in->len = 4;
+	in->word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return 4;
+}
+
 int words_match(const struct feature *f, const void *pats, const struct arch_insn *in,
                 const uint8_t *bytes)
 {

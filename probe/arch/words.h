@@ -31,6 +31,10 @@ typedef void code_visit(void *ctx, uint64_t off, const struct arch_insn *in, uns
 void code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,
                uint64_t from, uint64_t to, code_visit *visit, void *ctx);
 
+/* arch.decode of the modules whose every instruction is one 32-bit word
+ * stored little-endian (AArch64, in big-endian objects too; LoongArch). */
+unsigned words_decode_le32(const uint8_t *p, size_t n, int mode, struct arch_insn *in);
+
 /* arch.audit_match of the fixed-width modules: in is one of f's `audit:`
  * words (Thumb code: `audit-thumb:`), of the same length. */
 int words_match(const struct feature *f, const void *pats, const struct arch_insn *in,
