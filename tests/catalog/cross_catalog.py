@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Test-side reading of the fixed-width catalogs (templates/aarch64, arm,
-riscv64), the toolchains that check them, and the facts they are checked
+riscv64, loongarch64), the toolchains that check them, and the facts they are checked
 against.  Written apart from probe/ so that a second implementation reads
 the same files."""
 import pathlib
@@ -56,6 +56,8 @@ DIRECTIVES = {
         "insn": ("add t0, t0, zero", None),
         "option-arch": (None, None),
     },
+    # no directive enables or scopes a LoongArch extension
+    "loongarch64": {},
 }
 
 
@@ -66,6 +68,7 @@ FLAG_QUESTIONS = {
     "aarch64": [f"march-armv8.{n}-a" for n in range(1, 7)],
     "arm": [],
     "riscv64": ["march-rv64ima_zbb", "march-rv64ima_zba"],
+    "loongarch64": [],
 }
 
 
@@ -149,7 +152,8 @@ def snippet_words(arch, t):
 
 # id, assembler (what counts as "another assembler"), argv before the source.
 # The base -march of each architecture is the one the directive-leak check
-# uses: armv8-a, armv7-a with Debian armhf's VFPv3-D16, rv64gc.
+# uses: armv8-a, armv7-a with Debian armhf's VFPv3-D16, rv64gc; loongarch64
+# (LA64 without LSX/LASX; Debian 12 has no GNU binutils for it).
 def _clang(v, target, march, *extra):
     return [f"clang-{v}", f"--target={target}", f"-march={march}", *extra,
             "-c", "-x", "assembler"]
@@ -183,6 +187,8 @@ TOOLCHAINS = {
         ("clang-19-exp", "clang-19", _clang(19, "riscv64-linux-gnu", "rv64gc",
                                             "-menable-experimental-extensions")),
     ],
+    "loongarch64": [(f"clang-{v}", f"clang-{v}", _clang(v, "loongarch64-linux-gnu", "loongarch64"))
+                    for v in (19, 22)],
 }
 
 
@@ -297,6 +303,16 @@ UAPI_ARM = {
     "HWCAP_NEON": (1, 12), "HWCAP_VFPv4": (1, 16), "HWCAP_IDIVA": (1, 17),
     "HWCAP2_AES": (2, 0), "HWCAP2_SHA2": (2, 3), "HWCAP2_CRC32": (2, 4),
 }
+# arch/loongarch/include/uapi/asm/hwcap.h (Linux 6.x; Debian 12 has no
+# linux-libc-dev for loong64): HWCAP_LOONGARCH_CPUCFG 1 << 0 ... LBT_MIPS 1 << 12
+UAPI_LOONGARCH = {
+    "HWCAP_LOONGARCH_LAM": (1, 1), "HWCAP_LOONGARCH_UAL": (1, 2), "HWCAP_LOONGARCH_FPU": (1, 3),
+    "HWCAP_LOONGARCH_LSX": (1, 4), "HWCAP_LOONGARCH_LASX": (1, 5), "HWCAP_LOONGARCH_CRC32": (1, 6),
+    "HWCAP_LOONGARCH_COMPLEX": (1, 7), "HWCAP_LOONGARCH_CRYPTO": (1, 8),
+    "HWCAP_LOONGARCH_LVZ": (1, 9), "HWCAP_LOONGARCH_LBT_X86": (1, 10),
+    "HWCAP_LOONGARCH_LBT_ARM": (1, 11), "HWCAP_LOONGARCH_LBT_MIPS": (1, 12),
+}
+UAPI = {"aarch64": UAPI_AARCH64, "arm": UAPI_ARM, "loongarch64": UAPI_LOONGARCH}
 IMA_EXT_0 = 4
 UAPI_RISCV = {
     "ZBA": 3, "ZBB": 4, "ZBS": 5, "ZICBOZ": 6, "ZBC": 7, "ZBKB": 8, "ZBKC": 9,
@@ -325,6 +341,11 @@ CPU_KEY = {
             "thumb2": None, "armv5te": "HWCAP_EDSP", "armv6": None, "armv6t2": None,
             "vfp": "HWCAP_VFP", "vfpv3": "HWCAP_VFPv3", "setend": None, "vfp-fpinst": None,
             **{n: None for n in DIRECTIVES["arm"]}},
+    # lbt: any of the three LBT bits; scq: none in the uapi header
+    "loongarch64": {"lsx": "HWCAP_LOONGARCH_LSX", "lasx": "HWCAP_LOONGARCH_LASX",
+                    "crc32": "HWCAP_LOONGARCH_CRC32", "lvz": "HWCAP_LOONGARCH_LVZ",
+                    "lbt-x86": "HWCAP_LOONGARCH_LBT_X86", "lbt-arm": "HWCAP_LOONGARCH_LBT_ARM",
+                    "lbt": None, "scq": None},
 }
 
 
@@ -353,4 +374,4 @@ def expected_cpu_key(arch, name):
     macro = CPU_KEY[arch][name]
     if macro is None:
         return None
-    return ("hwcap", *(UAPI_AARCH64 if arch == "aarch64" else UAPI_ARM)[macro])
+    return ("hwcap", *UAPI[arch][macro])

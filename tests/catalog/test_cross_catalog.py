@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Every aarch64/arm/riscv64 catalog entry through every installed cross
+"""Every aarch64/arm/riscv64/loongarch64 catalog entry through every installed cross
 assembler (GNU as 2.40 from binutils-*-linux-gnu, clang-14/19/22's
 integrated assembler), without asmcap: the verdict table per toolchain,
 the bytes against `expect:`, at least two assemblers per entry, the
@@ -29,6 +29,8 @@ riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   zicond zabha zfa zcb zimop zv*                no  no yes yes yes
   zacas                                          no  no no  yes yes
   insn march-rv64ima_zbb march-rv64ima_zba     yes yes yes yes yes
+loongarch64  clang-19 clang-22: every feature yes (there is no GNU as for it
+  in Debian 12); none needs a directive or -mlsx/-mlasx: all are IN_BASE.
 clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
 clang-14 answers no for every riscv64 feature that needs it.  GNU as 2.40 knows neither
 Zicond, Zacas, Zabha, Zfa, Zcb, Zimop nor any vector crypto extension,
@@ -81,14 +83,19 @@ EXCEPT = {
                      if f != "insn" and f not in cc.FLAG_QUESTIONS["riscv64"]},
         "clang-19": {"zacas": "no"},
     },
+    "loongarch64": {},
 }
 # Instructions in the base -march, so that their enable lines cannot be
 # shown to be needed (templates/README.md).  vfp and vfpv3 are not: GNU as
 # without -march has no FPU.
+# loongarch64: LLVM's assembler takes every LSX, LASX, LBT, LVZ and v1.1
+# instruction under -march=loongarch64, -mno-lsx and -mno-lasx alike and
+# has no directive for them: the catalog has no enable lines there, and
+# a build's flags show only in its __loongarch_* macros and C code.
 IN_BASE = {("aarch64", "bti"), ("arm", "thumb2"), ("aarch64", "neon"), ("aarch64", "armv8"),
            ("aarch64", "cpuext-simd"),
            ("arm", "armv5te"), ("arm", "armv6"), ("arm", "armv6t2"),
-           ("arm", "setend")}
+           ("arm", "setend"), *(("loongarch64", n) for n in cc.load("loongarch64"))}
 
 
 def expected(arch, tc_id):
@@ -271,3 +278,14 @@ def test_expect_is_what_the_manual_says():
     # T32 ADD.W r0, r1, r2: 11101011000 S Rn | 0 imm3 Rd imm2 type Rm, halfwords in order
     arm = cc.load("arm")
     assert hexbytes(arm["thumb2"]["expect"][0]) == le(0xEB01, 2) + le(0x0002, 2)
+    # LoongArch Reference Manual vol. 1, 1.2: 3R is opcode[31:15] rk rj rd
+    # ($a0-$a2 are r4-r6; vector and GPR numbers alike), 2R opcode[31:10] rj rd
+    la = cc.load("loongarch64")
+
+    def la_3r(op, rk, rj, rd):
+        return op << 15 | rk << 10 | rj << 5 | rd
+    assert hexbytes(la["lsx"]["expect"][0]) == le(la_3r(0x700a0000 >> 15, 2, 1, 0))
+    assert hexbytes(la["lasx"]["expect"][0]) == le(la_3r(0x740a0000 >> 15, 2, 1, 0))
+    assert hexbytes(la["crc32"]["expect"][0]) == le(la_3r(0x00240000 >> 15, 6, 5, 4))
+    # hvcl code: opcode[31:15] code[14:0]
+    assert hexbytes(la["lvz"]["expect"][0]) == le(0x002b8000 | 0)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""The fixed-width decoders (probe/arch/{aarch64,arm,riscv64}.c, words.c)
-and audit on aarch64, arm (A32 and Thumb) and riscv64 objects, checked
-against binutils' cross disassemblers on code clang builds."""
+"""The fixed-width decoders (probe/arch/{aarch64,arm,riscv64,loongarch64}.c,
+words.c) and audit on aarch64, arm (A32 and Thumb), riscv64 and loongarch64
+objects, checked against binutils' cross disassemblers (llvm-objdump-19 for
+loongarch64: Debian 12 has no binutils for it) on code clang builds."""
 import json
 import re
 import subprocess
@@ -20,6 +21,7 @@ TARGETS = {
     "arm": (["--target=armv7a-linux-gnueabihf", "-marm"], "arm-linux-gnueabihf-objdump"),
     "thumb": (["--target=armv7a-linux-gnueabihf", "-mthumb"], "arm-linux-gnueabihf-objdump"),
     "riscv64": (["--target=riscv64-linux-gnu"], "riscv64-linux-gnu-objdump"),
+    "loongarch64": (["--target=loongarch64-linux-gnu"], "llvm-objdump-19"),
     # big-endian data: A64 instructions stay little-endian words; armeb
     # objects store A32 words and Thumb halfwords big-endian (BE32)
     "aarch64_be": (["--target=aarch64_be-linux-gnu"], "aarch64-linux-gnu-objdump"),
@@ -60,6 +62,13 @@ def objdump_insns(target, obj, section=".text"):
     out = subprocess.run([TARGETS[target][1], "-d", "-j", section, str(obj)],
                          capture_output=True, text=True, check=True).stdout
     got = {}
+    if TARGETS[target][1].startswith("llvm-objdump"):
+        # llvm-objdump shows the bytes in file order: little-endian words
+        for m in re.finditer(r"^\s*([0-9a-f]+): ((?:[0-9a-f]{2} )+)\s*\t(\S*)", out, re.M):
+            b = bytes.fromhex(m.group(2))
+            if not m.group(3).startswith(".") and m.group(3) != "<unknown>":
+                got[int(m.group(1), 16)] = (len(b), int.from_bytes(b, "little"))
+        return got
     for m in re.finditer(r"^\s*([0-9a-f]+):\t([0-9a-f]+(?: [0-9a-f]+)?)\s*\t(\S*)", out, re.M):
         if m.group(3).startswith("."):
             continue
@@ -137,6 +146,8 @@ void inst_word(void) { __asm__ volatile(".inst 0xce020c20"); }
 # and its VFPv3.
 A64_BASE = {"neon", "armv8"}
 A32_BASE = {"armv5te", "armv6", "armv6t2", "vfp", "vfpv3", "setend"}
+# clang's loongarch64-linux-gnu default, -march=la64v1.0, includes LSX
+LA64_BASE = {"lsx"}
 
 
 def test_aarch64_features_in_their_functions(tmp_path):
@@ -164,7 +175,8 @@ def test_plain_build_uses_no_extension(tmp_path):
         fn = audit_functions(obj)
         base = {"thumb2"} if target.startswith("thumb") else set()
         used = {f for features in fn.values() for f in features}
-        used -= A64_BASE if target.startswith("aarch64") else A32_BASE
+        used -= A64_BASE if target.startswith("aarch64") else LA64_BASE if target == "loongarch64" \
+            else A32_BASE
         assert "sha1_block" in fn and used == base, (target, fn)
 
 
@@ -201,6 +213,30 @@ def test_riscv64_zba_zbb(tmp_path):
     fn = audit_functions(obj)
     assert fn["use_zbb"] == {"zbb": 1} and fn["use_zba"] == {"zba": 1}
     assert fn["plain"] == {}
+
+
+LOONGARCH_SRC = r"""
+#include <lsxintrin.h>
+#include <lasxintrin.h>
+__m128i use_lsx(__m128i a, __m128i b) { return __lsx_vadd_b(a, b); }
+__m256i use_lasx(__m256i a, __m256i b) { return __lasx_xvadd_b(a, b); }
+int use_crc(int c, long v) { return __builtin_loongarch_crc_w_d_w(v, c); }
+long plain(long a, long b) { return a * b + 7; }
+"""
+
+
+def test_loongarch64_lsx_lasx_crc(tmp_path):
+    """Each intrinsic's instruction is found in its function and only there;
+    -mno-lsx drops LSX from the plain code the default (la64v1.0) may
+    vectorise with it."""
+    obj = build(tmp_path, "loongarch64", LOONGARCH_SRC, "-O2", "-mlasx")
+    fn = audit_functions(obj)
+    assert fn["use_lsx"].get("lsx", 0) >= 1 and "lasx" not in fn["use_lsx"], fn
+    assert fn["use_lasx"].get("lasx", 0) >= 1 and "lsx" not in fn["use_lasx"], fn
+    assert fn["use_crc"] == {"crc32": 1} and fn["plain"] == {}
+    obj = build(tmp_path, "loongarch64", (ROOT / "examples" / "sha1" / "sha1.c").read_text(), "-O2",
+                "-mno-lsx")
+    assert {f for features in audit_functions(obj).values() for f in features} == set()
 
 
 def test_riscv64_longer_formats_skipped_whole(isatool, tmp_path):

@@ -8,6 +8,7 @@ false positives, `skipped` for another architecture's features and for
 machines asmcap has no catalog for, objects in ELF, Mach-O and COFF."""
 import json
 import subprocess
+import sys
 
 import pytest
 
@@ -236,9 +237,63 @@ def test_unknown_feature_is_still_a_usage_error():
     assert r.returncode == 2 and "nosuch" in r.stderr
 
 
+# ---- loongarch64: one answer from the assembler, the build's in its facts ----
+
+LA64 = "--target=loongarch64-linux-gnu"
+
+
+def catalog_reader():
+    """tests/catalog/cross_catalog.py: the catalog read and assembled
+    without asmcap."""
+    sys.path.insert(0, str(ROOT / "tests" / "catalog"))
+    import cross_catalog
+    return cross_catalog
+
+
+def la64_macros(cc, cflags):
+    """The predefined macros clang itself gives under cflags (the evidence
+    the build facts are checked against)."""
+    r = subprocess.run([cc, LA64, *cflags.split(), "-dM", "-E", "-x", "c", "/dev/null"],
+                       capture_output=True, text=True, check=True)
+    return {l.split()[1] for l in r.stdout.splitlines() if l.startswith("#define ")}
+
+
+@pytest.mark.parametrize("cc", ["clang-19", "clang-22"])
+def test_loongarch64_probe_in_every_format(cc):
+    """Each feature's status is the verdict tests/catalog/cross_catalog.py
+    reads from the object's bytes itself; LSX/LASX build facts follow the
+    macros clang defines under -mno-lsx, the default (la64v1.0) and -mlasx;
+    every build format carries both."""
+    xc = catalog_reader()
+    need(cc)
+    tc = next(t for t in xc.TOOLCHAINS["loongarch64"] if t[0] == cc)
+    cat = xc.load("loongarch64")
+    want = {n: xc.verdict("loongarch64", tc, t)[0] for n, t in cat.items()}
+    for cflags in ("-mno-lsx", "", "-mlasx"):
+        c = probe("--cc", f"{cc} {LA64}", *(["--cflags", cflags] if cflags else []))
+        assert c["toolchain"]["arch"] == "loongarch64"
+        assert {n: v[0] for n, v in table(c).items()} == want
+        macros = la64_macros(cc, cflags)
+        assert c["build"]["lsx"] == ("__loongarch_sx" in macros)
+        assert c["build"]["lasx"] == ("__loongarch_asx" in macros)
+    assert c["build"]["lsx"] and c["build"]["lasx"]         # -mlasx brings LSX too
+    args = ["--cc", f"{cc} {LA64}", "--cflags", "-mno-lsx", "--features", "lsx,lasx"]
+    yes = "yes" if want["lsx"] == "yes" else "no"
+    assert f"ASMCAP_LSX={yes}" in asmcap(*args, "--format", "sh").stdout
+    assert "ASMCAP_BUILD_LSX=no" in asmcap(*args, "--format", "sh").stdout
+    assert "ASMCAP_BUILD_LASX := no" in asmcap(*args, "--format", "make").stdout
+    h = asmcap(*args, "--format", "h").stdout
+    assert ("#define ASMCAP_LSX 1" in h) == (yes == "yes") and "ASMCAP_BUILD_LSX" in h
+    assert "#define ASMCAP_BUILD_LSX 1" not in h
+    assert "ASMCAP_BUILD_LSX => 'no'" in asmcap(*args, "--format", "perl").stdout
+    assert "set(ASMCAP_BUILD_LSX OFF" in asmcap(*args, "--format", "cmake").stdout
+    text = asmcap("--cc", f"{cc} {LA64}", "--cflags", "-mlasx", "--features", "lsx").stdout
+    assert "target:    loongarch64, elf64" in text and "build:     PIC 2, LSX, LASX" in text
+
+
 @pytest.mark.parametrize("target,name", [
-    # machines no module is written for (ppc64le, s390x and loongarch64
-    # are getting theirs)
+    # machines no module is written for (ppc64le and s390x are getting
+    # theirs)
     ("mips-linux-gnu", "mips"), ("mipsel-linux-gnu", "mipsel"),
     ("mips64el-linux-gnuabi64", "mips64el"), ("sparc64-linux-gnu", "sparc64"),
 ])
