@@ -43,6 +43,27 @@ for var, opts in (("ASAN_OPTIONS", f"exitcode={SANITIZER_EXIT}"),
     os.environ[var] = ":".join(filter(None, (os.environ.get(var), opts)))
 
 
+LA64 = ROOT / "tests" / "la64"
+
+
+def la64_program(exe, *sources, include=()):
+    """A static loongarch64 program from sources and tests/la64/rt.c, built
+    freestanding by clang-19 (Debian 12 has no libc for loongarch64): the
+    runtime's _start, system calls and <string.h>; include: more -I
+    directories.  The tests run it under qemu-loongarch64, whose 7.2
+    emulates no LSX: -march=loongarch64, not clang's default la64v1.0, which
+    vectorises plain loops with LSX (SIGILL there)."""
+    need_tool("clang-19")
+    need_tool("ld.lld-19")
+    subprocess.run(["clang-19", "--target=loongarch64-linux-gnu", "-march=loongarch64", "-O2", "-std=c11",
+                    "-Wall", "-Wextra",
+                    "-Werror", "-ffreestanding", "-fno-stack-protector", "-nostdlib", "-nostdlibinc",
+                    "-static", "-fuse-ld=lld", f"-I{LA64 / 'include'}", f"-I{LA64}",
+                    *(f"-I{d}" for d in include), "-o", str(exe), *map(str, sources),
+                    str(LA64 / "rt.c")], check=True)
+    return exe
+
+
 def asmcap(*args, env=None, timeout=120, **kw):
     """Run the probe binary; returns CompletedProcess (text)."""
     e = dict(os.environ)

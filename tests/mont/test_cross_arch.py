@@ -2,7 +2,8 @@
 """libmont's C backend on aarch64, 32-bit arm (the portable 64x64->128
 product, no __int128) and riscv64: the whole mont suite (test_mont.py)
 against Python integers, with the harness cross-built by clang and run
-under qemu-user; the AArch64 kernels, plain and with branch protection
+under qemu-user; on loongarch64, which Debian 12 has no libc for, the C
+backend's products in a freestanding program (tests/la64/); the AArch64 kernels, plain and with branch protection
 (BTI enforced by qemu, PAC signing for real), and what `asmcap audit`
 says of the library; and the portable product path on x86_64 itself
 against the __int128 one it replaces there."""
@@ -15,7 +16,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, ROOT, asmcap
+from conftest import BUILD, LA64, ROOT, asmcap, la64_program, need_tool
 from montlib import Harness, kernel_limits, kernels_header, make, mont_mul, random_modulus
 
 # target triple: the qemu-user binary that runs its static programs
@@ -164,3 +165,44 @@ def test_portable_product_on_x86_64():
     """MONT_PORTABLE_MUL: the 32x32-bit product path the 32-bit targets use,
     built natively (asm kernels and all) and checked like the default build."""
     passed(suite(BUILD / "portable-mul", "'CFLAGS=-O2 -DMONT_PORTABLE_MUL'"))
+
+
+def la64_vectors(path, cases):
+    """tests/la64/mont_check.c's vectors.h: (num, n, a, b) each, with n0
+    and the products Python computes."""
+    def arr(name, x, num):
+        return f"static const uint64_t {name}[{num}] = {{" + \
+            ", ".join(f"{(x >> (64 * i)) % 2**64:#x}u" for i in range(num)) + "};\n"
+    text = ["struct la64_case { size_t num; uint64_t n0; const uint64_t *n, *a, *b, *mul, *sqr; };\n"]
+    rows = []
+    for k, (num, n, a, b) in enumerate(cases):
+        for name, x in (("n", n), ("a", a), ("b", b), ("mul", mont_mul(a, b, n, num)),
+                        ("sqr", mont_mul(a, a, n, num))):
+            text.append(arr(f"{name}{k}", x, num))
+        n0 = (-pow(n, -1, 2**64)) % 2**64
+        rows.append(f"{{{num}, {n0:#x}u, n{k}, a{k}, b{k}, mul{k}, sqr{k}}}")
+    text.append("static const struct la64_case la64_cases[] = {\n\t" + ",\n\t".join(rows) + "\n};\n")
+    text.append(f"#define NCASES {len(cases)}\n")
+    path.write_text("".join(text))
+
+
+def test_loongarch64_c_backend_under_qemu(tmp_path):
+    """mont_c_mul and mont_c_sqr built for loongarch64 (the 64x64->128
+    product through __int128) against Python integers at every size 1..40
+    and 64, 96, 128 limbs, moduli random, all ones and top bit only, r
+    apart and aliasing an input.  The whole mont suite needs the harness,
+    which needs a libc (stdio, pthreads): Debian 12 has none for
+    loongarch64."""
+    need_tool("qemu-loongarch64")
+    rng = random.Random(0x1a64)
+    cases = []
+    for num in [*range(1, 41), 64, 96, 128]:
+        n = random_modulus(rng, num, ("random", "ones", "topbit")[num % 3])
+        cases.append((num, n, rng.randrange(n), rng.randrange(n)))
+    la64_vectors(tmp_path / "vectors.h", cases)
+    exe = la64_program(tmp_path / "mont-check", LA64 / "mont_check.c", ROOT / "mont" / "mont_c.c",
+                       include=(tmp_path, ROOT / "mont"))
+    r = subprocess.run(["qemu-loongarch64", "-cpu", "la464", str(exe)], capture_output=True,
+                       text=True, timeout=120)
+    assert (r.returncode, r.stdout) == (0, "ok\n"), \
+        f"case {r.returncode - 1} wrong: {cases[r.returncode - 1][0]} limbs" if r.returncode > 0 else r
