@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64): plain()
+/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64, loongarch64): plain()
  * uses no optional extension under the target's default flags; each
  * use_<feature>() exists when the row's -march enables that feature, and
  * its code must hold that feature's instructions (asmcap audit checks). */
@@ -48,5 +48,21 @@ int use_zbb(unsigned long x)
 long use_zba(const long *p, long i)
 {
 	return p[i];   /* sh3add */
+}
+#endif
+
+#if defined(__loongarch_sx)
+#include <lsxintrin.h>
+__m128i use_lsx(__m128i a, __m128i b)
+{
+	return __lsx_vadd_w(a, b);
+}
+#endif
+
+#if defined(__loongarch_asx)
+#include <lasxintrin.h>
+__m256i use_lasx(__m256i a, __m256i b)
+{
+	return __lasx_xvadd_w(a, b);
 }
 #endif

@@ -150,3 +150,19 @@ def test_cross_rows_have_their_own_tables(tmp_path, asmcap_bin):
     assert re.fullmatch(r"qemu-riscv64 pass \(\d+\)", rv["tests"]), rv["tests"]
     assert "| libmont tests |" in md and "qemu-aarch64 pass" in md
     assert not a64["problems"] and not rv["problems"]
+
+
+def test_loongarch64_rows(tmp_path, asmcap_bin):
+    """The loongarch64 rows: every feature yes from the assembler, the
+    second answer the build facts (clang's default la64v1.0 has LSX, not
+    LASX), the -mlasx build's use_lsx/use_lasx found by the audit, and
+    libmont's harness not run, saying why (no libc for it in Debian 12)."""
+    r = matrix(tmp_path, "--only", "clang-19-loongarch64")
+    assert r.returncode == 0, r.stdout + r.stderr
+    md = (tmp_path / "matrix.md").read_text()
+    assert "### loongarch64" in md and "no directive enables these" in md
+    la = {x["name"]: x for x in json.loads((tmp_path / "matrix.json").read_text())["rows"]}["clang-19-loongarch64"]
+    assert la["probe_flags"] == {"lsx": "yes", "lasx": "no"}, la["probe_flags"]
+    assert la["audit_cross"]["march"] == "lsx lasx"
+    assert la["tests"] == "not run: no loongarch64 libc in Debian 12 for the harness"
+    assert not la["problems"]
