@@ -83,3 +83,32 @@ def test_rows_read_frames_from_both_sources(tmp_path):
     frames = {n: int(f) for n, (f, _, _) in v.items()}
     pick = re.search(r"\*\*(\w+)\*\*", sha1).group(1)
     assert frames[pick] == min(frames.values()) and len(set(frames.values())) >= 3, sha1
+
+
+def stack_usage(tmp_path, cc, flags, func):
+    """The frame `cc -fstack-usage` reports for func (its .su file)."""
+    obj = tmp_path / "su.o"
+    subprocess.run([*cc.split(), "-O2", *flags, "-fstack-usage", "-c",
+                    str(ROOT / "examples" / "sha1" / "sha1.c"), "-o", str(obj)], check=True)
+    line = next(l for l in (tmp_path / "su.su").read_text().splitlines() if f":{func}\t" in l)
+    return int(line.split("\t")[1])
+
+
+@pytest.mark.parametrize("cc", ["clang-19", "clang-22"])
+def test_loongarch64_rows_are_decided_by_frame(tmp_path, cc):
+    """loongarch64 (the default rows): nothing links there (no libc in
+    Debian 12) and no emulator checks, so the SHA-1 store is chosen by
+    frame, unchecked; each variant's frame is what -fstack-usage says for
+    that variant's flags, and the pick is the smallest."""
+    need_tool(cc)
+    _, cells = choices(tmp_path, "--only", f"loongarch64/{cc}")
+    specs = sorted(ROOT.glob("examples/*/*.spec"))
+    sha1 = cells[f"loongarch64/{cc}"][[s.name for s in specs].index("sha1.spec")]
+    assert "(by frame: cannot run, unchecked) — " in sha1, sha1
+    frames = {n: int(f) for n, (f, _, _) in variants(sha1).items()}
+    spec = (ROOT / "examples" / "sha1" / "sha1.spec").read_text()
+    for name, flags in re.findall(r"^variant:\s*(\w+)\s*=\s*(.*)$", spec, re.M):
+        want = stack_usage(tmp_path, f"{cc} --target=loongarch64-linux-gnu", flags.split(), "sha1_block")
+        assert frames[name] == want, (name, frames, want)
+    pick = re.search(r"\*\*(\w+)\*\*", sha1).group(1)
+    assert frames[pick] == min(frames.values()), sha1
