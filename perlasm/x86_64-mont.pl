@@ -24,9 +24,11 @@
 # carry chains, CF for the accumulator and OF for the high halves of the
 # products; at the end of a group both are folded into a carry word, so
 # the loop control may clobber the flags. Squaring computes each cross
-# product once (n(n+1)/2 + n^2 + n products, against 2n^2 + n). Both
-# squarings with num % 8 == 0 (every RSA/DH size) square first and then
-# reduce, in 8x8-limb blocks held in registers (square_then_reduce8).
+# product once (n(n+1)/2 + n^2 + n products, against 2n^2 + n). The MUL
+# squaring with num % 8 == 0 (every RSA/DH size), and the ADX one with
+# num % 8 == 0 up to 32 limbs, square first and then reduce, in 8x8-limb
+# blocks held in registers (square_then_reduce8); above that the ADX rows
+# are faster (see sq8max).
 #
 # The text below is our perlasm dialect (AT&T, Unix calling convention,
 # `.type f,@function,NARGS`, general-purpose registers only, prologue =
@@ -291,6 +293,17 @@ sub adx_set {	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 				[$src->($_), '%rax', '%rax', $X->[$_], $out->($_)] } 0 .. $W - 1);
 		},
 		both16  => sub { adx_both16($X, $Z, $H, @_) },
+		# square_then_reduce8 up to 32 limbs; the rows from 40. Measured
+		# (Intel, model 167, shared 2-core VM): ns per mont_sqr after
+		# mont_select("adx"), best of 7 timed loops, beside libmont.a built
+		# with and without the jump to square_then_reduce8, timed
+		# alternately, twice each (the better shown):
+		#   num      8    16    24    32    40    48    64    96   128
+		#   sq8     49   165   351   623  1011  1446  2534  5693 10396
+		#   rows    71   186   365   623   979  1371  2352  5071  9065
+		# (the MUL rows lose to its square_then_reduce8 at every size:
+		# 128 limbs 11.4 us against 11.1).
+		sq8max  => 32,
 		# square_then_reduce8: M_k in %rdx, %rbp = 0
 		sq8mult => sub { "\tmov\t$_[0],%rdx\n" },
 		sq8m    => sub { "\tmov\t$N0(%rsp),%rdx\n\tmulx\t$_[0],%rdx,%rax\n\tmov\t%rdx,$_[1]\n" },
@@ -373,7 +386,8 @@ ___
 my @WINDOW = map { "%r$_" } 8 .. 15;
 sub window_reg { return $WINDOW[ $_[0] % 8 ] }
 
-# Squaring when num % 8 == 0: square first, then reduce, in a frame
+# Squaring when num % 8 == 0 (ADX: up to sq8max limbs): square first, then
+# reduce, in a frame
 # t of 2 num limbs (the carry above them in PC), instead of the rows above:
 #  1. t = sum_{i<j} a_i*a_j * 2^(64(i+j))   (each cross product once)
 #  2. t = 2t + sum_i a_i^2 * 2^(128i)        (= a^2, below 2^(128 num))
@@ -638,7 +652,10 @@ sub mont_kernel {
 	mov	%rdx,%rcx
 	mov	%rsi,%rdx
 ___
-	$s .= "\ttest\t\$7,%r9\n\tjz\t${l}_sqr8\n" if $sqr;
+	# square_then_reduce8 where num % 8 == 0, up to sq8max limbs if set
+	my $rows = $I->{sq8max} ? "${l}_rows" : undef;
+	$s .= "\tcmp\t\$$I->{sq8max},%r9\n\tja\t$rows\n" if $sqr && $rows;
+	$s .= "\ttest\t\$7,%r9\n\tjz\t${l}_sqr8\n" . ($rows ? "$rows:\n" : '') if $sqr;
 	$s .= kernel_setup($sqr, $l) . row_start($I, $sqr, $l) . row_head($I, $sqr, $l, $A)
 	    . row_groups($I, $sqr, $A) . row_end($I, $sqr, $l);
 	# V[-1] and V[n] are 0 by now, V[0..n-1] (or a) are wiped here, and

@@ -64,7 +64,7 @@ def errors(stderr):
 def test_memcheck_clean(harness, vg_backend, rng):
     env = dict(ASSUME, MONT_BACKEND=vg_backend)
     cmds, want = ["backend"], [vg_backend]
-    for num in (1, 3, 4, 5, 8, 17, 32):
+    for num in (1, 3, 4, 5, 8, 17, 32, 40):   # 40: adx squares by rows from there
         n = random_modulus(rng, num)
         a, b, e = rng.randrange(n), rng.randrange(n), rng.getrandbits(64 * num)
         cmds += [f"mul {num} {n:x} {a:x} {b:x}", f"sqralias {num} {n:x} {a:x}",
@@ -78,7 +78,7 @@ def test_memcheck_clean(harness, vg_backend, rng):
 
 def ct_run(harness, backend, command, rng, assume="adx,bmi2"):
     cmds, want = [], []
-    for num in (1, 3, 4, 8, 16, 17, 33):   # windows 4, 5 and 6
+    for num in (1, 3, 4, 8, 16, 17, 33, 40):   # windows 4, 5 and 6; 40: adx's row squaring
         n = random_modulus(rng, num)
         base, e = rng.randrange(n), rng.getrandbits(64 * num)
         cmds.append(f"{command} {num} {n:x} {base:x} {num} {e:x}")
