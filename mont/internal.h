@@ -123,8 +123,8 @@ void mont_pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num);
 int mont_ifma_batch_kernel(size_t num);
 int mont_ifma_batch_for(size_t num, size_t count);
 /* r[i] = base[i]^exp[i] mod n[i], i < count <= 8, checked arguments as
- * for mont_modexp_unchecked, in the lanes of the 8-lane kernels; every
- * r[i] is written last. */
+ * for mont_modexp_unchecked, in the lanes of the 8-lane kernels (a build
+ * without them loops over mont_modexp); every r[i] is written last. */
 void mont_ifma_batch(size_t count, uint64_t *const r[], const uint64_t *const base[],
                      const uint64_t *const exp[], size_t exp_limbs,
                      const uint64_t *const n[], size_t num);

@@ -606,9 +606,10 @@ static void do_batch(const char *cmd)
 		printf("%d", rc);
 	}
 	for (size_t i = 0; i < count; i++) {
-		printf(i || strcmp(how, "ifma") ? " " : "");
+		if (i || strcmp(how, "ifma"))
+			putchar(' ');
 		if (rc)
-			printf("-");
+			putchar('-');
 		else
 			put_hex(r[i], num);
 	}

@@ -11,14 +11,14 @@ from montlib import BACKENDS, harness, random_modulus, rng
 
 assert harness and rng  # fixtures, used by name
 
-EVEN = 4   # bits taken off some moduli: numbers shorter than num limbs
+SHORT = 4   # bits taken off some moduli: numbers shorter than num limbs
 
 
 def batch_args(rng, num, count, elimbs):
     """'NUM COUNT ELIMBS sets' and the results Python computes."""
     sets, want = [], []
     for k in range(count):
-        n = random_modulus(rng, num) >> (EVEN * (k % 3)) | 1
+        n = random_modulus(rng, num) >> (SHORT * (k % 3)) | 1
         n = max(n, 3)
         b, e = rng.randrange(n), rng.getrandbits(64 * elimbs)
         sets += [f"{n:x}", f"{b:x}", f"{e:x}"]
