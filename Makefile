@@ -67,18 +67,20 @@ caps: $(BUILD)/caps.json
 CAPS        ?= $(BUILD)/caps.json
 MONT_GEN    := perlasm/x86_64-mont.pl
 IFMA_GEN    := perlasm/x86_64-ifma.pl
+IFMA_MB_GEN := perlasm/x86_64-ifma-mb.pl
 MONT_X86_64 := $(shell echo __x86_64__ | $(CC) $(CFLAGS) -E -P - 2>/dev/null)
 MONT_CFLAGS  = -std=c11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
 	       -Imont -I$(BUILD)
 MONT_OBJ    := $(patsubst mont/%.c,$(BUILD)/mont/%.o,$(sort $(wildcard mont/*.c)))
 MONT_DEPS   := $(wildcard mont/*.h)
-MONT_GEN_OUT = $(BUILD)/mont-x86_64.s $(BUILD)/mont-ifma.s $(BUILD)/mont-kernels.h
+MONT_GEN_OUT = $(BUILD)/mont-x86_64.s $(BUILD)/mont-ifma.s $(BUILD)/mont-ifma-mb.s \
+	       $(BUILD)/mont-kernels.h
 
 ifeq ($(MONT_X86_64),1)
-MONT_OBJ    += $(BUILD)/mont/mont-x86_64.o $(BUILD)/mont/mont-ifma.o
+MONT_OBJ    += $(BUILD)/mont/mont-x86_64.o $(BUILD)/mont/mont-ifma.o $(BUILD)/mont/mont-ifma-mb.o
 MONT_CFLAGS += -DMONT_ASM
 # mont-kernels.h: the generators' --header parts (the rule is below both targets)
-MONT_HDR_GEN  := $(MONT_GEN) $(IFMA_GEN)
+MONT_HDR_GEN  := $(MONT_GEN) $(IFMA_GEN) $(IFMA_MB_GEN)
 MONT_HDR_ARGS := --header $(CAPS)
 MONT_HDR_DEPS := $(wildcard perlasm/*.pm) $(CAPS)
 # The flavour (elf, macosx, mingw64) is the one the probe found for $(CC),
@@ -102,6 +104,12 @@ $(BUILD)/mont-ifma.s: $(IFMA_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
 $(BUILD)/mont/mont-x86_64.o: $(BUILD)/mont-x86_64.s | $(BUILD)/mont
 	$(MONT_AS) $(MONT_AS_IO)
 $(BUILD)/mont/mont-ifma.o: $(BUILD)/mont-ifma.s | $(BUILD)/mont
+	$(MONT_AS) $(MONT_AS_IO)
+# The 8-lane IFMA kernels of mont_modexp_batch, the same way.
+$(BUILD)/mont-ifma-mb.s: $(IFMA_MB_GEN) $(wildcard perlasm/*.pm) $(CAPS) | $(BUILD)
+	$(PERL) -Iperlasm $(IFMA_MB_GEN) $(MONT_FLAVOUR) $(CAPS) >$@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+$(BUILD)/mont/mont-ifma-mb.o: $(BUILD)/mont-ifma-mb.s | $(BUILD)/mont
 	$(MONT_AS) $(MONT_AS_IO)
 endif
 

@@ -7,11 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum op { OP_MUL, OP_SQR, OP_EXP, OP_EXP2, OP_COUNT };
-/* "mul", "sqr", "modexp", "modexp2" */
+enum op { OP_MUL, OP_SQR, OP_EXP, OP_EXP2, OP_BATCH, OP_COUNT };
+/* "mul", "sqr", "modexp", "modexp2", "batch8" */
 extern const char *const op_name[OP_COUNT];
 /* Exponentiations run once per check; mul/sqr are chained. */
-#define OP_IS_EXP(op) ((op) == OP_EXP || (op) == OP_EXP2)
+#define OP_IS_EXP(op) ((op) == OP_EXP || (op) == OP_EXP2 || (op) == OP_BATCH)
+/* Results an op leaves (num limbs each): batch8's lanes repeat modexp2's two. */
+#define OP_RESULTS(op) ((op) == OP_EXP2 || (op) == OP_BATCH ? 2 : 1)
 
 /* One operand set: modulus n (exactly `bits` bits, odd), a, b < n, and a
  * full-length exponent e (num limbs, top bit set); for modexp2 (an RSA-CRT
@@ -28,6 +30,8 @@ struct operands {
  *   sqr:    x <- x*x*R^-1 mod n   (x starts at a)
  *   modexp: r <- a^e mod n        (x unchanged)
  *   modexp2: r <- a^e mod n, r[num..] <- b^e2 mod n2 (two at once)
+ *   batch8: eight at once (mont_modexp_batch), lanes 0, 2, 4, 6 modexp2's
+ *           first, lanes 1, 3, 5, 7 its second; r holds lanes 0 and 1
  * R = 2^(64*num). */
 struct contender {
 	const char *name;

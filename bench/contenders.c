@@ -39,7 +39,9 @@ int ossl_rsaz_mod_exp_avx512_x2(BN_ULONG *res1, const BN_ULONG *base1,
 int ossl_rsaz_avx512ifma_eligible(void);
 
 static int all_ops(enum op op) { (void)op; return 1; }
-static int one_at_a_time(enum op op) { return op != OP_EXP2; }
+/* batch8 is mont_modexp_batch's: ours alone */
+static int not_batch(enum op op) { return op != OP_BATCH; }
+static int one_at_a_time(enum op op) { return op != OP_EXP2 && op != OP_BATCH; }
 static int exp_only(enum op op) { return op == OP_EXP; }
 static int exp2_only(enum op op) { return op == OP_EXP2; }
 
@@ -50,7 +52,7 @@ static int exp2_only(enum op op) { return op == OP_EXP2; }
 struct limbs {
 	const struct operands *o;
 	uint64_t *x;            /* mul, sqr: the chained value, num limbs */
-	uint64_t *r;            /* modexp: num limbs; modexp2: 2*num */
+	uint64_t *r;            /* modexp: num limbs; modexp2: 2*num; ours: 8*num */
 	int fail;               /* a call reported failure */
 };
 
@@ -83,7 +85,7 @@ static int limbs_result(void *p, enum op op, uint64_t *out)
 {
 	struct limbs *s = p;
 	memcpy(out, OP_IS_EXP(op) ? s->r : s->x,
-	       (op == OP_EXP2 ? 2 : 1) * s->o->num * 8);
+	       OP_RESULTS(op) * s->o->num * 8);
 	return s->fail ? -1 : 0;
 }
 
@@ -112,7 +114,23 @@ static void ours_activate(const struct contender *c)
 
 static void *ours_prepare(const struct operands *o)
 {
-	return limbs_new(sizeof(struct limbs), o, 0, NULL);
+	return limbs_new(sizeof(struct limbs), o, 6, NULL);	/* r: batch8's 8 lanes */
+}
+
+/* batch8: the lanes alternate modexp2's two sets, the results r + i*num. */
+static int ours_batch(struct limbs *s)
+{
+	const struct operands *o = s->o;
+	uint64_t *r[8];
+	const uint64_t *b[8], *e[8], *n[8];
+
+	for (int i = 0; i < 8; i++) {
+		r[i] = s->r + i * o->num;
+		b[i] = i % 2 ? o->b : o->a;
+		e[i] = i % 2 ? o->e2 : o->e;
+		n[i] = i % 2 ? o->n2 : o->n;
+	}
+	return mont_modexp_batch(8, r, b, e, o->num, n, o->num);
 }
 
 static void ours_run(void *p, enum op op, unsigned long it)
@@ -127,6 +145,10 @@ static void ours_run(void *p, enum op op, unsigned long it)
 	case OP_SQR:
 		while (it--)
 			mont_sqr(s->x, s->x, o->n, o->n0, o->num);
+		break;
+	case OP_BATCH:
+		while (it--)
+			s->fail |= ours_batch(s) != 0;
 		break;
 	case OP_EXP2:
 		while (it--)
@@ -476,7 +498,8 @@ static void gmp_release(void *p)
 	free(s);
 }
 
-#define OURS(name) { name, "mont_mul / mont_sqr / mont_modexp / mont_modexp2 " \
+#define OURS(name) { name, "mont_mul / mont_sqr / mont_modexp / mont_modexp2 / " \
+	"mont_modexp_batch (batch8) " \
 	"after mont_select(\"" name "\")", all_ops, \
 	name, ours_prepare, limbs_reset, ours_run, limbs_result, free, \
 	ours_unavailable, ours_activate, NULL }
@@ -492,7 +515,7 @@ const struct contender contenders[] = {
 	  amm_unavailable, NULL, amm_unavailable_at },
 	{ "ossl-api", "BN_mod_mul_montgomery / BN_mod_exp_mont_consttime "
 	  "(modexp2: two of them)",
-	  all_ops, NULL, api_prepare, api_reset, api_run, api_result,
+	  not_batch, NULL, api_prepare, api_reset, api_run, api_result,
 	  api_release, NULL, NULL, NULL },
 	{ "ossl-raw", "bn_mul_mont / bn_power5 loop on a gather5 table",
 	  one_at_a_time, NULL, raw_prepare, limbs_reset, raw_run, limbs_result,

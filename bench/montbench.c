@@ -45,7 +45,7 @@ static void usage(FILE *f)
 		"usage: %s [--bits LIST] [--rounds N] [--quick] [--json]\n"
 		"          [--only LIST] [--seed N] [--callgrind] [--corrupt NAME]\n"
 		"  LIST is comma-separated. --only takes op names (mul, sqr, modexp,\n"
-		"  modexp2) and contender names (ifma, adx, mulq, c, amm52, ossl-api,\n"
+		"  modexp2, batch8) and contender names (ifma, adx, mulq, c, amm52, ossl-api,\n"
 		"  ossl-raw, ossl-x2, gmp, ossl-api-noadx, ossl-raw-noadx).\n", self);
 }
 
@@ -251,7 +251,7 @@ static int check_one(const struct opts *o, struct size_state *s, size_t c,
 			"failure\n", self, k->name, op_name[op], s->o.bits);
 		return -1;
 	}
-	for (size_t i = 0; i < (op == OP_EXP2 ? 2 : 1) * s->o.num; i++) {
+	for (size_t i = 0; i < OP_RESULTS(op) * s->o.num; i++) {
 		if (got[i] == want[i])
 			continue;
 		fprintf(stderr, "%s: %s %s at %u bits disagrees with the "

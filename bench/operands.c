@@ -6,7 +6,7 @@
 #include <string.h>
 #include "bench.h"
 
-const char *const op_name[OP_COUNT] = { "mul", "sqr", "modexp", "modexp2" };
+const char *const op_name[OP_COUNT] = { "mul", "sqr", "modexp", "modexp2", "batch8" };
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -94,7 +94,7 @@ void reference(const struct operands *o, enum op op, unsigned k, uint64_t *out)
 	to_mpz(e, o->e, o->num);
 	mpz_setbit(rinv, o->bits);
 	mpz_invert(rinv, rinv, n);
-	if (op == OP_EXP2) {
+	if (OP_RESULTS(op) == 2) {
 		mpz_t n2, e2;
 		mpz_inits(n2, e2, NULL);
 		to_mpz(n2, o->n2, o->num);

@@ -275,6 +275,36 @@ int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
 	return mont_ifma_kernel(num, ways, out);
 }
 
+/* The 8-lane IFMA exponentiation costs the same for any count: it wins
+ * over count calls of mont_modexp (on ifma) once count exceeds its time
+ * over one mont_modexp's. Measured with
+ *   taskset -c 1 build/montbench --bits B --only modexp,batch8,ifma
+ * (thread CPU time, median of 5 rounds; 256 bits with the harness's
+ * `time-batch 4 8 5`), batch8 / modexp:
+ *   bits      256   512  1024  1536  2048  3072  4096
+ *   ratio     2.5   2.7   3.9   4.9   5.8   5.7   6.3
+ * and at 1 limb three calls took 6.8 us against the batch's 7.5 (at 2
+ * and 3 limbs three lose: 16.1 and 29.9 us against 12.1 and 16.4; the
+ * harness's `time-batch NUM 3 9`, MONT_BACKEND=ifma). So the smallest
+ * count that wins, by num (64-bit limbs): */
+static size_t batch_min_count(size_t num)
+{
+	static const struct { size_t num, count; } wins[] = {
+		{1, 4}, {8, 3}, {16, 4}, {24, 5}, {48, 6}, {64, 7},
+	};
+	for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++)
+		if (num <= wins[i].num)
+			return wins[i].count;
+	return MONT_BATCH_MAX + 1;	/* past the kernels' sizes */
+}
+
+int mont_ifma_batch_for(size_t num, size_t count)
+{
+	pthread_once(&once, init);
+	return atomic_load_explicit(&active, memory_order_relaxed)->ifma &&
+	       count >= batch_min_count(num) && mont_ifma_batch_kernel(num);
+}
+
 int mont_cpu_avx2(void)
 {
 	pthread_once(&once, init);

@@ -13,7 +13,7 @@
 
 /* Limbs of 52 bits of the num-limb x (x < 2^(52L)); shifts by public
  * amounts only. */
-static void to52(uint64_t *out, const uint64_t *x, size_t num, size_t L)
+void mont_to52(uint64_t *out, const uint64_t *x, size_t num, size_t L)
 {
 	for (size_t j = 0; j < L; j++) {
 		size_t bit = 52 * j, limb = bit / 64;
@@ -26,7 +26,7 @@ static void to52(uint64_t *out, const uint64_t *x, size_t num, size_t L)
 }
 
 /* The num-limb value of L normalised 52-bit limbs (below 2^(64 num)). */
-static void from52(uint64_t *x, const uint64_t *in, size_t L, size_t num)
+void mont_from52(uint64_t *x, const uint64_t *in, size_t L, size_t num)
 {
 	memset(x, 0, num * sizeof *x);
 	for (size_t j = 0; j < L; j++) {
@@ -47,7 +47,7 @@ static void from52(uint64_t *x, const uint64_t *in, size_t L, size_t num)
  * bits: 1472 = 23 * 2^6 takes 23 doublings and 6 squarings where the
  * binary method took 3 and 11). */
 #define SQUARINGS 6
-static void pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
+void mont_pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
 {
 	const struct mont_impl *kb = mont_impl_for(num);
 	const uint64_t n0 = mont_n0(n[0]);
@@ -114,12 +114,12 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 		size_t w = (64 * exp_limbs[i] + window - 1) / window;
 		if (w > windows)
 			windows = w;
-		to52(s.n + i * span, n[i], num, L);
+		mont_to52(s.n + i * span, n[i], num, L);
 		s.k0[i] = mont_n0(n[i][0]) & M52;
 		/* entry 1 = the base, entry 0 = 1, power = R^2 mod n */
-		pow2_mod(plain[0], 104 * L, n[i], num);
-		to52(power + i * span, plain[0], num, L);
-		to52(ENTRY(1) + i * span, base[i], num, L);
+		mont_pow2_mod(plain[0], 104 * L, n[i], num);
+		mont_to52(power + i * span, plain[0], num, L);
+		mont_to52(ENTRY(1) + i * span, base[i], num, L);
 		ENTRY(0)[i * span] = 1;
 	}
 	amm(&s, ENTRY(1), ENTRY(1), power);	/* base*R */
@@ -150,7 +150,7 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 		power[i * span] = 1;
 	amm(&s, acc, acc, power);
 	for (int i = 0; i < ways; i++) {
-		from52(plain[i], acc + i * span, L, num);
+		mont_from52(plain[i], acc + i * span, L, num);
 		mont_reduce_once(plain[i], plain[i], 0, n[i], num);
 	}
 	for (int i = 0; i < ways; i++)	/* last: r may alias any input */

@@ -109,6 +109,26 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
                       const uint64_t *const *n, size_t num,
                       const struct mont_ifma *k);
 
+/* Radix 2^52 (mont/ifma.c): out = the L 52-bit limbs of the num-limb x
+ * (x < 2^(52L)); x = the num-limb value of L normalised 52-bit limbs;
+ * x = 2^k mod n for k >= 64 num + 64 (n public). */
+void mont_to52(uint64_t *out, const uint64_t *x, size_t num, size_t L);
+void mont_from52(uint64_t *x, const uint64_t *in, size_t L, size_t num);
+void mont_pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num);
+
+/* mont_modexp_batch's 8-lane IFMA exponentiation (mont/batch.c): 1 when
+ * its kernels were built and take num limbs (the tests use it alone);
+ * mont_ifma_batch_for: 1 when mont_modexp_batch of count numbers runs it
+ * (the ifma backend is selected and it wins at this size and count). */
+int mont_ifma_batch_kernel(size_t num);
+int mont_ifma_batch_for(size_t num, size_t count);
+/* r[i] = base[i]^exp[i] mod n[i], i < count <= 8, checked arguments as
+ * for mont_modexp_unchecked, in the lanes of the 8-lane kernels (a build
+ * without them loops over mont_modexp); every r[i] is written last. */
+void mont_ifma_batch(size_t count, uint64_t *const r[], const uint64_t *const base[],
+                     const uint64_t *const exp[], size_t exp_limbs,
+                     const uint64_t *const n[], size_t num);
+
 /* The backend mont_mul/mont_sqr use for num limbs (modexp asks once, not
  * per multiply); aborts when num > MONT_MAX_NUM. */
 const struct mont_impl *mont_impl_for(size_t num);
@@ -122,6 +142,13 @@ int mont_cpu_avx2(void);
  * without a branch. r may alias t. */
 void mont_reduce_once(uint64_t *r, const uint64_t *t, uint64_t t_top,
                       const uint64_t *n, size_t num);
+
+/* mont_modexp's argument checks: MONT_OK or the first error. */
+int mont_modexp_check(const uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                      size_t exp_limbs, const uint64_t *n, size_t num);
+/* mont_modexp past its checks: the backend's exponentiation. */
+void mont_modexp_run(uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                     size_t exp_limbs, const uint64_t *n, size_t num);
 
 /* mont_modexp its argument checks (the checks are the only part
  * that branches on base; the constant-time test calls this directly).

@@ -270,9 +270,8 @@ static int less_than(const uint64_t *a, const uint64_t *b, size_t num)
 	return (int)borrow;
 }
 
-/* mont_modexp's argument checks: MONT_OK or the first error. */
-static int check(const uint64_t *r, const uint64_t *base, const uint64_t *exp,
-                 size_t exp_limbs, const uint64_t *n, size_t num)
+int mont_modexp_check(const uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                      size_t exp_limbs, const uint64_t *n, size_t num)
 {
 	if (!r || !base || !n || (!exp && exp_limbs))
 		return MONT_ERR_NULL;
@@ -285,19 +284,26 @@ static int check(const uint64_t *r, const uint64_t *base, const uint64_t *exp,
 	return MONT_OK;
 }
 
-int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
-                size_t exp_limbs, const uint64_t *n, size_t num)
+void mont_modexp_run(uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                     size_t exp_limbs, const uint64_t *n, size_t num)
 {
 	struct mont_ifma k;
-	int rc = check(r, base, exp, exp_limbs, n, num);
 
-	if (rc)
-		return rc;
 	if (mont_ifma_for(num, 1, &k))
 		mont_ifma_modexp(1, &r, &base, &exp, &exp_limbs, &n, num, &k);
 	else
 		mont_modexp_unchecked(r, base, exp, exp_limbs, n, num,
 		                      mont_window_bits(num));
+}
+
+int mont_modexp(uint64_t *r, const uint64_t *base, const uint64_t *exp,
+                size_t exp_limbs, const uint64_t *n, size_t num)
+{
+	int rc = mont_modexp_check(r, base, exp, exp_limbs, n, num);
+
+	if (rc)
+		return rc;
+	mont_modexp_run(r, base, exp, exp_limbs, n, num);
 	return MONT_OK;
 }
 
@@ -312,10 +318,10 @@ int mont_modexp2(uint64_t *r1, const uint64_t *b1, const uint64_t *e1,
 	const size_t exp_limbs[2] = {e1_limbs, e2_limbs};
 	uint64_t t[2][MONT_MAX_NUM];
 	struct mont_ifma k;
-	int rc = check(r1, b1, e1, e1_limbs, n1, num);
+	int rc = mont_modexp_check(r1, b1, e1, e1_limbs, n1, num);
 
 	if (!rc)
-		rc = check(r2, b2, e2, e2_limbs, n2, num);
+		rc = mont_modexp_check(r2, b2, e2, e2_limbs, n2, num);
 	if (rc)
 		return rc;
 	if (mont_ifma_for(num, 2, &k)) {

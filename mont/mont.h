@@ -51,6 +51,12 @@ extern "C" {
 #define MONT_ERR_NUM    -2  /* num == 0 or num > MONT_MAX_NUM */
 #define MONT_ERR_EVEN   -3  /* n is even (Montgomery needs an odd modulus) */
 #define MONT_ERR_RANGE  -4  /* base >= n */
+#define MONT_ERR_COUNT  -5  /* mont_modexp_batch: count > MONT_BATCH_MAX */
+#define MONT_ERR_ALIAS  -6  /* mont_modexp_batch: two r[i] are one pointer */
+
+/* The most exponentiations one mont_modexp_batch call takes: one per
+ * 64-bit lane of a 512-bit register. */
+#define MONT_BATCH_MAX 8
 
 /* -n^-1 mod 2^64, for an odd n_lo (the low limb of n). */
 MONT_API uint64_t mont_n0(uint64_t n_lo);
@@ -88,6 +94,33 @@ MONT_API int mont_modexp2(uint64_t *r1, const uint64_t *b1, const uint64_t *e1,
                           size_t e1_limbs, const uint64_t *n1,
                           uint64_t *r2, const uint64_t *b2, const uint64_t *e2,
                           size_t e2_limbs, const uint64_t *n2, size_t num);
+
+/* count independent exponentiations of one size at once, for throughput
+ * (a server's RSA signatures, Diffie-Hellman with many peers): r[i] =
+ * base[i]^exp[i] mod n[i] for i < count <= MONT_BATCH_MAX, each with the
+ * conditions and constant-time promise of mont_modexp; every exponent has
+ * exp_limbs limbs (a batch runs as long as its longest, so one length is
+ * all it can use), and every modulus may differ. Arrays of pointers, not
+ * one strided block: the numbers usually live in separate keys and
+ * buffers, and the pointers cost nothing to gather. The lane index, count,
+ * num, exp_limbs and the moduli are public. Errors are mont_modexp's,
+ * checked lane by lane from 0 (the first found is returned and no r[i] is
+ * touched), plus MONT_ERR_NULL for a NULL array (with count > 0) and
+ * MONT_ERR_COUNT; count 0 returns MONT_OK. r[i] may alias any input of any
+ * lane (every result is written after the last read) but not another r[j]
+ * (the same pointer twice is MONT_ERR_ALIAS; other overlaps are the
+ * caller's error).
+ * The ifma backend puts one exponentiation in each 64-bit lane of its
+ * 512-bit registers (radix 2^52: no carry crosses a lane, so no product is
+ * wasted on a short number), from 256 to 4096 bits and from the count
+ * where that wins (mont/dispatch.c); otherwise, and on every other backend,
+ * it loops over mont_modexp. Uses no heap and at most about 190 KiB of
+ * stack (the 8-lane table of 32 entries of 4096-bit numbers is 160 KiB);
+ * the secret temporaries are wiped before return. */
+MONT_API int mont_modexp_batch(size_t count, uint64_t *const r[],
+                               const uint64_t *const base[],
+                               const uint64_t *const exp[], size_t exp_limbs,
+                               const uint64_t *const n[], size_t num);
 
 /* Name of the backend for the sizes the kernels take: "ifma", "adx",
  * "mulq" (x86_64), "a64" (AArch64) or "c". With

@@ -52,11 +52,14 @@ def test_every_contender_reported_once(quick):
     # modexp2 (two exponentiations, RSA-CRT): ours, two OpenSSL API calls,
     # OpenSSL's IFMA pair (timed, or why not: "CPU lacks it")
     want += [("modexp2", c) for c in OURS + ("ossl-api", "ossl-x2")]
+    # batch8 (mont_modexp_batch of eight): ours alone
+    want += [("batch8", c) for c in OURS]
     for op, c in want:
         assert len(rows(quick, bits=1024, op=op, contender=c)) == 1, (op, c)
     assert not rows(quick, op="mul", contender="gmp")
     assert not rows(quick, op="modexp2", contender="ossl-raw")
     assert not rows(quick, op="modexp", contender="ossl-x2")
+    assert not [r for r in rows(quick, op="batch8") if r["contender"] not in OURS]
 
 
 def test_timed_rows_are_consistent(quick):

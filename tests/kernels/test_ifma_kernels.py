@@ -19,13 +19,16 @@ import pytest
 from conftest import BUILD, ROOT
 
 GEN = ROOT / "perlasm" / "x86_64-ifma.pl"
+# the 8-lane kernels of mont_modexp_batch: the same checks of flavours, caps
+# and constant time
+GEN_MB = ROOT / "perlasm" / "x86_64-ifma-mb.pl"
 # KERNELS_CAPS: another toolchain's caps (ci/matrix), as in test_kernels.py
 CAPS = pathlib.Path(os.environ.get("KERNELS_CAPS", BUILD / "caps.json"))
 M52 = (1 << 52) - 1
 
 
-def gen(args):
-    p = subprocess.run(["perl", str(GEN), *map(str, args)], capture_output=True, text=True,
+def gen(args, generator=GEN):
+    p = subprocess.run(["perl", str(generator), *map(str, args)], capture_output=True, text=True,
                        timeout=120)
     assert p.returncode == 0, p.stderr
     return p.stdout
@@ -171,12 +174,12 @@ OBJDUMP = {"elf": "objdump", "nasm-elf": "objdump", "mingw64": "x86_64-w64-mingw
            "nasm": "x86_64-w64-mingw32-objdump", "macosx": "llvm-objdump-14"}
 
 
-def assemble(flavour, caps, tmp_path):
+def assemble(flavour, caps, tmp_path, generator=GEN):
     if not shutil.which(ASSEMBLE[flavour][0]):
         pytest.skip(f"{ASSEMBLE[flavour][0]} not installed (ci/deps installs it)")
-    src = tmp_path / f"ifma-{flavour}.{'asm' if flavour.startswith('nasm') else 's'}"
-    src.write_text(gen([flavour, caps]))
-    obj = tmp_path / f"ifma-{flavour}.o"
+    src = tmp_path / f"{generator.stem}-{flavour}.{'asm' if flavour.startswith('nasm') else 's'}"
+    src.write_text(gen([flavour, caps], generator))
+    obj = tmp_path / f"{generator.stem}-{flavour}.o"
     p = subprocess.run([*ASSEMBLE[flavour], "-o", str(obj), str(src)], capture_output=True,
                        text=True, timeout=120)
     assert p.returncode == 0, p.stderr[:2000]
@@ -192,20 +195,22 @@ def disassembly(flavour, obj):
             for line in out.splitlines() if re.match(r"\s+[0-9a-f]+:\s", line)]
 
 
+@pytest.mark.parametrize("generator, madds", [(GEN, 100), (GEN_MB, 4)], ids=["x1", "mb"])
 @pytest.mark.parametrize("flavour", sorted(ASSEMBLE))
-def test_every_flavour_assembles(has_ifma, flavour, tmp_path):
-    src, obj = assemble(flavour, CAPS, tmp_path)
+def test_every_flavour_assembles(has_ifma, flavour, tmp_path, generator, madds):
+    src, obj = assemble(flavour, CAPS, tmp_path, generator)
     insns = disassembly(flavour, obj)
-    assert sum("vpmadd52luq" in i for i in insns) > 100
+    assert sum("vpmadd52luq" in i for i in insns) > madds
     # Win64: the vector registers used are volatile there (no xmm6-15 to save)
     assert not [i for i in insns if re.search(r"[xyz]mm([6-9]|1[0-5])\b", i)]
     if flavour in ("mingw64", "nasm"):
         assert ".pdata" in src.read_text() or "pdata" in src.read_text()
 
 
-def test_nasm_elf_same_code_as_elf(has_ifma, tmp_path):
-    _, elf = assemble("elf", CAPS, tmp_path)
-    _, nasm = assemble("nasm-elf", CAPS, tmp_path)
+@pytest.mark.parametrize("generator", [GEN, GEN_MB], ids=["x1", "mb"])
+def test_nasm_elf_same_code_as_elf(has_ifma, tmp_path, generator):
+    _, elf = assemble("elf", CAPS, tmp_path, generator)
+    _, nasm = assemble("nasm-elf", CAPS, tmp_path, generator)
     a, b = disassembly("elf", elf), disassembly("nasm-elf", nasm)
     # the same instructions; nasm may pick other NOP padding
     strip = lambda xs: [x for x in xs if not x.startswith(("nop", "xchg %ax,%ax", "data16", "cs nop"))]
@@ -219,25 +224,27 @@ def text_section(obj, tmp_path):
     return out.read_bytes()
 
 
+@pytest.mark.parametrize("generator", [GEN, GEN_MB], ids=["x1", "mb"])
 @pytest.mark.parametrize("no", ["avx512ifma", "avx512vl", "avx512f"])
-def test_no_evex_when_caps_say_no(no, tmp_path):
+def test_no_evex_when_caps_say_no(no, tmp_path, generator):
     """Caps saying no to avx512ifma, or to what it needs, give no kernels:
-    a lone ret in every flavour and no MONT_HAVE_IFMA in the header."""
+    a lone ret in every flavour and no MONT_HAVE_IFMA(_MB) in the header."""
     caps = caps_with(tmp_path, **{no: "no"})
-    header = gen(["--header", caps])
+    header = gen(["--header", caps], generator)
     assert "#define MONT_HAVE_IFMA" not in header and "#undef MONT_HAVE_IFMA" in header
     for flavour in ASSEMBLE:
-        text = gen([flavour, caps])
+        text = gen([flavour, caps], generator)
         assert not re.search(r"\bv\w+|%[xyz]mm|\b[xyz]mm\d", text), f"{flavour}: vector code"
-    _, obj = assemble("elf", caps, tmp_path)
+    _, obj = assemble("elf", caps, tmp_path, generator)
     code = text_section(obj, tmp_path)
     assert code and b"\x62" not in code and code.rstrip(b"\x00\x90") == b"\xc3"
 
 
-def test_evex_when_caps_say_yes(has_ifma, tmp_path):
+@pytest.mark.parametrize("generator, evex", [(GEN, 100), (GEN_MB, 40)], ids=["x1", "mb"])
+def test_evex_when_caps_say_yes(has_ifma, tmp_path, generator, evex):
     """The control for the test above: the same byte check finds EVEX."""
-    _, obj = assemble("elf", CAPS, tmp_path)
-    assert text_section(obj, tmp_path).count(b"\x62") > 100
+    _, obj = assemble("elf", CAPS, tmp_path, generator)
+    assert text_section(obj, tmp_path).count(b"\x62") > evex
 
 
 # ---- static constant-time check ------------------------------------------------------
@@ -323,9 +330,10 @@ def ct_violations(asm):
     return sorted(set(bad))
 
 
-def test_static_constant_time(has_ifma):
-    asm = gen(["elf", CAPS])
-    assert asm.count("vpmadd52luq") > 100
+@pytest.mark.parametrize("generator, madds", [(GEN, 100), (GEN_MB, 4)], ids=["x1", "mb"])
+def test_static_constant_time(has_ifma, generator, madds):
+    asm = gen(["elf", CAPS], generator)
+    assert asm.count("vpmadd52luq") > madds
     assert ct_violations(asm) == []
 
 

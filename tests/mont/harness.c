@@ -20,13 +20,24 @@
  *   ifma NUM N BASE ELIMBS EXP        -> the IFMA exponentiation whatever
  *                                        the backend and size: "RESULT", or
  *                                        "none" without a kernel for num
+ *   batch HOW NUM COUNT ELIMBS (N B E)...  -> mont_modexp_batch: "RC R..."
+ *                                        (see do_batch: HOW api, alias-*,
+ *                                        ifma)
+ *   batch-err WHAT NUM COUNT ELIMBS (N B E)...  -> "RC untouched|written"
+ *   batch-path NUM COUNT              -> 1 when mont_modexp_batch runs the
+ *                                        8-lane IFMA code for them, else 0
+ *   time-batch NUM COUNT REPS         -> "NS_LANES NS_LOOP": COUNT
+ *                                        exponentiations, 8-lane IFMA code
+ *                                        against a mont_modexp loop
  *   ifma2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   -> "R1 R2" (or "none"), the two
  *                                        at once
  *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
  *                                        t-test between fixed and random
  *                                        secret inputs (see dudect() below);
  *                                        WHAT: modexp, modexp2, ifma, ifma2,
- *                                        leaky (the control)
+ *                                        batch (mont_modexp_batch of 8),
+ *                                        ifma-batch (its 8-lane IFMA code
+ *                                        alone), leaky (the control)
  *   time2 NUM REPS                    -> "NS1 NS2": best mont_modexp and
  *                                        mont_modexp2 (two modexps) with
  *                                        full-size exponents
@@ -155,6 +166,9 @@ static double now_ns(void)
 
 static uint64_t nbuf[MAXL], abuf[MAXL], bbuf[MAXL], rbuf[MAXL], ebuf[MAXL];
 static uint64_t n2buf[MAXL], a2buf[MAXL], r2buf[MAXL], e2buf[MAXL];
+/* The lanes of the batch commands. */
+static uint64_t bat_n[MONT_BATCH_MAX][MAXL], bat_b[MONT_BATCH_MAX][MAXL];
+static uint64_t bat_e[MONT_BATCH_MAX][MAXL], bat_r[MONT_BATCH_MAX][MAXL];
 
 struct job {
 	size_t iter, num, elimbs, wrong;
@@ -285,6 +299,31 @@ static void dudect_inputs(uint64_t cls, size_t num, const uint64_t *fixed_b, con
 	e2buf[num - 1] |= (uint64_t)1 << 63 & m;
 }
 
+/* The call dudect times. The batches take eight lanes, the secrets of
+ * the two sets dudect_inputs fills (abuf, ebuf; a2buf, e2buf) in turn. */
+static void dudect_call(const char *what, size_t num, int ways, const struct mont_ifma *k)
+{
+	uint64_t *const r[MONT_BATCH_MAX] = {rbuf, r2buf, bat_r[2], bat_r[3], bat_r[4],
+	                                     bat_r[5], bat_r[6], bat_r[7]};
+	const uint64_t *const b[MONT_BATCH_MAX] = {abuf, a2buf, abuf, a2buf, abuf, a2buf, abuf, a2buf};
+	const uint64_t *const e[MONT_BATCH_MAX] = {ebuf, e2buf, ebuf, e2buf, ebuf, e2buf, ebuf, e2buf};
+	const uint64_t *const n[MONT_BATCH_MAX] = {nbuf, n2buf, nbuf, n2buf, nbuf, n2buf, nbuf, n2buf};
+	const size_t el[2] = {num, num};
+
+	if (!strcmp(what, "leaky"))
+		leaky_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+	else if (!strcmp(what, "modexp"))
+		mont_modexp(rbuf, abuf, ebuf, num, nbuf, num);
+	else if (!strcmp(what, "modexp2"))
+		mont_modexp2(rbuf, abuf, ebuf, num, nbuf, r2buf, a2buf, e2buf, num, n2buf, num);
+	else if (!strcmp(what, "batch"))
+		mont_modexp_batch(MONT_BATCH_MAX, r, b, e, num, n, num);
+	else if (!strcmp(what, "ifma-batch"))
+		mont_ifma_batch(MONT_BATCH_MAX, r, b, e, num, n, num);
+	else
+		mont_ifma_modexp(ways, r, b, e, el, n, num, k);
+}
+
 /* dudect (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant
  * time?", 2017): secret inputs of two classes, interleaved at random --
  * class 0 fixed (base 1, exponent 2^(64 num - 1) + 1: two bits set),
@@ -312,9 +351,12 @@ static double dudect(const char *what, size_t num, size_t samples, uint64_t seed
 
 	if ((!strcmp(what, "ifma") || !strcmp(what, "ifma2")) && !mont_ifma_kernel(num, ways, &k))
 		fail("dudect: no IFMA kernel for this num", what);
+	if (!strcmp(what, "ifma-batch") && !mont_ifma_batch_kernel(num))
+		fail("dudect: no 8-lane IFMA kernel for this num", what);
 	if (strcmp(what, "modexp") && strcmp(what, "modexp2") && strcmp(what, "ifma") &&
-	    strcmp(what, "ifma2") && strcmp(what, "leaky"))
-		fail("dudect: not modexp|modexp2|ifma|ifma2|leaky", what);
+	    strcmp(what, "ifma2") && strcmp(what, "leaky") && strcmp(what, "batch") &&
+	    strcmp(what, "ifma-batch"))
+		fail("dudect: not modexp|modexp2|ifma|ifma2|batch|ifma-batch|leaky", what);
 	memset(w, 0, sizeof w);
 	fixed_e[num - 1] = (uint64_t)1 << 63 | (num == 1);
 	for (size_t i = 0; i < num; i++) {	/* public modulus, two of them */
@@ -328,19 +370,7 @@ static double dudect(const char *what, size_t num, size_t samples, uint64_t seed
 		uint64_t cls = xorshift(&s) & 1;
 		dudect_inputs(cls, num, fixed_b, fixed_e, &s);
 		uint64_t t0 = ticks();
-		if (!strcmp(what, "leaky")) {
-			leaky_modexp(rbuf, abuf, ebuf, num, nbuf, num);
-		} else if (!strcmp(what, "modexp")) {
-			mont_modexp(rbuf, abuf, ebuf, num, nbuf, num);
-		} else if (!strcmp(what, "modexp2")) {
-			mont_modexp2(rbuf, abuf, ebuf, num, nbuf, r2buf, a2buf, e2buf, num, n2buf, num);
-		} else {
-			uint64_t *const r[2] = {rbuf, r2buf};
-			const uint64_t *const b[2] = {abuf, a2buf}, *const e[2] = {ebuf, e2buf};
-			const uint64_t *const n[2] = {nbuf, n2buf};
-			const size_t el[2] = {num, num};
-			mont_ifma_modexp(ways, r, b, e, el, n, num, &k);
-		}
+		dudect_call(what, num, ways, &k);
 		uint64_t dt = ticks() - t0;
 		if (j < nwarm) {
 			warm[j] = dt;
@@ -514,6 +544,150 @@ static void do_ifma(const char *cmd)
 	putchar('\n');
 }
 
+/* NUM COUNT ELIMBS, then COUNT times N B E (every E of ELIMBS limbs);
+ * the r buffers are filled with 0xcc to show whether a call wrote them. */
+static void parse_batch(size_t *num, size_t *count, size_t *elimbs)
+{
+	*num = parse_size(word());
+	*count = parse_size(word());
+	*elimbs = parse_size(word());
+	if (*num == 0 || *num > MONT_MAX_NUM || *count == 0 || *count > MONT_BATCH_MAX ||
+	    *elimbs > MAXL)
+		fail("batch: NUM COUNT ELIMBS out of range", "batch");
+	for (size_t i = 0; i < *count; i++) {
+		parse_hex(bat_n[i], *num, word());
+		parse_hex(bat_b[i], *num, word());
+		parse_hex(bat_e[i], *elimbs, word());
+	}
+	memset(bat_r, 0xcc, sizeof bat_r);
+}
+
+/* The buffer of lane i's result for batch HOW: its own, or (alias-*) an
+ * input's: its base, exponent or modulus, or the next lane's base. */
+static uint64_t *batch_r(const char *how, size_t i, size_t count)
+{
+	if (!strcmp(how, "alias-base"))
+		return bat_b[i];
+	if (!strcmp(how, "alias-exp"))
+		return bat_e[i];
+	if (!strcmp(how, "alias-n"))
+		return bat_n[i];
+	if (!strcmp(how, "alias-cross"))
+		return bat_b[(i + 1) % count];
+	return bat_r[i];
+}
+
+/* batch HOW NUM COUNT ELIMBS SETS: HOW api (mont_modexp_batch: "RC R..."),
+ * alias-base|exp|n|cross (the same with r[i] in an input's buffer), ifma
+ * (the 8-lane IFMA exponentiation alone: "R...", or "none"). */
+static void do_batch(const char *cmd)
+{
+	const char *how = word();
+	size_t num, count, elimbs;
+	uint64_t *r[MONT_BATCH_MAX];
+	const uint64_t *b[MONT_BATCH_MAX], *e[MONT_BATCH_MAX], *n[MONT_BATCH_MAX];
+	int rc = 0;
+
+	if (!how)
+		fail("batch: HOW missing", cmd);
+	parse_batch(&num, &count, &elimbs);
+	for (size_t i = 0; i < count; i++) {
+		r[i] = batch_r(how, i, count);
+		b[i] = bat_b[i], e[i] = bat_e[i], n[i] = bat_n[i];
+	}
+	if (!strcmp(how, "ifma")) {
+		if (!mont_ifma_batch_kernel(num)) {
+			puts("none");
+			return;
+		}
+		mont_ifma_batch(count, r, b, e, elimbs, n, num);
+	} else {
+		rc = mont_modexp_batch(count, r, b, e, elimbs, n, num);
+		printf("%d", rc);
+	}
+	for (size_t i = 0; i < count; i++) {
+		if (i || strcmp(how, "ifma"))
+			putchar(' ');
+		if (rc)
+			putchar('-');
+		else
+			put_hex(r[i], num);
+	}
+	putchar('\n');
+}
+
+/* batch-err WHAT NUM COUNT ELIMBS SETS: mont_modexp_batch with one thing
+ * made wrong -- count9, the arrays (r, base, exp, n) NULL, r1 (r[1] NULL),
+ * dup (r[1] == r[0]), num0, numbig -- or none: "RC" and whether any r
+ * buffer was written ("untouched"/"written"). */
+static void do_batch_err(const char *cmd)
+{
+	const char *what = word();
+	size_t num, count, elimbs;
+	uint64_t *r[MONT_BATCH_MAX + 1];
+	const uint64_t *b[MONT_BATCH_MAX + 1], *e[MONT_BATCH_MAX + 1], *n[MONT_BATCH_MAX + 1];
+	static uint64_t fresh[MONT_BATCH_MAX][MAXL];
+
+	if (!what)
+		fail("batch-err: WHAT missing", cmd);
+	parse_batch(&num, &count, &elimbs);
+	for (size_t i = 0; i <= MONT_BATCH_MAX; i++) {
+		size_t j = i % count;
+		r[i] = bat_r[i % MONT_BATCH_MAX], b[i] = bat_b[j], e[i] = bat_e[j], n[i] = bat_n[j];
+	}
+	if (!strcmp(what, "r1"))
+		r[1] = NULL;
+	if (!strcmp(what, "dup"))
+		r[1] = r[0];
+	memcpy(fresh, bat_r, sizeof fresh);
+	int rc = mont_modexp_batch(!strcmp(what, "count9") ? MONT_BATCH_MAX + 1 : count,
+	                           !strcmp(what, "r") ? NULL : r, !strcmp(what, "base") ? NULL : b,
+	                           !strcmp(what, "exp") ? NULL : e, elimbs,
+	                           !strcmp(what, "n") ? NULL : n,
+	                           !strcmp(what, "num0") ? 0 : !strcmp(what, "numbig") ?
+	                           MONT_MAX_NUM + 1 : num);
+	printf("%d %s\n", rc, memcmp(fresh, bat_r, sizeof fresh) ? "written" : "untouched");
+}
+
+/* batch-path NUM COUNT: 1 when mont_modexp_batch runs the 8-lane IFMA
+ * code for them (the backend, size and count decide), else 0. */
+static void do_batch_path(const char *cmd)
+{
+	size_t num = parse_size(word()), count = parse_size(word());
+	(void)cmd;
+	printf("%d\n", mont_ifma_batch_for(num, count));
+}
+
+/* time-batch NUM COUNT REPS: "NS_LANES NS_LOOP", the best time of COUNT
+ * full-size exponentiations in the 8-lane IFMA code and as a loop over
+ * mont_modexp (which runs the backend's single exponentiation). */
+static void do_time_batch(const char *cmd)
+{
+	size_t num = parse_size(word()), count = parse_size(word());
+	size_t reps = parse_size(word());
+	uint64_t *r[MONT_BATCH_MAX];
+	const uint64_t *b[MONT_BATCH_MAX], *e[MONT_BATCH_MAX], *n[MONT_BATCH_MAX];
+	double best[2] = {0, 0};
+
+	if (!mont_ifma_batch_kernel(num) || count == 0 || count > MONT_BATCH_MAX || !reps)
+		fail("time-batch: no 8-lane kernel for num, or count/reps out of range", cmd);
+	time_operands(num);
+	for (size_t i = 0; i < count; i++)
+		r[i] = bat_r[i], b[i] = abuf, e[i] = ebuf, n[i] = nbuf;
+	for (size_t i = 0; i < 2 * reps; i++) {
+		double t0 = now_ns();
+		if (i % 2)
+			for (size_t k = 0; k < count; k++)
+				mont_modexp(r[k], b[k], e[k], num, n[k], num);
+		else
+			mont_ifma_batch(count, r, b, e, num, n, num);
+		double t = now_ns() - t0;
+		if (i < 2 || t < best[i % 2])
+			best[i % 2] = t;
+	}
+	printf("%.0f %.0f\n", best[0], best[1]);
+}
+
 static void do_dudect(const char *cmd)
 {
 	const char *what = word();
@@ -657,6 +831,8 @@ static const struct {
 	{"modexp", do_modexp}, {"modexp2", do_modexp2}, {"modexp2-alias", do_modexp2},
 	{"ifma", do_ifma}, {"ifma2", do_ifma}, {"dudect", do_dudect}, {"time2", do_time2},
 	{"modexp-alias", do_modexp_alias}, {"modexp-null", do_modexp_null}, {"modexp-bad", do_modexp_bad},
+	{"batch", do_batch}, {"batch-err", do_batch_err}, {"batch-path", do_batch_path},
+	{"time-batch", do_time_batch},
 	{"window", do_window}, {"ct", do_ct}, {"ct-leaky", do_ct}, {"threads", do_threads}, {"time", do_time},
 };
 

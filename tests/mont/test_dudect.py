@@ -2,7 +2,8 @@
 """Constant time, measured: the dudect method (the harness's `dudect`
 command: fixed against random secret base and exponent, interleaved at
 random, Welch's t-test on cycle counts with percentile cropping) on every
-backend, mont_modexp2, and the IFMA exponentiation itself -- the code
+backend, mont_modexp2, mont_modexp_batch, and the IFMA exponentiations
+themselves (one, two and eight lanes) -- the code
 valgrind cannot run. A deliberately leaky square-and-multiply is the
 control: it must fail, by far.
 
@@ -62,6 +63,20 @@ def test_ifma_exponentiation(harness, what):
     if "ifma" not in harness.runnable():
         pytest.skip("no IFMA kernels built, or this CPU cannot run them")
     assert_constant_time(harness, what, 16, 3000)
+
+
+def test_batch(harness, backend):
+    """mont_modexp_batch of eight: the 8-lane IFMA code on ifma, the loop
+    over mont_modexp on the others."""
+    assert_constant_time(harness, "batch", 4, 2000 if backend == "c" else 5000, backend)
+
+
+def test_ifma_batch(harness):
+    """The 8-lane IFMA exponentiation at 1024 bits, whatever the dispatch
+    picks."""
+    if "ifma" not in harness.runnable():
+        pytest.skip("no IFMA kernels built, or this CPU cannot run them")
+    assert_constant_time(harness, "ifma-batch", 16, 1500)
 
 
 def test_leaky_control_fails(harness):

@@ -9,7 +9,8 @@ import pytest
 
 from montlib import BUILD, BUILD_CFLAGS, ROOT, build_caps, kernels_header, make
 
-API = {"mont_n0", "mont_mul", "mont_sqr", "mont_modexp", "mont_modexp2", "mont_backend", "mont_select"}
+API = {"mont_n0", "mont_mul", "mont_sqr", "mont_modexp", "mont_modexp2", "mont_modexp_batch",
+       "mont_backend", "mont_select"}
 
 
 @pytest.fixture(scope="module")

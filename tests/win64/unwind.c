@@ -226,6 +226,50 @@ static int ifma_cases(uint8_t *guard, int *cases)
 }
 #endif
 
+#ifdef MONT_HAVE_IFMA_MB
+/* The 8-lane kernels: montk_amm52mb with operand a, b or ctx (whose n
+ * comes last) ending on the no-access page, L = 8; montk_gather52mb with
+ * the table's last entry ending there.  Every case faults. */
+static int mb_cases(uint8_t *guard, int *cases)
+{
+	enum { L = 8, V = 8 * L };	/* limbs of a vector-wise number */
+	static uint64_t a[V], b[V], r[V], ctx[8 + 16 * L] __attribute__((aligned(64)));
+	static const uint64_t idx[8] = {3, 3, 3, 3, 3, 3, 3, 3};
+	static const char *const opname[3] = {"a", "b", "ctx"};
+	uint64_t s = 0x2b7e;
+	int ok = 1;
+	if (!__builtin_cpu_supports("avx512ifma")) {
+		printf("skip ifma-mb: this CPU or OS does not run AVX-512 IFMA\n");
+		return 1;
+	}
+	for (int which = 0; which < 3; which++) {
+		/* each operand's last 64 bytes on the page; ctx keeps its
+		 * scratch (written first) before it */
+		uint64_t *p[3] = {a, b, ctx};
+		size_t room = which == 2 ? 8 + 16 * L : V;
+		p[which] = (uint64_t *)(guard - 8 * (room - 8));
+		for (int o = 0; o < 3; o++)
+			for (size_t i = 0; i < (size_t)((o == 2 ? 8 + 16 * L : V) - (o == which ? 8 : 0)); i++)
+				p[o][i] = next(&s) & 0xfffffffffffffu;
+		struct wu_call c = {.fn = (void *)montk_amm52mb};
+		uint64_t args[5] = {(uintptr_t)r, (uintptr_t)p[0], (uintptr_t)p[1], (uintptr_t)p[2], L};
+		memcpy(c.arg, args, sizeof args);
+		char label[64];
+		snprintf(label, sizeof label, "L=%d operand %s", L, opname[which]);
+		ok &= call_and_check("montk_amm52mb", c.fn, &c, label, &s);
+		++*cases;
+	}
+	size_t entries = 4, span = 8;
+	struct wu_call c = {.fn = (void *)montk_gather52mb};
+	uint64_t args[5] = {(uintptr_t)r, (uintptr_t)(guard + 64 - entries * span * 64), entries, span,
+	                    (uintptr_t)idx};
+	memcpy(c.arg, args, sizeof args);
+	ok &= call_and_check("montk_gather52mb", c.fn, &c, "entries=4 operand table", &s);
+	++*cases;
+	return ok;
+}
+#endif
+
 int main(void)
 {
 	struct { const char *name; void *fn; int is_mul; } k[] = {
@@ -262,6 +306,9 @@ int main(void)
 			}
 #ifdef MONT_HAVE_IFMA
 	ok &= ifma_cases(pages + si.dwPageSize, &cases);
+#endif
+#ifdef MONT_HAVE_IFMA_MB
+	ok &= mb_cases(pages + si.dwPageSize, &cases);
 #endif
 	printf("%s: %d cases\n", ok ? "ok" : "FAIL", cases);
 	return !ok;
