@@ -104,8 +104,8 @@ def patterns(t, key="audit"):
     for line in t[key]:
         for pair in line.split(";"):
             toks = pair.split()
-            if len(toks) != 2 or {len(x) for x in toks} not in ({4}, {8}):
-                raise ValueError(f"not `MASK VALUE' of 4 or 8 hex digits: {pair!r}")
+            if len(toks) != 2 or {len(x) for x in toks} not in ({4}, {8}, {12}):
+                raise ValueError(f"not `MASK VALUE' of 4, 8 or 12 hex digits: {pair!r}")
             mask, value = (int(x, 16) for x in toks)
             if not mask or value & ~mask:
                 raise ValueError(f"value outside its mask: {pair!r}")

@@ -278,6 +278,8 @@ BODY = "\tcrc32x\tw0, w1, x2\n"
     ("aarch64", "# audit: 0000ff00 000000ff\n", "bad audit"),          # value outside mask
     ("aarch64", "# audit: 00000000 00000000\n", "bad audit"),          # matches everything
     ("aarch64", "# audit: 7fe0e00g 1ac04000\n", "bad audit"),
+    ("aarch64", "# audit: ff00000000 e700000000\n", "bad audit"),      # 10 digits: no width
+    ("aarch64", "# audit: ff00000000ff e7000006\n", "bad audit"),       # widths differ
     ("aarch64", "# audit: 7fe0e000 1ac04000 junk\n", "bad audit"),
     ("aarch64", "# audit:\n", "bad audit"),
     ("aarch64", "# audit: 7fe0e000 1ac04000\n# audit: ;\n", "bad audit"),
@@ -328,18 +330,25 @@ def test_parser_rejects(dump, tmp_path, arch, header, message):
     assert "runtime error" not in r.stderr and "Sanitizer" not in r.stderr
 
 
-def test_parser_accepts_both_widths(dump, tmp_path):
+@pytest.mark.parametrize("audit,stored", [
+    ("# audit: fc43 9c41 ; b3c0707f 81c04073\n# audit: f003 8000\n",
+     ["audit fc43 9c41", "audit b3c0707f 81c04073", "audit f003 8000"]),
+    # 12 digits are a 6-byte instruction (s390x has 2-, 4- and 6-byte
+    # ones), kept whole: VL's opcode is split between its first and last
+    # byte (e7 ... 06), so the high bits and the low byte must both stay
+    ("# audit: ff00000000ff e70000000006 ; ffff 0707\n",
+     ["audit ff00000000ff e70000000006", "audit ffff 0707"]),
+])
+def test_parser_accepts_every_width(dump, tmp_path, audit, stored):
     d = tmp_path / "riscv64"
     d.mkdir()
     (d / "ok.s").write_text("# feature: ok\n# enable: .option arch, +zcb\n"
-                            "# hwprobe: key=4 bit=44\n# expect: 61 9d\n"
-                            "# audit: fc43 9c41 ; b3c0707f 81c04073\n# audit: f003 8000\n"
+                            "# hwprobe: key=4 bit=44\n# expect: 61 9d\n" + audit +
                             "\tc.zext.b\ta0\n")
     r = dump(tmp_path, "riscv64")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [
-        "feature ok", "enable .option arch, +zcb", "hwprobe 4 44", "expect 61 9d",
-        "audit fc43 9c41", "audit b3c0707f 81c04073", "audit f003 8000"]
+        "feature ok", "enable .option arch, +zcb", "hwprobe 4 44", "expect 61 9d", *stored]
 
 
 def test_readme_documents_every_key():
