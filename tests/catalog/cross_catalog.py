@@ -56,7 +56,17 @@ DIRECTIVES = {
         "insn": ("add t0, t0, zero", None),
         "option-arch": (None, None),
     },
+    # libgcrypt's vector check: its directive is its one `enable:' line,
+    # so PLAIN replaces it with the spelling clang knows (PLAIN_OWN_ENABLE)
+    "s390x": {
+        "machine-z13-vx": (".machine z13\nvx %v0,%v1,%v31\nverllf %v11,%v11,16(%r0)", None),
+    },
 }
+
+
+# Directive questions whose PLAIN body carries its own directive in place
+# of the entry's `enable:' lines (the directive asked about is that line)
+PLAIN_OWN_ENABLE = {("s390x", "machine-z13-vx")}
 
 
 # Assembler-flag questions (`as-flag:'): the flag is the only enabling
@@ -66,6 +76,7 @@ FLAG_QUESTIONS = {
     "aarch64": [f"march-armv8.{n}-a" for n in range(1, 7)],
     "arm": [],
     "riscv64": ["march-rv64ima_zbb", "march-rv64ima_zba"],
+    "s390x": ["march-z13"],
 }
 
 
@@ -122,9 +133,15 @@ def matches(pats, word, nbytes):
 def words(arch, code, thumb=False):
     """(word, nbytes) for each instruction of little-endian `code`: A64/A32
     4 bytes; T32 by its first halfword (0b111xx with xx != 00: 32-bit, the
-    first halfword high); RISC-V by its low two bits (11: 32-bit)."""
+    first halfword high); RISC-V by its low two bits (11: 32-bit).  s390x
+    code is big-endian, 2, 4 or 6 bytes by the first byte's top two bits
+    (00, 01 or 10, 11)."""
     out, i = [], 0
-    while i < len(code):
+    while arch == "s390x" and i < len(code):
+        n = (2, 4, 4, 6)[code[i] >> 6]
+        out.append((int.from_bytes(code[i:i + n], "big"), n))
+        i += n
+    while arch != "s390x" and i < len(code):
         h = int.from_bytes(code[i:i + 2], "little")
         if arch == "riscv64":
             n = 4 if h & 3 == 3 else 2
@@ -182,6 +199,14 @@ TOOLCHAINS = {
         # clang-19 keeps Zacas behind this flag: a second assembler for its bytes
         ("clang-19-exp", "clang-19", _clang(19, "riscv64-linux-gnu", "rv64gc",
                                             "-menable-experimental-extensions")),
+    ],
+    # z10, a base without the vector facility (clang's own default is z196,
+    # __ARCH__ 9, vector-less too); GNU as without -march
+    # (as `asmcap --as s390x-linux-gnu-as` runs it) takes every instruction
+    "s390x": [
+        ("gas", "gas", ["s390x-linux-gnu-as", "-march=z10"]),
+        ("gas-default", "gas", ["s390x-linux-gnu-as"]),
+        *[(f"clang-{v}", f"clang-{v}", _clang(v, "s390x-linux-gnu", "z10")) for v in (19, 22)],
     ],
 }
 
@@ -297,6 +322,10 @@ UAPI_ARM = {
     "HWCAP_NEON": (1, 12), "HWCAP_VFPv4": (1, 16), "HWCAP_IDIVA": (1, 17),
     "HWCAP2_AES": (2, 0), "HWCAP2_SHA2": (2, 3), "HWCAP2_CRC32": (2, 4),
 }
+# glibc's <bits/hwcap.h> for s390 (libc6-dev-s390x-cross), the kernel's
+# arch/s390/include/asm/elf.h HWCAP_NR_* (its uapi headers do not export them)
+UAPI_S390X = {"HWCAP_S390_MSA": (1, 3), "HWCAP_S390_VXRS": (1, 11), "HWCAP_S390_VXRS_EXT": (1, 13),
+              "HWCAP_S390_VXRS_EXT2": (1, 15), "HWCAP_S390_DFLT": (1, 18)}
 IMA_EXT_0 = 4
 UAPI_RISCV = {
     "ZBA": 3, "ZBB": 4, "ZBS": 5, "ZICBOZ": 6, "ZBC": 7, "ZBKB": 8, "ZBKC": 9,
@@ -325,6 +354,9 @@ CPU_KEY = {
             "thumb2": None, "armv5te": "HWCAP_EDSP", "armv6": None, "armv6t2": None,
             "vfp": "HWCAP_VFP", "vfpv3": "HWCAP_VFPv3", "setend": None, "vfp-fpinst": None,
             **{n: None for n in DIRECTIVES["arm"]}},
+    "s390x": {"msa": "HWCAP_S390_MSA", "vx": "HWCAP_S390_VXRS", "vxe": "HWCAP_S390_VXRS_EXT",
+              "vxe2": "HWCAP_S390_VXRS_EXT2", "dflt": "HWCAP_S390_DFLT", "msa8": None,
+              **{n: None for n in [*DIRECTIVES["s390x"], *FLAG_QUESTIONS["s390x"]]}},
 }
 
 
@@ -353,4 +385,4 @@ def expected_cpu_key(arch, name):
     macro = CPU_KEY[arch][name]
     if macro is None:
         return None
-    return ("hwcap", *(UAPI_AARCH64 if arch == "aarch64" else UAPI_ARM)[macro])
+    return ("hwcap", *{"aarch64": UAPI_AARCH64, "s390x": UAPI_S390X}.get(arch, UAPI_ARM)[macro])

@@ -144,4 +144,22 @@ CLASS = {
         "option-arch": [],
         "march-rv64ima_zbb": [], "march-rv64ima_zba": [],     # flag questions: no audit
     },
+    "s390x": {
+        "vx": ["vl %v1,0(%r2)", "vst %v1,0(%r2)", "vaq %v1,%v2,%v3", "vgfmg %v1,%v2,%v3", "vgfmag %v1,%v2,%v3,%v4",
+               "vperm %v1,%v2,%v3,%v4", "vlvgg %v1,%r2,0"],
+        "vxe": ["vmsl %v1,%v2,%v3,%v4,3,0", "vnx %v1,%v2,%v3", "vnn %v1,%v2,%v3",
+                "voc %v1,%v2,%v3", "vfmax %v1,%v2,%v3,3,0,0", "vfnma %v1,%v2,%v3,%v4,0,3",
+                "vfnms %v1,%v2,%v3,%v4,0,3", "vlrl %v1,0(%r2),3", "vlrlr %v1,%r3,0(%r2)",
+                "vstrl %v1,0(%r2),3", "vstrlr %v1,%r3,0(%r2)"],
+        "vxe2": ["vsrd %v1,%v2,%v3,4", "vstbr %v1,0(%r2),3", "vler %v1,0(%r2),3",
+                 "vster %v1,0(%r2),3", "vlbrrep %v1,0(%r2),3", "vllebrz %v1,0(%r2),3",
+                 "vlebrh %v1,0(%r2),1", "vlebrf %v1,0(%r2),1", "vlebrg %v1,0(%r2),1",
+                 "vstebrh %v1,0(%r2),1", "vstebrf %v1,0(%r2),1", "vstebrg %v1,0(%r2),1",
+                 "vstrs %v1,%v2,%v3,%v4,0,0"],
+        "msa": ["kmc %r2,%r4", "kmac %r2,%r4"],
+        "msa8": [],
+        "dflt": [],
+        "machine-z13-vx": [],
+        "march-z13": [],
+    },
 }

@@ -5,6 +5,7 @@ against the kernel's uapi values, requires; and probe/engine/catalog.c's parser
 (through tests/catalog/catalog_dump.c, under ASan/UBSan) agreeing with
 this reading and rejecting malformed values with file:line.  No cross
 toolchain needed: test_cross_catalog.py runs those."""
+import pathlib
 import re
 import subprocess
 
@@ -13,7 +14,7 @@ import pytest
 import catalog_files as cf
 import cross_catalog as cc
 from catalog_files import ROOT, TEMPLATES, hexbytes
-from conftest import probe_includes, probe_sources
+from conftest import need_tool, probe_includes, probe_sources
 
 KNOWN = {"feature", "summary", "requires", "since", "expect", "enable", "audit",
          "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section", "as-flag", "attribute"}
@@ -101,6 +102,8 @@ def test_expect_bytes(arch, name):
         assert sum(n for _, n in ws) == len(s), "bytes end inside an instruction"
         # one word per instruction line: no hidden expansion
         assert len(ws) == len(instruction_lines(plain_body(arch, name))), (name, ws)
+        if arch == "s390x":
+            continue        # 2-, 4- and 6-byte instructions, each its only encoding
         if arch != "riscv64" or name != "zcb":   # zcb is 16-bit by definition
             assert all(n == 4 for _, n in ws), f"{name}: a 16-bit (compressed) encoding"
 
@@ -199,9 +202,19 @@ def test_cpu_key_is_the_kernels(arch, name):
 
 def test_uapi_table_is_consistent():
     """The recorded uapi values: no two macros on one bit."""
-    for table in (cc.UAPI_AARCH64, cc.UAPI_ARM):
+    for table in (cc.UAPI_AARCH64, cc.UAPI_ARM, cc.UAPI_S390X):
         assert len(set(table.values())) == len(table)
     assert len(set(cc.UAPI_RISCV.values())) == len(cc.UAPI_RISCV)
+
+
+def test_s390x_hwcaps_are_glibcs():
+    """The recorded s390x bits against glibc's <bits/hwcap.h> for s390
+    (HWCAP_S390_X is 1 << bit), read here rather than copied."""
+    text = pathlib.Path(need_tool("/usr/s390x-linux-gnu/include/bits/hwcap.h")).read_text()
+    defs = dict(re.findall(r"#define\s+(HWCAP_S390_\w+)\s+(\w+)", text))
+    values = {m: int(defs.get(v, v)) for m, v in defs.items()}     # VXRS is VX: one alias deep
+    assert {m: (1, values[m].bit_length() - 1) for m in cc.UAPI_S390X} == cc.UAPI_S390X
+    assert all(values[m] == 1 << b for m, (_, b) in cc.UAPI_S390X.items())
 
 
 @pytest.mark.parametrize("arch", cc.ARCHES)
