@@ -49,7 +49,7 @@ static long sp_down(uint64_t w, unsigned len, int mode)
 		return -(long)(w & 0xfff);
 	if (len == 6 && (w >> 32) == 0xc2f8)                    /* agfi %r15,I32 */
 		return -words_sext((uint32_t)(w & 0xffffffff), 32);
-	if (len == 6 && (w >> 36) == 0xe3f0f && (w & 0xff) == 0x71) {   /* lay %r15,D20(%r15) */
+	if (len == 6 && (w >> 28) == 0xe3f0f && (w & 0xff) == 0x71) {   /* lay %r15,D20(%r15) */
 		uint32_t dl = (uint32_t)(w >> 16 & 0xfff), dh = (uint32_t)(w >> 8 & 0xff);
 		return -words_sext(dh << 12 | dl, 20);
 	}
