@@ -206,7 +206,7 @@ TOOLCHAINS = {
     "s390x": [
         ("gas", "gas", ["s390x-linux-gnu-as", "-march=z10"]),
         ("gas-default", "gas", ["s390x-linux-gnu-as"]),
-        *[(f"clang-{v}", f"clang-{v}", _clang(v, "s390x-linux-gnu", "z10")) for v in (19, 22)],
+        *[(f"clang-{v}", f"clang-{v}", _clang(v, "s390x-linux-gnu", "z10")) for v in (14, 19, 22)],
     ],
 }
 

@@ -29,10 +29,10 @@ riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   zicond zabha zfa zcb zimop zv*                no  no yes yes yes
   zacas                                          no  no no  yes yes
   insn march-rv64ima_zbb march-rv64ima_zba     yes yes yes yes yes
-s390x        gas  gas-default clang-19 clang-22
-  machine-z13-vx                                 yes yes no  no
-  every other feature                            yes yes yes yes
-clang-19 and clang-22 take `.machine z13' and `arch11' but warn at
+s390x        gas  gas-default clang-14 clang-19 clang-22
+  machine-z13-vx                                 yes yes no  no  no
+  every other feature                            yes yes yes yes yes
+clang-14, clang-19 and clang-22 take `.machine z13' and `arch11' but warn at
 libgcrypt's `.machine "z13+vx"' ("not a recognized processor for this
 target (ignoring processor)") and then refuse the vector instructions, so
 vx answers with its second spelling there; GNU as without -march takes every
@@ -89,7 +89,7 @@ EXCEPT = {
                      if f != "insn" and f not in cc.FLAG_QUESTIONS["riscv64"]},
         "clang-19": {"zacas": "no"},
     },
-    "s390x": {f"clang-{v}": {"machine-z13-vx": "no"} for v in (19, 22)},
+    "s390x": {f"clang-{v}": {"machine-z13-vx": "no"} for v in (14, 19, 22)},
 }
 # Instructions in the base -march, so that their enable lines cannot be
 # shown to be needed (templates/README.md).  vfp and vfpv3 are not: GNU as
