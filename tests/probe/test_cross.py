@@ -636,6 +636,9 @@ def test_s390x_clang_answers_name_the_spelling_and_the_flag(cc):
     z13 = probe("--cc", f"{cc} {S390X}", "--cflags", "-march=z13", "--features", S390X_FEW)
     assert table(z13)["vx"] == ("yes", "yes") and table(z13)["vxe"] == ("yes", "no")
     assert table(z13)["machine-z13-vx"] == ("no", "yes")
+    # why the directive did nothing: clang's own words, in explain's stderr
+    ex = asmcap("explain", "machine-z13-vx", "--cc", f"{cc} {S390X}", "--cflags", "-march=z13")
+    assert "'z13+vx' is not a recognized processor for this target" in ex.stdout, ex.stdout
 
 
 def test_s390x_gnu_as_takes_libgcrypts_spelling():
