@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64, loongarch64): plain()
+/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64, loongarch64, s390x): plain()
  * uses no optional extension under the target's default flags; each
  * use_<feature>() exists when the row's -march enables that feature, and
  * its code must hold that feature's instructions (asmcap audit checks). */
@@ -64,5 +64,22 @@ __m128i use_lsx(__m128i a, __m128i b)
 __m256i use_lasx(__m256i a, __m256i b)
 {
 	return __lasx_xvadd_w(a, b);
+}
+#endif
+
+#if defined(__s390x__) && defined(__VX__)
+typedef uint32_t asmcap_v4u __attribute__((vector_size(16)));
+asmcap_v4u use_vx(asmcap_v4u a, asmcap_v4u b)
+{
+	return a + b;   /* vaf */
+}
+#endif
+
+#if defined(__s390x__) && defined(__VX__) && __ARCH__ >= 13
+asmcap_v4u use_vxe2(const asmcap_v4u *p)
+{
+	asmcap_v4u v = *p;      /* byte-reversed elements: vlbrf */
+	return (asmcap_v4u){__builtin_bswap32(v[0]), __builtin_bswap32(v[1]),
+	                    __builtin_bswap32(v[2]), __builtin_bswap32(v[3])};
 }
 #endif

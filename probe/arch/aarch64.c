@@ -15,7 +15,7 @@ static const char *const macros[] = {
 
 /* Bytes one instruction moves sp down (Arm ARM C4.1): LDP/STP and LDR/STR
  * (immediate) with writeback on sp, ADD/SUB (immediate) sp, sp. */
-static long sp_down(uint32_t w, unsigned len, int mode)
+static long sp_down(uint64_t w, unsigned len, int mode)
 {
 	unsigned rn = w >> 5 & 31, rd = w & 31;
 	(void)len;

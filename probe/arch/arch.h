@@ -63,9 +63,11 @@ enum arch_scope {
 /* One decoded instruction. */
 struct arch_insn {
 	unsigned len;           /* bytes */
-	uint32_t word;          /* fixed-width ISAs: the encoding as the manuals
-	                         * write it (a 16-bit instruction in the low half;
-	                         * 32-bit Thumb: first halfword in the high half) */
+	uint64_t word;          /* the fixed-width and length-prefixed ISAs: the
+	                         * encoding as the manuals write it, in the low
+	                         * len bytes (32-bit Thumb: first halfword above
+	                         * the second; a 6-byte s390x instruction: all 48
+	                         * bits) */
 	int mode;               /* the mode it was decoded in (set by the caller) */
 	/* What the module's decoder keeps for its audit_match (x86: its
 	 * struct x86_insn), opaque to everyone else.  Only the module that
@@ -170,7 +172,7 @@ struct arch {
 	 * The fixed-width modules use words_frame (words.h) with sp_down:
 	 * how far one decoded word moves sp down (negative: up). */
 	long (*prologue_frame)(const struct arch *a, const uint8_t *code, size_t len, int mode);
-	long (*sp_down)(uint32_t word, unsigned len, int mode);
+	long (*sp_down)(uint64_t word, unsigned len, int mode);
 
 	/* audit: the GNU property (.note.gnu.property) holding the protections
 	 * an ELF object is marked for, and its bits' names from bit 0 (0, NULL:

@@ -139,7 +139,7 @@ static long a32_down(uint32_t w)
 
 /* Bytes one instruction moves sp down: PUSH/POP, single-register
  * push/pop, VPUSH/VPOP, ADD/SUB sp in A32 and Thumb. */
-static long sp_down(uint32_t w, unsigned len, int mode)
+static long sp_down(uint64_t w, unsigned len, int mode)
 {
 	if (mode != ARCH_MODE_THUMB)
 		return a32_down(w);

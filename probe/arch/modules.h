@@ -15,6 +15,7 @@
 	SEP M(arm) \
 	SEP M(riscv64) \
 	SEP M(loongarch64) \
+	SEP M(s390x) \
 	/* one line per module, above */
 
 /* Helpers for ARCH_MODULES' arguments. */

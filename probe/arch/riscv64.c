@@ -51,7 +51,7 @@ static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *i
 
 /* Bytes one instruction moves sp down: addi sp, sp, imm; c.addi16sp;
  * c.addi sp. */
-static long sp_down(uint32_t w, unsigned len, int mode)
+static long sp_down(uint64_t w, unsigned len, int mode)
 {
 	(void)mode;
 	if (len == 4)

@@ -191,17 +191,18 @@ static int parse_hwprobe(const char *v, struct cat_hwprobe *h)
 	return 0;
 }
 
-/* One hex word of exactly 4 or 8 digits; its digit count, or 0. */
-static unsigned hex_word(const char *s, uint32_t *out)
+/* One hex word of exactly 4, 8 or 12 digits (a 2-, 4- or 6-byte
+ * instruction: s390x has all three); its digit count, or 0. */
+static unsigned hex_word(const char *s, uint64_t *out)
 {
 	size_t n = strspn(s, "0123456789abcdefABCDEF");
-	if (s[n] || (n != 4 && n != 8))
+	if (s[n] || (n != 4 && n != 8 && n != 12))
 		return 0;
-	*out = (uint32_t)strtoul(s, NULL, 16);
+	*out = (uint64_t)strtoull(s, NULL, 16);
 	return (unsigned)n;
 }
 
-/* "MASK VALUE ; MASK VALUE ..." hex; width from the digit count (4 or 8).
+/* "MASK VALUE ; MASK VALUE ..." hex; width from the digit count (4, 8 or 12).
  * Appends to *out (the key may repeat); an empty list is an error. */
 static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
 {
@@ -210,7 +211,7 @@ static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
 	int r = 0;
 	for (char *pat = strtok_r(copy, ";", &pats); pat && !r; pat = strtok_r(NULL, ";", &pats)) {
 		char *a = strtok_r(pat, " \t", &toks), *b = a ? strtok_r(NULL, " \t", &toks) : NULL;
-		uint32_t mask = 0, value = 0;
+		uint64_t mask = 0, value = 0;
 		unsigned dm = a ? hex_word(a, &mask) : 0, dv = b ? hex_word(b, &value) : 0;
 		if (!dm || dm != dv || strtok_r(NULL, " \t", &toks) || !mask || (value & ~mask)) {
 			r = -1;
@@ -322,7 +323,7 @@ static int set_audit(struct header *h, char *v)
 	int t = h->field->key[5] == '-';
 	if (parse_audit_words(v, t ? &f->audit_thumb_words : &f->audit_words,
 	                      t ? &f->naudit_thumb_words : &f->naudit_words))
-		return bad(h, "bad %s `%s' (want `MASK VALUE ; ...' in hex, 4 or 8 digits each, VALUE inside MASK)",
+		return bad(h, "bad %s `%s' (want `MASK VALUE ; ...' in hex, 4, 8 or 12 digits each, VALUE inside MASK)",
 		           h->field->key, v);
 	return 0;
 }

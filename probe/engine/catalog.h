@@ -20,7 +20,7 @@ struct cat_hwcap { unsigned char reg; /* 0 none, 1 AT_HWCAP, 2 AT_HWCAP2 */ unsi
 struct cat_hwprobe { int key; /* -1: none */ unsigned bit; };
 /* One "MASK VALUE" audit pattern of a fixed-width ISA, as the manual writes
  * the instruction (Thumb-2 32-bit: first halfword in the high 16 bits). */
-struct cat_word { uint32_t mask, value; unsigned char len; /* bytes: 2 or 4 */ };
+struct cat_word { uint64_t mask, value; unsigned char len; /* bytes: 2, 4 or 6 */ };
 
 struct feature {
 	char *name, *summary, *since;

@@ -14,8 +14,8 @@ const size_t catalog_nfiles = 0;
 static void words(const char *key, const struct cat_word *w, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		printf("%s %0*x %0*x\n", key, w[i].len * 2, (unsigned)w[i].mask,
-		       w[i].len * 2, (unsigned)w[i].value);
+		printf("%s %0*llx %0*llx\n", key, w[i].len * 2, (unsigned long long)w[i].mask,
+		       w[i].len * 2, (unsigned long long)w[i].value);
 }
 
 int main(int argc, char **argv)

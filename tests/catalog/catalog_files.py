@@ -18,7 +18,7 @@ def words_dialect(arch):
     catalogs, templates/README.md), not in the SDM's opcode notation?"""
     lines = [l.split(":", 1)[1] for p in sorted((TEMPLATES / arch).glob("*.s"))
              for l in p.read_text().splitlines() if l.startswith("# audit:")]
-    word = re.compile(r"\s*(?:[0-9a-f]{4} [0-9a-f]{4}|[0-9a-f]{8} [0-9a-f]{8})\s*$")
+    word = re.compile(r"\s*(?:[0-9a-f]{4} [0-9a-f]{4}|[0-9a-f]{8} [0-9a-f]{8}|[0-9a-f]{12} [0-9a-f]{12})\s*$")
     return bool(lines) and all(word.match(pair) for l in lines for pair in l.split(";"))
 
 
@@ -96,20 +96,20 @@ def _cstr(b):
 
 
 def _elf(d):
-    is64 = d[4] == 2
+    is64, e = d[4] == 2, "<" if d[5] == 1 else ">"     # EI_DATA: 2 is big-endian (s390x)
     if is64:
-        shoff, = struct.unpack_from("<Q", d, 0x28)
-        entsz, num, strndx = struct.unpack_from("<HHH", d, 0x3a)
+        shoff, = struct.unpack_from(e + "Q", d, 0x28)
+        entsz, num, strndx = struct.unpack_from(e + "HHH", d, 0x3a)
     else:
-        shoff, = struct.unpack_from("<I", d, 0x20)
-        entsz, num, strndx = struct.unpack_from("<HHH", d, 0x2e)
+        shoff, = struct.unpack_from(e + "I", d, 0x20)
+        entsz, num, strndx = struct.unpack_from(e + "HHH", d, 0x2e)
     secs = []
     for i in range(num):
         o = shoff + i * entsz
         if is64:
-            name, typ, _, _, off, size = struct.unpack_from("<IIQQQQ", d, o)
+            name, typ, _, _, off, size = struct.unpack_from(e + "IIQQQQ", d, o)
         else:
-            name, typ, _, _, off, size = struct.unpack_from("<IIIIII", d, o)
+            name, typ, _, _, off, size = struct.unpack_from(e + "IIIIII", d, o)
         secs.append((name, typ, off, size))
     stroff = secs[strndx][2]
     return {_cstr(d[stroff + n:]): (None if typ == 8 else d[off:off + size])

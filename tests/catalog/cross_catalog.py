@@ -58,7 +58,17 @@ DIRECTIVES = {
     },
     # no directive enables or scopes a LoongArch extension
     "loongarch64": {},
+    # libgcrypt's vector check: its directive is its one `enable:' line,
+    # so PLAIN replaces it with the spelling clang knows (PLAIN_OWN_ENABLE)
+    "s390x": {
+        "machine-z13-vx": (".machine z13\nvx %v0,%v1,%v31\nverllf %v11,%v11,16(%r0)", None),
+    },
 }
+
+
+# Directive questions whose PLAIN body carries its own directive in place
+# of the entry's `enable:' lines (the directive asked about is that line)
+PLAIN_OWN_ENABLE = {("s390x", "machine-z13-vx")}
 
 
 # Assembler-flag questions (`as-flag:'): the flag is the only enabling
@@ -69,6 +79,7 @@ FLAG_QUESTIONS = {
     "arm": [],
     "riscv64": ["march-rv64ima_zbb", "march-rv64ima_zba"],
     "loongarch64": [],
+    "s390x": ["march-z13"],
 }
 
 
@@ -107,8 +118,8 @@ def patterns(t, key="audit"):
     for line in t[key]:
         for pair in line.split(";"):
             toks = pair.split()
-            if len(toks) != 2 or {len(x) for x in toks} not in ({4}, {8}):
-                raise ValueError(f"not `MASK VALUE' of 4 or 8 hex digits: {pair!r}")
+            if len(toks) != 2 or {len(x) for x in toks} not in ({4}, {8}, {12}):
+                raise ValueError(f"not `MASK VALUE' of 4, 8 or 12 hex digits: {pair!r}")
             mask, value = (int(x, 16) for x in toks)
             if not mask or value & ~mask:
                 raise ValueError(f"value outside its mask: {pair!r}")
@@ -125,9 +136,15 @@ def matches(pats, word, nbytes):
 def words(arch, code, thumb=False):
     """(word, nbytes) for each instruction of little-endian `code`: A64/A32
     4 bytes; T32 by its first halfword (0b111xx with xx != 00: 32-bit, the
-    first halfword high); RISC-V by its low two bits (11: 32-bit)."""
+    first halfword high); RISC-V by its low two bits (11: 32-bit).  s390x
+    code is big-endian, 2, 4 or 6 bytes by the first byte's top two bits
+    (00, 01 or 10, 11)."""
     out, i = [], 0
-    while i < len(code):
+    while arch == "s390x" and i < len(code):
+        n = (2, 4, 4, 6)[code[i] >> 6]
+        out.append((int.from_bytes(code[i:i + n], "big"), n))
+        i += n
+    while arch != "s390x" and i < len(code):
         h = int.from_bytes(code[i:i + 2], "little")
         if arch == "riscv64":
             n = 4 if h & 3 == 3 else 2
@@ -189,6 +206,14 @@ TOOLCHAINS = {
     ],
     "loongarch64": [(f"clang-{v}", f"clang-{v}", _clang(v, "loongarch64-linux-gnu", "loongarch64"))
                     for v in (19, 22)],
+    # z10, a base without the vector facility (clang's own default is z196,
+    # __ARCH__ 9, vector-less too); GNU as without -march
+    # (as `asmcap --as s390x-linux-gnu-as` runs it) takes every instruction
+    "s390x": [
+        ("gas", "gas", ["s390x-linux-gnu-as", "-march=z10"]),
+        ("gas-default", "gas", ["s390x-linux-gnu-as"]),
+        *[(f"clang-{v}", f"clang-{v}", _clang(v, "s390x-linux-gnu", "z10")) for v in (14, 19, 22)],
+    ],
 }
 
 
@@ -312,7 +337,11 @@ UAPI_LOONGARCH = {
     "HWCAP_LOONGARCH_LVZ": (1, 9), "HWCAP_LOONGARCH_LBT_X86": (1, 10),
     "HWCAP_LOONGARCH_LBT_ARM": (1, 11), "HWCAP_LOONGARCH_LBT_MIPS": (1, 12),
 }
-UAPI = {"aarch64": UAPI_AARCH64, "arm": UAPI_ARM, "loongarch64": UAPI_LOONGARCH}
+# glibc's <bits/hwcap.h> for s390 (libc6-dev-s390x-cross), the kernel's
+# arch/s390/include/asm/elf.h HWCAP_NR_* (its uapi headers do not export them)
+UAPI_S390X = {"HWCAP_S390_MSA": (1, 3), "HWCAP_S390_VXRS": (1, 11), "HWCAP_S390_VXRS_EXT": (1, 13),
+              "HWCAP_S390_VXRS_EXT2": (1, 15), "HWCAP_S390_DFLT": (1, 18)}
+UAPI = {"aarch64": UAPI_AARCH64, "arm": UAPI_ARM, "loongarch64": UAPI_LOONGARCH, "s390x": UAPI_S390X}
 IMA_EXT_0 = 4
 UAPI_RISCV = {
     "ZBA": 3, "ZBB": 4, "ZBS": 5, "ZICBOZ": 6, "ZBC": 7, "ZBKB": 8, "ZBKC": 9,
@@ -346,6 +375,9 @@ CPU_KEY = {
                     "crc32": "HWCAP_LOONGARCH_CRC32", "lvz": "HWCAP_LOONGARCH_LVZ",
                     "lbt-x86": "HWCAP_LOONGARCH_LBT_X86", "lbt-arm": "HWCAP_LOONGARCH_LBT_ARM",
                     "lbt": None, "scq": None},
+    "s390x": {"msa": "HWCAP_S390_MSA", "vx": "HWCAP_S390_VXRS", "vxe": "HWCAP_S390_VXRS_EXT",
+              "vxe2": "HWCAP_S390_VXRS_EXT2", "dflt": "HWCAP_S390_DFLT", "msa8": None,
+              **{n: None for n in [*DIRECTIVES["s390x"], *FLAG_QUESTIONS["s390x"]]}},
 }
 
 

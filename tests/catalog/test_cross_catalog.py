@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Every aarch64/arm/riscv64/loongarch64 catalog entry through every installed cross
+"""Every aarch64/arm/riscv64/loongarch64/s390x catalog entry through every installed cross
 assembler (GNU as 2.40 from binutils-*-linux-gnu, clang-14/19/22's
 integrated assembler), without asmcap: the verdict table per toolchain,
 the bytes against `expect:`, at least two assemblers per entry, the
@@ -31,6 +31,14 @@ riscv64      gas  clang-14 clang-19 clang-22 clang-19-exp
   insn march-rv64ima_zbb march-rv64ima_zba     yes yes yes yes yes
 loongarch64  clang-19 clang-22: every feature yes (there is no GNU as for it
   in Debian 12); none needs a directive or -mlsx/-mlasx: all are IN_BASE.
+s390x        gas  gas-default clang-14 clang-19 clang-22
+  machine-z13-vx                                 yes yes no  no  no
+  every other feature                            yes yes yes yes yes
+clang-14, clang-19 and clang-22 take `.machine z13' and `arch11' but warn at
+libgcrypt's `.machine "z13+vx"' ("not a recognized processor for this
+target (ignoring processor)") and then refuse the vector instructions, so
+vx answers with its second spelling there; GNU as without -march takes every
+instruction without a directive.
 clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
 clang-14 answers no for every riscv64 feature that needs it.  GNU as 2.40 knows neither
 Zicond, Zacas, Zabha, Zfa, Zcb, Zimop nor any vector crypto extension,
@@ -84,6 +92,7 @@ EXCEPT = {
         "clang-19": {"zacas": "no"},
     },
     "loongarch64": {},
+    "s390x": {f"clang-{v}": {"machine-z13-vx": "no"} for v in (14, 19, 22)},
 }
 # Instructions in the base -march, so that their enable lines cannot be
 # shown to be needed (templates/README.md).  vfp and vfpv3 are not: GNU as
@@ -95,7 +104,7 @@ EXCEPT = {
 IN_BASE = {("aarch64", "bti"), ("arm", "thumb2"), ("aarch64", "neon"), ("aarch64", "armv8"),
            ("aarch64", "cpuext-simd"),
            ("arm", "armv5te"), ("arm", "armv6"), ("arm", "armv6t2"),
-           ("arm", "setend"), *(("loongarch64", n) for n in cc.load("loongarch64"))}
+           ("arm", "setend"), ("s390x", "msa"),*(("loongarch64", n) for n in cc.load("loongarch64"))}
 
 
 def expected(arch, tc_id):
@@ -180,6 +189,8 @@ def test_two_assemblers_per_entry(arch):
             # the attribute the directive is asked for)
             plain = {**{k: v for k, v in cat[n].items() if k != "attribute"},
                      "body": cc.DIRECTIVES[arch][n][0]}
+            if (arch, n) in cc.PLAIN_OWN_ENABLE:
+                plain["enable"] = []
             ok |= {asm_of[tc[0]] for tc in cc.installed(arch)
                    if cc.verdict(arch, tc, plain)[0] == "yes"}
         assert len(ok) >= 2, f"{arch}/{n}: bytes checked by {sorted(ok)} only"
@@ -243,7 +254,10 @@ def test_audit_patterns_know_the_class(arch):
         body = "\n".join(insns)
         if state:
             body = f".syntax unified\n.{state}\n{body}\n.arm"
-        ok, msg, code = cc.assemble(tc[2], cc.source(arch, {**cat[name], "body": body}))
+        # the spelling that gave this toolchain the bytes (detail: a later one's text)
+        spelling = cat[name]["enable"].index(got[tc[0]][name][1]) if got[tc[0]][name][1] else 0
+        ok, msg, code = cc.assemble(tc[2], cc.source(arch, {**cat[name], "body": body},
+                                                     spelling=spelling))
         if not ok:
             return f"{name}: {tc[0]} rejects its class samples: {msg}"
         pats = cc.patterns(cat[name], key)
@@ -289,3 +303,16 @@ def test_expect_is_what_the_manual_says():
     assert hexbytes(la["crc32"]["expect"][0]) == le(la_3r(0x00240000 >> 15, 6, 5, 4))
     # hvcl code: opcode[31:15] code[14:0]
     assert hexbytes(la["lvz"]["expect"][0]) == le(0x002b8000 | 0)
+
+    # z/Architecture Principles of Operation: RRE is op16 | 0000 | R1 R2; VRR-c is
+    # E7 V1 V2 | V3 000 0 | M6? M5? M4 | RXB op8, RXB's bits the registers' fifth
+    # bits (V1 0x8, V2 0x4, V3 0x2); big-endian
+    s390 = cc.load("s390x")
+
+    def vrr_c(v1, v2, v3, m4, op):
+        rxb = (v1 >> 4) << 3 | (v2 >> 4) << 2 | (v3 >> 4) << 1
+        return (0xe7 << 40 | (v1 & 15) << 36 | (v2 & 15) << 32 | (v3 & 15) << 28
+                | m4 << 12 | rxb << 8 | op).to_bytes(6, "big")
+    assert hexbytes(s390["msa"]["expect"][0])[:4] == (0xb92e << 16 | 2 << 4 | 4).to_bytes(4, "big")
+    assert hexbytes(s390["vx"]["expect"][0])[:6] == vrr_c(0, 1, 31, 0, 0x6d)
+    assert hexbytes(s390["vxe"]["expect"][0])[:6] == vrr_c(1, 2, 3, 0, 0x85)

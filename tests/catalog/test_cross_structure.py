@@ -6,6 +6,7 @@ against the kernel's uapi values, requires; and probe/engine/catalog.c's parser
 (through tests/catalog/catalog_dump.c, under ASan/UBSan) agreeing with
 this reading and rejecting malformed values with file:line.  No cross
 toolchain needed: test_cross_catalog.py runs those."""
+import pathlib
 import re
 import subprocess
 
@@ -14,7 +15,7 @@ import pytest
 import catalog_files as cf
 import cross_catalog as cc
 from catalog_files import ROOT, TEMPLATES, hexbytes
-from conftest import probe_includes, probe_sources
+from conftest import need_tool, probe_includes, probe_sources
 
 KNOWN = {"feature", "summary", "requires", "since", "expect", "enable", "audit",
          "audit-thumb", "hwcap", "hwcap2", "hwprobe", "isa", "section", "as-flag", "attribute"}
@@ -104,6 +105,8 @@ def test_expect_bytes(arch, name):
         assert sum(n for _, n in ws) == len(s), "bytes end inside an instruction"
         # one word per instruction line: no hidden expansion
         assert len(ws) == len(instruction_lines(plain_body(arch, name))), (name, ws)
+        if arch == "s390x":
+            continue        # 2-, 4- and 6-byte instructions, each its only encoding
         if arch != "riscv64" or name != "zcb":   # zcb is 16-bit by definition
             assert all(n == 4 for _, n in ws), f"{name}: a 16-bit (compressed) encoding"
 
@@ -207,6 +210,16 @@ def test_uapi_table_is_consistent():
     assert len(set(cc.UAPI_RISCV.values())) == len(cc.UAPI_RISCV)
 
 
+def test_s390x_hwcaps_are_glibcs():
+    """The recorded s390x bits against glibc's <bits/hwcap.h> for s390
+    (HWCAP_S390_X is 1 << bit), read here rather than copied."""
+    text = pathlib.Path(need_tool("/usr/s390x-linux-gnu/include/bits/hwcap.h")).read_text()
+    defs = dict(re.findall(r"#define\s+(HWCAP_S390_\w+)\s+(\w+)", text))
+    values = {m: int(defs.get(v, v)) for m, v in defs.items()}     # VXRS is VX: one alias deep
+    assert {m: (1, values[m].bit_length() - 1) for m in cc.UAPI_S390X} == cc.UAPI_S390X
+    assert all(values[m] == 1 << b for m, (_, b) in cc.UAPI_S390X.items())
+
+
 @pytest.mark.parametrize("arch", cc.ARCHES)
 def test_requires_resolvable(arch):
     cat = cc.load(arch)
@@ -281,6 +294,8 @@ BODY = "\tcrc32x\tw0, w1, x2\n"
     ("aarch64", "# audit: 0000ff00 000000ff\n", "bad audit"),          # value outside mask
     ("aarch64", "# audit: 00000000 00000000\n", "bad audit"),          # matches everything
     ("aarch64", "# audit: 7fe0e00g 1ac04000\n", "bad audit"),
+    ("aarch64", "# audit: ff00000000 e700000000\n", "bad audit"),      # 10 digits: no width
+    ("aarch64", "# audit: ff00000000ff e7000006\n", "bad audit"),       # widths differ
     ("aarch64", "# audit: 7fe0e000 1ac04000 junk\n", "bad audit"),
     ("aarch64", "# audit:\n", "bad audit"),
     ("aarch64", "# audit: 7fe0e000 1ac04000\n# audit: ;\n", "bad audit"),
@@ -331,18 +346,25 @@ def test_parser_rejects(dump, tmp_path, arch, header, message):
     assert "runtime error" not in r.stderr and "Sanitizer" not in r.stderr
 
 
-def test_parser_accepts_both_widths(dump, tmp_path):
+@pytest.mark.parametrize("audit,stored", [
+    ("# audit: fc43 9c41 ; b3c0707f 81c04073\n# audit: f003 8000\n",
+     ["audit fc43 9c41", "audit b3c0707f 81c04073", "audit f003 8000"]),
+    # 12 digits are a 6-byte instruction (s390x has 2-, 4- and 6-byte
+    # ones), kept whole: VL's opcode is split between its first and last
+    # byte (e7 ... 06), so the high bits and the low byte must both stay
+    ("# audit: ff00000000ff e70000000006 ; ffff 0707\n",
+     ["audit ff00000000ff e70000000006", "audit ffff 0707"]),
+])
+def test_parser_accepts_every_width(dump, tmp_path, audit, stored):
     d = tmp_path / "riscv64"
     d.mkdir()
     (d / "ok.s").write_text("# feature: ok\n# enable: .option arch, +zcb\n"
-                            "# hwprobe: key=4 bit=44\n# expect: 61 9d\n"
-                            "# audit: fc43 9c41 ; b3c0707f 81c04073\n# audit: f003 8000\n"
+                            "# hwprobe: key=4 bit=44\n# expect: 61 9d\n" + audit +
                             "\tc.zext.b\ta0\n")
     r = dump(tmp_path, "riscv64")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [
-        "feature ok", "enable .option arch, +zcb", "hwprobe 4 44", "expect 61 9d",
-        "audit fc43 9c41", "audit b3c0707f 81c04073", "audit f003 8000"]
+        "feature ok", "enable .option arch, +zcb", "hwprobe 4 44", "expect 61 9d", *stored]
 
 
 def test_readme_documents_every_key():

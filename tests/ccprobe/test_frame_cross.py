@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64 and loongarch64 where
+"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64, loongarch64 and s390x where
 -fstack-usage is unavailable: the prologue readers of probe/arch/ against
 the figures -fstack-usage gives for the same objects (clang-19 cross
 compiles of examples/sha1, git's block-sha1 case), and the Thumb function
@@ -18,6 +18,8 @@ TARGETS = {
     "thumb": "clang-19 --target=armv7a-linux-gnueabihf -mthumb",
     "riscv64": "clang-19 --target=riscv64-linux-gnu",
     "loongarch64": "clang-19 --target=loongarch64-linux-gnu",
+    # stmg saves into the caller's area; aghi/lay %r15 makes the frame
+    "s390x": "clang-19 --target=s390x-linux-gnu",
 }
 # git's four W[] stores (examples/sha1/sha1.spec)
 VARIANTS = ["plain=-DW_STORE=0", "volatile=-DW_STORE=1", "asm_m=-DW_STORE=2", "barrier=-DW_STORE=3"]

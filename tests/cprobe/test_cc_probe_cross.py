@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""cc-probe on aarch64, arm, riscv64 and loongarch64 (templates/<arch>/c/) with clang's
+"""cc-probe on aarch64, arm, riscv64, loongarch64 and s390x (templates/<arch>/c/) with clang's
 cross targets: each answer is derived here without asmcap — the probe
 compiled as cc-probe compiles it (the attribute through ASMCAP_TARGET, or
 the `mflags:`), -Werror-clean, then the function's disassembly by the
@@ -34,6 +34,14 @@ loongarch64 (-march=loongarch64: LA64 without LSX)       clang-19 clang-22
 lsxintrin.h/lasxintrin.h declare their types only under -mlsx/-mlasx (or an
 -march that has them): the target attribute, which clang takes, cannot
 reach them.  clang-14 has no LoongArch target.
+s390x (z10)
+  vx-intrinsic-m (-mzvector -march=z13)             yes  yes  yes
+  vx-intrinsic, target("arch=z13") (no -mzvector:
+    no `vector' keyword)                            no   no   no
+  vx-intrinsic, -mzvector in the build's flags      yes  yes  yes
+  vx-inline (libgcrypt's `.machine "z13+vx"')       no   no   no
+clang takes no `z13+vx' machine and resets to its default, so the inline
+form stays no under -march=z13 too (test_s390x_inline_ignores_march).
 """
 import json
 import re
@@ -53,7 +61,8 @@ TARGETS = {"aarch64": (["--target=aarch64-linux-gnu", "-march=armv8-a"], ["aarch
            # words as .4byte): LLVM's, told every extension the probes use
            "riscv64": (["--target=riscv64-linux-gnu", "-march=rv64gc"],
                        ["llvm-objdump-14", "--mattr=+v,+zbb,+zbc"]),
-           "loongarch64": (["--target=loongarch64-linux-gnu", "-march=loongarch64"], ["llvm-objdump-19"])}
+           "loongarch64": (["--target=loongarch64-linux-gnu", "-march=loongarch64"], ["llvm-objdump-19"]),
+           "s390x": (["--target=s390x-linux-gnu", "-march=z10"], ["s390x-linux-gnu-objdump"])}
 # arch -> insn: feature -> a mnemonic of the instruction its probe compiles to
 SHARED = {"aes": r"aese", "sha2": r"sha256h(\.32)?\s", "crc32": r"crc32[wx]\s"}   # A64 and A32 alike
 MNEMONIC = {"aarch64": {**SHARED, "pmull": r"pmull\s", "sha3": r"eor3\s", "dotprod": r"sdot\s",
@@ -61,7 +70,8 @@ MNEMONIC = {"aarch64": {**SHARED, "pmull": r"pmull\s", "sha3": r"eor3\s", "dotpr
                         "sme-i16i64": r"smopa\s+za\d\.d"},
             "arm": {**SHARED, "neon": r"vadd\.i32\s"},
             "riscv64": {"v": r"vadd\.vv\s", "zbb": r"(ctz|orc\.b)\s", "zbc": r"clmul\s"},
-            "loongarch64": {"lsx": r"(?<!x)vadd\.w\s", "lasx": r"xvadd\.w\s"}}
+            "loongarch64": {"lsx": r"(?<!x)vadd\.w\s", "lasx": r"xvadd\.w\s"},
+            "s390x": {"vx": r"\sv(aq|x)\s"}}
 # The answers clang-14 gives yes (aarch64/riscv64) where clang-19/22 say yes
 # to every one; arm is the same on all three.
 CLANG14_YES = {
@@ -69,6 +79,7 @@ CLANG14_YES = {
                 ("pmull", "aes", "sha2", "sha3", "dotprod", "i8mm", "crc32", "sve")},
     "riscv64": {"zbb-builtin-m"},
 }
+S390X_YES = {"vx-intrinsic-m"}
 ARM_YES = {"arm-neon-inline"} | {f"arm-{n}-intrinsic-m" for n in ("neon", "aes", "sha2", "crc32")}
 # Bare inline asm of an extension the base -march lacks: no on every compiler
 # (FLAG_CASES gives the flags that make it yes).
@@ -130,6 +141,8 @@ def expected(cc, arch, name):
         return "yes" if name in ARM_YES else "no"
     if arch == "loongarch64":
         return "no" if name in ("lsx-intrinsic", "lasx-intrinsic") else "yes"
+    if arch == "s390x":
+        return "yes" if name in S390X_YES else "no"
     return "yes" if cc != "clang-14" or name in CLANG14_YES[arch] else "no"
 
 
@@ -181,3 +194,29 @@ def test_every_cross_probe_names_a_feature_of_its_catalog():
         for path, h, _ in answers(arch).values():
             assert (TEMPLATES / arch / f"{h['insn']}.s").exists(), path
             assert h["insn"] in MNEMONIC[arch], path
+
+
+@pytest.mark.parametrize("cc", ["clang-19", "clang-22"])
+def test_s390x_inline_ignores_march(cc):
+    """libgcrypt's inline check stays no when the build's -march=z13 has the
+    vector facility: clang's `.machine' with a name it does not know resets
+    the machine; the same instructions without it are yes there."""
+    need_tool(cc)
+    want = answers("s390x")
+    assert cc_probe(cc, "s390x", ["vx-inline"], ["-march=z13"]) == {"vx-inline": "no"}
+    assert independent(cc, "s390x", *want["vx-inline"], ["-march=z13"]) == "no"
+    path, h, _ = want["vx-inline"]
+    plain = pathlib.Path(tempfile.mkdtemp()) / "vx-plain.c"
+    plain.write_text(path.read_text().replace('.machine \\"z13+vx\\"\\n\\t', ""))
+    assert '__asm__ volatile("vx ' in plain.read_text()
+    assert independent(cc, "s390x", plain, h, None, ["-march=z13"]) == "yes"
+
+
+@pytest.mark.parametrize("cc", ["clang-19", "clang-22"])
+def test_s390x_attribute_answer_needs_mzvector(cc):
+    """target("arch=z13") gives the vector facility, not the language
+    extension: with -mzvector in the build's flags the attribute answer is yes."""
+    need_tool(cc)
+    want = answers("s390x")
+    assert cc_probe(cc, "s390x", ["vx-intrinsic"], ["-mzvector"]) == {"vx-intrinsic": "yes"}
+    assert independent(cc, "s390x", *want["vx-intrinsic"], ["-mzvector"]) == "yes"

@@ -19,7 +19,8 @@ static void print(void *ctx, uint64_t off, const struct arch_insn *in, unsigned 
 {
 	(void)ctx;
 	if (in)
-		printf("%llx %u %0*x\n", (unsigned long long)off, in->len, (int)in->len * 2, in->word);
+		printf("%llx %u %0*llx\n", (unsigned long long)off, in->len, (int)in->len * 2,
+		       (unsigned long long)in->word);
 	else
 		printf("%llx - %u\n", (unsigned long long)off, step);
 }

@@ -145,7 +145,7 @@ TOY = """/* SPDX-License-Identifier: MIT */
 #include "arch.h"
 static const struct arch_fact facts[] = { ARCH_FACT_PIC, {0} };
 const struct arch arch_toy = {
-	.name = "toy", .bits = 64, .elf_machine = 22, .orders = ARCH_ORDER_BE, .facts = facts,
+	.name = "toy", .bits = 64, .elf_machine = 43, .orders = ARCH_ORDER_BE, .facts = facts,
 };
 """
 
@@ -154,7 +154,7 @@ const struct arch arch_toy = {
 def toy_asmcap(tmp_path_factory):
     """asmcap with one more module, added the way the interface says: its
     file and its line in modules.h.  The toy reads big-endian ELF machine
-    22 (s390x), which no real module reads."""
+    43 (sparc64), which no real module reads."""
     d = tmp_path_factory.mktemp("toy")
     tree = d / "probe"
     shutil.copytree(PROBE, tree)
@@ -184,12 +184,16 @@ def test_an_added_module_is_listed(toy_asmcap):
     assert run(toy_asmcap, "list", "--arch", "toy").returncode == 0
 
 
-def test_an_added_module_reads_its_objects(toy_asmcap):
-    """arch_of_obj asks the table, byte order included: the s390x object is
-    the toy's; without the toy, no module's."""
-    obj = str(ROOT / "tests" / "corpus" / "elf" / "s390x.o")
-    assert "s390x code" in asmcap("audit", obj).stderr
-    assert "toy code (elf64)" in run(toy_asmcap, "audit", obj).stderr
+def test_an_added_module_reads_its_objects(toy_asmcap, tmp_path):
+    """arch_of_obj asks the table, byte order included: a big-endian
+    sparc64 object (the s390x one with e_machine 43) is the toy's; without
+    the toy, no module's."""
+    data = bytearray((ROOT / "tests" / "corpus" / "elf" / "s390x.o").read_bytes())
+    data[18:20] = (43).to_bytes(2, "big")
+    obj = tmp_path / "sparc64.o"
+    obj.write_bytes(data)
+    assert "sparc64 code" in asmcap("audit", str(obj)).stderr
+    assert "toy code (elf64)" in run(toy_asmcap, "audit", str(obj)).stderr
 
 
 def test_module_messages_come_from_the_table():

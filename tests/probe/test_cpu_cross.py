@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
-"""asmcap cpu on aarch64, arm and riscv64: asmcap built statically with
+"""asmcap cpu on aarch64, arm, riscv64 and s390x: asmcap built statically with
 clang for each target and run under qemu-user with a CPU that has a feature
 and one that lacks it.  qemu 7.2 (Debian 12) gives AT_HWCAP/AT_HWCAP2 from
 the emulated CPU on aarch64 and arm; on riscv64 it passes only the I, M, A,
 F, D, C letters in AT_HWCAP and has no riscv_hwprobe (ENOSYS), so there the
 hwprobe answers are `unknown` and V reads as absent (what a kernel without
-V support says too)."""
+V support says too).  qemu-s390x 7.2 runs three useful models: `max' (MSA,
+VX and VXE in AT_HWCAP, no VXE2 nor DFLT), `max,vxeh=off' (a z13: VX
+without VXE) and `z900-base' (none); its z13/z14 models ask for facilities
+TCG lacks and refuse to start."""
 import json
 import subprocess
 import sys
@@ -34,6 +37,8 @@ TARGETS = {
         "v": "# hwcap: AT_HWCAP bit=21\n# hwprobe: key=4 bit=2",
         "zba": "# hwprobe: key=4 bit=3",
     }),
+    # the shipped catalog's keys are asked (test_s390x_cpus): none here
+    "s390x": ("s390x-linux-gnu", "qemu-s390x", {}),
 }
 
 
@@ -177,3 +182,23 @@ def test_loongarch64_hwcap_bits_are_what_runs(tmp_path):
         assert ran[name] == bool(hwcap >> key[2] & 1), (name, hex(hwcap), key)
     # both sides seen: a CPU that has one feature and lacks another
     assert True in ran.values() and False in ran.values(), ran
+
+
+@pytest.mark.parametrize("qcpu,msa,vx,vxe", [("max", "yes", "yes", "yes"),
+                                            ("max,vxeh=off", "yes", "yes", "no"),
+                                            ("z900-base", "no", "no", "no")])
+def test_s390x_cpus(cross_asmcap, qcpu, msa, vx, vxe):
+    """The shipped s390x catalog's hwcap keys against qemu's models (bits
+    from glibc's <bits/hwcap.h>: MSA 3, VXRS 11, VXRS_EXT 13, VXRS_EXT2
+    15, DFLT 18); msa8 has no hwcap bit, so cpu does not list it."""
+    exe = cross_asmcap("s390x")
+    run = [["qemu-s390x", "-cpu", qcpu, str(exe), "cpu", *fmt] for fmt in (["--format", "json"], [])]
+    js, text = (subprocess.run(a, capture_output=True, text=True, timeout=60) for a in run)
+    assert js.returncode == 0 and text.returncode == 0, js.stderr + text.stderr
+    got = json.loads(js.stdout)
+    why = {l.split()[0]: " ".join(l.split()[2:]) for l in text.stdout.splitlines()}
+    assert (got["ASMCAP_CPU_MSA"], got["ASMCAP_CPU_VX"], got["ASMCAP_CPU_VXE"]) == (msa, vx, vxe)
+    assert got["ASMCAP_CPU_VXE2"] == got["ASMCAP_CPU_DFLT"] == "no"
+    assert why["vxe2"] == "AT_HWCAP bit 15 clear" and "msa8" not in why
+    hwcap = word(got["ASMCAP_CPU_HWCAP"])
+    assert [hwcap >> b & 1 for b in (3, 11, 13)] == [int(v == "yes") for v in (msa, vx, vxe)]

@@ -651,3 +651,75 @@ def test_advice_when_only_the_directive_is_refused():
     line = next(l for l in r.stdout.split("\nadvice:\n", 1)[1].splitlines() if l.startswith("  idivext:"))
     assert "an assembler that knows" not in line
     assert "the build's flags enable it" in line and "rejects `.arch_extension idiv'" in line
+
+
+# ---- s390x: libgcrypt's `.machine "z13+vx"' on clang, made visible ----
+
+S390X = "--target=s390x-linux-gnu"
+S390X_FEW = "vx,vxe,vxe2,msa,msa8,dflt,machine-z13-vx,march-z13"
+
+
+def test_s390x_clang_drops_the_vector_facility_at_an_unknown_machine(tmp_path):
+    """The precondition, from clang's own exit status: `.machine "z13+vx"'
+    (libgcrypt's spelling) is not a processor clang-19 knows; it says so on
+    stderr and resets the machine, so vx is refused even under -march=z13,
+    where it assembles without the directive; `.machine z13' gives it."""
+    need("clang-19")
+    body = "\tvx %v0,%v1,%v31\n"
+    for march in ("", " -march=z13"):
+        ok, err = assembles(tmp_path, f"clang-19 {S390X}{march}", '.machine "z13+vx"\n' + body)
+        assert not ok and "not a recognized processor" in err and "requires: vector" in err
+    assert assembles(tmp_path, f"clang-19 {S390X} -march=z13", body)[0]
+    assert assembles(tmp_path, f"clang-19 {S390X}", ".machine z13\n" + body)[0]
+    assert not assembles(tmp_path, f"clang-19 {S390X}", body)[0]
+
+
+@pytest.mark.parametrize("cc", ["clang-19", "clang-22"])
+def test_s390x_clang_answers_name_the_spelling_and_the_flag(cc):
+    """Never a silent yes or no: vx is yes through `.machine z13', the
+    answer naming the spelling that did not work; libgcrypt's check is no
+    (directive) and its flags answer is what -march=z13 gives."""
+    need(cc)
+    c = probe("--cc", f"{cc} {S390X}", "--features", S390X_FEW)
+    assert c["toolchain"]["arch"] == "s390x"
+    assert table(c) == {"vx": ("yes", "no"), "vxe": ("yes", "no"), "vxe2": ("yes", "no"),
+                        "msa": ("yes", "yes"), "msa8": ("yes", "no"), "dflt": ("yes", "no"),
+                        "machine-z13-vx": ("no", "no"), "march-z13": ("yes", None)}
+    vx = c["features"]["vx"]
+    assert vx["enable"] == ".machine z13"
+    assert vx["reason"].startswith("enabled by `.machine z13' (not by `.machine \"z13+vx\"'")
+    z13 = probe("--cc", f"{cc} {S390X}", "--cflags", "-march=z13", "--features", S390X_FEW)
+    assert table(z13)["vx"] == ("yes", "yes") and table(z13)["vxe"] == ("yes", "no")
+    assert table(z13)["machine-z13-vx"] == ("no", "yes")
+    # why the directive did nothing: clang's own words, in explain's stderr
+    ex = asmcap("explain", "machine-z13-vx", "--cc", f"{cc} {S390X}", "--cflags", "-march=z13")
+    assert "'z13+vx' is not a recognized processor for this target" in ex.stdout, ex.stdout
+
+
+def test_s390x_gnu_as_takes_libgcrypts_spelling():
+    need("s390x-linux-gnu-as")
+    c = probe("--as", "s390x-linux-gnu-as", "--features", S390X_FEW)
+    assert c["toolchain"]["arch"] == "s390x"
+    assert {k: v[0] for k, v in table(c).items()} == {k: "yes" for k in S390X_FEW.split(",")}
+    assert c["features"]["vx"]["enable"] == '.machine "z13+vx"'
+    # with -march=z10 only the directive enables the vector facility
+    z10 = probe("--as", "s390x-linux-gnu-as", "--asflags", "-march=z10", "--features", "vx")
+    assert table(z10)["vx"] == ("yes", "no")
+
+
+def test_s390x_answers_in_every_format():
+    need("clang-19")
+    args = ["--cc", f"clang-19 {S390X}", "--features", "vx,machine-z13-vx"]
+    sh = asmcap(*args, "--format", "sh").stdout
+    assert "ASMCAP_VX=yes" in sh and "ASMCAP_VX_FLAGS=no" in sh
+    assert "ASMCAP_VX_ENABLE='.machine z13'" in sh and "ASMCAP_MACHINE_Z13_VX=no" in sh
+    mk = asmcap(*args, "--format", "make").stdout
+    assert "ASMCAP_VX_ENABLE := .machine z13" in mk and "ASMCAP_MACHINE_Z13_VX := no" in mk
+    h = asmcap(*args, "--format", "h").stdout
+    assert "#define ASMCAP_VX 1" in h and "#define ASMCAP_VX_ENABLE .machine z13\n" in h
+    assert "/* #undef ASMCAP_MACHINE_Z13_VX */" in h
+    assert "ASMCAP_VX_ENABLE => '.machine z13'" in asmcap(*args, "--format", "perl").stdout
+    assert 'set(ASMCAP_VX_ENABLE ".machine z13")' in asmcap(*args, "--format", "cmake").stdout
+    text = asmcap(*args).stdout
+    assert "target:    s390x, elf64 objects" in text
+    assert any(l.split()[:3] == ["machine-z13-vx", "no", "no"] for l in text.splitlines())
