@@ -29,7 +29,7 @@ static const struct arch_fact facts[] = {
  * (opcode 0000001011, si12 in bits 21:10, rj 9:5, rd 4:0).  Frames past
  * 2 KiB are set up through a register (lu12i.w/ori, sub.d), which this
  * reader, like the other fixed-width ones, does not follow. */
-static long sp_down(uint32_t w, unsigned len, int mode)
+static long sp_down(uint64_t w, unsigned len, int mode)
 {
 	(void)len;
 	(void)mode;
