@@ -62,7 +62,11 @@ enum arch_scope {
 
 /* One decoded instruction. */
 struct arch_insn {
-	unsigned len;           /* bytes */
+	unsigned len;           /* bytes of word (an instruction longer than its
+	                         * word, the decoder's return, keeps its first
+	                         * word: Power ISA 3.1's 8-byte prefixed
+	                         * instructions are their prefix, so the suffix
+	                         * is never read as an instruction of its own) */
 	uint32_t word;          /* fixed-width ISAs: the encoding as the manuals
 	                         * write it (a 16-bit instruction in the low half;
 	                         * 32-bit Thumb: first halfword in the high half) */
