@@ -14,6 +14,7 @@
 	SEP M(aarch64) \
 	SEP M(arm) \
 	SEP M(riscv64) \
+	SEP M(ppc64le) \
 	/* one line per module, above */
 
 /* Helpers for ARCH_MODULES' arguments. */

@@ -144,4 +144,25 @@ CLASS = {
         "option-arch": [],
         "march-rv64ima_zbb": [], "march-rv64ima_zba": [],     # flag questions: no audit
     },
+    "ppc64le": {
+        "altivec": ["lvx 0, 3, 4", "stvx 0, 3, 4", "lvsl 0, 3, 4", "lvebx 0, 3, 4", "stvewx 0, 3, 4",
+                    "vperm 0, 1, 2, 3", "vmaddfp 0, 1, 2, 3", "mfvscr 0"],
+        "vsx": ["xxlor 0, 1, 2", "lxvd2x 0, 3, 4", "stxvd2x 0, 3, 4", "lxvw4x 0, 3, 4",
+                "lxvdsx 0, 3, 4", "xsadddp 0, 1, 2", "xxpermdi 0, 1, 2, 1"],
+        "power8-vector": ["vsubudm 0, 1, 2", "vmaxsd 0, 1, 2", "vpopcntd 0, 1", "vclzd 0, 1",
+                          "vmrgew 0, 1, 2", "vcmpequd 0, 1, 2", "vcmpequd. 0, 1, 2"],
+        "vcipher": ["vcipherlast 0, 1, 2", "vncipher 0, 1, 2", "vncipherlast 0, 1, 2", "vsbox 0, 1"],
+        "vpmsumd": ["vpmsumb 0, 1, 2", "vpmsumh 0, 1, 2", "vpmsumw 0, 1, 2"],
+        "vshasigma": ["vshasigmaw 0, 1, 0, 15", "vshasigmad 0, 1, 1, 0"],
+        "arch-3-00": ["lxvb16x 0, 3, 4", "stxvh8x 0, 3, 4", "lxvh8x 0, 3, 4", "darn 3, 1",
+                      "modsd 3, 4, 5", "modud 3, 4, 5", "vmsumudm 0, 1, 2, 3", "cnttzd 3, 4"],
+        "power10-prefix": ["pld 3, 8(4), 0", "pstd 3, 16(4), 0", "plwz 3, 4(5), 0",
+                           "plxv 0, 32(4), 0", "pmxvf32ger 0, 32, 33, 15, 15"],
+        "mma": ["xvf32gerpp 1, 34, 35", "xvi8ger4 2, 36, 37", "xvf64ger 3, 36, 38",
+                "xvbf16ger2nn 4, 32, 33", "xvi16ger2spp 5, 32, 33", "xvi4ger8pp 6, 32, 33",
+                "xxsetaccz 0", "xxmfacc 0", "xxmtacc 1", "pmxvf32ger 0, 32, 33, 15, 15",
+                "pmxvi8ger4pp 1, 32, 33, 3, 4, 15", "pmxvf64gernn 2, 32, 33, 15, 3"],
+        "dcbzl": ["dcbzl 4, 5"],
+        "ibm-asm": [], "percent-regs": [],                  # syntax questions: no audit
+    },
 }

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Every aarch64/arm/riscv64 catalog entry through every installed cross
+"""Every aarch64/arm/riscv64/ppc64le catalog entry through every installed cross
 assembler (GNU as 2.40 from binutils-*-linux-gnu, clang-14/19/22's
 integrated assembler), without asmcap: the verdict table per toolchain,
 the bytes against `expect:`, at least two assemblers per entry, the
@@ -33,6 +33,12 @@ clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
 clang-14 answers no for every riscv64 feature that needs it.  GNU as 2.40 knows neither
 Zicond, Zacas, Zabha, Zfa, Zcb, Zimop nor any vector crypto extension,
 nor SME2 or GCS; clang-19 keeps Zacas behind -menable-experimental-extensions.
+ppc64le      gas  gas-default  clang-14 clang-19 clang-22
+  every feature                                  yes yes yes yes yes
+GNU as under -mppc64 refuses every instruction of the catalog without its
+`.machine' line, and `.machine pop' ends what `.machine power9' allowed;
+clang takes any `.machine' (even `.machine bogus') and every instruction
+whatever its -mcpu (POWER10's paddi and MMA under -mcpu=pwr4).
 """
 import concurrent.futures
 import functools
@@ -81,6 +87,7 @@ EXCEPT = {
                      if f != "insn" and f not in cc.FLAG_QUESTIONS["riscv64"]},
         "clang-19": {"zacas": "no"},
     },
+    "ppc64le": {},
 }
 # Instructions in the base -march, so that their enable lines cannot be
 # shown to be needed (templates/README.md).  vfp and vfpv3 are not: GNU as
@@ -271,3 +278,10 @@ def test_expect_is_what_the_manual_says():
     # T32 ADD.W r0, r1, r2: 11101011000 S Rn | 0 imm3 Rd imm2 type Rm, halfwords in order
     arm = cc.load("arm")
     assert hexbytes(arm["thumb2"]["expect"][0]) == le(0xEB01, 2) + le(0x0002, 2)
+    # Power ISA 3.1: VX-form vaddubm (4 | VRT | VRA | VRB | XO 0), X-form
+    # stxvb16x (31 | S | RA | RB | XO 1004 | SX), MLS:D-form paddi (prefix: 1,
+    # type 10, R, d0; suffix: addi's 14 | RT | RA | d1)
+    ppc = cc.load("ppc64le")
+    assert hexbytes(ppc["altivec"]["expect"][0]) == le(4 << 26 | 0 << 21 | 1 << 16 | 2 << 11)
+    assert hexbytes(ppc["arch-3-00"]["expect"][0]) == le(31 << 26 | 0 << 21 | 3 << 16 | 4 << 11 | 1004 << 1)
+    assert hexbytes(ppc["power10-prefix"]["expect"][0]) == le(1 << 26 | 0b10 << 24) + le(14 << 26 | 3 << 21 | 4 << 16 | 1)
