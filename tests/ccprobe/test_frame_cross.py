@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""asmcap frame on aarch64, arm (A32 and Thumb) and riscv64 where
+"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64 and ppc64le where
 -fstack-usage is unavailable: the prologue readers of probe/arch/ against
 the figures -fstack-usage gives for the same objects (clang-19 cross
 compiles of examples/sha1, git's block-sha1 case), and the Thumb function
@@ -17,6 +17,7 @@ TARGETS = {
     "arm": "clang-19 --target=armv7a-linux-gnueabihf -marm",
     "thumb": "clang-19 --target=armv7a-linux-gnueabihf -mthumb",
     "riscv64": "clang-19 --target=riscv64-linux-gnu",
+    "ppc64le": "clang-19 --target=powerpc64le-linux-gnu",
 }
 # git's four W[] stores (examples/sha1/sha1.spec)
 VARIANTS = ["plain=-DW_STORE=0", "volatile=-DW_STORE=1", "asm_m=-DW_STORE=2", "barrier=-DW_STORE=3"]
@@ -41,7 +42,8 @@ def frame(src, func, cc, cflags, variants):
     return {v["name"]: v for v in json.loads(r.stdout)["variants"]}
 
 
-@pytest.mark.parametrize("target,opt", [(t, "-O2") for t in TARGETS] + [("thumb", "-O0"), ("riscv64", "-Os")])
+@pytest.mark.parametrize("target,opt", [(t, "-O2") for t in TARGETS] + [("thumb", "-O0"), ("riscv64", "-Os"),
+                                                                        ("ppc64le", "-O0")])
 def test_prologue_matches_stack_usage(tmp_path, target, opt):
     if not have("clang-19"):
         pytest.skip("clang-19 not installed")
