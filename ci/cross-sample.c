@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64): plain()
+/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64, ppc64le): plain()
  * uses no optional extension under the target's default flags; each
  * use_<feature>() exists when the row's -march enables that feature, and
  * its code must hold that feature's instructions (asmcap audit checks). */
@@ -48,5 +48,20 @@ int use_zbb(unsigned long x)
 long use_zba(const long *p, long i)
 {
 	return p[i];   /* sh3add */
+}
+#endif
+
+#if defined(__CRYPTO__)
+#include <altivec.h>
+vector unsigned char use_vcipher(vector unsigned char s, vector unsigned char k)
+{
+	return (vector unsigned char)__builtin_crypto_vcipher(s, k);
+}
+#endif
+
+#if defined(__MMA__)
+void use_mma(__vector_quad *acc, vector unsigned char a, vector unsigned char b)
+{
+	__builtin_mma_xvf32ger(acc, a, b);
 }
 #endif

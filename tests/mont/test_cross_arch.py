@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """libmont's C backend on aarch64, 32-bit arm (the portable 64x64->128
-product, no __int128) and riscv64: the whole mont suite (test_mont.py)
+product, no __int128), riscv64 and ppc64le: the whole mont suite (test_mont.py)
 against Python integers, with the harness cross-built by clang and run
 under qemu-user; the AArch64 kernels, plain and with branch protection
 (BTI enforced by qemu, PAC signing for real), and what `asmcap audit`
@@ -23,6 +23,7 @@ TARGETS = {
     "aarch64-linux-gnu": "qemu-aarch64",
     "armv7a-linux-gnueabihf": "qemu-arm",
     "riscv64-linux-gnu": "qemu-riscv64",
+    "powerpc64le-linux-gnu": "qemu-ppc64le",
 }
 CROSS_CC = "clang-19"
 # Static, so qemu needs no sysroot; lld, because GNU ld 2.40 for riscv64
