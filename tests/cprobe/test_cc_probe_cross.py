@@ -30,8 +30,8 @@ riscv64 (rv64gc)
   the target("arch=+x") answers, zbb-inline         no   yes  yes
 ppc64le (-mcpu=pwr8)
   every answer                                      yes  yes  yes
-  vcipher-intrinsic under -mcpu=pwr7                no   no   no
-  vcipher-intrinsic-m under -mcpu=pwr7 (-mcrypto)   yes  no   no
+  vcipher-builtin under -mcpu=pwr7                  no   no   no
+  vcipher-builtin-m under -mcpu=pwr7 (-mcrypto)     yes  no   no
 target("crypto") does not bring __builtin_crypto_vcipher to a POWER7
 build; -mcrypto does on clang-14, while clang-19/22 say it "needs target
 feature power8-vector".  FFmpeg's
@@ -193,10 +193,10 @@ def test_ppc64le_vcipher_needs_power8(cc):
     feature power8-vector"); VSX's vec_xl is there."""
     need_tool(cc)
     want = answers("ppc64le")
-    names = ["vcipher-intrinsic", "vcipher-intrinsic-m", "vec-xl-intrinsic"]
+    names = ["vcipher-builtin", "vcipher-builtin-m", "vec-xl-intrinsic"]
     got = cc_probe(cc, "ppc64le", names, ["-mcpu=pwr7"])
     assert got == {n: independent(cc, "ppc64le", *want[n], ["-mcpu=pwr7"]) for n in names}
-    assert got == {"vcipher-intrinsic": "no", "vcipher-intrinsic-m": "yes" if cc == "clang-14" else "no",
+    assert got == {"vcipher-builtin": "no", "vcipher-builtin-m": "yes" if cc == "clang-14" else "no",
                    "vec-xl-intrinsic": "yes"}
 
 

@@ -1,4 +1,4 @@
-// feature: vcipher-intrinsic
+// feature: vcipher-builtin
 // summary: __builtin_crypto_vcipher compiled to VCIPHER (libgcrypt's and OpenSSL's POWER8 AES builtin)
 // insn: vcipher
 // target: crypto
