@@ -4,9 +4,10 @@
  * pop` so the `.machine powerN' inside one cannot reach another (GNU as
  * honours both; clang accepts them and every instruction whatever the
  * level).  The audit decoder (4-byte words; Power ISA 3.1's 8-byte
- * prefixed instructions), the alignment nops GNU as puts before those,
- * the AT_HWCAP/AT_HWCAP2 reader and the prologue reader plug in here.  Big-endian (ppc64) objects are not read: their
- * words are in the other byte order and the decoder is not told it. */
+ * prefixed instructions), the alignment nops assemblers put before those,
+ * the AT_HWCAP/AT_HWCAP2 reader and the prologue reader plug in here.
+ * Big-endian (ppc64) objects are not read: their words are in the other
+ * byte order, which no hook tells the decoder. */
 #include "arch.h"
 #include "hwcap.h"
 #include "words.h"
@@ -46,9 +47,9 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 	return 0;
 }
 
-/* GNU as keeps a prefixed instruction from crossing a 64-byte boundary
- * with nops (ori 0,0,0) before it: one of those, when only nops lie
- * between it and a prefix. */
+/* GNU as and clang keep a prefixed instruction from crossing a 64-byte
+ * boundary with nops (ori 0,0,0) before it: one of those, when only nops
+ * lie between it and a prefix. */
 static unsigned inserted(const uint8_t *p, size_t n, int bits, const char **what)
 {
 	struct arch_insn in;
