@@ -42,11 +42,14 @@ whatever its -mcpu (POWER10's paddi and MMA under -mcpu=pwr4).
 """
 import concurrent.futures
 import functools
+import re
+import subprocess
 
 import pytest
 
 import cross_catalog as cc
 from catalog_files import hexbytes
+from conftest import need_tool
 from cross_classes import CLASS
 
 # What each toolchain answers with the enable lines: `yes` except these.
@@ -285,3 +288,17 @@ def test_expect_is_what_the_manual_says():
     assert hexbytes(ppc["altivec"]["expect"][0]) == le(4 << 26 | 0 << 21 | 1 << 16 | 2 << 11)
     assert hexbytes(ppc["arch-3-00"]["expect"][0]) == le(31 << 26 | 0 << 21 | 3 << 16 | 4 << 11 | 1004 << 1)
     assert hexbytes(ppc["power10-prefix"]["expect"][0]) == le(1 << 26 | 0b10 << 24) + le(14 << 26 | 3 << 21 | 4 << 16 | 1)
+
+
+@pytest.mark.parametrize("name", sorted(cc.load("ppc64le")))
+def test_ppc64le_expect_is_llvm_mcs_encoding(name):
+    """Each ppc64le snippet's `expect:' bytes are what llvm-mc-19
+    -show-encoding prints for its body (GNU as's bytes: the verdict table)."""
+    mc = need_tool("llvm-mc-19")
+    t = cc.load("ppc64le")[name]
+    r = subprocess.run([mc, "-triple=powerpc64le-linux-gnu", "-mcpu=pwr10", "-show-encoding"],
+                       input=cc.source("ppc64le", t), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    got = b"".join(bytes(int(x, 16) for x in m.split(","))
+                   for m in re.findall(r"encoding: \[([^\]]*)\]", r.stdout))
+    assert got == hexbytes(t["expect"][0])
