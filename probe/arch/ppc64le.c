@@ -5,12 +5,19 @@
  * honours both; clang accepts them and every instruction whatever the
  * level).  The audit decoder (4-byte words; Power ISA 3.1's 8-byte
  * prefixed instructions), the alignment nops assemblers put before those,
- * the AT_HWCAP/AT_HWCAP2 reader and the prologue reader plug in here.
+ * the AT_HWCAP/AT_HWCAP2 reader (with the cache block size) and the
+ * prologue reader plug in here.
  * Big-endian (ppc64) objects are not read: their words are in the other
  * byte order, which no hook tells the decoder. */
 #include "arch.h"
 #include "hwcap.h"
 #include "words.h"
+
+#include <stdio.h>
+
+#ifdef __linux__
+#include <sys/auxv.h>
+#endif
 
 static const char *const macros[] = {
 	"_ARCH_PWR7", "_ARCH_PWR8", "_ARCH_PWR9", "_ARCH_PWR10", "__ALTIVEC__", "__VSX__",
@@ -65,6 +72,23 @@ static unsigned inserted(const uint8_t *p, size_t n, int bits, const char **what
 	return 0;
 }
 
+/* The hwcap words, and the cache block the kernel reports (AT_DCACHEBSIZE):
+ * the bytes dcbz clears, which FFmpeg measures before it uses dcbzl's
+ * 128-byte form.  0 when the kernel does not say. */
+static size_t ppc_cpu_state(struct arch_cpu_state *st)
+{
+	size_t k = hw_cpu_state(st);
+	unsigned long block = 0;
+	if (!k)
+		return 0;
+#if defined(__linux__) && defined(AT_DCACHEBSIZE)
+	block = getauxval(AT_DCACHEBSIZE);
+#endif
+	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_DCACHE_BLOCK", "", "getauxval(AT_DCACHEBSIZE): the bytes dcbz clears" };
+	snprintf(st[k++].value, sizeof st->value, "%lu", block);
+	return k;
+}
+
 const struct arch arch_ppc64le = {
 	.name = "ppc64le", .bits = 64,
 #if defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
@@ -73,5 +97,6 @@ const struct arch arch_ppc64le = {
 	.elf_machine = 21, .orders = ARCH_ORDER_LE,
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.machine push\n", .scope_close = "\t.machine pop\n",
-	.min_insn = 4, WORDS_HOOKS(decode, sp_down), .inserted = inserted,
+	.min_insn = 4, WORDS_CODE_HOOKS(decode, sp_down), .inserted = inserted,
+	.cpu_runs = hw_cpu_runs, .cpu_state = ppc_cpu_state,
 };

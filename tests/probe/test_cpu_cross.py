@@ -184,3 +184,18 @@ def test_builtin_ppc64le_catalog(cross_asmcap):
            for f in ("VSX", "VPMSUMD", "ARCH_3_00", "MMA")}
     assert row == {"VSX": ("yes",) * 3, "VPMSUMD": ("yes",) * 3, "ARCH_3_00": ("no", "yes", "yes"),
                    "MMA": ("no", "no", "yes")}
+
+
+def test_ppc64le_cache_block(cross_asmcap, tmp_path):
+    """ASMCAP_CPU_DCACHE_BLOCK is the aux vector's AT_DCACHEBSIZE (19, the
+    kernel's uapi auxvec.h), as a program of our own reads it under the
+    same qemu: 128 on qemu's POWER models."""
+    src, exe = tmp_path / "block.c", tmp_path / "block"
+    src.write_text('#include <stdio.h>\n#include <sys/auxv.h>\n'
+                   'int main(void) { printf("%lu\\n", getauxval(19)); return 0; }\n')
+    subprocess.run(["clang-19", "--target=powerpc64le-linux-gnu", "-static", "-fuse-ld=lld", "-O1", "-o",
+                    str(exe), str(src)], check=True)
+    want = subprocess.run(["qemu-ppc64le", "-cpu", "power9", str(exe)], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    got, _ = cpu(cross_asmcap, tmp_path, "ppc64le", "power9")
+    assert str(got["ASMCAP_CPU_DCACHE_BLOCK"]) == want == "128"
