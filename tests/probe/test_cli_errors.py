@@ -20,7 +20,7 @@ KNOB = ROOT / "tests" / "ccprobe" / "data" / "knob.c"
 @pytest.mark.parametrize("args,msg", [
     (["--require", "adx,nosuch"], "--require: unknown feature"),
     (["--disable", "nosuch"], "--disable: unknown feature"),
-    (["list", "--arch", "sparc"], "--arch takes x86_64, i386, aarch64, arm or riscv64"),
+    (["list", "--arch", "sparc"], "--arch takes x86_64, i386, aarch64, arm, riscv64 or ppc64le"),
     (["--format", "yaml"], "unknown --format"),
     (["--cc", 'gcc "open'], "unterminated quote"),
     (["--timeout", "0"], "--timeout takes seconds"),
