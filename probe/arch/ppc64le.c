@@ -27,13 +27,17 @@ static const char *const macros[] = {
 static const struct arch_fact facts[] = { ARCH_FACT_PIC, {0} };
 
 /* One little-endian word; primary opcode 1 is a prefix (Power ISA 3.1
- * 1.6.3), whose instruction is 8 bytes: its word is the prefix. */
+ * 1.6.3), whose instruction is 8 bytes: its word is the prefix.  The
+ * all-zero word is no instruction (Book I 1.8.1: guaranteed illegal): the
+ * padding and traceback tables after a function. */
 static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
 {
 	(void)mode;
 	if (n < 4)
 		return 0;
 	in->word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	if (!in->word)
+		return 0;
 	in->len = 4;
 	if (in->word >> 26 != 1)
 		return 4;
