@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Structure of the fixed-width catalogs (templates/aarch64, arm, riscv64):
+"""Structure of the fixed-width catalogs (templates/aarch64, arm, riscv64, ppc64le):
 keys, bytes, audit patterns against the snippet's own words, CPU keys
 against the kernel's uapi values, requires; and probe/engine/catalog.c's parser
 (through tests/catalog/catalog_dump.c, under ASan/UBSan) agreeing with
