@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64, loongarch64, s390x): plain()
+/* What ci/matrix builds for a cross row (aarch64, armv7, riscv64, loongarch64, s390x, ppc64le): plain()
  * uses no optional extension under the target's default flags; each
  * use_<feature>() exists when the row's -march enables that feature, and
  * its code must hold that feature's instructions (asmcap audit checks). */
@@ -81,5 +81,20 @@ asmcap_v4u use_vxe2(const asmcap_v4u *p)
 	asmcap_v4u v = *p;      /* byte-reversed elements: vlbrf */
 	return (asmcap_v4u){__builtin_bswap32(v[0]), __builtin_bswap32(v[1]),
 	                    __builtin_bswap32(v[2]), __builtin_bswap32(v[3])};
+}
+#endif
+
+#if defined(__CRYPTO__)
+#include <altivec.h>
+vector unsigned char use_vcipher(vector unsigned char s, vector unsigned char k)
+{
+	return (vector unsigned char)__builtin_crypto_vcipher(s, k);
+}
+#endif
+
+#if defined(__MMA__)
+void use_mma(__vector_quad *acc, vector unsigned char a, vector unsigned char b)
+{
+	__builtin_mma_xvf32ger(acc, a, b);
 }
 #endif

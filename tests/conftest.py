@@ -9,6 +9,9 @@ import subprocess
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# The architecture modules, in probe/arch/modules.h's order (its one list).
+MODULES = [l.split("M(")[1].split(")")[0] for l in (ROOT / "probe" / "arch" / "modules.h").read_text().splitlines()
+           if l.lstrip().startswith(("M(", "SEP M("))]
 BUILD = pathlib.Path(os.environ.get("ASMCAP_BUILD", ROOT / "build"))   # ci/matrix: another build
 # ASMCAP_BIN lets the same suite run against the ASan/UBSan build.
 ASMCAP = pathlib.Path(os.environ.get("ASMCAP_BIN", BUILD / "asmcap"))

@@ -62,7 +62,11 @@ enum arch_scope {
 
 /* One decoded instruction. */
 struct arch_insn {
-	unsigned len;           /* bytes */
+	unsigned len;           /* bytes of word (an instruction longer than its
+	                         * word, the decoder's return, keeps its first
+	                         * word: Power ISA 3.1's 8-byte prefixed
+	                         * instructions are their prefix, so the suffix
+	                         * is never read as an instruction of its own) */
 	uint64_t word;          /* the fixed-width and length-prefixed ISAs: the
 	                         * encoding as the manuals write it, in the low
 	                         * len bytes (32-bit Thumb: first halfword above
@@ -182,7 +186,7 @@ struct arch {
 };
 
 /* Every architecture asmcap knows, NULL-terminated (at most ARCH_MAX). */
-#define ARCH_MAX 8
+#define ARCH_MAX 16
 extern const struct arch *const arch_all[];
 
 /* buf holding before, the modules' names ("x86_64, i386, ... or riscv64")

@@ -16,6 +16,7 @@
 	SEP M(riscv64) \
 	SEP M(loongarch64) \
 	SEP M(s390x) \
+	SEP M(ppc64le) \
 	/* one line per module, above */
 
 /* Helpers for ARCH_MODULES' arguments. */

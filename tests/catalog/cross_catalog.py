@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Test-side reading of the fixed-width catalogs (templates/aarch64, arm,
-riscv64, loongarch64), the toolchains that check them, and the facts they are checked
+riscv64, loongarch64, s390x, ppc64le), the toolchains that check them, and the facts they are checked
 against.  Written apart from probe/ so that a second implementation reads
 the same files."""
 import pathlib
@@ -63,6 +63,11 @@ DIRECTIVES = {
     "s390x": {
         "machine-z13-vx": (".machine z13\nvx %v0,%v1,%v31\nverllf %v11,%v11,16(%r0)", None),
     },
+    # register-syntax questions (FFmpeg's ibm_asm): no directive to take away
+    "ppc64le": {
+        "ibm-asm": (None, None),
+        "percent-regs": (None, None),
+    },
 }
 
 
@@ -80,6 +85,7 @@ FLAG_QUESTIONS = {
     "riscv64": ["march-rv64ima_zbb", "march-rv64ima_zba"],
     "loongarch64": [],
     "s390x": ["march-z13"],
+    "ppc64le": [],
 }
 
 
@@ -128,7 +134,9 @@ def patterns(t, key="audit"):
 
 
 def matches(pats, word, nbytes):
-    return any(n == nbytes and word & m == v for m, v, n in pats)
+    """An 8-byte (Power ISA 3.1 prefixed) instruction is matched by its
+    first word, the prefix, as asmcap's decoder does."""
+    return any(n == min(nbytes, 4) and word & m == v for m, v, n in pats)
 
 
 # -- instruction words of assembled bytes ------------------------------------
@@ -138,7 +146,8 @@ def words(arch, code, thumb=False):
     4 bytes; T32 by its first halfword (0b111xx with xx != 00: 32-bit, the
     first halfword high); RISC-V by its low two bits (11: 32-bit).  s390x
     code is big-endian, 2, 4 or 6 bytes by the first byte's top two bits
-    (00, 01 or 10, 11)."""
+    (00, 01 or 10, 11); Power 4 bytes, 8 for a prefixed one (primary
+    opcode 1), its word the prefix."""
     out, i = [], 0
     while arch == "s390x" and i < len(code):
         n = (2, 4, 4, 6)[code[i] >> 6]
@@ -148,12 +157,16 @@ def words(arch, code, thumb=False):
         h = int.from_bytes(code[i:i + 2], "little")
         if arch == "riscv64":
             n = 4 if h & 3 == 3 else 2
+        elif arch == "ppc64le":
+            n = 8 if int.from_bytes(code[i:i + 4], "little") >> 26 == 1 else 4
         elif thumb:
             n = 4 if h >> 11 in (0b11101, 0b11110, 0b11111) else 2
         else:
             n = 4
         if arch != "riscv64" and thumb and n == 4:
             w = h << 16 | int.from_bytes(code[i + 2:i + 4], "little")
+        elif n == 8:
+            w = int.from_bytes(code[i:i + 4], "little")
         else:
             w = int.from_bytes(code[i:i + n], "little")
         out.append((w, n))
@@ -214,6 +227,17 @@ TOOLCHAINS = {
         ("gas-default", "gas", ["s390x-linux-gnu-as"]),
         *[(f"clang-{v}", f"clang-{v}", _clang(v, "s390x-linux-gnu", "z10")) for v in (14, 19, 22)],
     ],
+    # -mppc64: no vector unit, the base where every `.machine' line is needed;
+    # gas-default is `asmcap --as' (POWER8 here).  clang's -mcpu changes
+    # nothing its integrated assembler accepts (measured: POWER10 and MMA
+    # under -mcpu=pwr4).
+    "ppc64le": [
+        ("gas", "gas", ["powerpc64le-linux-gnu-as", "-mppc64"]),
+        ("gas-default", "gas", ["powerpc64le-linux-gnu-as"]),
+        *[(f"clang-{v}", f"clang-{v}", [f"clang-{v}", "--target=powerpc64le-linux-gnu", "-mcpu=pwr4",
+                                        "-c", "-x", "assembler"])
+          for v in (14, 19, 22)],
+    ],
 }
 
 
@@ -228,12 +252,15 @@ def spellings(t):
 
 
 def source(arch, t, enable=True, spelling=0):
-    """The file a toolchain assembles: RISC-V inside .option push/pop as the
-    engine does; the directives of one enable spelling unless enable=False."""
+    """The file a toolchain assembles: RISC-V inside .option push/pop, Power
+    inside .machine push/pop, as the engine does; the directives of one
+    enable spelling unless enable=False."""
     lines = spellings(t)[spelling] if enable and t["enable"] else []
     body = t["body"].rstrip("\n")
     if arch == "riscv64":
         return "\n".join([".option push", *lines, body, ".option pop", ""])
+    if arch == "ppc64le":
+        return "\n".join([".machine push", *lines, body, ".machine pop", ""])
     return "\n".join([*lines, body, ""])
 
 
@@ -341,7 +368,6 @@ UAPI_LOONGARCH = {
 # arch/s390/include/asm/elf.h HWCAP_NR_* (its uapi headers do not export them)
 UAPI_S390X = {"HWCAP_S390_MSA": (1, 3), "HWCAP_S390_VXRS": (1, 11), "HWCAP_S390_VXRS_EXT": (1, 13),
               "HWCAP_S390_VXRS_EXT2": (1, 15), "HWCAP_S390_DFLT": (1, 18)}
-UAPI = {"aarch64": UAPI_AARCH64, "arm": UAPI_ARM, "loongarch64": UAPI_LOONGARCH, "s390x": UAPI_S390X}
 IMA_EXT_0 = 4
 UAPI_RISCV = {
     "ZBA": 3, "ZBB": 4, "ZBS": 5, "ZICBOZ": 6, "ZBC": 7, "ZBKB": 8, "ZBKC": 9,
@@ -351,6 +377,17 @@ UAPI_RISCV = {
     "ZIHINTPAUSE": 36, "ZIMOP": 42, "ZCB": 44, "ZAWRS": 48, "ZICBOM": 55, "ZABHA": 58,
     "ZICBOP": 60,
 }
+# arch/powerpc/include/uapi/asm/cputable.h (linux-libc-dev-ppc64el-cross,
+# Linux 6.1), its masks as written there: (register, mask)
+UAPI_PPC_MASKS = {
+    "PPC_FEATURE_HAS_ALTIVEC": (1, 0x10000000), "PPC_FEATURE_HAS_VSX": (1, 0x00000080),
+    "PPC_FEATURE2_ARCH_2_07": (2, 0x80000000), "PPC_FEATURE2_VEC_CRYPTO": (2, 0x02000000),
+    "PPC_FEATURE2_ARCH_3_00": (2, 0x00800000), "PPC_FEATURE2_ARCH_3_1": (2, 0x00040000),
+    "PPC_FEATURE2_MMA": (2, 0x00020000),
+}
+UAPI_PPC = {k: (reg, mask.bit_length() - 1) for k, (reg, mask) in UAPI_PPC_MASKS.items()}
+UAPI = {"aarch64": UAPI_AARCH64, "arm": UAPI_ARM, "loongarch64": UAPI_LOONGARCH, "s390x": UAPI_S390X,
+        "ppc64le": UAPI_PPC}
 # feature -> the uapi macro its CPU key must equal; None: the kernel has none
 CPU_KEY = {
     "aarch64": {"crc32": "HWCAP_CRC32", "aes": "HWCAP_AES", "pmull": "HWCAP_PMULL",
@@ -378,6 +415,12 @@ CPU_KEY = {
     "s390x": {"msa": "HWCAP_S390_MSA", "vx": "HWCAP_S390_VXRS", "vxe": "HWCAP_S390_VXRS_EXT",
               "vxe2": "HWCAP_S390_VXRS_EXT2", "dflt": "HWCAP_S390_DFLT", "msa8": None,
               **{n: None for n in [*DIRECTIVES["s390x"], *FLAG_QUESTIONS["s390x"]]}},
+    # the three POWER8 crypto classes share one bit; dcbzl (POWER4) has none
+    "ppc64le": {"altivec": "PPC_FEATURE_HAS_ALTIVEC", "vsx": "PPC_FEATURE_HAS_VSX",
+                "power8-vector": "PPC_FEATURE2_ARCH_2_07", "vcipher": "PPC_FEATURE2_VEC_CRYPTO",
+                "vpmsumd": "PPC_FEATURE2_VEC_CRYPTO", "vshasigma": "PPC_FEATURE2_VEC_CRYPTO",
+                "arch-3-00": "PPC_FEATURE2_ARCH_3_00", "power10-prefix": "PPC_FEATURE2_ARCH_3_1",
+                "mma": "PPC_FEATURE2_MMA", "dcbzl": None},
 }
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Every aarch64/arm/riscv64/loongarch64/s390x catalog entry through every installed cross
+"""Every aarch64/arm/riscv64/loongarch64/s390x/ppc64le catalog entry through every installed cross
 assembler (GNU as 2.40 from binutils-*-linux-gnu, clang-14/19/22's
 integrated assembler), without asmcap: the verdict table per toolchain,
 the bytes against `expect:`, at least two assemblers per entry, the
@@ -43,14 +43,23 @@ clang-14 warns about `.option arch' (and exits 0): a warning rejects, so
 clang-14 answers no for every riscv64 feature that needs it.  GNU as 2.40 knows neither
 Zicond, Zacas, Zabha, Zfa, Zcb, Zimop nor any vector crypto extension,
 nor SME2 or GCS; clang-19 keeps Zacas behind -menable-experimental-extensions.
+ppc64le      gas  gas-default  clang-14 clang-19 clang-22
+  every feature                                  yes yes yes yes yes
+GNU as under -mppc64 refuses every instruction of the catalog without its
+`.machine' line, and `.machine pop' ends what `.machine power9' allowed;
+clang takes any `.machine' (even `.machine bogus') and every instruction
+whatever its -mcpu (POWER10's paddi and MMA under -mcpu=pwr4).
 """
 import concurrent.futures
 import functools
+import re
+import subprocess
 
 import pytest
 
 import cross_catalog as cc
 from catalog_files import hexbytes
+from conftest import need_tool
 from cross_classes import CLASS
 
 # What each toolchain answers with the enable lines: `yes` except these.
@@ -93,6 +102,7 @@ EXCEPT = {
     },
     "loongarch64": {},
     "s390x": {f"clang-{v}": {"machine-z13-vx": "no"} for v in (14, 19, 22)},
+    "ppc64le": {},
 }
 # Instructions in the base -march, so that their enable lines cannot be
 # shown to be needed (templates/README.md).  vfp and vfpv3 are not: GNU as
@@ -316,3 +326,25 @@ def test_expect_is_what_the_manual_says():
     assert hexbytes(s390["msa"]["expect"][0])[:4] == (0xb92e << 16 | 2 << 4 | 4).to_bytes(4, "big")
     assert hexbytes(s390["vx"]["expect"][0])[:6] == vrr_c(0, 1, 31, 0, 0x6d)
     assert hexbytes(s390["vxe"]["expect"][0])[:6] == vrr_c(1, 2, 3, 0, 0x85)
+
+    # Power ISA 3.1: VX-form vaddubm (4 | VRT | VRA | VRB | XO 0), X-form
+    # stxvb16x (31 | S | RA | RB | XO 1004 | SX), MLS:D-form paddi (prefix: 1,
+    # type 10, R, d0; suffix: addi's 14 | RT | RA | d1)
+    ppc = cc.load("ppc64le")
+    assert hexbytes(ppc["altivec"]["expect"][0]) == le(4 << 26 | 0 << 21 | 1 << 16 | 2 << 11)
+    assert hexbytes(ppc["arch-3-00"]["expect"][0]) == le(31 << 26 | 0 << 21 | 3 << 16 | 4 << 11 | 1004 << 1)
+    assert hexbytes(ppc["power10-prefix"]["expect"][0]) == le(1 << 26 | 0b10 << 24) + le(14 << 26 | 3 << 21 | 4 << 16 | 1)
+
+
+@pytest.mark.parametrize("name", sorted(cc.load("ppc64le")))
+def test_ppc64le_expect_is_llvm_mcs_encoding(name):
+    """Each ppc64le snippet's `expect:' bytes are what llvm-mc-19
+    -show-encoding prints for its body (GNU as's bytes: the verdict table)."""
+    mc = need_tool("llvm-mc-19")
+    t = cc.load("ppc64le")[name]
+    r = subprocess.run([mc, "-triple=powerpc64le-linux-gnu", "-mcpu=pwr10", "-show-encoding"],
+                       input=cc.source("ppc64le", t), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    got = b"".join(bytes(int(x, 16) for x in m.split(","))
+                   for m in re.findall(r"encoding: \[([^\]]*)\]", r.stdout))
+    assert got == hexbytes(t["expect"][0])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64, loongarch64 and s390x where
+"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64, loongarch64, s390x and ppc64le where
 -fstack-usage is unavailable: the prologue readers of probe/arch/ against
 the figures -fstack-usage gives for the same objects (clang-19 cross
 compiles of examples/sha1, git's block-sha1 case), and the Thumb function
@@ -20,6 +20,7 @@ TARGETS = {
     "loongarch64": "clang-19 --target=loongarch64-linux-gnu",
     # stmg saves into the caller's area; aghi/lay %r15 makes the frame
     "s390x": "clang-19 --target=s390x-linux-gnu",
+    "ppc64le": "clang-19 --target=powerpc64le-linux-gnu",
 }
 # git's four W[] stores (examples/sha1/sha1.spec)
 VARIANTS = ["plain=-DW_STORE=0", "volatile=-DW_STORE=1", "asm_m=-DW_STORE=2", "barrier=-DW_STORE=3"]
@@ -45,7 +46,7 @@ def frame(src, func, cc, cflags, variants):
 
 
 @pytest.mark.parametrize("target,opt", [(t, "-O2") for t in TARGETS] + [("thumb", "-O0"), ("riscv64", "-Os"),
-                                                                         ("loongarch64", "-O0")])
+                                                                         ("loongarch64", "-O0"), ("ppc64le", "-O0")])
 def test_prologue_matches_stack_usage(tmp_path, target, opt):
     if not have("clang-19"):
         pytest.skip("clang-19 not installed")

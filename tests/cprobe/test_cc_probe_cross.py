@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""cc-probe on aarch64, arm, riscv64, loongarch64 and s390x (templates/<arch>/c/) with clang's
+"""cc-probe on aarch64, arm, riscv64, loongarch64, s390x and ppc64le (templates/<arch>/c/) with clang's
 cross targets: each answer is derived here without asmcap — the probe
 compiled as cc-probe compiles it (the attribute through ASMCAP_TARGET, or
 the `mflags:`), -Werror-clean, then the function's disassembly by the
@@ -42,6 +42,16 @@ s390x (z10)
   vx-inline (libgcrypt's `.machine "z13+vx"')       no   no   no
 clang takes no `z13+vx' machine and resets to its default, so the inline
 form stays no under -march=z13 too (test_s390x_inline_ignores_march).
+ppc64le (-mcpu=pwr8)
+  every answer                                      yes  yes  yes
+  vcipher-builtin under -mcpu=pwr7                  no   no   no
+  vcipher-builtin-m under -mcpu=pwr7 (-mcrypto)     yes  no   no
+target("crypto") does not bring __builtin_crypto_vcipher to a POWER7
+build; -mcrypto does on clang-14, while clang-19/22 say it "needs target
+feature power8-vector".  FFmpeg's
+HAVE_XFORM_ASM ("Z" printed by %y: lwzx r9, RA, RB) and HAVE_IBM_ASM
+(`add 0, 0, 0') are holds: probes, read here from the disassembly too
+(test_ppc64le_holds_probes).
 """
 import json
 import re
@@ -62,7 +72,8 @@ TARGETS = {"aarch64": (["--target=aarch64-linux-gnu", "-march=armv8-a"], ["aarch
            "riscv64": (["--target=riscv64-linux-gnu", "-march=rv64gc"],
                        ["llvm-objdump-14", "--mattr=+v,+zbb,+zbc"]),
            "loongarch64": (["--target=loongarch64-linux-gnu", "-march=loongarch64"], ["llvm-objdump-19"]),
-           "s390x": (["--target=s390x-linux-gnu", "-march=z10"], ["s390x-linux-gnu-objdump"])}
+           "s390x": (["--target=s390x-linux-gnu", "-march=z10"], ["s390x-linux-gnu-objdump"]),
+           "ppc64le": (["--target=powerpc64le-linux-gnu", "-mcpu=pwr8"], ["powerpc64le-linux-gnu-objdump"])}
 # arch -> insn: feature -> a mnemonic of the instruction its probe compiles to
 SHARED = {"aes": r"aese", "sha2": r"sha256h(\.32)?\s", "crc32": r"crc32[wx]\s"}   # A64 and A32 alike
 MNEMONIC = {"aarch64": {**SHARED, "pmull": r"pmull\s", "sha3": r"eor3\s", "dotprod": r"sdot\s",
@@ -71,7 +82,8 @@ MNEMONIC = {"aarch64": {**SHARED, "pmull": r"pmull\s", "sha3": r"eor3\s", "dotpr
             "arm": {**SHARED, "neon": r"vadd\.i32\s"},
             "riscv64": {"v": r"vadd\.vv\s", "zbb": r"(ctz|orc\.b)\s", "zbc": r"clmul\s"},
             "loongarch64": {"lsx": r"(?<!x)vadd\.w\s", "lasx": r"xvadd\.w\s"},
-            "s390x": {"vx": r"\sv(aq|x)\s"}}
+            "s390x": {"vx": r"\sv(aq|x)\s"},
+            "ppc64le": {"vcipher": r"vcipher\s", "vsx": r"(lxvd2x|lxvw4x|lxv)\s", "dcbzl": r"dcbzl\s"}}
 # The answers clang-14 gives yes (aarch64/riscv64) where clang-19/22 say yes
 # to every one; arm is the same on all three.
 CLANG14_YES = {
@@ -143,6 +155,8 @@ def expected(cc, arch, name):
         return "no" if name in ("lsx-intrinsic", "lasx-intrinsic") else "yes"
     if arch == "s390x":
         return "yes" if name in S390X_YES else "no"
+    if arch == "ppc64le":
+        return "yes"
     return "yes" if cc != "clang-14" or name in CLANG14_YES[arch] else "no"
 
 
@@ -220,3 +234,43 @@ def test_s390x_attribute_answer_needs_mzvector(cc):
     want = answers("s390x")
     assert cc_probe(cc, "s390x", ["vx-intrinsic"], ["-mzvector"]) == {"vx-intrinsic": "yes"}
     assert independent(cc, "s390x", *want["vx-intrinsic"], ["-mzvector"]) == "yes"
+
+
+@pytest.mark.parametrize("cc", ["clang-14", "clang-19", "clang-22"])
+def test_ppc64le_vcipher_needs_power8(cc):
+    """Under -mcpu=pwr7 the builtin is not there under target("crypto");
+    -mcrypto brings it on clang-14 only (clang-19/22: "needs target
+    feature power8-vector"); VSX's vec_xl is there."""
+    need_tool(cc)
+    want = answers("ppc64le")
+    names = ["vcipher-builtin", "vcipher-builtin-m", "vec-xl-intrinsic"]
+    got = cc_probe(cc, "ppc64le", names, ["-mcpu=pwr7"])
+    assert got == {n: independent(cc, "ppc64le", *want[n], ["-mcpu=pwr7"]) for n in names}
+    assert got == {"vcipher-builtin": "no", "vcipher-builtin-m": "yes" if cc == "clang-14" else "no",
+                   "vec-xl-intrinsic": "yes"}
+
+
+# holds: probes: what the disassembly must show (GNU objdump's spelling)
+PPC_HOLDS = {"xform-inline": r"lwzx\s+r9,(0|r\d+),r\d+$", "ibm-asm-inline": r"add\s+r0,r0,r0$"}
+
+
+@pytest.mark.parametrize("opt", ["-O2", "-O0"])
+@pytest.mark.parametrize("cc", ["clang-14", "clang-19", "clang-22"])
+def test_ppc64le_holds_probes(cc, opt):
+    need_tool(cc)
+    flags = [*TARGETS["ppc64le"][0], opt]
+    mine = {}
+    for name, pattern in PPC_HOLDS.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            obj = pathlib.Path(tmp, "p.o")
+            r = subprocess.run([cc, *flags, "-Werror", "-c", str(TEMPLATES / "ppc64le" / "c" / f"{name}.c"),
+                                "-o", str(obj)], capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            dis = subprocess.run([need_tool("powerpc64le-linux-gnu-objdump"), "-d", "--no-show-raw-insn",
+                                  str(obj)], capture_output=True, text=True, check=True).stdout
+        mine[name] = "yes" if re.search(pattern, dis.split("<asmcap_probe>:", 1)[1], re.M) else "broken"
+    r = asmcap("cc-probe", "--cc", f"{cc} {flags[0]}", "--cflags", " ".join(flags[1:]),
+               "--features", ",".join(PPC_HOLDS), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    got = {n: v["status"] for n, v in json.loads(r.stdout)["features"].items() if n in PPC_HOLDS}
+    assert got == mine == dict.fromkeys(PPC_HOLDS, "yes")

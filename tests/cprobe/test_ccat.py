@@ -52,7 +52,7 @@ def test_probe_file(path):
     if kind != "inline":
         assert h["target"] and h["mflags"].startswith("-m") and "ASMCAP_TARGET" in body
         if kind == "intrinsic":
-            assert re.search(r"#include <(immintrin|arm_neon|arm_acle|arm_sve|riscv_vector|lsxintrin|lasxintrin|vecintrin)\.h>", body)
+            assert re.search(r"#include <(immintrin|arm_neon|arm_acle|arm_sve|riscv_vector|lsxintrin|lasxintrin|vecintrin|altivec)\.h>", body)
     else:
         assert "target" not in h and "mflags" not in h and "__asm__" in body
     if kind == "inline" and arch == "x86_64":

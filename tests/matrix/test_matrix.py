@@ -126,7 +126,7 @@ def test_hosted_ci_has_one_job_per_row():
     listed = [re.findall(r"^\s+- (\S+)$", b, re.M) for b in jobs]
     assert sum(listed, []) == rows
     # The gcc cross compilers (they remove gcc-multilib) in a job of their own.
-    assert listed[-1] == [r for r in rows if re.fullmatch(r"gcc-\d+-(aarch64|armv7|riscv64|s390x)", r)]
+    assert listed[-1] == [r for r in rows if re.fullmatch(r"gcc-\d+-(aarch64|armv7|riscv64|s390x|ppc64le)", r)]
     assert "container: debian:12" in wf and "ci/deps --matrix=${{ matrix.toolchain }}" in wf
 
 
@@ -166,3 +166,20 @@ def test_loongarch64_rows(tmp_path, asmcap_bin):
     assert la["audit_cross"]["march"] == "lsx lasx"
     assert la["tests"] == "not run: no loongarch64 libc in Debian 12 for the harness"
     assert not la["problems"]
+
+
+def test_ppc64le_gas_row(tmp_path, asmcap_bin):
+    """GNU as behind clang-19 for ppc64le: its POWER8 default refuses ISA
+    3.00 and 3.1 without `.machine' (clang's integrated assembler takes
+    both: test_cross.py); -mcpu=power10 builds VCIPHER and MMA code the
+    audit sees, and libmont passes under qemu-ppc64le."""
+    r = matrix(tmp_path, "--only", "clang-19-gas-ppc64le")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "### ppc64le" in (tmp_path / "matrix.md").read_text()
+    row = json.loads((tmp_path / "matrix.json").read_text())["rows"][0]
+    assert row["probe_verdict"]["arch-3-00"] == row["probe_verdict"]["mma"] == "yes"
+    assert row["probe_flags"]["arch-3-00"] == row["probe_flags"]["mma"] == "no"
+    assert row["probe_flags"]["vcipher"] == "yes"
+    assert row["audit_cross"] == {"default": "none", "march": "vcipher mma"}
+    assert re.fullmatch(r"qemu-ppc64le pass \(\d+\)", row["tests"]), row["tests"]
+    assert not row["problems"]

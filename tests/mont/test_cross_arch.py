@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """libmont's C backend on aarch64, 32-bit arm (the portable 64x64->128
-product, no __int128), riscv64 and s390x (big-endian): the whole mont suite (test_mont.py)
+product, no __int128), riscv64, s390x (big-endian) and ppc64le: the whole mont suite (test_mont.py)
 against Python integers, with the harness cross-built by clang and run
 under qemu-user; on loongarch64, which Debian 12 has no libc for, the C
 backend's products in a freestanding program (tests/la64/); the AArch64 kernels, plain and with branch protection
@@ -26,6 +26,7 @@ TARGETS = {
     "riscv64-linux-gnu": "qemu-riscv64",
     # big-endian: the limbs are host-order 64-bit words
     "s390x-linux-gnu": "qemu-s390x",
+    "powerpc64le-linux-gnu": "qemu-ppc64le",
 }
 CROSS_CC = "clang-19"
 # Static, so qemu needs no sysroot; lld, because GNU ld 2.40 for riscv64

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Test helper for the fixed-width architecture modules (probe/arch/),
  * on objects of any machine asmcap has a module for.
- *   isatool walk FILE SECTION    "offset len word" per instruction,
+ *   isatool walk FILE SECTION    "offset len word" per instruction (len:
+ *                                its bytes; an 8-byte prefixed Power
+ *                                instruction's word is its prefix),
  *                                "offset - step" per undecodable stretch, as
  *                                audit walks the section (mapping symbols
  *                                mark data and Thumb/A32)
@@ -19,7 +21,8 @@ static void print(void *ctx, uint64_t off, const struct arch_insn *in, unsigned 
 {
 	(void)ctx;
 	if (in)
-		printf("%llx %u %0*llx\n", (unsigned long long)off, in->len, (int)in->len * 2,
+		printf("%llx %u %0*llx
+", (unsigned long long)off, step, (int)in->len * 2,
 		       (unsigned long long)in->word);
 	else
 		printf("%llx - %u\n", (unsigned long long)off, step);

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import ASMCAP, ROOT, SANITIZER_EXIT, asmcap
+from conftest import ASMCAP, MODULES, ROOT, SANITIZER_EXIT, asmcap
 
 KNOB = ROOT / "tests" / "ccprobe" / "data" / "knob.c"
 
@@ -20,7 +20,7 @@ KNOB = ROOT / "tests" / "ccprobe" / "data" / "knob.c"
 @pytest.mark.parametrize("args,msg", [
     (["--require", "adx,nosuch"], "--require: unknown feature"),
     (["--disable", "nosuch"], "--disable: unknown feature"),
-    (["list", "--arch", "sparc"], "--arch takes x86_64, i386, aarch64, arm, riscv64 or loongarch64"),
+    (["list", "--arch", "sparc"], "--arch takes " + ", ".join(MODULES[:-1]) + " or " + MODULES[-1]),
     (["--format", "yaml"], "unknown --format"),
     (["--cc", 'gcc "open'], "unterminated quote"),
     (["--timeout", "0"], "--timeout takes seconds"),

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""asmcap cpu on aarch64, arm, riscv64 and s390x: asmcap built statically with
+"""asmcap cpu on aarch64, arm, riscv64, s390x and ppc64le: asmcap built statically with
 clang for each target and run under qemu-user with a CPU that has a feature
 and one that lacks it.  qemu 7.2 (Debian 12) gives AT_HWCAP/AT_HWCAP2 from
-the emulated CPU on aarch64 and arm; on riscv64 it passes only the I, M, A,
+the emulated CPU on aarch64, arm and ppc64le; on riscv64 it passes only the I, M, A,
 F, D, C letters in AT_HWCAP and has no riscv_hwprobe (ENOSYS), so there the
 hwprobe answers are `unknown` and V reads as absent (what a kernel without
 V support says too).  qemu-s390x 7.2 runs three useful models: `max' (MSA,
@@ -39,6 +39,16 @@ TARGETS = {
     }),
     # the shipped catalog's keys are asked (test_s390x_cpus): none here
     "s390x": ("s390x-linux-gnu", "qemu-s390x", {}),
+    "ppc64le": ("powerpc64le-linux-gnu", "qemu-ppc64le", {
+        # arch/powerpc/include/uapi/asm/cputable.h: PPC_FEATURE_HAS_ALTIVEC
+        # 0x10000000; PPC_FEATURE2_VEC_CRYPTO 0x02000000, ARCH_3_00 0x00800000,
+        # ARCH_3_1 0x00040000, MMA 0x00020000
+        "altivec": "# hwcap: AT_HWCAP bit=28",
+        "vcipher": "# hwcap2: AT_HWCAP2 bit=25",
+        "arch-3-00": "# hwcap2: AT_HWCAP2 bit=23",
+        "power10-prefix": "# hwcap2: AT_HWCAP2 bit=18",
+        "mma": "# hwcap2: AT_HWCAP2 bit=17",
+    }),
 }
 
 
@@ -128,6 +138,21 @@ def test_riscv64_without_hwprobe_says_unknown(cross_asmcap, tmp_path):
     assert word(got["ASMCAP_CPU_HWCAP"]) & 0x112d == 0x112d   # I M A F D C
 
 
+# qemu's POWER models: what each sets of the bits under test (its
+# PPC_FEATURE2_* per model, target/ppc/cpu_init.c)
+@pytest.mark.parametrize("qcpu,has", [
+    ("power8", {"altivec", "vcipher"}),
+    ("power9", {"altivec", "vcipher", "arch-3-00"}),
+    ("power10", {"altivec", "vcipher", "arch-3-00", "power10-prefix", "mma"}),
+])
+def test_ppc64le_power_models(cross_asmcap, tmp_path, qcpu, has):
+    got, why = cpu(cross_asmcap, tmp_path, "ppc64le", qcpu)
+    names = TARGETS["ppc64le"][2]
+    assert {n for n in names if got[f"ASMCAP_CPU_{n.upper().replace('-', '_')}"] == "yes"} == has
+    for n in set(names) - has:
+        assert why[n] == f"AT_HWCAP2 bit {names[n].split('=')[1]} clear"
+
+
 def test_other_architectures_features_are_not_this_cpus(cross_asmcap, tmp_path):
     """The aarch64 build reads the aarch64 folder only: an x86-only tree is an error."""
     exe = cross_asmcap("aarch64")
@@ -202,3 +227,34 @@ def test_s390x_cpus(cross_asmcap, qcpu, msa, vx, vxe):
     assert why["vxe2"] == "AT_HWCAP bit 15 clear" and "msa8" not in why
     hwcap = word(got["ASMCAP_CPU_HWCAP"])
     assert [hwcap >> b & 1 for b in (3, 11, 13)] == [int(v == "yes") for v in (msa, vx, vxe)]
+
+
+def test_builtin_ppc64le_catalog(cross_asmcap):
+    """The shipped catalog's keys: ISA 3.00 from POWER9 on, MMA on POWER10
+    only, VSX and the POWER8 crypto on all three."""
+    exe = cross_asmcap("ppc64le")
+    got = {}
+    for qcpu in ("power8", "power9", "power10"):
+        r = subprocess.run(["qemu-ppc64le", "-cpu", qcpu, str(exe), "cpu", "--format", "json"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        got[qcpu] = json.loads(r.stdout)
+    row = {f: tuple(got[q][f"ASMCAP_CPU_{f}"] for q in ("power8", "power9", "power10"))
+           for f in ("VSX", "VPMSUMD", "ARCH_3_00", "MMA")}
+    assert row == {"VSX": ("yes",) * 3, "VPMSUMD": ("yes",) * 3, "ARCH_3_00": ("no", "yes", "yes"),
+                   "MMA": ("no", "no", "yes")}
+
+
+def test_ppc64le_cache_block(cross_asmcap, tmp_path):
+    """ASMCAP_CPU_DCACHE_BLOCK is the aux vector's AT_DCACHEBSIZE (19, the
+    kernel's uapi auxvec.h), as a program of our own reads it under the
+    same qemu: 128 on qemu's POWER models."""
+    src, exe = tmp_path / "block.c", tmp_path / "block"
+    src.write_text('#include <stdio.h>\n#include <sys/auxv.h>\n'
+                   'int main(void) { printf("%lu\\n", getauxval(19)); return 0; }\n')
+    subprocess.run(["clang-19", "--target=powerpc64le-linux-gnu", "-static", "-fuse-ld=lld", "-O1", "-o",
+                    str(exe), str(src)], check=True)
+    want = subprocess.run(["qemu-ppc64le", "-cpu", "power9", str(exe)], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    got, _ = cpu(cross_asmcap, tmp_path, "ppc64le", "power9")
+    assert str(got["ASMCAP_CPU_DCACHE_BLOCK"]) == want == "128"

@@ -17,6 +17,7 @@ from conftest import ROOT, asmcap, need_tool
 CROSS = ROOT / "tests" / "probe" / "data" / "cross"      # fake catalogs for the engine tests
 A64 = "--target=aarch64-linux-gnu"
 RV64 = "--target=riscv64-linux-gnu"
+PPC = "--target=powerpc64le-linux-gnu"
 
 
 def need(*tools):
@@ -99,6 +100,135 @@ def test_riscv64_verdicts_per_toolchain(cc, yes, no):
     assert {t[k][1] for k in RV_FEW.split(",")} == {"no"}
     if "-fno-integrated-as" in cc:
         assert "GNU assembler" in c["toolchain"]["assembler"]
+
+
+# ppc64le, measured without asmcap by tests/catalog/test_cross_catalog.py:
+# every feature yes on GNU as 2.40 and clang-14/19/22 with its `.machine';
+# without it, clang still takes every instruction (its -mcpu changes
+# nothing it accepts) and GNU as at its POWER8 default refuses ISA 3.00 and
+# 3.1.  The syntax questions have no directive, hence no flags answer.
+PPC_ALL = ("altivec vsx power8-vector vcipher vpmsumd vshasigma arch-3-00 power10-prefix mma dcbzl "
+           "ibm-asm percent-regs").split()
+PPC_SYNTAX = {"ibm-asm", "percent-regs"}
+PPC_ABOVE_POWER8 = {"arch-3-00", "power10-prefix", "mma"}
+
+
+@pytest.mark.parametrize("way,flags_no", [
+    *[(["--cc", f"clang-{v} {PPC}"], set()) for v in (14, 19, 22)],
+    (["--cc", f"clang-19 {PPC} -mcpu=pwr4"], set()),
+    (["--as", "powerpc64le-linux-gnu-as"], PPC_ABOVE_POWER8),
+    (["--as", "powerpc64le-linux-gnu-as", "--asflags", "-mpower9"], {"power10-prefix", "mma"}),
+    (["--cc", f"clang-19 {PPC} -fno-integrated-as"], PPC_ABOVE_POWER8),
+    (["--cc", f"clang-19 {PPC} -fno-integrated-as -mcpu=power10"], set()),
+])
+def test_ppc64le_verdicts_per_toolchain(way, flags_no):
+    need(way[1].split()[0], "powerpc64le-linux-gnu-as")
+    c = probe(*way)
+    assert c["toolchain"]["arch"] == "ppc64le" and c["toolchain"]["format"] == "elf64"
+    t = table(c)
+    assert {k: t[k][0] for k in PPC_ALL} == dict.fromkeys(PPC_ALL, "yes")
+    assert {k: t[k][1] for k in PPC_ALL} == {
+        k: None if k in PPC_SYNTAX else "no" if k in flags_no else "yes" for k in PPC_ALL}
+    assert c["features"]["arch-3-00"]["enable"] == ".machine power9"
+
+
+def ppc_catalog(tmp_path, files):
+    """A ppc64le catalog of {name: (enable line or None, body, expect)}."""
+    d = tmp_path / "templates" / "ppc64le"
+    d.mkdir(parents=True)
+    for name, (enable, body, expect) in files.items():
+        (d / f"{name}.s").write_text(f"# feature: {name}\n# summary: {name}\n"
+                                     + (f"# enable: {enable}\n" if enable else "")
+                                     + f"# expect: {expect}\n\t{body}\n")
+    return d.parent
+
+
+def test_ppc64le_machine_directive_stays_in_its_snippet(tmp_path):
+    """One GNU as run: the `.machine power9' of the first snippet must not
+    let the second one's darn through (the engine's .machine push/pop)."""
+    need("powerpc64le-linux-gnu-as")
+    darn = "e6 05 61 7c"                            # darn 3, 1 (X-form 31/755)
+    tpl = ppc_catalog(tmp_path, {"a-p9": (".machine power9", "darn 3, 1", darn),
+                                 "b-bare": (None, "darn 3, 1", darn)})
+    c = probe("--as", "powerpc64le-linux-gnu-as", "--templates", str(tpl), "--log", str(tmp_path / "log"))
+    assert table(c) == {"a-p9": ("yes", "no"), "b-bare": ("no", None)}
+    assert "runs:      2 snippets in one run" in asmcap("--as", "powerpc64le-linux-gnu-as", "--templates",
+                                                         str(tpl)).stdout
+
+
+@pytest.mark.parametrize("way", [["--as", "powerpc64le-linux-gnu-as"], ["--cc", f"clang-19 {PPC}"]])
+def test_ppc64le_prefix_alignment_nop(tmp_path, way):
+    """Fifteen words, then paddi at offset 60: both assemblers put a nop
+    (ori 0,0,0: 60000000) before it so that it does not cross 64 bytes."""
+    need(way[1].split()[0])
+    tpl = ppc_catalog(tmp_path, {**{f"a{i:02d}": (None, "vaddubm 0, 1, 2", "00 10 01 10") for i in range(15)},
+                                 "zprefix": (".machine power10", "paddi 3, 4, 1, 0", "00 00 00 06 01 00 64 38")})
+    # the precondition, from the object: the nop is really there
+    obj, src = tmp_path / "n.o", tmp_path / "n.s"
+    src.write_text(".machine power10\n" + "\tvaddubm 0, 1, 2\n" * 15 + "\tpaddi 3, 4, 1, 0\n")
+    cc = [*way[1].split(), "-c"] if way[0] == "--cc" else [way[1]]
+    subprocess.run([*cc, str(src), "-o", str(obj)], check=True)
+    dump = subprocess.run(["powerpc64le-linux-gnu-objdump", "-d", str(obj)], capture_output=True,
+                          text=True, check=True).stdout
+    at = {l.split(":")[0].strip(): l.split("\t")[1].strip() for l in dump.splitlines() if ":\t" in l}
+    assert (at["3c"], at["40"]) == ("00 00 00 60", "00 00 00 06"), at
+    f = probe(*way, "--templates", str(tpl))["features"]["zprefix"]
+    assert f["status"] == "yes"
+    assert "nop keeping a prefixed instruction within 64 bytes" in f["reason"]
+
+
+# One instruction of each class (bytes: llvm-mc-19 -show-encoding and GNU
+# objdump agree), and what each one is: pmxvf32ger is MMA by its prefix and
+# prefixed, its suffix (xvf32ger's own word) no instruction of its own.
+PPC_AUDIT = """\t.text
+\t.globl f
+\t.type f,@function
+f:
+\tvaddubm 0, 1, 2
+\tvcipher 0, 1, 2
+\tvpmsumd 0, 1, 2
+\txvadddp 0, 1, 2
+\tstxvb16x 0, 3, 4
+\txvf32ger 0, 32, 33
+\tpmxvf32ger 0, 32, 33, 15, 15
+\tpaddi 3, 4, 1, 0
+\tdcbzl 0, 3
+\tblr
+\t.size f, .-f
+"""
+
+
+@pytest.mark.parametrize("asm", ["powerpc64le-linux-gnu-as -mpower10", f"clang-19 {PPC} -c"])
+def test_ppc64le_audit(tmp_path, asm):
+    need(asm.split()[0])
+    src, obj = tmp_path / "f.s", tmp_path / "f.o"
+    src.write_text(PPC_AUDIT)
+    subprocess.run([*asm.split(), str(src), "-o", str(obj)], check=True)
+    r = asmcap("audit", "--format", "json", str(obj))
+    assert r.returncode == 0, r.stderr
+    (f,) = json.loads(r.stdout)["objects"][0]["functions"]
+    assert f["undecoded"] == 0 and f["size"] == 12 * 4
+    # vcipher and vpmsumd are opcode-4 vector instructions: AltiVec too
+    assert f["features"] == {"altivec": 3, "vcipher": 1, "vpmsumd": 1, "vsx": 1, "arch-3-00": 1,
+                             "mma": 2, "power10-prefix": 2, "dcbzl": 1}
+    assert asmcap("audit", str(obj), "--expect", "mma,vcipher,arch-3-00").returncode == 0
+    r = asmcap("audit", str(obj), "--expect", "vshasigma")
+    assert r.returncode == 1 and "vshasigma" in r.stderr
+
+
+def test_ppc64le_every_format():
+    need("clang-19")
+    args = ["--cc", f"clang-19 {PPC}", "--features", "arch-3-00,mma"]
+    assert "ASMCAP_ARCH_3_00=yes\nASMCAP_ARCH_3_00_FLAGS=yes\nASMCAP_ARCH_3_00_ENABLE='.machine power9'" in \
+        asmcap(*args, "--format", "sh").stdout
+    assert "ASMCAP_MMA_ENABLE := .machine power10" in asmcap(*args, "--format", "make").stdout
+    h = asmcap(*args, "--format", "h").stdout
+    assert '#define ASMCAP_ARCH "ppc64le"' in h and "#define ASMCAP_MMA 1" in h
+    assert "set(ASMCAP_ARCH_3_00 ON)" in asmcap(*args, "--format", "cmake").stdout
+    assert "ASMCAP_MMA => 'yes'" in asmcap(*args, "--format", "perl").stdout
+    assert "target:    ppc64le, elf64 objects" in asmcap(*args).stdout
+    c = probe(*args)
+    assert c["toolchain"]["arch"] == "ppc64le" and c["features"]["mma"]["enable"] == ".machine power10"
 
 
 # The directive and syntax questions other projects ask (README's table):
@@ -296,6 +426,8 @@ def test_loongarch64_probe_in_every_format(cc):
     # theirs)
     ("mips-linux-gnu", "mips"), ("mipsel-linux-gnu", "mipsel"),
     ("mips64el-linux-gnuabi64", "mips64el"), ("sparc64-linux-gnu", "sparc64"),
+    # big-endian Power: the ppc64le module reads little-endian words only
+    ("powerpc64-linux-gnu", "ppc64"),
 ])
 def test_machine_without_catalog(target, name):
     need("clang-19")
