@@ -47,7 +47,7 @@ static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *i
 /* Bytes one instruction moves r1 down: stdu r1,D(r1) (DS-form, opcode 62
  * XO 1) and addi r1,r1,SI (the epilogue's way back up).  stdux r1,r1,rX
  * (frames past 32 KiB) takes its size from a register and is not read. */
-static long sp_down(uint32_t w, unsigned len, int mode)
+static long sp_down(uint64_t w, unsigned len, int mode)
 {
 	(void)len;
 	(void)mode;
