@@ -51,7 +51,7 @@ static void touch(const struct obj *o)
 	/* the build attributes (`attribute:' evidence): a failure has its reason */
 	char err[160];
 	uint64_t v = 0;
-	if (obj_arm_attribute(o, 6, &v, err, sizeof err) < 0 &&
+	if (arm_attribute(o, 6, &v, err, sizeof err) < 0 &&
 	    (!memchr(err, 0, sizeof err) || strncmp(err, ".ARM.attributes: ", 17)))
 		__builtin_trap();
 	sink = sum + v;

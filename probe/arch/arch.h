@@ -158,6 +158,10 @@ struct arch {
 	 * naming it, or 0.  bits: 32 or 64.  NULL: the module knows none, and
 	 * a snippet's bytes must be exactly the expected ones. */
 	unsigned (*inserted)(const uint8_t *p, size_t n, int bits, const char **what);
+	/* probe: the `attribute:' evidence (struct feature.attr_tag): does o
+	 * record build attribute tag = value?  1 yes; 0 another value or none;
+	 * -1 the attributes do not parse; why says which.  NULL: none. */
+	int (*evidence_attribute)(const struct obj *o, unsigned tag, uint64_t value, struct buf *why);
 
 	/* cpu: can this CPU and OS run f?  1 yes, 0 no (why says what is
 	 * missing), -1 the host cannot tell.  cpu_state: extra values for

@@ -2,9 +2,10 @@
 /* 32-bit ARM (A32/T32): templates/arm, the Thumb/architecture/NEON build
  * macros, `.arch`/`.fpu`/`.arch_extension` directives that nothing can
  * undo (so snippets that carry one run alone).  The A32/T32 audit decoder
- * (by mapping symbols), the AT_HWCAP/AT_HWCAP2 reader and the prologue
- * reader plug in here. */
+ * (by mapping symbols), the AT_HWCAP/AT_HWCAP2 reader, the prologue
+ * reader and the `attribute:' evidence (.ARM.attributes) plug in here. */
 #include "arch.h"
+#include "armattr.h"
 #include "hwcap.h"
 #include "words.h"
 
@@ -146,6 +147,23 @@ static long sp_down(uint32_t w, unsigned len, int mode)
 	return len == 2 ? t16_down(w) : t32_down(w);
 }
 
+/* The `attribute:' evidence: .ARM.attributes (armattr.c). */
+static int evidence_attribute(const struct obj *o, unsigned tag, uint64_t value, struct buf *why)
+{
+	char err[160];
+	uint64_t got = 0;
+	int r = arm_attribute(o, tag, &got, err, sizeof err);
+	if (r < 0)
+		buf_printf(why, "exited 0 but its object's %s", err);
+	else if (!r)
+		buf_printf(why, "assembled, but its object records no attribute %u (expected %llu)", tag,
+		           (unsigned long long)value);
+	else if (got != value)
+		buf_printf(why, "assembled, but its object records attribute %u = %llu, not %llu", tag,
+		           (unsigned long long)got, (unsigned long long)value);
+	return r < 0 ? -1 : r && got == value;
+}
+
 const struct arch arch_arm = {
 	.name = "arm", .bits = 32,
 #if defined(__arm__)
@@ -154,5 +172,5 @@ const struct arch arch_arm = {
 	/* big-endian code is read in BE8 order (obj/elf.c): little-endian words */
 	.elf_machine = 40, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE, .coff_machine = 0x1c4, .macho_cputype = 12,
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_ALONE,
-	.min_insn = 2, WORDS_HOOKS(decode, sp_down),
+	.min_insn = 2, WORDS_HOOKS(decode, sp_down), .evidence_attribute = evidence_attribute,
 };

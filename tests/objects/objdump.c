@@ -144,7 +144,7 @@ static int variant(const uint8_t *src, size_t len, unsigned *ok, unsigned *faile
 			r |= o.symbols[i].section >= (int)o.nsections;
 		}
 		uint64_t v = 0;
-		if (obj_arm_attribute(&o, 6, &v, err, sizeof err) < 0 && strncmp(err, ".ARM.attributes: ", 17)) {
+		if (arm_attribute(&o, 6, &v, err, sizeof err) < 0 && strncmp(err, ".ARM.attributes: ", 17)) {
 			fprintf(stderr, "attribute failure without a reason: \"%s\"\n", err);
 			r = 1;
 		}
@@ -192,7 +192,7 @@ static int arm_attr(const char *path, unsigned tag)
 		free(buf);
 		return 1;
 	}
-	r = obj_arm_attribute(&o, tag, &v, err, sizeof err);
+	r = arm_attribute(&o, tag, &v, err, sizeof err);
 	if (r < 0)
 		fprintf(stderr, "%s: %s\n", path, err);
 	else if (r)

@@ -8,8 +8,9 @@ import pytest
 
 from conftest import ROOT, asmcap, probe_includes, probe_sources
 
-# The object readers are the folder probe/obj (and audit's x86 decoder).
-READER_SRC = [*probe_sources("obj"), str(ROOT / "probe" / "arch" / "x86dec.c")]
+# The object readers are the folder probe/obj (and audit's x86 decoder, the
+# arm module's .ARM.attributes reader).
+READER_SRC = [*probe_sources("obj"), *(str(ROOT / "probe" / "arch" / f) for f in ("x86dec.c", "armattr.c"))]
 
 # How each kind of object is made from a snippet (AT&T, or Intel for nasm).
 ASSEMBLE = {

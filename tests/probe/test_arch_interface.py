@@ -99,10 +99,6 @@ KNOWN = {
     ("probe/obj/elf.c", "arm"): "mapping symbols, the Thumb bit and BE8 order are read by the "
                                 "ELF reader, not yet by the modules",
     ("probe/obj/elf.c", "aarch64"): "mapping symbols, as for arm",
-    ("probe/obj/armattr.c", "arm"): "the .ARM.attributes reader (the `attribute:' evidence) is "
-                                    "obj/'s, not yet a hook of the arm module",
-    ("probe/obj/armattr.h", "arm"): "its header, as above",
-    ("probe/engine/asmrun.c", "arm"): "the `attribute:' check calls that reader directly",
 }
 
 
