@@ -46,6 +46,14 @@ const struct arch *arch_of_obj(const struct obj *o)
 	return NULL;
 }
 
+const struct obj_rules *arch_obj_rules(const struct obj *o)
+{
+	for (const struct arch *const *a = arch_all; *a && o->format == OBJ_ELF; a++)
+		if ((*a)->obj_rules && (*a)->elf_machine == o->machine)
+			return (*a)->obj_rules;
+	return NULL;
+}
+
 const struct arch *arch_host(void)
 {
 	/* -DASMCAP_TEST_NO_HOST builds asmcap as a machine without a module

@@ -176,6 +176,11 @@ struct arch {
 	long (*prologue_frame)(const struct arch *a, const uint8_t *code, size_t len, int mode);
 	long (*sp_down)(uint32_t word, unsigned len, int mode);
 
+	/* objects: what its ELF ABI says about symbols and code order
+	 * (mapping symbols, the Thumb bit, BE8; obj.h), asked by the ELF
+	 * reader through arch_obj_rules.  NULL: nothing. */
+	const struct obj_rules *obj_rules;
+
 	/* audit: the GNU property (.note.gnu.property) holding the protections
 	 * an ELF object is marked for, and its bits' names from bit 0 (0, NULL:
 	 * none for this architecture). */
@@ -194,6 +199,10 @@ const char *arch_names(char *buf, size_t len, const char *before, const char *af
 const struct arch *arch_named(const char *name);
 /* The module whose objects look like o, or NULL. */
 const struct arch *arch_of_obj(const struct obj *o);
+/* The ELF rules of o's machine (struct arch.obj_rules: the first module
+ * of its e_machine that has some, whatever the class and byte order), or
+ * NULL; what asmcap's start gives obj_use_rules. */
+const struct obj_rules *arch_obj_rules(const struct obj *o);
 /* The module of the machine asmcap itself runs on, or NULL. */
 const struct arch *arch_host(void);
 

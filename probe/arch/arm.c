@@ -24,7 +24,7 @@ static uint32_t le16(const uint8_t *p)
 }
 
 /* A32: one little-endian word (big-endian objects are read in BE8 order,
- * obj/elf.c).  Thumb: a halfword, or two when the first
+ * code_unit).  Thumb: a halfword, or two when the first
  * one's top five bits are 0b11101, 0b11110 or 0b11111 (Arm ARM A6.1). */
 static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
 {
@@ -164,13 +164,43 @@ static int evidence_attribute(const struct obj *o, unsigned tag, uint64_t value,
 	return r < 0 ? -1 : r && got == value;
 }
 
+/* ELF for the Arm Architecture: $a A32, $t T32, $d data; bit 0 of a
+ * function's address set for Thumb code. */
+static char mapping(const char *name)
+{
+	return words_mapping(name, "atd", "");
+}
+
+static int func_mode(uint64_t *value)
+{
+	int thumb = *value & 1;
+	*value &= ~(uint64_t)1;
+	return thumb;
+}
+
+/* Big-endian code without EF_ARM_BE8 (every relocatable object, and BE32
+ * images) stores each A32 word and each Thumb halfword big-endian; `ld
+ * --be8' makes them little-endian, as the CPU fetches them, and leaves
+ * data alone, by the mapping symbols: the reader does the same.  Code
+ * before the first mapping symbol is taken as A32 (the ABI requires them). */
+#define EF_ARM_BE8 0x00800000u
+static unsigned code_unit(const struct obj *o, uint32_t e_flags, char m)
+{
+	if (!o->big_endian || (e_flags & EF_ARM_BE8) || m == 'd')
+		return 0;
+	return m == 't' ? 2 : 4;
+}
+
+static const struct obj_rules rules = { mapping, func_mode, code_unit };
+
 const struct arch arch_arm = {
 	.name = "arm", .bits = 32,
 #if defined(__arm__)
 	.is_host = 1,
 #endif
-	/* big-endian code is read in BE8 order (obj/elf.c): little-endian words */
+	/* big-endian code is read in BE8 order (code_unit): little-endian words */
 	.elf_machine = 40, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE, .coff_machine = 0x1c4, .macho_cputype = 12,
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 2, WORDS_HOOKS(decode, sp_down), .evidence_attribute = evidence_attribute,
+	.obj_rules = &rules,
 };

@@ -101,6 +101,14 @@ static size_t rv_cpu_state(struct arch_cpu_state *st)
 	return k;
 }
 
+/* RISC-V ELF psABI: $x code (its ISA string may follow), $d data. */
+static char mapping(const char *name)
+{
+	return words_mapping(name, "xd", "x");
+}
+
+static const struct obj_rules rules = { .mapping = mapping };
+
 const struct arch arch_riscv64 = {
 	.name = "riscv64", .bits = 64,
 #if defined(__riscv) && __riscv_xlen == 64
@@ -110,4 +118,5 @@ const struct arch arch_riscv64 = {
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",
 	.min_insn = 2, WORDS_CODE_HOOKS(decode, sp_down), .cpu_runs = rv_cpu_runs, .cpu_state = rv_cpu_state,
+	.obj_rules = &rules,
 };

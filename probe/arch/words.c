@@ -82,6 +82,13 @@ int words_match(const struct feature *f, const void *pats, const struct arch_ins
 	return 0;
 }
 
+char words_mapping(const char *name, const char *letters, const char *suffixed)
+{
+	if (name[0] != '$' || !name[1] || !strchr(letters, name[1]))
+		return 0;
+	return !name[2] || name[2] == '.' || strchr(suffixed, name[1]) ? name[1] : 0;
+}
+
 long words_sext(uint32_t v, unsigned bits)
 {
 	return (long)((int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits));

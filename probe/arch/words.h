@@ -54,6 +54,12 @@ long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode
 	.dialect = CAT_WORDS, .decode = (decoder), .audit_match = words_match, .prologue_frame = words_frame, \
 	.sp_down = (down)
 
+/* A mapping symbol's name ("$x", "$d.42"): its letter when that is one of
+ * `letters' and the name ends there or a `.' suffix follows (or anything
+ * does, for a letter in `suffixed': RISC-V's "$xrv64i2p1..." ISA string),
+ * else 0.  The obj_rules.mapping of the fixed-width modules. */
+char words_mapping(const char *name, const char *letters, const char *suffixed);
+
 /* Sign-extend the low `bits` of v. */
 long words_sext(uint32_t v, unsigned bits);
 

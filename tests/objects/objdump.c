@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include "armattr.h"
+#ifdef OBJDUMP_RULES
+#include "arch.h"
+#endif
 #include "obj.h"
 #include "x86dec.h"
 
@@ -274,6 +277,10 @@ int main(int argc, char **argv)
 {
 	int bad = 0;
 
+#ifdef OBJDUMP_RULES
+	/* built with the modules: their ELF rules, as asmcap's main installs them */
+	obj_use_rules(arch_obj_rules);
+#endif
 	if (argc == 3 && !strcmp(argv[1], "--mutate"))
 		return mutate(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--dynamic"))

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: MIT
 """The object readers on aarch64, arm (Thumb), riscv64 and big-endian
 objects: machine numbers, mapping symbols ($x $d $a $t, with suffixes),
-the Thumb bit cleared in a function's value."""
+the Thumb bit cleared in a function's value.  What a symbol means on its
+machine is the module's rule (struct obj_rules), not the reader's: the
+readers alone read symbols as written."""
 import subprocess
 
 import pytest
 
 from conftest import ROOT
-from objtools import reader_helper  # noqa: F401 (a fixture)
+from objtools import reader_helper, rules_helper  # noqa: F401 (fixtures)
 from test_readers import dump, parse
 
 CORPUS = ROOT / "tests" / "corpus"
@@ -20,8 +22,8 @@ def obj(tmp_path, cc, text, name="m"):
     return out
 
 
-def test_aarch64_mapping_symbols(tmp_path, reader_helper):
-    o = parse(dump(reader_helper, obj(tmp_path, "clang-19 --target=aarch64-linux-gnu", """
+def test_aarch64_mapping_symbols(tmp_path, rules_helper):
+    o = parse(dump(rules_helper, obj(tmp_path, "clang-19 --target=aarch64-linux-gnu", """
 	.text
 	.globl f
 	.type f,%function
@@ -36,8 +38,8 @@ f:	ret
     assert s["f"]["mapping"] == 0 and s["f"]["func"] == 1
 
 
-def test_thumb_bit_and_arm_mapping(tmp_path, reader_helper):
-    o = parse(dump(reader_helper, obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", """
+def test_thumb_bit_and_arm_mapping(tmp_path, rules_helper):
+    o = parse(dump(rules_helper, obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", """
 	.syntax unified
 	.text
 	.arm
@@ -59,9 +61,9 @@ t:	bx lr
     assert s["$a"]["mapping"] == ord("a") and s["$t"]["mapping"] == ord("t")
 
 
-def test_gnu_as_mapping_suffixes(tmp_path, reader_helper):
+def test_gnu_as_mapping_suffixes(tmp_path, rules_helper):
     """GNU as names them $x/$d and, for RISC-V, $x<ISA string>."""
-    o = parse(dump(reader_helper, obj(tmp_path, "riscv64-linux-gnu-as", """
+    o = parse(dump(rules_helper, obj(tmp_path, "riscv64-linux-gnu-as", """
 	.text
 	.globl f
 	.type f,@function
@@ -72,6 +74,27 @@ f:	ret
     assert o["machine"] == 243
     maps = {n: v["mapping"] for n, v in o["symbols"].items() if n.startswith("$")}
     assert maps and set(maps.values()) <= {ord("x"), ord("d")}, maps
+
+
+THUMB = """
+	.syntax unified
+	.text
+	.thumb
+	.globl t
+	.type t,%function
+	.thumb_func
+t:	bx lr
+	.size t, .-t
+"""
+
+
+def test_readers_alone_know_no_machine(tmp_path, reader_helper, rules_helper):
+    """Without the modules' rules a Thumb function keeps bit 0 in its value
+    and `$t' is a plain symbol; with them, the Thumb bit and mapping."""
+    o = obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", THUMB)
+    plain, ruled = (parse(dump(h, o).stdout)[0]["symbols"] for h in (reader_helper, rules_helper))
+    assert plain["t"]["value"] == 1 and plain["t"]["thumb"] == 0 and plain["$t"]["mapping"] == 0
+    assert ruled["t"]["value"] == 0 and ruled["t"]["thumb"] == 1 and ruled["$t"]["mapping"] == ord("t")
 
 
 @pytest.mark.parametrize("name,fmt,machine", [

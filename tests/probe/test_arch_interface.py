@@ -96,9 +96,6 @@ def leaks():
 KNOWN = {
     ("probe/engine/catalog.c", "arm"): "arm's `# isa: thumb|arm' key: the catalog's keys are "
                                        "not yet the modules' own",
-    ("probe/obj/elf.c", "arm"): "mapping symbols, the Thumb bit and BE8 order are read by the "
-                                "ELF reader, not yet by the modules",
-    ("probe/obj/elf.c", "aarch64"): "mapping symbols, as for arm",
 }
 
 
