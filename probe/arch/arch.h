@@ -120,6 +120,10 @@ struct arch {
 	const struct arch *runs_too;    /* a module whose code this one's hosts run
 	                                 * natively (x86_64: i386), or NULL */
 	enum cat_dialect dialect;       /* how its catalog writes audit: and CPU keys */
+	/* catalog: the header keys its folder has beyond the generic and its
+	 * dialect's ones, and the per-feature data they fill (catalog.h);
+	 * NULL: none */
+	const struct cat_keys *keys;
 	/* recognising its objects: 0 where the format has no such machine */
 	unsigned elf_machine;
 	int elf_any_class;      /* ELF32 objects too (x32 and AArch64 ILP32 hold
@@ -195,6 +199,13 @@ extern const struct arch *const arch_all[];
 /* buf holding before, the modules' names ("x86_64, i386, ... or riscv64")
  * and after (truncated to len). */
 const char *arch_names(char *buf, size_t len, const char *before, const char *after);
+/* The key tables of catalog folder arch (struct cat_keys): t[CAT_KEYS_DIALECT]
+ * its dialect's (CAT_WORDS: words.h's, also for a folder without a
+ * module), t[CAT_KEYS_MODULE] its module's own; NULL where there is none. */
+void arch_catalog_keys(const char *arch, const struct cat_keys *t[CAT_KEYS_N]);
+/* What table t's keys hold for f, when f's folder is read with t; else NULL
+ * (how a dialect or module reaches its own data). */
+const void *arch_keyed(const struct feature *f, const struct cat_keys *t);
 /* The module called name, or NULL. */
 const struct arch *arch_named(const char *name);
 /* The module whose objects look like o, or NULL. */

@@ -5,9 +5,15 @@
  * (by mapping symbols), the AT_HWCAP/AT_HWCAP2 reader, the prologue
  * reader and the `attribute:' evidence (.ARM.attributes) plug in here. */
 #include "arch.h"
+#include "arm.h"
 #include "armattr.h"
 #include "hwcap.h"
 #include "words.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *const macros[] = {
 	"__thumb__", "__thumb2__", "__ARM_ARCH", "__ARM_NEON", "__ARM_FP",
@@ -164,6 +170,79 @@ static int evidence_attribute(const struct obj *o, unsigned tag, uint64_t value,
 	return r < 0 ? -1 : r && got == value;
 }
 
+static int set_isa(struct feature *f, void *data, const char *key, char *v, char *why, size_t whylen)
+{
+	struct arm_feature *d = data;
+	(void)f;
+	(void)key;
+	if (!strcmp(v, "thumb") || !strcmp(v, "arm")) {
+		d->isa = xstrdup(v);
+		return 0;
+	}
+	snprintf(why, whylen, "bad isa `%s' (want one `thumb' or `arm')", v);
+	return -1;
+}
+
+static int set_thumb(struct feature *f, void *data, const char *key, char *v, char *why, size_t whylen)
+{
+	struct arm_feature *d = data;
+	(void)f;
+	return words_parse_audit(key, v, &d->thumb, &d->nthumb, why, whylen);
+}
+
+/* `attribute: Tag_NAME=N': the ULEB128-valued File attributes of the ABI's
+ * Build Attributes (tag numbers from its table) a directive may set. */
+static int set_attribute(struct feature *f, void *data, const char *key, char *v, char *why, size_t whylen)
+{
+	static const struct { const char *name; unsigned tag; } tags[] = {
+		{"Tag_CPU_arch", 6}, {"Tag_CPU_arch_profile", 7}, {"Tag_ARM_ISA_use", 8},
+		{"Tag_THUMB_ISA_use", 9}, {"Tag_FP_arch", 10}, {"Tag_Advanced_SIMD_arch", 12},
+	};
+	const char *eq = strchr(v, '=');
+	size_t len = eq ? (size_t)(eq - v) : 0, k = 0;
+	unsigned long long n;
+	(void)data;
+	(void)key;
+	while (eq && k < sizeof tags / sizeof *tags && (strlen(tags[k].name) != len || strncmp(v, tags[k].name, len)))
+		k++;
+	if (!eq || k == sizeof tags / sizeof *tags || cat_number(eq + 1, UINT64_MAX, &n)) {
+		snprintf(why, whylen, "bad attribute `%s' (want `Tag_NAME=N', NAME one of CPU_arch, CPU_arch_profile, "
+		         "ARM_ISA_use, THUMB_ISA_use, FP_arch, Advanced_SIMD_arch)", v);
+		return -1;
+	}
+	f->attr_tag = tags[k].tag;
+	f->attr_value = n;
+	return 0;
+}
+
+static void keys_free(void *data)
+{
+	struct arm_feature *d = data;
+	free(d->isa);
+	free(d->thumb);
+}
+
+static const struct cat_key arm_keys[] = {
+	{"isa", 0, set_isa}, {"audit-thumb", 1, set_thumb}, {"attribute", 0, set_attribute}, {NULL, 0, NULL},
+};
+static const struct cat_keys keys = { arm_keys, sizeof(struct arm_feature), NULL, keys_free, NULL };
+
+const struct arm_feature *arm_of(const struct feature *f)
+{
+	static const struct arm_feature none;
+	const struct arm_feature *d = arch_keyed(f, &keys);
+	return d ? d : &none;
+}
+
+/* Thumb code is matched against `audit-thumb:', A32 against `audit:'. */
+static int audit_match(const struct feature *f, const void *pats, const struct arch_insn *in,
+                       const uint8_t *bytes)
+{
+	if (in->mode != ARCH_MODE_THUMB)
+		return words_match(f, pats, in, bytes);
+	return words_any(arm_of(f)->thumb, arm_of(f)->nthumb, in);
+}
+
 /* ELF for the Arm Architecture: $a A32, $t T32, $d data; bit 0 of a
  * function's address set for Thumb code. */
 static char mapping(const char *name)
@@ -201,6 +280,6 @@ const struct arch arch_arm = {
 	/* big-endian code is read in BE8 order (code_unit): little-endian words */
 	.elf_machine = 40, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE, .coff_machine = 0x1c4, .macho_cputype = 12,
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_ALONE,
-	.min_insn = 2, WORDS_HOOKS(decode, sp_down), .evidence_attribute = evidence_attribute,
-	.obj_rules = &rules,
+	.min_insn = 2, WORDS_HOOKS_MATCH(decode, sp_down, audit_match), .evidence_attribute = evidence_attribute,
+	.obj_rules = &rules, .keys = &keys,
 };

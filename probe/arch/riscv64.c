@@ -90,7 +90,8 @@ static int rv_cpu_runs(const struct feature *f, struct buf *why)
 static size_t rv_cpu_state(struct arch_cpu_state *st)
 {
 	struct hw_state s;
-	struct feature probe = { .hwprobe = { .key = 4, .bit = 0 } };
+	struct words_feature key4 = { .hwprobe = { .key = 4, .bit = 0 } };
+	struct feature probe = { .arch = (char *)arch_riscv64.name, .keyed[CAT_KEYS_DIALECT] = &key4 };
 	size_t k = hw_cpu_state(st);
 	hw_read(&s, &probe, 1, hwprobe);
 	if (!k)

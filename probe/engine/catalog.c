@@ -83,8 +83,7 @@ static int parse_hex_bytes(const char *v, struct cat_bytes *out)
 	return 0;
 }
 
-/* A number that fits in max: decimal, 0x hex or 0 octal, no sign, no overflow. */
-static int parse_number(const char *v, unsigned long long max, unsigned long long *out)
+int cat_number(const char *v, unsigned long long max, unsigned long long *out)
 {
 	char *end;
 	if (!isdigit((unsigned char)*v))
@@ -95,138 +94,6 @@ static int parse_number(const char *v, unsigned long long max, unsigned long lon
 		return -1;
 	*out = x;
 	return 0;
-}
-
-/* "HI:LO" of a `bits=` field into c->bit and c->width. */
-static int parse_field(const char *v, struct cat_cpuid *c)
-{
-	unsigned hi, lo;
-	int end = 0;
-	if (sscanf(v, "%u:%u%n", &hi, &lo, &end) != 2 || v[end] || hi < lo || hi > 31)
-		return -1;
-	c->bit = lo;
-	c->width = hi - lo + 1;
-	return 0;
-}
-
-/* "leaf=N subleaf=N reg=R bit=N", or "... bits=HI:LO min=N" for a field. */
-static int parse_cpuid(char *v, struct cat_cpuid *c)
-{
-	static const char *regs[] = {"eax", "ebx", "ecx", "edx"};
-	int have = 0;
-	memset(c, 0, sizeof *c);
-	for (char *tok = strtok(v, " \t"); tok; tok = strtok(NULL, " \t")) {
-		char *eq = strchr(tok, '=');
-		if (!eq)
-			return -1;
-		*eq++ = 0;
-		if (!strcmp(tok, "reg")) {
-			size_t i;
-			for (i = 0; i < 4 && strcmp(eq, regs[i]); i++)
-				;
-			if (i == 4 || (have & 4))
-				return -1;
-			c->reg = i;
-			have |= 4;
-			continue;
-		}
-		if (!strcmp(tok, "bits")) {     /* a field, in place of bit= */
-			if ((have & 8) || parse_field(eq, c))
-				return -1;
-			have |= 8;
-			continue;
-		}
-		unsigned long long x;
-		if (parse_number(eq, UINT_MAX, &x))
-			return -1;
-		int bit = !strcmp(tok, "leaf") ? 1 : !strcmp(tok, "subleaf") ? 2 :
-		          !strcmp(tok, "bit") && x < 32 ? 8 : !strcmp(tok, "min") ? 16 : 0;
-		if (!bit || (have & bit))
-			return -1;      /* unknown, out of range or given twice */
-		*(bit == 1 ? &c->leaf : bit == 2 ? &c->subleaf : bit == 8 ? &c->bit : &c->min) = (unsigned)x;
-		have |= bit;
-	}
-	/* a field needs its minimum, a bit has none */
-	return (have & 13) == 13 && !c->width == !(have & 16) ? 0 : -1;
-}
-
-/* "AT_HWCAP bit=N" (want = "AT_HWCAP") or "AT_HWCAP2 bit=N". */
-static int parse_hwcap(const char *v, const char *want, unsigned char reg, struct cat_hwcap *h)
-{
-	size_t n = strlen(want);
-	if (strncmp(v, want, n) || (v[n] != ' ' && v[n] != '\t'))
-		return -1;
-	v += n;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	if (strncmp(v, "bit=", 4) || v[4] < '0' || v[4] > '9')
-		return -1;
-	char *end;
-	unsigned long bit = strtoul(v + 4, &end, 10);
-	if (*end || bit > 63)
-		return -1;
-	h->reg = reg;
-	h->bit = (unsigned char)bit;
-	return 0;
-}
-
-/* "key=K bit=N": the riscv_hwprobe(2) key and a bit of its 64-bit value. */
-static int parse_hwprobe(const char *v, struct cat_hwprobe *h)
-{
-	char *end;
-	if (strncmp(v, "key=", 4) || v[4] < '0' || v[4] > '9')
-		return -1;
-	unsigned long key = strtoul(v + 4, &end, 10);
-	if (key > 0x7fffffff || (*end != ' ' && *end != '\t'))
-		return -1;
-	while (*end == ' ' || *end == '\t')
-		end++;
-	if (strncmp(end, "bit=", 4) || end[4] < '0' || end[4] > '9')
-		return -1;
-	unsigned long bit = strtoul(end + 4, &end, 10);
-	if (*end || bit > 63)
-		return -1;
-	h->key = (int)key;
-	h->bit = (unsigned)bit;
-	return 0;
-}
-
-/* One hex word of exactly 4 or 8 digits; its digit count, or 0. */
-static unsigned hex_word(const char *s, uint32_t *out)
-{
-	size_t n = strspn(s, "0123456789abcdefABCDEF");
-	if (s[n] || (n != 4 && n != 8))
-		return 0;
-	*out = (uint32_t)strtoul(s, NULL, 16);
-	return (unsigned)n;
-}
-
-/* "MASK VALUE ; MASK VALUE ..." hex; width from the digit count (4 or 8).
- * Appends to *out (the key may repeat); an empty list is an error. */
-static int parse_audit_words(const char *v, struct cat_word **out, size_t *n)
-{
-	char *copy = xstrdup(v), *pats, *toks;
-	size_t before = *n;
-	int r = 0;
-	for (char *pat = strtok_r(copy, ";", &pats); pat && !r; pat = strtok_r(NULL, ";", &pats)) {
-		char *a = strtok_r(pat, " \t", &toks), *b = a ? strtok_r(NULL, " \t", &toks) : NULL;
-		uint32_t mask = 0, value = 0;
-		unsigned dm = a ? hex_word(a, &mask) : 0, dv = b ? hex_word(b, &value) : 0;
-		if (!dm || dm != dv || strtok_r(NULL, " \t", &toks) || !mask || (value & ~mask)) {
-			r = -1;
-			break;
-		}
-		*out = xrealloc(*out, (*n + 1) * sizeof **out);
-		(*out)[(*n)++] = (struct cat_word){mask, value, (unsigned char)(dm / 2)};
-	}
-	free(copy);
-	return r || *n == before ? -1 : 0;
-}
-
-enum cat_dialect catalog_dialect(const char *arch)
-{
-	const struct arch *a = arch_named(arch);
-	return a ? a->dialect : CAT_WORDS;
 }
 
 static void split_list(const char *v, const char *seps, char ***out, size_t *n)
@@ -241,8 +108,8 @@ static void split_list(const char *v, const char *seps, char ***out, size_t *n)
 
 static void feature_free(struct feature *f)
 {
-	free(f->name); free(f->summary); free(f->since); free(f->audit); free(f->cost);
-	free(f->arch); free(f->body); free(f->nasm_body); free(f->masm_body); free(f->section); free(f->file);
+	free(f->name); free(f->summary); free(f->since); free(f->cost);
+	free(f->body); free(f->nasm_body); free(f->masm_body); free(f->section); free(f->file);
 	for (size_t i = 0; i < f->nrequires; i++)
 		free(f->requires[i]);
 	free(f->requires);
@@ -250,7 +117,16 @@ static void feature_free(struct feature *f)
 		free(f->expect[i].b);
 	for (size_t i = 0; i < f->nenable; i++)
 		free(f->enable[i]);
-	free(f->enable); free(f->as_flag); free(f->isa); free(f->audit_words); free(f->audit_thumb_words);
+	free(f->enable); free(f->as_flag);
+	const struct cat_keys *t[CAT_KEYS_N] = {0};
+	if (f->arch)            /* a feature moved out is zeroes (engine.c) */
+		arch_catalog_keys(f->arch, t);
+	for (int k = 0; k < CAT_KEYS_N; k++) {
+		if (t[k] && t[k]->free && f->keyed[k])
+			t[k]->free(f->keyed[k]);
+		free(f->keyed[k]);
+	}
+	free(f->arch);
 	memset(f, 0, sizeof *f);
 }
 
@@ -260,26 +136,23 @@ struct header {
 	struct feature *f;
 	const char *path, *name, *arch;     /* for messages and `feature:' */
 	unsigned line;                      /* of the line being read */
-	int opcodes;                        /* CAT_OPCODES: textual audit, CPUID keys */
+	const struct cat_keys *keys[CAT_KEYS_N];    /* the folder's own keys */
 	uint32_t seen;                      /* bit i: fields[i] met */
+	uint32_t seen_keyed[CAT_KEYS_N];    /* bit i: keys[k]->keys[i] met */
 	const struct field *field;          /* the line's key */
 	char *err; size_t errlen;
 };
 
-/* only: CPU keys belong to one family (a cpuid: line in an aarch64 file
- * would be silently ignored by the CPU reader); an `attribute:' is Arm
- * ELF's (.ARM.attributes), so the arm folder's alone.  repeat: keys that may
- * repeat list alternatives (or, in the fixed-width catalogs, add audit
- * words and directives); any other given twice is an error, not a silent
- * override. */
-enum only { ONLY_ANY, ONLY_OPCODES, ONLY_WORDS, ONLY_ARM };
-enum repeat { REPEAT_NEVER, REPEAT_ALWAYS, REPEAT_IN_WORDS };
+/* The keys every folder has.  repeat: keys that may repeat list
+ * alternatives (or add directives); any other given twice is an error,
+ * not a silent override.  Keys of one dialect or module are theirs
+ * (struct cat_keys): a cpuid: line in an aarch64 file would be silently
+ * ignored by its CPU reader, so it is refused. */
 struct field {
 	const char *key;
 	int (*set)(struct header *h, char *v);
-	enum only only;
-	enum repeat repeat;
-	size_t text;                        /* set_text's field (set_none's flag) */
+	int repeat;
+	size_t text;                        /* set_text's field */
 };
 
 /* An error at the current line: "PATH:LINE: " and the message. */
@@ -307,23 +180,6 @@ static int set_feature(struct header *h, char *v)
 static int set_text(struct header *h, char *v)
 {
 	*(char **)((char *)h->f + h->field->text) = xstrdup(v);
-	return 0;
-}
-
-/* The opcode dialect keeps the textual pattern list; the word catalogs give
- * MASK VALUE words, arm's T32 ones (audit-thumb:) apart from A32 ones. */
-static int set_audit(struct header *h, char *v)
-{
-	struct feature *f = h->f;
-	if (h->opcodes) {
-		f->audit = xstrdup(v);
-		return 0;
-	}
-	int t = h->field->key[5] == '-';
-	if (parse_audit_words(v, t ? &f->audit_thumb_words : &f->audit_words,
-	                      t ? &f->naudit_thumb_words : &f->naudit_words))
-		return bad(h, "bad %s `%s' (want `MASK VALUE ; ...' in hex, 4 or 8 digits each, VALUE inside MASK)",
-		           h->field->key, v);
 	return 0;
 }
 
@@ -356,87 +212,10 @@ static int set_as_flag(struct header *h, char *v)
 	return 0;
 }
 
-/* hwcap: and hwcap2: share the one bit a feature may name. */
-static int set_hwcap(struct header *h, char *v)
-{
-	int two = h->field->key[5] == '2';
-	const char *want = two ? "AT_HWCAP2" : "AT_HWCAP";
-	if (h->f->hwcap.reg)
-		return bad(h, "a second hwcap line (one bit per feature)");
-	if (parse_hwcap(v, want, two ? 2 : 1, &h->f->hwcap))
-		return bad(h, "bad %s `%s' (want `%s bit=N', N < 64)", h->field->key, v, want);
-	return 0;
-}
-
-static int set_hwprobe(struct header *h, char *v)
-{
-	if (h->f->hwprobe.key >= 0 || parse_hwprobe(v, &h->f->hwprobe))
-		return bad(h, "bad hwprobe `%s' (want one `key=K bit=N', N < 64)", v);
-	return 0;
-}
-
-static int set_isa(struct header *h, char *v)
-{
-	if (h->f->isa || (strcmp(v, "thumb") && strcmp(v, "arm")))
-		return bad(h, "bad isa `%s' (want one `thumb' or `arm')", v);
-	h->f->isa = xstrdup(v);
-	return 0;
-}
-
-/* `attribute: Tag_NAME=N': the ULEB128-valued File attributes of the ABI's
- * Build Attributes (tag numbers from its table) a directive may set. */
-static int set_attribute(struct header *h, char *v)
-{
-	static const struct { const char *name; unsigned tag; } tags[] = {
-		{"Tag_CPU_arch", 6}, {"Tag_CPU_arch_profile", 7}, {"Tag_ARM_ISA_use", 8},
-		{"Tag_THUMB_ISA_use", 9}, {"Tag_FP_arch", 10}, {"Tag_Advanced_SIMD_arch", 12},
-	};
-	const char *eq = strchr(v, '=');
-	size_t len = eq ? (size_t)(eq - v) : 0, k = 0;
-	unsigned long long n;
-	while (eq && k < sizeof tags / sizeof *tags && (strlen(tags[k].name) != len || strncmp(v, tags[k].name, len)))
-		k++;
-	if (!eq || k == sizeof tags / sizeof *tags || parse_number(eq + 1, UINT64_MAX, &n))
-		return bad(h, "bad attribute `%s' (want `Tag_NAME=N', NAME one of CPU_arch, CPU_arch_profile, "
-		           "ARM_ISA_use, THUMB_ISA_use, FP_arch, Advanced_SIMD_arch)", v);
-	h->f->attr_tag = tags[k].tag;
-	h->f->attr_value = n;
-	return 0;
-}
-
 static int set_requires(struct header *h, char *v)
 {
 	split_list(v, " \t,", &h->f->requires, &h->f->nrequires);
 	h->f->requires_line = h->line;
-	return 0;
-}
-
-/* `nasm: none' and `masm: none': that way in has no syntax for it. */
-static int set_none(struct header *h, char *v)
-{
-	if (strcmp(v, "none"))
-		return bad(h, "`%s:' takes only `none'", h->field->key);
-	*(int *)((char *)h->f + h->field->text) = 1;
-	return 0;
-}
-
-static int set_cpuid(struct header *h, char *v)
-{
-	struct feature *f = h->f;
-	if (f->ncpuid == CAT_MAX_ALT || parse_cpuid(v, &f->cpuid[f->ncpuid]))
-		return bad(h, "bad cpuid line (want `leaf=N subleaf=N reg=eax|ebx|ecx|edx bit=N' or "
-		           "`... bits=HI:LO min=N', at most %d)",
-		           CAT_MAX_ALT);
-	f->ncpuid++;
-	return 0;
-}
-
-static int set_xcr0(struct header *h, char *v)
-{
-	unsigned long long x;
-	if (parse_number(v, UINT64_MAX, &x))
-		return bad(h, "bad xcr0 `%s' (want a 64-bit number such as 0xe6)", v);
-	h->f->xcr0 = x;
 	return 0;
 }
 
@@ -476,33 +255,54 @@ static int set_formats(struct header *h, char *v)
 	return r;
 }
 
-/* One row a header key: its handler, and (where not any architecture,
- * once) where it applies and whether it may repeat. */
+/* One row a header key: its handler, and whether it may repeat. */
 static const struct field fields[] = {
 	{.key = "feature", .set = set_feature},
 	{.key = "summary", .set = set_text, .text = offsetof(struct feature, summary)},
 	{.key = "since", .set = set_text, .text = offsetof(struct feature, since)},
 	{.key = "cost", .set = set_text, .text = offsetof(struct feature, cost)},
 	{.key = "section", .set = set_text, .text = offsetof(struct feature, section)},
-	{.key = "audit", .set = set_audit, .repeat = REPEAT_IN_WORDS},
-	{.key = "audit-thumb", .set = set_audit, .only = ONLY_WORDS, .repeat = REPEAT_IN_WORDS},
-	{.key = "enable", .set = set_enable, .repeat = REPEAT_ALWAYS},
+	{.key = "enable", .set = set_enable, .repeat = 1},
 	{.key = "as-flag", .set = set_as_flag},
-	{.key = "hwcap", .set = set_hwcap, .only = ONLY_WORDS},
-	{.key = "hwcap2", .set = set_hwcap, .only = ONLY_WORDS},
-	{.key = "hwprobe", .set = set_hwprobe, .only = ONLY_WORDS},
-	{.key = "isa", .set = set_isa, .only = ONLY_WORDS},
-	{.key = "attribute", .set = set_attribute, .only = ONLY_ARM},
 	{.key = "requires", .set = set_requires},
-	{.key = "nasm", .set = set_none, .only = ONLY_OPCODES, .text = offsetof(struct feature, nasm_none)},
-	{.key = "masm", .set = set_none, .only = ONLY_OPCODES, .text = offsetof(struct feature, masm_none)},
-	{.key = "cpuid", .set = set_cpuid, .only = ONLY_OPCODES, .repeat = REPEAT_ALWAYS},
-	{.key = "xcr0", .set = set_xcr0, .only = ONLY_OPCODES},
-	{.key = "expect", .set = set_expect, .repeat = REPEAT_ALWAYS},
+	{.key = "expect", .set = set_expect, .repeat = 1},
 	{.key = "formats", .set = set_formats},
 };
 #define NFIELDS (sizeof fields / sizeof *fields)
 _Static_assert(NFIELDS <= 32, "struct header's seen has a bit per field");
+
+/* Does some other folder's dialect or module read `key'? */
+static int key_elsewhere(const char *key)
+{
+	for (const struct arch *const *a = arch_all; *a; a++) {
+		const struct cat_keys *t[CAT_KEYS_N];
+		arch_catalog_keys((*a)->name, t);
+		for (int k = 0; k < CAT_KEYS_N; k++)
+			for (const struct cat_key *e = t[k] ? t[k]->keys : NULL; e && e->key; e++)
+				if (!strcmp(e->key, key))
+					return 1;
+	}
+	return 0;
+}
+
+/* A key of the folder's dialect or module: its table's parser. */
+static int keyed_field(struct header *h, const char *key, char *v)
+{
+	for (int k = 0; k < CAT_KEYS_N; k++) {
+		const struct cat_key *e = h->keys[k] ? h->keys[k]->keys : NULL;
+		for (unsigned i = 0; e && e[i].key && i < 32; i++) {     /* a seen bit each */
+			if (strcmp(e[i].key, key))
+				continue;
+			if ((h->seen_keyed[k] >> i & 1) && !e[i].repeat)
+				return bad(h, "`%s:' given twice", key);
+			h->seen_keyed[k] |= 1u << i;
+			char why[512] = "";
+			return e[i].set(h->f, h->f->keyed[k], key, v, why, sizeof why) ? bad(h, "%s", why) : 0;
+		}
+	}
+	return key_elsewhere(key) ? bad(h, "`%s:' does not apply to %s", key, h->arch)
+	                          : bad(h, "unknown header key `%s'", key);
+}
 
 static int header_field(struct header *h, const char *key, char *v)
 {
@@ -510,14 +310,10 @@ static int header_field(struct header *h, const char *key, char *v)
 	while (i < NFIELDS && strcmp(fields[i].key, key))
 		i++;
 	if (i == NFIELDS)
-		return bad(h, "unknown header key `%s'", key);
+		return keyed_field(h, key, v);
 	const struct field *e = &fields[i];
-	int may_repeat = e->repeat == REPEAT_ALWAYS || (e->repeat == REPEAT_IN_WORDS && !h->opcodes);
-	if ((h->seen >> i & 1) && !may_repeat)
+	if ((h->seen >> i & 1) && !e->repeat)
 		return bad(h, "`%s:' given twice", key);
-	if (e->only == ONLY_ARM ? strcmp(h->arch, "arm") != 0
-	                        : e->only != ONLY_ANY && (e->only == ONLY_OPCODES) != h->opcodes)
-		return bad(h, "`%s:' does not apply to %s", key, h->arch);
 	h->seen |= 1u << i;
 	h->field = e;
 	return e->set(h, v);
@@ -709,12 +505,18 @@ static int take_body(struct header *h, const char *p)
 static int parse_template(struct feature *f, const char *path, const char *name,
                           const char *arch, const char *text, char *err, size_t errlen)
 {
-	struct header h = {f, path, name, arch, 0, catalog_dialect(arch) == CAT_OPCODES, 0, NULL, err, errlen};
+	struct header h = {.f = f, .path = path, .name = name, .arch = arch, .err = err, .errlen = errlen};
 	const char *p = text;
 	memset(f, 0, sizeof *f);
 	f->arch = xstrdup(arch);
-	f->hwprobe.key = -1;
 	f->formats = ~0u;
+	arch_catalog_keys(arch, h.keys);
+	for (int k = 0; k < CAT_KEYS_N; k++)
+		if (h.keys[k]) {
+			f->keyed[k] = xcalloc(1, h.keys[k]->size ? h.keys[k]->size : 1);
+			if (h.keys[k]->init)
+				h.keys[k]->init(f->keyed[k]);
+		}
 	int r = 0;
 	while (!r && *p == '#')
 		r = header_line(&h, &p);
