@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Test harness: load one architecture's catalog through probe/engine/catalog.c
- * (the parser asmcap uses) and print what it stored, one key per line, so
+ * and template.c (the parser asmcap uses) and print what it stored, one key per line, so
  * tests/catalog can compare it with its own reading of the files (the
  * keys of a dialect or a module through their owners' headers).
  *   catalog_dump DIR ARCH     exit 0, or 2 with the parser's message */
