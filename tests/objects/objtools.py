@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, asmcap, probe_includes, probe_sources
+from conftest import BUILD, ROOT, asmcap, built, probe_includes, probe_sources
 
 # The object readers are the folder probe/obj (and audit's x86 decoder, the
 # arm module's .ARM.attributes reader).
@@ -100,5 +100,5 @@ def rules_helper(tmp_path_factory):
     readers with the modules' ELF rules (mapping symbols, the Thumb bit,
     BE8 order) installed."""
     sources = [c for c in probe_sources() if not c.endswith("/probe/main.c")]
-    return sanitized_tool(tmp_path_factory, "objdump", [*sources, str(BUILD / "catalog.c")],
+    return sanitized_tool(tmp_path_factory, "objdump", [*sources, str(built(BUILD / "catalog.c"))],
                           "-DOBJDUMP_RULES")

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, ROOT, asmcap, probe_includes, probe_sources
+from conftest import BUILD, ROOT, asmcap, built, probe_includes, probe_sources
 
 PROBE = ROOT / "probe"
 ARCH = PROBE / "arch"
@@ -150,7 +150,7 @@ def toy_asmcap(tmp_path_factory):
                                "\tSEP M(toy) \\\n\t/* one line per module, above */"))
     exe = d / "asmcap"
     subprocess.run(["cc", *CFLAGS, *probe_includes(d), "-o", str(exe), *probe_sources(root=d),
-                    str(BUILD / "catalog.c")], check=True)
+                    str(built(BUILD / "catalog.c"))], check=True)
     return exe
 
 
@@ -187,7 +187,7 @@ def test_a_machine_without_a_module_plans_no_catalog(tmp_path):
     empty plan (its log says so) and still gives the same answers."""
     exe = tmp_path / "asmcap"
     subprocess.run(["cc", *CFLAGS, "-DASMCAP_TEST_NO_HOST", *probe_includes(), "-o", str(exe),
-                    *probe_sources(), str(BUILD / "catalog.c")], check=True)
+                    *probe_sources(), str(built(BUILD / "catalog.c"))], check=True)
     log = tmp_path / "log"
     r = run(exe, "--cc", "gcc", "--format", "sh", "--features", "adx,aes", "--log", str(log))
     assert r.returncode == 0, r.stderr

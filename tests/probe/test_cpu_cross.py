@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, have, probe_includes, probe_sources
+from conftest import BUILD, built, have, probe_includes, probe_sources
 
 # target: (clang target, qemu, {feature template text})
 TARGETS = {
@@ -50,8 +50,7 @@ def templates(tmp_path, arch):
 def cross_asmcap(tmp_path_factory):
     """build/asmcap's sources, linked statically for each target."""
     built = {}
-    src = [*probe_sources(), str(BUILD / "catalog.c")]
-    assert (BUILD / "catalog.c").exists(), "run make first"
+    src = [*probe_sources(), str(built(BUILD / "catalog.c"))]
     out = tmp_path_factory.mktemp("cross")
 
     def get(arch):
