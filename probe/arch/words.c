@@ -146,7 +146,6 @@ int words_parse_audit(const char *key, const char *v, struct cat_word **out, siz
 	return -1;
 }
 
-
 static int set_audit(struct feature *f, void *data, const char *key, char *v, char *why, size_t whylen)
 {
 	struct words_feature *d = data;

@@ -38,8 +38,8 @@ f:	ret
     assert s["f"]["mapping"] == 0 and s["f"]["func"] == 1
 
 
-def test_thumb_bit_and_arm_mapping(tmp_path, rules_helper):
-    o = parse(dump(rules_helper, obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", """
+# An A32 function, then a Thumb one.
+ARM_AND_THUMB = """
 	.syntax unified
 	.text
 	.arm
@@ -53,7 +53,11 @@ a:	bx lr
 	.thumb_func
 t:	bx lr
 	.size t, .-t
-""")).stdout)[0]
+"""
+
+
+def test_thumb_bit_and_arm_mapping(tmp_path, rules_helper):
+    o = parse(dump(rules_helper, obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", ARM_AND_THUMB)).stdout)[0]
     assert o["format"] == "elf32" and o["machine"] == 40
     s = o["symbols"]
     assert s["a"]["value"] == 0 and s["a"]["thumb"] == 0
@@ -76,25 +80,13 @@ f:	ret
     assert maps and set(maps.values()) <= {ord("x"), ord("d")}, maps
 
 
-THUMB = """
-	.syntax unified
-	.text
-	.thumb
-	.globl t
-	.type t,%function
-	.thumb_func
-t:	bx lr
-	.size t, .-t
-"""
-
-
 def test_readers_alone_know_no_machine(tmp_path, reader_helper, rules_helper):
     """Without the modules' rules a Thumb function keeps bit 0 in its value
     and `$t' is a plain symbol; with them, the Thumb bit and mapping."""
-    o = obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", THUMB)
+    o = obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", ARM_AND_THUMB)
     plain, ruled = (parse(dump(h, o).stdout)[0]["symbols"] for h in (reader_helper, rules_helper))
-    assert plain["t"]["value"] == 1 and plain["t"]["thumb"] == 0 and plain["$t"]["mapping"] == 0
-    assert ruled["t"]["value"] == 0 and ruled["t"]["thumb"] == 1 and ruled["$t"]["mapping"] == ord("t")
+    assert plain["t"]["value"] == 5 and plain["t"]["thumb"] == 0 and plain["$t"]["mapping"] == 0
+    assert ruled["t"]["value"] == 4 and ruled["t"]["thumb"] == 1 and ruled["$t"]["mapping"] == ord("t")
 
 
 @pytest.mark.parametrize("name,fmt,machine", [
