@@ -21,6 +21,9 @@
  *    CFLAGS;
  *  - whether it is the machine asmcap runs on, its catalog's dialect and
  *    the byte orders of its objects;
+ *  - the catalog keys its folder has of its own (struct cat_keys, beside
+ *    the generic and its dialect's) and what its ELF ABI says about
+ *    symbols and code order (struct obj_rules: mapping symbols, BE8);
  *  - how a snippet's directives are kept from reaching other snippets of
  *    the same assembler run (enum arch_scope);
  *  - the hooks audit, cpu and frame call (NULL: not available for this
