@@ -312,10 +312,10 @@ bench-callgrind: $(BUILD)/montbench-test
 FUZZ_CC      ?= clang-14
 FUZZ_TIME    ?= 12
 FUZZ_READERS := elf coff macho ar x86
-FUZZ_OBJ_SRC := $(OBJ_SRC) probe/arch/x86dec.c
+FUZZ_OBJ_SRC := $(OBJ_SRC) probe/arch/x86dec.c probe/arch/armattr.c
 FUZZ_CFLAGS  := -std=c11 -g -O1 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PROBE_INC)
-$(BUILD)/fuzz/%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj/obj.h probe/obj/armattr.h probe/arch/x86dec.h
+$(BUILD)/fuzz/%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj/obj.h probe/arch/armattr.h probe/arch/x86dec.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_READER=$* -o $@ fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC)
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_READERS))
@@ -343,7 +343,7 @@ fuzz-audit: $(BUILD)/fuzz/audit
 # Line coverage the corpora reach (needs llvm-14's llvm-cov): make fuzz-coverage
 FUZZ_COV_FLAGS := -std=c11 -g -O0 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping $(PROBE_INC)
-$(BUILD)/fuzz/cov-%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj/obj.h probe/obj/armattr.h probe/arch/x86dec.h
+$(BUILD)/fuzz/cov-%: fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC) probe/obj/obj.h probe/arch/armattr.h probe/arch/x86dec.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -DFUZZ_READER=$* -o $@ fuzz/fuzz_reader.c $(FUZZ_OBJ_SRC)
 fuzz-coverage: $(addprefix $(BUILD)/fuzz/cov-,$(FUZZ_READERS))

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cache.h"
 #include "cmds.h"
 #include "run.h"
@@ -29,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *argv[] = { cmd, path, expect, list, NULL };
 
 	if (fd < 0) {
+		obj_use_rules(arch_obj_rules);  /* as asmcap's main does */
 		if ((fd = mkstemp(path)) < 0)
 			abort();
 		atexit(remove_input);

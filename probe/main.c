@@ -2,6 +2,7 @@
 /* asmcap: what can this toolchain really assemble?  main picks the
  * subcommand, parses its options by its table and runs it; each lives in
  * its own file (see cmds.h). */
+#include "arch.h"
 #include "cmds.h"
 #include "report.h"
 
@@ -32,6 +33,7 @@ static int run(int argc, char **argv)
  * already failed has said why; its code stands. */
 int main(int argc, char **argv)
 {
+	obj_use_rules(arch_obj_rules);
 	int r = run(argc, argv);
 	int e = fflush(stdout) ? errno : ferror(stdout) ? EIO : 0;
 	if (e && r < 2) {

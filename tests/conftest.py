@@ -74,9 +74,7 @@ def asmcap(*args, env=None, timeout=120, **kw):
     e.pop("ASMCAP_ADD_TEMPLATES", None)   # a user's additions would change every verdict
     if env:
         e.update(env)
-    if not ASMCAP.exists():
-        pytest.fail(f"{ASMCAP} is not built: run `make {make_target(ASMCAP)}`", pytrace=False)
-    r = subprocess.run([str(ASMCAP), *map(str, args)], capture_output=True,
+    r = subprocess.run([str(built(ASMCAP)), *map(str, args)], capture_output=True,
                        text=True, env=e, timeout=timeout, **kw)
     if r.returncode == SANITIZER_EXIT:
         pytest.fail(f"asmcap {' '.join(map(str, args))}: sanitizer report\n{r.stderr}")
@@ -90,11 +88,18 @@ def make_target(path):
     return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
 
 
+def built(path):
+    """path, a file the build makes (build/asmcap, build/catalog.c,
+    build/libmont.a, ...); when it is missing the test fails naming the make
+    target that builds it, never with a bare FileNotFoundError or a skip."""
+    if not pathlib.Path(path).exists():
+        pytest.fail(f"{path} is not built: run `make {make_target(path)}`", pytrace=False)
+    return path
+
+
 @pytest.fixture(scope="session")
 def asmcap_bin():
-    if not ASMCAP.exists():
-        pytest.fail(f"{ASMCAP} is not built: run `make {make_target(ASMCAP)}`", pytrace=False)
-    return ASMCAP
+    return built(ASMCAP)
 
 
 # --- external tools: declared in ci/tools (TOOL PACKAGE SCOPE) ---------------

@@ -47,6 +47,14 @@ static const struct arch_fact facts[] = {
 /* GNU_PROPERTY_AARCH64_FEATURE_1_AND (AArch64 ELF ABI): branch protection */
 static const char *const protection_bits[] = { "bti", "pac", "gcs", NULL };
 
+/* ELF for the Arm 64-bit Architecture: $x code, $d data. */
+static char mapping(const char *name)
+{
+	return words_mapping(name, "xd", "");
+}
+
+static const struct obj_rules rules = { .mapping = mapping };
+
 const struct arch arch_aarch64 = {
 	.name = "aarch64", .bits = 64,
 #if defined(__aarch64__)
@@ -58,5 +66,5 @@ const struct arch arch_aarch64 = {
 	.elf_any_class = 1, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE,
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_ALONE,
 	.min_insn = 4, WORDS_HOOKS(words_decode_le32, sp_down),
-	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits,
+	.gnu_property = 0xc0000000, .gnu_property_bits = protection_bits, .obj_rules = &rules,
 };

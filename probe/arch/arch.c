@@ -2,6 +2,7 @@
 /* The table of architecture modules and the questions asked of all of
  * them at once (which one made this object, which one runs asmcap). */
 #include "arch.h"
+#include "words.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,23 @@ const struct arch *arch_named(const char *name)
 	return NULL;
 }
 
+void arch_catalog_keys(const char *arch, const struct cat_keys *t[CAT_KEYS_N])
+{
+	const struct arch *a = arch_named(arch);
+	t[CAT_KEYS_DIALECT] = !a || a->dialect == CAT_WORDS ? &words_keys : NULL;
+	t[CAT_KEYS_MODULE] = a ? a->keys : NULL;
+}
+
+const void *arch_keyed(const struct feature *f, const struct cat_keys *t)
+{
+	const struct cat_keys *have[CAT_KEYS_N];
+	arch_catalog_keys(f->arch, have);
+	for (int k = 0; k < CAT_KEYS_N; k++)
+		if (have[k] == t)
+			return f->keyed[k];
+	return NULL;
+}
+
 const struct arch *arch_of_obj(const struct obj *o)
 {
 	for (const struct arch *const *a = arch_all; *a; a++) {
@@ -43,6 +61,14 @@ const struct arch *arch_of_obj(const struct obj *o)
 		if (want && want == o->machine && (o->format != OBJ_ELF || o->bits == m->bits || m->elf_any_class))
 			return m;
 	}
+	return NULL;
+}
+
+const struct obj_rules *arch_obj_rules(const struct obj *o)
+{
+	for (const struct arch *const *a = arch_all; *a && o->format == OBJ_ELF; a++)
+		if ((*a)->obj_rules && (*a)->elf_machine == o->machine)
+			return (*a)->obj_rules;
 	return NULL;
 }
 
@@ -83,7 +109,12 @@ int cpu_runs(const struct feature *f, struct buf *why)
 
 int cpu_checks(const struct feature *f)
 {
-	return f->ncpuid > 0 || f->hwcap.reg || f->hwprobe.key >= 0;
+	const struct cat_keys *t[CAT_KEYS_N];
+	arch_catalog_keys(f->arch, t);
+	for (int k = 0; k < CAT_KEYS_N; k++)
+		if (t[k] && t[k]->cpu_checks && f->keyed[k] && t[k]->cpu_checks(f->keyed[k]))
+			return 1;
+	return 0;
 }
 
 int arch_runs_natively(const struct obj *o)

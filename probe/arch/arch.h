@@ -21,6 +21,9 @@
  *    CFLAGS;
  *  - whether it is the machine asmcap runs on, its catalog's dialect and
  *    the byte orders of its objects;
+ *  - the catalog keys its folder has of its own (struct cat_keys, beside
+ *    the generic and its dialect's) and what its ELF ABI says about
+ *    symbols and code order (struct obj_rules: mapping symbols, BE8);
  *  - how a snippet's directives are kept from reaching other snippets of
  *    the same assembler run (enum arch_scope);
  *  - the hooks audit, cpu and frame call (NULL: not available for this
@@ -126,6 +129,10 @@ struct arch {
 	const struct arch *runs_too;    /* a module whose code this one's hosts run
 	                                 * natively (x86_64: i386), or NULL */
 	enum cat_dialect dialect;       /* how its catalog writes audit: and CPU keys */
+	/* catalog: the header keys its folder has beyond the generic and its
+	 * dialect's ones, and the per-feature data they fill (catalog.h);
+	 * NULL: none */
+	const struct cat_keys *keys;
 	/* recognising its objects: 0 where the format has no such machine */
 	unsigned elf_machine;
 	int elf_any_class;      /* ELF32 objects too (x32 and AArch64 ILP32 hold
@@ -164,6 +171,10 @@ struct arch {
 	 * naming it, or 0.  bits: 32 or 64.  NULL: the module knows none, and
 	 * a snippet's bytes must be exactly the expected ones. */
 	unsigned (*inserted)(const uint8_t *p, size_t n, int bits, const char **what);
+	/* probe: the `attribute:' evidence (struct feature.attr_tag): does o
+	 * record build attribute tag = value?  1 yes; 0 another value or none;
+	 * -1 the attributes do not parse; why says which.  NULL: none. */
+	int (*evidence_attribute)(const struct obj *o, unsigned tag, uint64_t value, struct buf *why);
 
 	/* cpu: can this CPU and OS run f?  1 yes, 0 no (why says what is
 	 * missing), -1 the host cannot tell.  cpu_state: extra values for
@@ -177,6 +188,11 @@ struct arch {
 	 * how far one decoded word moves sp down (negative: up). */
 	long (*prologue_frame)(const struct arch *a, const uint8_t *code, size_t len, int mode);
 	long (*sp_down)(uint64_t word, unsigned len, int mode);
+
+	/* objects: what its ELF ABI says about symbols and code order
+	 * (mapping symbols, the Thumb bit, BE8; obj.h), asked by the ELF
+	 * reader through arch_obj_rules.  NULL: nothing. */
+	const struct obj_rules *obj_rules;
 
 	/* audit: the GNU property (.note.gnu.property) holding the protections
 	 * an ELF object is marked for, and its bits' names from bit 0 (0, NULL:
@@ -192,10 +208,21 @@ extern const struct arch *const arch_all[];
 /* buf holding before, the modules' names ("x86_64, i386, ... or riscv64")
  * and after (truncated to len). */
 const char *arch_names(char *buf, size_t len, const char *before, const char *after);
+/* The key tables of catalog folder arch (struct cat_keys): t[CAT_KEYS_DIALECT]
+ * its dialect's (CAT_WORDS: words.h's, also for a folder without a
+ * module), t[CAT_KEYS_MODULE] its module's own; NULL where there is none. */
+void arch_catalog_keys(const char *arch, const struct cat_keys *t[CAT_KEYS_N]);
+/* What table t's keys hold for f, when f's folder is read with t; else NULL
+ * (how a dialect or module reaches its own data). */
+const void *arch_keyed(const struct feature *f, const struct cat_keys *t);
 /* The module called name, or NULL. */
 const struct arch *arch_named(const char *name);
 /* The module whose objects look like o, or NULL. */
 const struct arch *arch_of_obj(const struct obj *o);
+/* The ELF rules of o's machine (struct arch.obj_rules: the first module
+ * of its e_machine that has some, whatever the class and byte order), or
+ * NULL; what asmcap's start gives obj_use_rules. */
+const struct obj_rules *arch_obj_rules(const struct obj *o);
 /* The module of the machine asmcap itself runs on, or NULL. */
 const struct arch *arch_host(void);
 

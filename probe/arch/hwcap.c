@@ -4,6 +4,7 @@
  * reader (riscv64's riscv_hwprobe(2)) takes {key, value} pairs and answers
  * each value, or sets key -1 when it does not know the key. */
 #include "hwcap.h"
+#include "words.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 static void ask_keys(struct hw_state *s, const struct feature *f, size_t n, hw_ask *ask)
 {
 	for (size_t i = 0; i < n; i++) {
-		int key = f[i].hwprobe.key, seen = key < 0;
+		int key = words_of(&f[i])->hwprobe.key, seen = key < 0;
 		for (size_t k = 0; k < s->nkeys && !seen; k++)
 			seen = s->asked[k] == key;
 		if (!seen && s->nkeys < HW_MAX_KEYS) {
@@ -53,7 +54,7 @@ static struct buf *more(struct buf *why)
 /* 1/0 from the hwprobe answer, -1 when there is none for f's key. */
 static int from_hwprobe(const struct feature *f, const struct hw_state *s, struct buf *why)
 {
-	const struct cat_hwprobe *p = &f->hwprobe;
+	const struct cat_hwprobe *p = &words_of(f)->hwprobe;
 	if (p->key < 0)
 		return -1;
 	if (s->hwprobe != 1) {
@@ -80,16 +81,17 @@ static int from_hwprobe(const struct feature *f, const struct hw_state *s, struc
 int hw_runs(const struct feature *f, const struct hw_state *s, struct buf *why)
 {
 	int r = from_hwprobe(f, s, why);
-	if (r >= 0 || !f->hwcap.reg)
+	const struct cat_hwcap *h = &words_of(f)->hwcap;
+	if (r >= 0 || !h->reg)
 		return r;
 	if (!s->auxv) {
 		buf_puts(more(why), "no AT_HWCAP on this OS");
 		return -1;
 	}
-	uint64_t word = f->hwcap.reg == 2 ? s->hwcap2 : s->hwcap;
-	if (word >> f->hwcap.bit & 1)
+	uint64_t word = h->reg == 2 ? s->hwcap2 : s->hwcap;
+	if (word >> h->bit & 1)
 		return 1;
-	buf_printf(more(why), "AT_HWCAP%s bit %u clear", f->hwcap.reg == 2 ? "2" : "", f->hwcap.bit);
+	buf_printf(more(why), "AT_HWCAP%s bit %u clear", h->reg == 2 ? "2" : "", h->bit);
 	return 0;
 }
 

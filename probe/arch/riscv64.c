@@ -90,7 +90,8 @@ static int rv_cpu_runs(const struct feature *f, struct buf *why)
 static size_t rv_cpu_state(struct arch_cpu_state *st)
 {
 	struct hw_state s;
-	struct feature probe = { .hwprobe = { .key = 4, .bit = 0 } };
+	struct words_feature key4 = { .hwprobe = { .key = 4, .bit = 0 } };
+	struct feature probe = { .arch = (char *)arch_riscv64.name, .keyed[CAT_KEYS_DIALECT] = &key4 };
 	size_t k = hw_cpu_state(st);
 	hw_read(&s, &probe, 1, hwprobe);
 	if (!k)
@@ -101,6 +102,14 @@ static size_t rv_cpu_state(struct arch_cpu_state *st)
 	return k;
 }
 
+/* RISC-V ELF psABI: $x code (its ISA string may follow), $d data. */
+static char mapping(const char *name)
+{
+	return words_mapping(name, "xd", "x");
+}
+
+static const struct obj_rules rules = { .mapping = mapping };
+
 const struct arch arch_riscv64 = {
 	.name = "riscv64", .bits = 64,
 #if defined(__riscv) && __riscv_xlen == 64
@@ -110,4 +119,5 @@ const struct arch arch_riscv64 = {
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.option push\n", .scope_close = "\t.option pop\n",
 	.min_insn = 2, WORDS_CODE_HOOKS(decode, sp_down), .cpu_runs = rv_cpu_runs, .cpu_state = rv_cpu_state,
+	.obj_rules = &rules,
 };

@@ -5,6 +5,7 @@
  * for cpu, and the push/sub prologue for frame. */
 #include "arch.h"
 #include "x86dec.h"
+#include "x86keys.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -162,14 +163,15 @@ static int x86_audit_compile(const struct feature *f, void **out, char *err, siz
 	size_t n = 1;
 	struct pats *fp;
 
+	const char *audit = x86_of(f)->audit;
 	*out = NULL;
-	if (!f->audit)
+	if (!audit)
 		return 0;
-	for (const char *s = f->audit; *s; s++)
+	for (const char *s = audit; *s; s++)
 		n += *s == ';';
 	fp = xcalloc(1, sizeof *fp);
 	fp->p = xcalloc(n, sizeof *fp->p);
-	text = xstrdup(f->audit);
+	text = xstrdup(audit);
 	for (alt = strtok_r(text, ";", &save); alt; alt = strtok_r(NULL, ";", &save)) {
 		char copy[256];
 		snprintf(copy, sizeof copy, "%s", alt);
@@ -300,9 +302,10 @@ static unsigned long long os_xcr0(int *osxsave)
 
 static int x86_cpu_runs(const struct feature *f, struct buf *why)
 {
+	const struct x86_feature *d = x86_of(f);
 	int ok = 1, osxsave;
-	for (size_t b = 0; b < f->ncpuid; b++) {
-		const struct cat_cpuid *q = &f->cpuid[b];
+	for (size_t b = 0; b < d->ncpuid; b++) {
+		const struct x86_cpuid *q = &d->cpuid[b];
 		unsigned r[4] = {0};
 		const char *reg = (const char *[]){"eax", "ebx", "ecx", "edx"}[q->reg];
 		if (leaf_exists(q->leaf))
@@ -318,11 +321,11 @@ static int x86_cpu_runs(const struct feature *f, struct buf *why)
 			           q->subleaf, reg, q->bit);
 		}
 	}
-	unsigned long long xcr0 = f->xcr0 ? os_xcr0(&osxsave) : 0;
-	if (f->xcr0 && (xcr0 & f->xcr0) != f->xcr0) {
+	unsigned long long xcr0 = d->xcr0 ? os_xcr0(&osxsave) : 0;
+	if (d->xcr0 && (xcr0 & d->xcr0) != d->xcr0) {
 		ok = 0;
 		buf_printf(why, "%sthe OS has not enabled XCR0 state %#llx (XCR0 %#llx)", why->n ? "; " : "",
-		           (unsigned long long)f->xcr0, xcr0);
+		           (unsigned long long)d->xcr0, xcr0);
 	}
 	return ok;
 }
@@ -456,7 +459,7 @@ static unsigned x86_inserted(const uint8_t *p, size_t n, int bits, const char **
 /* What the 64- and 32-bit modules share: all but the object machine, the
  * decoder's width and the prologue reader. */
 #define X86_COMMON \
-	.orders = ARCH_ORDER_LE, .dialect = CAT_OPCODES, .macros = x86_macros, .facts = x86_facts, .scope = ARCH_SCOPE_NONE, \
+	.orders = ARCH_ORDER_LE, .dialect = CAT_OPCODES, .keys = &x86_keys, .macros = x86_macros, .facts = x86_facts, .scope = ARCH_SCOPE_NONE, \
 	.min_insn = 1, .audit_compile = x86_audit_compile, .audit_free = x86_audit_free, \
 	.audit_match = x86_audit_match, .inserted = x86_inserted, \
 	.cpu_runs = X86_CPU_RUNS, .cpu_state = X86_CPU_STATE, \

@@ -5,7 +5,6 @@
  * catalog's, or the assembler's message for the snippet's lines. */
 #include "asmrun.h"
 #include "arch.h"
-#include "armattr.h"
 #include "file.h"
 #include "xalloc.h"
 
@@ -482,22 +481,14 @@ static int check_code(const struct arch *a, const struct feature *f, size_t fi, 
 /* A snippet whose bytes matched, and whose effect is a build attribute
  * (`attribute:'): yes when the object records the value; no when it
  * records another or none (the directive was taken and did nothing: an
- * exit status would have said yes); broken when .ARM.attributes does not
- * parse.  The run held this snippet alone (split_shared_sections). */
+ * exit status would have said yes); broken when the attributes do not
+ * parse.  The folder's module reads them (only a module with the hook
+ * takes the key).  The run held this snippet alone (split_shared_sections). */
 static enum status check_attribute(const struct feature *f, const struct obj *o, struct buf *why)
 {
-	char err[160];
-	uint64_t got = 0;
-	int r = obj_arm_attribute(o, f->attr_tag, &got, err, sizeof err);
-	if (r < 0)
-		buf_printf(why, "exited 0 but its object's %s", err);
-	else if (!r)
-		buf_printf(why, "assembled, but its object records no attribute %u (expected %llu)",
-		           f->attr_tag, (unsigned long long)f->attr_value);
-	else if (got != f->attr_value)
-		buf_printf(why, "assembled, but its object records attribute %u = %llu, not %llu",
-		           f->attr_tag, (unsigned long long)got, (unsigned long long)f->attr_value);
-	return r < 0 ? ST_BROKEN : r && got == f->attr_value ? ST_YES : ST_NO;
+	const struct arch *a = arch_named(f->arch);
+	int r = a && a->evidence_attribute ? a->evidence_attribute(o, f->attr_tag, f->attr_value, why) : 0;
+	return r < 0 ? ST_BROKEN : r ? ST_YES : ST_NO;
 }
 
 /* The verdict for snippet f after a run that exited 0. */

@@ -11,20 +11,38 @@
 #define CAT_MAX_ALT 4
 
 struct cat_bytes { uint8_t *b; size_t n; };
-/* A CPUID bit, or (width > 0) a field from `bit` up that must be at least
- * min (an enumerated version: AVX10's in CPUID.(24H,0):EBX[7:0]). */
-struct cat_cpuid { unsigned leaf, subleaf, reg /* 0 eax 1 ebx 2 ecx 3 edx */, bit, width, min; };
-/* CAT_WORDS folders: "# hwcap: AT_HWCAP bit=N" / "# hwcap2: AT_HWCAP2 bit=N". */
-struct cat_hwcap { unsigned char reg; /* 0 none, 1 AT_HWCAP, 2 AT_HWCAP2 */ unsigned char bit; };
-/* riscv64: "# hwprobe: key=K bit=N" (riscv_hwprobe(2) key, bit of its value). */
-struct cat_hwprobe { int key; /* -1: none */ unsigned bit; };
-/* One "MASK VALUE" audit pattern of a fixed-width ISA, as the manual writes
- * the instruction (Thumb-2 32-bit: first halfword in the high 16 bits). */
-struct cat_word { uint64_t mask, value; unsigned char len; /* bytes: 2, 4 or 6 */ };
+struct feature;
+
+/* A header key that not every folder has (the CPU keys, `audit:', ...):
+ * its dialect's or its module's (struct cat_keys).  set reads the value v
+ * (trimmed, writable) into that table's data for f (or f's generic
+ * fields); 0, or -1 with why saying what is wrong (the parser adds the
+ * file and line). */
+struct cat_key {
+	const char *key;
+	int repeat;             /* may be given again (alternatives, more words) */
+	int (*set)(struct feature *f, void *data, const char *key, char *v, char *why, size_t whylen);
+};
+/* The keys of a dialect or of one module, and the per-feature data they
+ * fill, which only their owner reads. */
+struct cat_keys {
+	const struct cat_key *keys;     /* the last has key NULL */
+	size_t size;                    /* bytes of each feature's data, zeroed */
+	void (*init)(void *data);       /* NULL: zeroes are the defaults */
+	void (*free)(void *data);       /* what set allocated inside data; NULL: nothing */
+	/* does data say where the CPU shows the feature (cpu_checks)?  NULL: never */
+	int (*cpu_checks)(const void *data);
+};
+/* The tables one folder's templates are read with: its dialect's and its
+ * module's own (arch.c: arch_catalog_keys). */
+enum { CAT_KEYS_DIALECT, CAT_KEYS_MODULE, CAT_KEYS_N };
+
+/* A number that fits in max: decimal, 0x hex or 0 octal, no sign, no
+ * overflow: 0, or -1.  For the key tables' parsers. */
+int cat_number(const char *v, unsigned long long max, unsigned long long *out);
 
 struct feature {
 	char *name, *summary, *since;
-	char *audit;                    /* x86: the textual pattern list; NULL elsewhere */
 	char *cost;                     /* "# cost:" what losing it costs, measured (advice) */
 	char *arch;                     /* its folder: a module's name */
 	char *file;                     /* the template's path, as messages name it */
@@ -36,19 +54,17 @@ struct feature {
 	                                 * `.intel_syntax', ...; 0: none): it runs alone */
 	char *nasm_body;                /* NULL: no nasm form */
 	unsigned nasm_state_line;       /* state_line of the nasm body (its own lines) */
-	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it */
+	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it (a key of
+	                                 * the folders whose module reads nasm bodies) */
 	char *masm_body;                /* NULL: MASM reads the nasm body (masm_body_of) */
 	unsigned masm_state_line;       /* state_line of the body MASM reads */
 	int masm_none;                  /* "# masm: none": MASM has no syntax for it */
 	char *section;                  /* "# section:" names, comma-separated, or NULL */
 	char **requires; size_t nrequires;
 	unsigned requires_line;         /* its header line (errors name it) */
-	struct cat_cpuid cpuid[CAT_MAX_ALT]; size_t ncpuid;   /* all must be set */
-	uint64_t xcr0;                  /* OS state the feature needs (0: none) */
 	struct cat_bytes expect[CAT_MAX_ALT]; size_t nexpect; /* any one matches */
 	int expect_nonempty;            /* "# expect: nonempty" (directive sections) */
 	unsigned formats;               /* bitmask of 1u << enum obj_format; all if absent */
-	/* The fixed-width catalogs (CAT_WORDS): */
 	/* "# enable:" spellings, tried in order until one gives the bytes;
 	 * one spelling may hold several directives, `;'-separated */
 	char **enable; size_t nenable;
@@ -56,25 +72,26 @@ struct feature {
 	 * (`-Wa,-march=armv8.2-a') its run adds to the command, and the only
 	 * way the body is enabled; NULL for every other feature */
 	char *as_flag;
-	struct cat_hwcap hwcap;
-	struct cat_hwprobe hwprobe;
-	char *isa;                      /* arm: "thumb" | "arm" | NULL (either) */
-	/* arm "# attribute: Tag_NAME=N": the build attribute the snippet's
-	 * object must record (a directive whose effect is no code byte);
-	 * attr_tag 0: none (no attribute has tag 0) */
+	/* The `attribute:' evidence, as the folder's module reads its key
+	 * (arm: "Tag_NAME=N"): the build attribute the snippet's object must
+	 * record (a directive whose effect is no code byte), checked by the
+	 * module's evidence_attribute; attr_tag 0: none */
 	unsigned attr_tag; uint64_t attr_value;
-	struct cat_word *audit_words; size_t naudit_words;       /* "# audit:" (arm: A32) */
-	struct cat_word *audit_thumb_words; size_t naudit_thumb_words; /* arm "# audit-thumb:" (T32) */
+	/* What the keys of its dialect and of its module stored
+	 * (struct cat_keys; [CAT_KEYS_DIALECT], [CAT_KEYS_MODULE]), read only
+	 * by their owner; NULL where the folder has no such table */
+	void *keyed[CAT_KEYS_N];
 };
 
 /* How a folder's templates write their CPU and audit keys, as its
- * architecture module says (struct arch.dialect). */
+ * architecture module says (struct arch.dialect): the keys a dialect
+ * shares between modules (arch_catalog_keys), beside each module's own. */
 enum cat_dialect {
-	CAT_WORDS,      /* MASK VALUE audit words, hwcap:/hwprobe: (also a folder
-	                 * without a module) */
-	CAT_OPCODES,    /* audit patterns in the SDM's opcode notation, cpuid: (x86) */
+	CAT_WORDS,      /* MASK VALUE audit words, hwcap:/hwprobe: (words.h; also a
+	                 * folder without a module) */
+	CAT_OPCODES,    /* none shared: the module's own keys say it all (x86's
+	                 * opcode-notation audit:, cpuid:) */
 };
-enum cat_dialect catalog_dialect(const char *arch);
 
 struct catalog {
 	struct feature *f; size_t n;    /* sorted by name */

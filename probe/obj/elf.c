@@ -3,8 +3,9 @@
  * table (.symtab, else .dynsym for stripped shared libraries), and the
  * relocations of relocatable objects, and the dynamic section of a
  * program (the libraries it needs, through the program headers).  Field
- * offsets from the System V gABI; the Thumb bit and mapping symbols from
- * the ARM and AArch64 ELF ABIs. */
+ * offsets from the System V gABI; what a machine's ABI adds (mapping
+ * symbols, an instruction-set bit in addresses, code stored out of fetch
+ * order) the machine's rules say (struct obj_rules). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,21 +25,6 @@ enum { SHT_SYMTAB = 2, SHT_RELA = 4, SHT_NOBITS = 8, SHT_REL = 9, SHT_DYNSYM = 1
 enum { STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3, STT_FILE = 4, STT_COMMON = 5,
        STT_TLS = 6, STT_GNU_IFUNC = 10 };
 enum { ET_REL = 1, SHN_LORESERVE = 0xff00, SHN_XINDEX = 0xffff };
-enum { EM_ARM = 40, EM_AARCH64 = 183, EM_RISCV = 243 };
-enum { EF_ARM_BE8 = 0x00800000 };
-
-/* A mapping symbol ($a A32, $t T32, $x A64/RISC-V code, $d data; a
- * suffix after '.' or RISC-V's ISA string may follow): its letter, else 0. */
-static char mapping_symbol(unsigned machine, const char *name)
-{
-	if (name[0] != '$' || !name[1] || (name[2] && name[2] != '.' && !(machine == EM_RISCV && name[1] == 'x')))
-		return 0;
-	if (machine == EM_ARM && strchr("atd", name[1]))
-		return name[1];
-	if ((machine == EM_AARCH64 || machine == EM_RISCV) && strchr("xd", name[1]))
-		return name[1];
-	return 0;
-}
 
 struct elf {
 	const uint8_t *buf;
@@ -152,6 +138,7 @@ static uint64_t find_symtab(const struct elf *e)
 static int read_symbols(struct obj *o, const struct elf *e, int relocatable, char *err, size_t errlen)
 {
 	const struct elf_layout *L = e->L;
+	const struct obj_rules *rules = obj_rules_of(o);
 	uint64_t si = find_symtab(e), link, n;
 	const uint8_t *s, *strtab, *syms;
 	uint64_t strsize;
@@ -196,12 +183,8 @@ static int read_symbols(struct obj *o, const struct elf *e, int relocatable, cha
 		sym->typed = 1;
 		sym->is_global = bind == 1 || bind == 2 || bind == 10;   /* GLOBAL WEAK UNIQUE */
 		sym->section = -1;
-		sym->mapping = type == 0 ? mapping_symbol(o->machine, name) : 0;
-		/* An ARM function's address has bit 0 set for Thumb code. */
-		if (o->machine == EM_ARM && sym->is_func && (value & 1)) {
-			sym->thumb = 1;
-			value &= ~(uint64_t)1;
-		}
+		sym->mapping = type == 0 && rules && rules->mapping ? rules->mapping(name) : 0;
+		sym->thumb = sym->is_func && rules && rules->func_mode && rules->func_mode(&value);
 		sym->value = value;
 		/* Reserved indices (ABS, COMMON, XINDEX) have no section we read. */
 		if (shndx && shndx < SHN_LORESERVE && shndx < e->shnum) {
@@ -278,16 +261,22 @@ static void swap_units(uint8_t *d, uint64_t from, uint64_t to, unsigned unit)
 		}
 }
 
+/* What the machine's rules reorder (struct obj_rules.code_unit). */
+struct reorder { const struct obj_rules *rules; const struct obj *o; uint32_t flags; };
+
 /* One code section's bytes d[0..size) with its mapping symbols map[0..n)
- * in address order: A32 words and Thumb halfwords reversed, data kept. */
-static void arm_section_order(uint8_t *d, uint64_t size, const struct obj_symbol *const *map, size_t n)
+ * in address order: each stretch's units reversed as the rules say for
+ * its mapping letter. */
+static void section_order(const struct reorder *r, uint8_t *d, uint64_t size,
+                          const struct obj_symbol *const *map, size_t n)
 {
-	char kind = 'a';
+	char kind = 0;
 	uint64_t from = 0;
 	for (size_t k = 0;; k++) {
 		uint64_t to = k < n && map[k]->value < size ? map[k]->value : size;
-		if (kind != 'd')
-			swap_units(d, from, to, kind == 't' ? 2 : 4);
+		unsigned unit = r->rules->code_unit(r->o, r->flags, kind);
+		if (unit > 1)
+			swap_units(d, from, to, unit);
 		if (to == size)
 			return;
 		kind = map[k]->mapping;
@@ -295,14 +284,11 @@ static void arm_section_order(uint8_t *d, uint64_t size, const struct obj_symbol
 	}
 }
 
-/* Big-endian ARM code without EF_ARM_BE8 (every relocatable object, and
- * BE32 images) stores each A32 word and each Thumb halfword big-endian;
- * `ld --be8` makes them little-endian, as the CPU fetches them, and
- * leaves data alone, by the mapping symbols.  The reader does the same to
- * copies of the code sections, so the decoders and the catalog's bytes
- * see one instruction order in objects of either byte order.  Code before
- * the first mapping symbol is taken as A32 (the ABI requires them). */
-static int arm_be8_order(struct obj *o, size_t len, char *err, size_t errlen)
+/* Code its machine stores out of fetch order (big-endian ARM without BE8)
+ * is rewritten, by the mapping symbols, in copies of the code sections,
+ * so the decoders and the catalog's bytes see one instruction order in
+ * objects of either byte order. */
+static int fetch_order(struct obj *o, const struct reorder *r, size_t len, char *err, size_t errlen)
 {
 	uint64_t total = 0, at = 0;
 	size_t nmap = 0, m = 0;
@@ -335,7 +321,7 @@ static int arm_be8_order(struct obj *o, size_t len, char *err, size_t errlen)
 			continue;
 		sec->data = memcpy(o->owned + at, sec->data, sec->size);
 		at += sec->size;
-		arm_section_order(o->owned + at - sec->size, sec->size, map + first, m - first);
+		section_order(r, o->owned + at - sec->size, sec->size, map + first, m - first);
 	}
 	free(map);
 	return 0;
@@ -373,8 +359,9 @@ int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size
 	if (read_sections(o, &e, err, errlen) || read_symbols(o, &e, relocatable, err, errlen) ||
 	    (relocatable && read_relocs(o, &e, err, errlen)))
 		return -1;
-	if (o->machine == EM_ARM && e.be && !(u32(&e, buf + e.L->e_flags) & EF_ARM_BE8))
-		return arm_be8_order(o, len, err, errlen);
+	struct reorder r = {obj_rules_of(o), o, u32(&e, buf + e.L->e_flags)};
+	if (r.rules && r.rules->code_unit && r.rules->code_unit(o, r.flags, 0))
+		return fetch_order(o, &r, len, err, errlen);
 	return 0;
 }
 

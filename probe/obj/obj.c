@@ -95,6 +95,18 @@ int obj_parse(struct obj *o, const uint8_t *buf, size_t len, char *err, size_t e
 	return r;
 }
 
+static const struct obj_rules *(*rules_finder)(const struct obj *o);
+
+void obj_use_rules(const struct obj_rules *(*find)(const struct obj *o))
+{
+	rules_finder = find;
+}
+
+const struct obj_rules *obj_rules_of(const struct obj *o)
+{
+	return rules_finder ? rules_finder(o) : NULL;
+}
+
 void obj_free(struct obj *o)
 {
 	free(o->sections);

@@ -2,7 +2,8 @@
 /* Object file readers: ELF (32/64, either byte order; relocatable objects,
  * executables and shared libraries), COFF (x86_64, i386, arm64, armnt),
  * Mach-O (64, and 32), and ar archives holding any of them.  Which
- * architecture a machine number means is arch.c's business.  Every read is bounds-checked; a file
+ * architecture a machine number means, and what its symbols and code
+ * order mean (struct obj_rules), is arch.c's and the modules' business.  Every read is bounds-checked; a file
  * that does not parse gives -1 and a one-line reason, never a crash. */
 #ifndef ASMCAP_OBJ_H
 #define ASMCAP_OBJ_H
@@ -16,8 +17,9 @@ struct obj_section {
 	char name[64];          /* Mach-O: "__TEXT,__text"; COFF long names resolved;
 	                         * longer names are cut at 63 bytes */
 	const uint8_t *data;    /* NULL for sections with no file bytes (bss);
-	                         * ARM code in instruction order (little-endian
-	                         * words and halfwords, as BE8 stores them) */
+	                         * code in the order the CPU fetches it where
+	                         * the machine's rules say it is stored otherwise
+	                         * (struct obj_rules.code_unit) */
 	uint64_t size;
 	uint64_t addr;          /* as recorded (0 in relocatable ELF/COFF) */
 	int is_code;            /* executable / contains instructions */
@@ -35,10 +37,13 @@ struct obj_symbol {
 	int is_data;            /* known not to be code (ELF STT_OBJECT/TLS/COMMON) */
 	int typed;              /* the format recorded a type (ELF always; COFF when
 	                         * type/class says function; Mach-O never) */
-	char mapping;           /* ELF mapping symbol: 'a' A32, 't' T32, 'x' A64 or
-	                         * RISC-V code, 'd' data from here on; 0 otherwise */
-	int thumb;              /* ARM function in Thumb state (bit 0 of its
-	                         * address, cleared in value) */
+	char mapping;           /* ELF mapping symbol, as the machine's rules read
+	                         * it (struct obj_rules.mapping): the letter of the
+	                         * code ('a', 't', 'x', ...) or data ('d') from
+	                         * here on; 0 otherwise */
+	int thumb;              /* a function in the machine's other instruction
+	                         * set (ARM Thumb: struct obj_rules.func_mode),
+	                         * its marker bit cleared in value */
 };
 
 /* A relocation of a relocatable object (ELF REL/RELA): where it applies
@@ -60,9 +65,32 @@ struct obj {
 	struct obj_symbol *symbols;
 	size_t nrelocs;
 	struct obj_reloc *relocs;       /* ELF only (COFF and Mach-O: none read) */
-	uint8_t *owned;         /* section bytes the reader rewrote (big-endian
-	                         * ARM code, see elf.c), freed by obj_free */
+	uint8_t *owned;         /* section bytes the reader rewrote (code stored
+	                         * out of fetch order, see elf.c), freed by obj_free */
 };
+
+/* What an ELF object's symbols and code bytes mean is its machine's ABI's
+ * business, not the reader's: it asks these rules (each hook may be
+ * NULL), which the function obj_use_rules installed finds per object
+ * (asmcap installs the architecture modules': arch.c).  With none, symbols
+ * are read as written and code as stored. */
+struct obj_rules {
+	/* An untyped symbol's name: its mapping letter (obj_symbol.mapping), or 0. */
+	char (*mapping)(const char *name);
+	/* A function's address *value: 1 when it marks the other instruction
+	 * set (obj_symbol.thumb), with *value cleared of the mark; else 0. */
+	int (*func_mode)(uint64_t *value);
+	/* Code of o (ELF header flags e_flags) stored in another order than it
+	 * is fetched: the size of the units reversed in code of mapping letter
+	 * m (0: before the section's first mapping symbol), 0 for none.  0 for
+	 * m = 0 says o's code is in fetch order: nothing is rewritten. */
+	unsigned (*code_unit)(const struct obj *o, uint32_t e_flags, char m);
+};
+/* find(o) (o's format, machine, class and byte order read) gives the rules
+ * for o, or NULL; find NULL: no rules (the default). */
+void obj_use_rules(const struct obj_rules *(*find)(const struct obj *o));
+/* The rules for o, or NULL (for the readers). */
+const struct obj_rules *obj_rules_of(const struct obj *o);
 
 /* Parse buf[0..len).  The obj points into buf: keep buf alive until
  * obj_free.  Returns 0, or -1 with err set ("unreadable object: ..."). */

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Test harness: load one architecture's catalog through probe/engine/catalog.c
- * (the parser asmcap uses) and print what it stored, one key per line, so
- * tests/catalog can compare it with its own reading of the files.
+ * and template.c (the parser asmcap uses) and print what it stored, one key per line, so
+ * tests/catalog can compare it with its own reading of the files (the
+ * keys of a dialect or a module through their owners' headers).
  *   catalog_dump DIR ARCH     exit 0, or 2 with the parser's message */
+#include "arm.h"
 #include "catalog.h"
+#include "words.h"
+#include "x86keys.h"
 
 #include <stdio.h>
 
@@ -37,12 +41,13 @@ int main(int argc, char **argv)
 			printf("enable %s\n", f->enable[k]);
 		for (size_t k = 0; k < f->nrequires; k++)
 			printf("requires %s\n", f->requires[k]);
-		if (f->hwcap.reg)
-			printf("hwcap %u %u\n", f->hwcap.reg, f->hwcap.bit);
-		if (f->hwprobe.key >= 0)
-			printf("hwprobe %d %u\n", f->hwprobe.key, f->hwprobe.bit);
-		if (f->isa)
-			printf("isa %s\n", f->isa);
+		const struct words_feature *w = words_of(f);
+		if (w->hwcap.reg)
+			printf("hwcap %u %u\n", w->hwcap.reg, w->hwcap.bit);
+		if (w->hwprobe.key >= 0)
+			printf("hwprobe %d %u\n", w->hwprobe.key, w->hwprobe.bit);
+		if (arm_of(f)->isa)
+			printf("isa %s\n", arm_of(f)->isa);
 		if (f->attr_tag)
 			printf("attribute %u %llu\n", f->attr_tag, (unsigned long long)f->attr_value);
 		for (size_t k = 0; k < f->nexpect; k++) {
@@ -51,10 +56,10 @@ int main(int argc, char **argv)
 				printf(" %02x", f->expect[k].b[b]);
 			printf("\n");
 		}
-		words("audit", f->audit_words, f->naudit_words);
-		words("audit-thumb", f->audit_thumb_words, f->naudit_thumb_words);
-		if (f->audit)
-			printf("audit-text %s\n", f->audit);
+		words("audit", w->audit, w->naudit);
+		words("audit-thumb", arm_of(f)->thumb, arm_of(f)->nthumb);
+		if (x86_of(f)->audit)
+			printf("audit-text %s\n", x86_of(f)->audit);
 	}
 	catalog_free(&c);
 	return 0;

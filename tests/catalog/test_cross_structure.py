@@ -2,7 +2,7 @@
 """Structure of the fixed-width catalogs (templates/aarch64, arm, riscv64,
 loongarch64, s390x, ppc64le):
 keys, bytes, audit patterns against the snippet's own words, CPU keys
-against the kernel's uapi values, requires; and probe/engine/catalog.c's parser
+against the kernel's uapi values, requires; and probe/engine/catalog.c's loader and template.c's parser
 (through tests/catalog/catalog_dump.c, under ASan/UBSan) agreeing with
 this reading and rejecting malformed values with file:line.  No cross
 toolchain needed: test_cross_catalog.py runs those."""
@@ -230,7 +230,7 @@ def test_requires_resolvable(arch):
             assert name not in closure(cat, r), f"{name}: a requires cycle"
 
 
-# -- probe/engine/catalog.c through the dump harness ---------------------------------
+# -- probe/engine/catalog.c and template.c through the dump harness ---------------------------------
 
 @pytest.fixture(scope="module")
 def dump(tmp_path_factory):
@@ -240,7 +240,8 @@ def dump(tmp_path_factory):
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
                     *probe_includes(), "-o", str(exe), str(ROOT / "tests/catalog/catalog_dump.c"),
                     # the catalog asks the architecture modules for each folder's dialect
-                    str(ROOT / "probe/engine/catalog.c"), *probe_sources("lib", "arch", "obj")],
+                    *(str(ROOT / "probe/engine" / c) for c in ("catalog.c", "template.c")),
+                    *probe_sources("lib", "arch", "obj")],
                    check=True)
 
     def run(directory, arch):

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import ASMCAP, BUILD, FAKES, ROOT, need_tool
+from conftest import ASMCAP, BUILD, FAKES, ROOT, built, need_tool
 
 HERE = ROOT / "tests" / "integration"
 OLD_AS = str(FAKES / "legacy-gas222")          # rejects adcx/adox
@@ -128,8 +128,7 @@ def cmake_package(tmp_path):
     prefix = tmp_path / "prefix" / "lib" / "cmake" / "Asmcap"
     prefix.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "cmake" / "AsmcapConfig.cmake", prefix)
-    version = BUILD / "AsmcapConfigVersion.cmake"
-    assert version.is_file(), f"{version} not built: run make"
+    version = built(BUILD / "AsmcapConfigVersion.cmake")
     shutil.copy(version, prefix)
     return tmp_path / "prefix"
 

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, ROOT, built
 
 GEN = ROOT / "perlasm" / "x86_64-mont.pl"
 HERE = ROOT / "tests" / "kernels"
@@ -43,8 +43,7 @@ def build_driver(tmp, caps):
 def caps():
     # KERNELS_CAPS: check the kernels generated for another toolchain's caps
     path = pathlib.Path(os.environ.get("KERNELS_CAPS", BUILD / "caps.json"))
-    assert path.exists(), f"{path} missing: run make"
-    return path
+    return built(path)
 
 
 @pytest.fixture(scope="module")

@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: isatool walk FILE SECTION | isatool frame FILE SYMBOL\n");
 		return 2;
 	}
+	obj_use_rules(arch_obj_rules);  /* the modules' ELF rules, as asmcap's main installs them */
 	size_t len;
 	uint8_t *buf = file_read(argv[2], &len);
 	char err[256];

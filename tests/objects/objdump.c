@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include "armattr.h"
+#ifdef OBJDUMP_RULES
+#include "arch.h"
+#endif
 #include "obj.h"
 #include "x86dec.h"
 
@@ -144,7 +147,7 @@ static int variant(const uint8_t *src, size_t len, unsigned *ok, unsigned *faile
 			r |= o.symbols[i].section >= (int)o.nsections;
 		}
 		uint64_t v = 0;
-		if (obj_arm_attribute(&o, 6, &v, err, sizeof err) < 0 && strncmp(err, ".ARM.attributes: ", 17)) {
+		if (arm_attribute(&o, 6, &v, err, sizeof err) < 0 && strncmp(err, ".ARM.attributes: ", 17)) {
 			fprintf(stderr, "attribute failure without a reason: \"%s\"\n", err);
 			r = 1;
 		}
@@ -192,7 +195,7 @@ static int arm_attr(const char *path, unsigned tag)
 		free(buf);
 		return 1;
 	}
-	r = obj_arm_attribute(&o, tag, &v, err, sizeof err);
+	r = arm_attribute(&o, tag, &v, err, sizeof err);
 	if (r < 0)
 		fprintf(stderr, "%s: %s\n", path, err);
 	else if (r)
@@ -274,6 +277,10 @@ int main(int argc, char **argv)
 {
 	int bad = 0;
 
+#ifdef OBJDUMP_RULES
+	/* built with the modules: their ELF rules, as asmcap's main installs them */
+	obj_use_rules(arch_obj_rules);
+#endif
 	if (argc == 3 && !strcmp(argv[1], "--mutate"))
 		return mutate(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--dynamic"))

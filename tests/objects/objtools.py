@@ -6,10 +6,11 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, asmcap, probe_includes, probe_sources
+from conftest import BUILD, ROOT, asmcap, built, probe_includes, probe_sources
 
-# The object readers are the folder probe/obj (and audit's x86 decoder).
-READER_SRC = [*probe_sources("obj"), str(ROOT / "probe" / "arch" / "x86dec.c")]
+# The object readers are the folder probe/obj (and audit's x86 decoder, the
+# arm module's .ARM.attributes reader).
+READER_SRC = [*probe_sources("obj"), *(str(ROOT / "probe" / "arch" / f) for f in ("x86dec.c", "armattr.c"))]
 
 # How each kind of object is made from a snippet (AT&T, or Intel for nasm).
 ASSEMBLE = {
@@ -76,11 +77,11 @@ def write_template(catalog, name, summary="x", section=None, expect="90", audit=
     return catalog
 
 
-def sanitized_tool(tmp_path_factory, main, sources):
+def sanitized_tool(tmp_path_factory, main, sources, *defines):
     """tests/objects/MAIN.c linked with SOURCES, under ASan/UBSan."""
     exe = tmp_path_factory.mktemp(main) / main
     subprocess.run(["clang-14", "-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-                    "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
+                    "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE", *defines,
                     "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
                     *probe_includes(), "-o", str(exe), f"tests/objects/{main}.c", *sources],
                    cwd=ROOT, check=True)
@@ -91,3 +92,13 @@ def sanitized_tool(tmp_path_factory, main, sources):
 def reader_helper(tmp_path_factory):
     """tests/objects/objdump.c with the readers."""
     return sanitized_tool(tmp_path_factory, "objdump", READER_SRC)
+
+
+@pytest.fixture(scope="session")
+def rules_helper(tmp_path_factory):
+    """objdump.c with everything asmcap is made of but its main(): the
+    readers with the modules' ELF rules (mapping symbols, the Thumb bit,
+    BE8 order) installed."""
+    sources = [c for c in probe_sources() if not c.endswith("/probe/main.c")]
+    return sanitized_tool(tmp_path_factory, "objdump", [*sources, str(built(BUILD / "catalog.c"))],
+                          "-DOBJDUMP_RULES")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The .ARM.attributes reader (probe/obj/armattr.c) and the probe's
+"""The .ARM.attributes reader (probe/arch/armattr.c, the arm module's) and the probe's
 `attribute:' evidence: Tag_CPU_arch as readelf --arch-specific reads it,
 in either byte order; a malformed section is an error with a reason (and
 `broken' in the probe), never a crash (the helper runs under ASan/UBSan)."""

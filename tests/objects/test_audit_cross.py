@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, asmcap, have, need_tool, probe_sources
+from conftest import BUILD, ROOT, asmcap, built, have, need_tool, probe_sources
 from objtools import sanitized_tool
 
 # Everything asmcap is made of but its main(): the modules reach the catalog and the CPU readers.
@@ -37,7 +37,7 @@ CLANG = "clang-19"
 @pytest.fixture(scope="session")
 def isatool(tmp_path_factory):
     """tests/objects/isatool.c with the decoders and readers."""
-    return sanitized_tool(tmp_path_factory, "isatool", [*HELPER_SRC, str(BUILD / "catalog.c")])
+    return sanitized_tool(tmp_path_factory, "isatool", [*HELPER_SRC, str(built(BUILD / "catalog.c"))])
 
 
 def need(*tools):

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: MIT
 """The object readers on aarch64, arm (Thumb), riscv64 and big-endian
 objects: machine numbers, mapping symbols ($x $d $a $t, with suffixes),
-the Thumb bit cleared in a function's value."""
+the Thumb bit cleared in a function's value.  What a symbol means on its
+machine is the module's rule (struct obj_rules), not the reader's: the
+readers alone read symbols as written."""
 import subprocess
 
 import pytest
 
 from conftest import ROOT
-from objtools import reader_helper  # noqa: F401 (a fixture)
+from objtools import reader_helper, rules_helper  # noqa: F401 (fixtures)
 from test_readers import dump, parse
 
 CORPUS = ROOT / "tests" / "corpus"
@@ -20,8 +22,8 @@ def obj(tmp_path, cc, text, name="m"):
     return out
 
 
-def test_aarch64_mapping_symbols(tmp_path, reader_helper):
-    o = parse(dump(reader_helper, obj(tmp_path, "clang-19 --target=aarch64-linux-gnu", """
+def test_aarch64_mapping_symbols(tmp_path, rules_helper):
+    o = parse(dump(rules_helper, obj(tmp_path, "clang-19 --target=aarch64-linux-gnu", """
 	.text
 	.globl f
 	.type f,%function
@@ -36,8 +38,8 @@ f:	ret
     assert s["f"]["mapping"] == 0 and s["f"]["func"] == 1
 
 
-def test_thumb_bit_and_arm_mapping(tmp_path, reader_helper):
-    o = parse(dump(reader_helper, obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", """
+# An A32 function, then a Thumb one.
+ARM_AND_THUMB = """
 	.syntax unified
 	.text
 	.arm
@@ -51,7 +53,11 @@ a:	bx lr
 	.thumb_func
 t:	bx lr
 	.size t, .-t
-""")).stdout)[0]
+"""
+
+
+def test_thumb_bit_and_arm_mapping(tmp_path, rules_helper):
+    o = parse(dump(rules_helper, obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", ARM_AND_THUMB)).stdout)[0]
     assert o["format"] == "elf32" and o["machine"] == 40
     s = o["symbols"]
     assert s["a"]["value"] == 0 and s["a"]["thumb"] == 0
@@ -59,9 +65,9 @@ t:	bx lr
     assert s["$a"]["mapping"] == ord("a") and s["$t"]["mapping"] == ord("t")
 
 
-def test_gnu_as_mapping_suffixes(tmp_path, reader_helper):
+def test_gnu_as_mapping_suffixes(tmp_path, rules_helper):
     """GNU as names them $x/$d and, for RISC-V, $x<ISA string>."""
-    o = parse(dump(reader_helper, obj(tmp_path, "riscv64-linux-gnu-as", """
+    o = parse(dump(rules_helper, obj(tmp_path, "riscv64-linux-gnu-as", """
 	.text
 	.globl f
 	.type f,@function
@@ -72,6 +78,15 @@ f:	ret
     assert o["machine"] == 243
     maps = {n: v["mapping"] for n, v in o["symbols"].items() if n.startswith("$")}
     assert maps and set(maps.values()) <= {ord("x"), ord("d")}, maps
+
+
+def test_readers_alone_know_no_machine(tmp_path, reader_helper, rules_helper):
+    """Without the modules' rules a Thumb function keeps bit 0 in its value
+    and `$t' is a plain symbol; with them, the Thumb bit and mapping."""
+    o = obj(tmp_path, "clang-19 --target=armv7a-linux-gnueabihf", ARM_AND_THUMB)
+    plain, ruled = (parse(dump(h, o).stdout)[0]["symbols"] for h in (reader_helper, rules_helper))
+    assert plain["t"]["value"] == 5 and plain["t"]["thumb"] == 0 and plain["$t"]["mapping"] == 0
+    assert ruled["t"]["value"] == 4 and ruled["t"]["thumb"] == 1 and ruled["$t"]["mapping"] == ord("t")
 
 
 @pytest.mark.parametrize("name,fmt,machine", [

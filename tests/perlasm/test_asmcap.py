@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import ASMCAP, BUILD, ROOT
+from conftest import ASMCAP, BUILD, ROOT, built
 
 
 def caps_doc(features=None, build=None, **top):
@@ -173,9 +173,7 @@ def test_wrong_schema_dies(tmp_path, mutate, why):
 def test_real_caps_file_agrees_with_its_statuses():
     """build/caps.json as the probe wrote it: has() is status yes with every
     requirement (recursively) yes, computed here independently."""
-    path = BUILD / "caps.json"
-    if not path.exists():
-        pytest.skip(f"{path} not built (make caps)")
+    path = built(BUILD / "caps.json")
     doc = json.loads(path.read_text())
     feats = doc["features"]
 

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, LA64, ROOT, have, la64_program, need_tool, probe_includes, probe_sources
+from conftest import BUILD, LA64, ROOT, built, have, la64_program, need_tool, probe_includes, probe_sources
 
 # target: (clang target, qemu, {feature template text})
 TARGETS = {
@@ -65,13 +65,12 @@ def templates(tmp_path, arch):
 @pytest.fixture(scope="module")
 def cross_asmcap(tmp_path_factory):
     """build/asmcap's sources, linked statically for each target."""
-    built = {}
-    src = [*probe_sources(), str(BUILD / "catalog.c")]
-    assert (BUILD / "catalog.c").exists(), "run make first"
+    src = [*probe_sources(), str(built(BUILD / "catalog.c"))]
+    made = {}
     out = tmp_path_factory.mktemp("cross")
 
     def get(arch):
-        if arch not in built:
+        if arch not in made:
             triple, qemu, _ = TARGETS[arch]
             if not have("clang-19") or not have(qemu):
                 pytest.skip(f"not installed: clang-19 or {qemu}")
@@ -80,8 +79,8 @@ def cross_asmcap(tmp_path_factory):
                             "-std=c11", "-Wall", "-Wextra", "-Werror", "-D_POSIX_C_SOURCE=200809L",
                             "-D_DEFAULT_SOURCE", "-D_FILE_OFFSET_BITS=64", *probe_includes(),
                             "-o", str(exe), *src], check=True)
-            built[arch] = exe
-        return built[arch]
+            made[arch] = exe
+        return made[arch]
     return get
 
 

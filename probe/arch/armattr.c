@@ -92,7 +92,7 @@ static int aeabi(int be, const uint8_t *d, uint64_t off, uint64_t n, unsigned ta
 	return 0;
 }
 
-int obj_arm_attribute(const struct obj *o, unsigned tag, uint64_t *value, char *err, size_t errlen)
+int arm_attribute(const struct obj *o, unsigned tag, uint64_t *value, char *err, size_t errlen)
 {
 	const struct obj_section *s = obj_section_named(o, ".ARM.attributes");
 	if (o->format != OBJ_ELF || !s || !s->data || !s->size)
