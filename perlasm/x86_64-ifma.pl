@@ -66,7 +66,7 @@
 # sixteen), so nothing here is callee-saved on Win64 (xmm6-15 are) and the
 # Win64 flavours need no vector saves in their unwind data. That bounds
 # the register files: K+10 <= 22 for one product (K+6 past amm_fast),
-# 2(K+4)+6 <= 22 for two.
+# 2(K+3)+6 <= 22 for two (whose k0 vectors live in the frame).
 #
 # Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
 # as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
@@ -112,7 +112,7 @@ my %WIDTH = (x1 => 8, x2 => 8);
 # X1_FAST_KMAX (K + 10 <= 22), amm beyond (K + 6 <= 22).
 my $X1_KMAX = 16;
 my $X1_FAST_KMAX = 12;
-my $X2_KMAX = 3;		# up to L = 24: 1024-bit factors (2(K+4)+6 <= 22)
+my $X2_KMAX = 5;		# up to L = 40: 2048-bit factors (2(K+3)+6 <= 22)
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
 
@@ -331,19 +331,32 @@ sub xmm { "%xmm$_[0]" }
 sub vclear { "\tvpxorq\t" . join(',', (xmm($_[0])) x 3) . "\n" }	# the whole zmm = 0
 
 # amm_fast's registers (numbers from @POOL) for $copies products of K
-# registers: per copy the accumulator A (K registers), m, c, k0 and b_i in
-# every lane; shared: MASK (2^52 - 1 in every lane), ZERO, BN (b_{i+1}),
-# the product temporaries T and H, XB (X broadcast); used: how many of
-# @POOL. The frame holds n' of each copy, K registers, 64-byte aligned.
+# registers: per copy the accumulator A (K registers), m, c and b_i in
+# every lane, and k0 in every lane (K0: the operand, a register for one
+# product; for two, which need the registers for K up to 5, a vector in
+# the frame, read once per row like n'); shared: MASK (2^52 - 1 in every
+# lane), ZERO, BN (b_{i+1}), the product temporaries T and H, XB (X
+# broadcast); used: how many of @POOL. The frame holds n' of each copy, K
+# registers, then the pairs' k0 vectors, 64-byte aligned.
 sub fast_regs {
 	my ($copies, $K) = @_;
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
-	my $g = { copies => $copies, K => $K, L => 8 * $K, frame => 64 * $K * $copies + 64,
+	my $inframe = $copies == 2;
+	# direct, the pairs: every register takes every product in place, no
+	# T or H and no VPADDQ, so a register-row is 4 VPMADD52 and a VALIGNQ,
+	# 5 operations on the two ports both take, not 7 (9 for register 0).
+	# The register's chain through a row grows to the VALIGNQ and four
+	# dependent VPMADD52 (about 19 cycles; the m chain, register 0's, 20),
+	# which the other copy's half of the row covers (2(5K+5) operations,
+	# 20 cycles at K=3); one product alone would wait on it.
+	my $g = { copies => $copies, K => $K, L => 8 * $K, direct => $copies == 2,
+	          frame => 64 * ($K + $inframe) * $copies + 64,
 	          name => $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K" };
 	for my $c (0 .. $copies - 1) {
 		$g->{A}[$c] = [ map { $take->() } 1 .. $K ];
-		($g->{M}[$c], $g->{C}[$c], $g->{K0}[$c], $g->{B}[$c]) = map { $take->() } 1 .. 4;
+		($g->{M}[$c], $g->{C}[$c], $g->{B}[$c]) = map { $take->() } 1 .. 3;
+		$g->{K0}[$c] = $inframe ? 64 * ($copies * $K + $c) . "(%r10)" : zmm($take->());
 	}
 	@$g{qw(MASK ZERO BN T H XB)} = map { $take->() } 1 .. 6;
 	$g->{used} = @POOL - @free;
@@ -365,7 +378,11 @@ sub fast_entry {
 	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	      . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
 	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
-	$s .= "\tvpbroadcastq\t$k0[$_]," . zmm($g->{K0}[$_]) . "\n" for 0 .. $copies - 1;
+	for my $c (0 .. $copies - 1) {	# a K0 in the frame goes there through T
+		my $k0 = $g->{K0}[$c];
+		$s .= "\tvpbroadcastq\t$k0[$c]," . ($k0 =~ /^%/ ? $k0 : zmm($g->{T})) . "\n";
+		$s .= "\tvmovdqu64\t" . zmm($g->{T}) . ",$k0\n" unless $k0 =~ /^%/;
+	}
 	return $s . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
 	     . "\tvpbroadcastq\t%rax," . zmm($g->{MASK}) . "\n" . vclear($g->{ZERO})
 	     . "\tmov\t\$0x7f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-6\n"
@@ -402,7 +419,7 @@ sub fast_mc {
 	     . "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
 	     . "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n"
 	     . vclear($M)
-	     . "\tvpmadd52luq\t" . zmm($g->{K0}[$c]) . "," . zmm($XB) . "," . zmm($M) . "\n";
+	     . "\tvpmadd52luq\t" . $g->{K0}[$c] . "," . zmm($XB) . "," . zmm($M) . "\n";
 }
 
 # One row of every copy; the last has no b_{i+1} and no next m.
@@ -414,21 +431,26 @@ sub fast_row {
 
 # acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0: the shift moves
 # every limb down one lane (ZERO into the top); the a_j*b products of
-# register j are summed in T, which joins acc_j with one VPADDQ.
+# register j are summed in T, which joins acc_j with one VPADDQ (direct:
+# into acc_j itself). b_i comes again from memory (a broadcast load takes
+# no vector port; a register copy from BN would).
 sub fast_row_ab {
 	my ($g, $c, $last) = @_;
 	my ($K, $T, $BN, $B) = ($g->{K}, $g->{T}, $g->{BN}, $g->{B}[$c]);
 	my @a = @{ $g->{A}[$c] };
-	my $r = "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
+	my $r = "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n"
+	      . "\tvpbroadcastq\t" . fast_off($g, $c, 0) . "(%rdx)," . zmm($B) . "\n";
 	$r .= "\tvpbroadcastq\t" . (fast_off($g, $c, 0) + 8) . "(%rdx)," . zmm($BN) . "\n" unless $last;
 	$r .= "\tvalignq\t\$1," . zmm($a[$_]) . "," . zmm($_ < $K - 1 ? $a[$_ + 1] : $g->{ZERO})
 	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
 	for my $j (0 .. $K - 1) {
 		my $aj = fast_off($g, $c, $j) . "(%rsi)";
-		$r .= vclear($T) . "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($T) . "\n";
-		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($T) . "\n" unless $last;
-		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($T) . "," . zmm($T) . "{%k1}\n" unless $j;
-		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+		my $to = $g->{direct} ? $a[$j] : $T;
+		$r .= vclear($T) if $to == $T;
+		$r .= "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($to) . "\n";
+		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($to) . "\n" unless $last;
+		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($to) . "," . zmm($to) . "{%k1}\n" unless $j;
+		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n" if $to == $T;
 	}
 	return $r;
 }
@@ -436,25 +458,28 @@ sub fast_row_ab {
 # acc += lo(n'*m) + hi(n*m), register 0 first: its lane 0, the next X, waits
 # for hi(n_0*m) (in H) and lo(n'_0*m) = lo(n_1*m) (in T), two VPADDQ on the
 # m chain; the other registers take lo(n'*m) directly and hi(n*m) through
-# H. Then the next row's m, c and b_i (b_{i+1} from BN).
+# H (direct: every register takes both directly). Then the next row's m
+# and c.
 sub fast_row_nm {
 	my ($g, $c, $last) = @_;
 	my ($H, $T, $M) = ($g->{H}, $g->{T}, $g->{M}[$c]);
 	my @a = @{ $g->{A}[$c] };
 	my $n = sub { fast_off($g, $c, $_[0]) . "(%rcx)," . zmm($M) };	# n_j, m
 	my $np = sub { fast_np($g, $c, $_[0]) . "(%r10)," . zmm($M) };	# n'_j, m
-	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n"
-	      . vclear($H) . "\tvpmadd52huq\t" . $n->(0) . "," . zmm($H) . "\n"
-	      . vclear($T) . "\tvpmadd52luq\t" . $np->(0) . "," . zmm($T) . "\n"
-	      . "\tvpaddq\t" . zmm($H) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n"
-	      . "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n";
-	for my $j (1 .. $g->{K} - 1) {
-		$r .= "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n"
-		    . vclear($H) . "\tvpmadd52huq\t" . $n->($j) . "," . zmm($H) . "\n"
+	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n";
+	for my $j (0 .. $g->{K} - 1) {
+		if ($g->{direct}) {
+			$r .= "\tvpmadd52huq\t" . $n->($j) . "," . zmm($a[$j]) . "\n"
+			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n";
+			next;
+		}
+		$r .= $j ? "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n"
+		    : vclear($T) . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($T) . "\n";
+		$r .= vclear($H) . "\tvpmadd52huq\t" . $n->($j) . "," . zmm($H) . "\n"
 		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n" unless $j;
 	}
-	$r .= "\t# the next row's m, c and b_i\n" . fast_mc($g, $c)
-	    . "\tvmovdqu64\t" . zmm($g->{BN}) . "," . zmm($g->{B}[$c]) . "\n" unless $last;
+	$r .= "\t# the next row's m and c\n" . fast_mc($g, $c) unless $last;
 	return $r;
 }
 
