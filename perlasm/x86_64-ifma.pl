@@ -112,6 +112,14 @@ my %WIDTH = (x1 => 8, x2 => 8);
 # X1_FAST_KMAX (K + 10 <= 22), amm beyond (K + 6 <= 22).
 my $X1_KMAX = 16;
 my $X1_FAST_KMAX = 12;
+# From this K one product alone takes every product in place, as the pairs
+# do ("direct" in fast_regs): its row has enough work to cover the longer
+# chain. Measured (montbench amm52, ns per product, best of two interleaved
+# runs): K=5 (2048 bits) 260 with register 0 and a*b through T against 308
+# direct; K=7 (2560) 417 direct against 458; K=8 and K=10 (3072, 4096)
+# 509 and 791 direct against 610 and 972 before. No multiple of 512 bits
+# needs K=6.
+my $X1_DIRECT_KMIN = 7;
 my $X2_KMAX = 5;		# up to L = 40: 2048-bit factors (2(K+3)+6 <= 22)
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
@@ -279,9 +287,10 @@ sub amm {
 # 0: c = ceil(X/2^52) = (X + 2^52 - 1) >> 52, known from X alone. The
 # next X is lane 0 of acc', whose only terms waiting for m are hi(n_0*m)
 # and lo(n_1*m): from m to the next m a VPMADD52, two VPADDQ, VPBROADCASTQ
-# and the VPMADD52 with k0, about 14.4 cycles; two products fill the IFMA
-# units (4K+1 products and K+2 shuffles per row each). b_{i+1}, broadcast
-# for lo(a*b_{i+1}), stays in a register for the next row's hi(a*b_{i+1}).
+# and the VPMADD52 with k0, about 14.4 cycles (the direct form, see
+# fast_regs, takes a longer chain for fewer operations); two products fill
+# the IFMA units (4K+1 products and K+2 shuffles per row each). b_i and
+# b_{i+1} are broadcast from memory each row.
 sub amm_fast {
 	my ($copies, $K) = @_;
 	my $g = fast_regs($copies, $K);
@@ -343,14 +352,18 @@ sub fast_regs {
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
 	my $inframe = $copies == 2;
-	# direct, the pairs: every register takes every product in place, no
-	# T or H and no VPADDQ, so a register-row is 4 VPMADD52 and a VALIGNQ,
-	# 5 operations on the two ports both take, not 7 (9 for register 0).
-	# The register's chain through a row grows to the VALIGNQ and four
-	# dependent VPMADD52 (about 19 cycles; the m chain, register 0's, 20),
-	# which the other copy's half of the row covers (2(5K+5) operations,
-	# 20 cycles at K=3); one product alone would wait on it.
-	my $g = { copies => $copies, K => $K, L => 8 * $K, direct => $copies == 2,
+	# direct, the pairs and the wide single products: every register takes
+	# every product in place, no T or H and no VPADDQ, so a register-row
+	# is 4 VPMADD52 and a VALIGNQ, 5 operations on the two ports both
+	# take, not 6 (9 for register 0). The register's chain through a row
+	# grows to the VALIGNQ and four dependent VPMADD52 (about 19 cycles;
+	# the m chain, register 0's, 20), which the rest of the row covers
+	# when it is long enough: the other copy's half (2(5K+5) operations,
+	# 20 cycles at K=3), or K >= X1_DIRECT_KMIN registers. Otherwise
+	# register 0 and the a*b products of every register go through T and
+	# H (the m chain then about 13 cycles).
+	my $g = { copies => $copies, K => $K, L => 8 * $K,
+	          direct => $copies == 2 || $K >= $X1_DIRECT_KMIN,
 	          frame => 64 * ($K + $inframe) * $copies + 64,
 	          name => $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K" };
 	for my $c (0 .. $copies - 1) {
@@ -457,9 +470,8 @@ sub fast_row_ab {
 
 # acc += lo(n'*m) + hi(n*m), register 0 first: its lane 0, the next X, waits
 # for hi(n_0*m) (in H) and lo(n'_0*m) = lo(n_1*m) (in T), two VPADDQ on the
-# m chain; the other registers take lo(n'*m) directly and hi(n*m) through
-# H (direct: every register takes both directly). Then the next row's m
-# and c.
+# m chain; the other registers take both directly (direct: register 0
+# too). Then the next row's m and c.
 sub fast_row_nm {
 	my ($g, $c, $last) = @_;
 	my ($H, $T, $M) = ($g->{H}, $g->{T}, $g->{M}[$c]);
@@ -468,16 +480,15 @@ sub fast_row_nm {
 	my $np = sub { fast_np($g, $c, $_[0]) . "(%r10)," . zmm($M) };	# n'_j, m
 	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n";
 	for my $j (0 .. $g->{K} - 1) {
-		if ($g->{direct}) {
+		if ($j || $g->{direct}) {
 			$r .= "\tvpmadd52huq\t" . $n->($j) . "," . zmm($a[$j]) . "\n"
 			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n";
 			next;
 		}
-		$r .= $j ? "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n"
-		    : vclear($T) . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($T) . "\n";
-		$r .= vclear($H) . "\tvpmadd52huq\t" . $n->($j) . "," . zmm($H) . "\n"
-		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
-		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n" unless $j;
+		$r .= vclear($H) . "\tvpmadd52huq\t" . $n->(0) . "," . zmm($H) . "\n"
+		    . vclear($T) . "\tvpmadd52luq\t" . $np->(0) . "," . zmm($T) . "\n"
+		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n"
+		    . "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n";
 	}
 	$r .= "\t# the next row's m and c\n" . fast_mc($g, $c) unless $last;
 	return $r;
