@@ -289,8 +289,9 @@ sub amm {
 # and lo(n_1*m): from m to the next m a VPMADD52, two VPADDQ, VPBROADCASTQ
 # and the VPMADD52 with k0, about 14.4 cycles (the direct form, see
 # fast_regs, takes a longer chain for fewer operations); two products fill
-# the IFMA units (4K+1 products and K+2 shuffles per row each). b_i and
-# b_{i+1} are broadcast from memory each row.
+# the IFMA units (4K+1 products and K+2 shuffles per row each). b_{i+1},
+# broadcast for lo(a*b_{i+1}), stays in a register for the next row's
+# hi(a*b_{i+1}).
 sub amm_fast {
 	my ($copies, $K) = @_;
 	my $g = fast_regs($copies, $K);
@@ -445,14 +446,12 @@ sub fast_row {
 # acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0: the shift moves
 # every limb down one lane (ZERO into the top); the a_j*b products of
 # register j are summed in T, which joins acc_j with one VPADDQ (direct:
-# into acc_j itself). b_i comes again from memory (a broadcast load takes
-# no vector port; a register copy from BN would).
+# into acc_j itself).
 sub fast_row_ab {
 	my ($g, $c, $last) = @_;
 	my ($K, $T, $BN, $B) = ($g->{K}, $g->{T}, $g->{BN}, $g->{B}[$c]);
 	my @a = @{ $g->{A}[$c] };
-	my $r = "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n"
-	      . "\tvpbroadcastq\t" . fast_off($g, $c, 0) . "(%rdx)," . zmm($B) . "\n";
+	my $r = "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
 	$r .= "\tvpbroadcastq\t" . (fast_off($g, $c, 0) + 8) . "(%rdx)," . zmm($BN) . "\n" unless $last;
 	$r .= "\tvalignq\t\$1," . zmm($a[$_]) . "," . zmm($_ < $K - 1 ? $a[$_ + 1] : $g->{ZERO})
 	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
@@ -471,7 +470,7 @@ sub fast_row_ab {
 # acc += lo(n'*m) + hi(n*m), register 0 first: its lane 0, the next X, waits
 # for hi(n_0*m) (in H) and lo(n'_0*m) = lo(n_1*m) (in T), two VPADDQ on the
 # m chain; the other registers take both directly (direct: register 0
-# too). Then the next row's m and c.
+# too). Then the next row's m, c and b_i (b_{i+1} from BN).
 sub fast_row_nm {
 	my ($g, $c, $last) = @_;
 	my ($H, $T, $M) = ($g->{H}, $g->{T}, $g->{M}[$c]);
@@ -490,7 +489,8 @@ sub fast_row_nm {
 		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n"
 		    . "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n";
 	}
-	$r .= "\t# the next row's m and c\n" . fast_mc($g, $c) unless $last;
+	$r .= "\t# the next row's m, c and b_i\n" . fast_mc($g, $c)
+	    . "\tvmovdqu64\t" . zmm($g->{BN}) . "," . zmm($g->{B}[$c]) . "\n" unless $last;
 	return $r;
 }
 
