@@ -292,6 +292,30 @@ $(BUILD)/montbench $(BUILD)/montbench-test: $(BENCH_SRC) bench/bench.h $(MONT_DE
 		-Wl,-Bstatic -lcrypto -lgmp -Wl,-Bdynamic -lpthread -ldl
 bench: $(BUILD)/montbench
 	$(BUILD)/montbench $(BENCH_ARGS)
+# bench-peers: the same, with OpenSSL 4.0.2 beside Debian's 3.0 (ossl4-api,
+# ossl4-x2). ci/peers builds 4.0.2 once from Debian's source package under
+# build/peers/; without it (no deb-src reach, a failed build) the bench runs
+# without those two and says so. The two libcryptos share one process:
+# bench/openssl.c built against 4.0.2 is linked with its libcrypto.a into
+# one object (ld -r; -d gives its common symbols, OPENSSL_ia32cap_P, their
+# own space) in which objcopy leaves only bench_ossl4_* global.
+OSSL4 := $(BUILD)/peers/openssl-4.0-stock
+$(BUILD)/ossl4.o: bench/openssl.c bench/bench.h $(OSSL4)/libcrypto.a | $(BUILD)
+	$(CC) $(TOOL_CFLAGS) -DOSSL_TAG=4 -I$(OSSL4)/include -c -o $(BUILD)/ossl4-own.o bench/openssl.c
+	ld -r -d -o $(BUILD)/ossl4-all.o $(BUILD)/ossl4-own.o $(OSSL4)/libcrypto.a
+	objcopy --wildcard --keep-global-symbol='bench_ossl4_*' $(BUILD)/ossl4-all.o $@
+$(BUILD)/montbench-peers: $(BENCH_SRC) bench/bench.h $(MONT_DEPS) $(BUILD)/libmont.a $(BUILD)/ossl4.o
+	$(CC) $(TOOL_CFLAGS) -DBENCH_OSSL4 -Imont -I$(BUILD) -o $@ $(BENCH_SRC) $(filter %.a %.o,$^) \
+		-Wl,-Bstatic -lcrypto -lgmp -Wl,-Bdynamic -lpthread -ldl
+bench-peers: $(BUILD)/montbench
+	@if ci/peers openssl --stock-lib --versions 4.0 >/dev/null; then \
+		$(MAKE) --no-print-directory $(BUILD)/montbench-peers && \
+		$(BUILD)/montbench-peers $(BENCH_ARGS); \
+	else \
+		echo "bench-peers: OpenSSL 4.0.2 cannot be had here (ci/peers says why above):" \
+		     "ossl4-api and ossl4-x2 are skipped" >&2; \
+		$(BUILD)/montbench $(BENCH_ARGS); \
+	fi
 # Instruction counts, repeatable where times are not. valgrind's CPUID hides
 # ADX although it runs it: MONT_ASSUME_CPU reaches our ADX kernels (and the
 # AVX2 table lookup this CPU would run) and
@@ -382,5 +406,5 @@ clean:
 FORCE:
 
 # Targets that name no file
-.PHONY: all caps regen test check test-slow matrix peers install uninstall bench bench-callgrind \
+.PHONY: all caps regen test check test-slow matrix peers install uninstall bench bench-peers bench-callgrind \
 	fuzz fuzz-audit fuzz-coverage flavours asan bench-probe clean FORCE

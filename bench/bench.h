@@ -51,10 +51,48 @@ struct contender {
 	const char *(*unavailable_at)(const struct contender *, unsigned bits);
 };
 
-#define MAX_CONTENDERS 10
+#define MAX_CONTENDERS 12
 extern const struct contender contenders[];
 extern const size_t ncontenders;
 int contender_is_openssl(const struct contender *);
+
+/* What ours, ossl-raw and the ossl x2 contenders share: they work on limb
+ * arrays allocated with their state (limbs_new), so free() releases both
+ * (ossl-raw frees its aligned table first); one reset (x <- a) and one
+ * result serve them all. */
+struct limbs {
+	const struct operands *o;
+	uint64_t *x;            /* mul, sqr: the chained value, num limbs */
+	uint64_t *r;            /* modexp: num limbs; modexp2: 2*num; ours: 8*num */
+	int fail;               /* a call reported failure */
+};
+void *limbs_new(size_t size, const struct operands *o, size_t extra,
+		uint64_t **extra_at);
+void limbs_reset(void *);
+int limbs_result(void *, enum op, uint64_t *out);
+
+/* bench/openssl.c, built once per OpenSSL linked (tag 3: the system's;
+ * tag 4: `make bench-peers`'s 4.0.2): its functions, named by tag. */
+#define OSSL_FN(tag, name) OSSL_FN_(tag, name)	/* tag expanded first */
+#define OSSL_FN_(tag, name) bench_ossl##tag##_##name
+#define OSSL_DECLARE(tag) \
+	const char *OSSL_FN(tag, version)(void); \
+	void *OSSL_FN(tag, api_prepare)(const struct operands *); \
+	void OSSL_FN(tag, api_reset)(void *); \
+	void OSSL_FN(tag, api_run)(void *, enum op, unsigned long); \
+	int OSSL_FN(tag, api_result)(void *, enum op, uint64_t *); \
+	void OSSL_FN(tag, api_release)(void *); \
+	int OSSL_FN(tag, r_squared_of)(uint64_t *, const struct operands *, \
+				       const uint64_t *); \
+	void *OSSL_FN(tag, x2_prepare)(const struct operands *); \
+	const char *OSSL_FN(tag, x2_unavailable)(const struct contender *); \
+	const char *OSSL_FN(tag, x2_unavailable_at)(const struct contender *, \
+						    unsigned); \
+	void OSSL_FN(tag, x2_run)(void *, enum op, unsigned long);
+OSSL_DECLARE(3)
+#ifdef BENCH_OSSL4
+OSSL_DECLARE(4)
+#endif
 
 /* One line of the report: a contender's time for one op at one size. */
 struct result {

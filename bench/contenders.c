@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The contenders: our backends through mont/mont.h, OpenSSL at its API and
- * at its raw x86-64 kernels, and GMP's mpz_powm_sec. Everything a timed
+/* The contenders: our backends through mont/mont.h, OpenSSL at its API
+ * (bench/openssl.c) and at its raw x86-64 kernels, and GMP's mpz_powm_sec. Everything a timed
  * loop needs (contexts, tables, R^2) is prepared before it. */
 #include <gmp.h>
 #include <openssl/bn.h>
@@ -24,19 +24,6 @@ void bn_gather5(BN_ULONG *out, size_t num, void *table, size_t power);
 void bn_power5(BN_ULONG *rp, const BN_ULONG *ap, const void *table,
 	       const BN_ULONG *np, const BN_ULONG *n0, int num, int power);
 int bn_get_bits5(const BN_ULONG *ap, int off);
-/* OpenSSL 3.0's AVX-512 IFMA RSA-CRT path (crypto/bn/rsaz_exp_x2.c, as its
- * comment documents it): res_i = base_i^exp_i mod m_i for two moduli of
- * factor_size bits (3.0: 1024 only), all in radix 2^64; rr_i = R^2 mod
- * m_i with R = 2^factor_size, k0_i = -m_i^-1 mod 2^64. Returns 1, or 0 on
- * failure. The eligibility check reads OPENSSL_ia32cap (IFMA, VL, BW...). */
-int ossl_rsaz_mod_exp_avx512_x2(BN_ULONG *res1, const BN_ULONG *base1,
-				const BN_ULONG *exp1, const BN_ULONG *m1,
-				const BN_ULONG *rr1, BN_ULONG k0_1,
-				BN_ULONG *res2, const BN_ULONG *base2,
-				const BN_ULONG *exp2, const BN_ULONG *m2,
-				const BN_ULONG *rr2, BN_ULONG k0_2,
-				int factor_size);
-int ossl_rsaz_avx512ifma_eligible(void);
 
 static int all_ops(enum op op) { (void)op; return 1; }
 /* batch8 is mont_modexp_batch's: ours alone */
@@ -45,23 +32,14 @@ static int one_at_a_time(enum op op) { return op != OP_EXP2 && op != OP_BATCH; }
 static int exp_only(enum op op) { return op == OP_EXP; }
 static int exp2_only(enum op op) { return op == OP_EXP2; }
 
-/* ---- what ours, ossl-raw and ossl-x2 share: they work on limb arrays,
- * allocated with their state, so free() releases both (ossl-raw frees its
- * aligned table first); one reset and one result serve all three ---- */
-
-struct limbs {
-	const struct operands *o;
-	uint64_t *x;            /* mul, sqr: the chained value, num limbs */
-	uint64_t *r;            /* modexp: num limbs; modexp2: 2*num; ours: 8*num */
-	int fail;               /* a call reported failure */
-};
+/* ---- struct limbs (bench.h) ---- */
 
 /* A state of `size` bytes starting with a struct limbs, followed by x, r
  * and `extra` arrays of num limbs (at *extra_at), all zero. `size` is a
  * multiple of the state's alignment (a pointer's at least), so the limbs
  * right after it are aligned too. */
-static void *limbs_new(size_t size, const struct operands *o, size_t extra,
-		       uint64_t **extra_at)
+void *limbs_new(size_t size, const struct operands *o, size_t extra,
+		uint64_t **extra_at)
 {
 	struct limbs *s = calloc(1, size + (3 + extra) * o->num * 8);
 	if (!s)
@@ -74,14 +52,14 @@ static void *limbs_new(size_t size, const struct operands *o, size_t extra,
 	return s;
 }
 
-static void limbs_reset(void *p)
+void limbs_reset(void *p)
 {
 	struct limbs *s = p;
 	memcpy(s->x, s->o->a, s->o->num * 8);
 	s->fail = 0;
 }
 
-static int limbs_result(void *p, enum op op, uint64_t *out)
+int limbs_result(void *p, enum op op, uint64_t *out)
 {
 	struct limbs *s = p;
 	memcpy(out, OP_IS_EXP(op) ? s->r : s->x,
@@ -164,129 +142,6 @@ static void ours_run(void *p, enum op op, unsigned long it)
 	}
 }
 
-/* ---- OpenSSL API: BN_mod_mul_montgomery, BN_mod_exp_mont_consttime ---- */
-
-/* One r = base^e mod n with its Montgomery context: modexp runs the
- * first, modexp2 (the RSA-CRT pair as two calls) both. */
-struct api_exp {
-	BN_MONT_CTX *mont;
-	BIGNUM *n, *base, *e, *r;
-};
-
-struct api {
-	size_t num;
-	BN_CTX *ctx;
-	BIGNUM *x, *b;          /* mul: x <- x*b; sqr: x <- x*x */
-	struct api_exp exp[2];  /* a^e mod n; b^e2 mod n2 */
-	int fail;
-};
-
-static BIGNUM *bn_of(const uint64_t *p, size_t num)
-{
-	/* limbs are little-endian 64-bit words: little-endian bytes on x86 */
-	return BN_lebin2bn((const unsigned char *)p, (int)(num * 8), NULL);
-}
-
-static int api_exp_prepare(struct api_exp *x, const uint64_t *n,
-			   const uint64_t *base, const uint64_t *e, size_t num,
-			   BN_CTX *ctx)
-{
-	x->mont = BN_MONT_CTX_new();
-	x->n = bn_of(n, num);
-	x->base = bn_of(base, num);
-	x->e = bn_of(e, num);
-	x->r = BN_new();
-	return x->mont && x->n && x->base && x->e && x->r
-		&& BN_MONT_CTX_set(x->mont, x->n, ctx) ? 0 : -1;
-}
-
-static void api_exp_free(struct api_exp *x)
-{
-	BIGNUM *bn[] = { x->n, x->base, x->e, x->r };
-	for (size_t i = 0; i < sizeof bn / sizeof *bn; i++)
-		BN_free(bn[i]);
-	BN_MONT_CTX_free(x->mont);
-}
-
-static void api_release(void *p)
-{
-	struct api *s = p;
-	api_exp_free(&s->exp[0]);
-	api_exp_free(&s->exp[1]);
-	BN_free(s->x);
-	BN_free(s->b);
-	BN_CTX_free(s->ctx);
-	free(s);
-}
-
-static void *api_prepare(const struct operands *o)
-{
-	struct api *s = calloc(1, sizeof *s);
-	if (!s)
-		return NULL;
-	s->num = o->num;
-	s->ctx = BN_CTX_new();
-	s->x = BN_new();
-	s->b = bn_of(o->b, o->num);
-	if (!s->ctx || !s->x || !s->b
-	    || api_exp_prepare(&s->exp[0], o->n, o->a, o->e, o->num, s->ctx)
-	    || api_exp_prepare(&s->exp[1], o->n2, o->b, o->e2, o->num, s->ctx)) {
-		api_release(s);
-		return NULL;
-	}
-	return s;
-}
-
-static void api_reset(void *p)
-{
-	struct api *s = p;
-	s->fail = !BN_copy(s->x, s->exp[0].base);      /* x <- a */
-}
-
-/* 1 when BN_mod_exp_mont_consttime reports failure */
-static int api_exp_failed(struct api *s, int i)
-{
-	struct api_exp *x = &s->exp[i];
-	return !BN_mod_exp_mont_consttime(x->r, x->base, x->e, x->n, s->ctx,
-					  x->mont);
-}
-
-static void api_run(void *p, enum op op, unsigned long it)
-{
-	struct api *s = p;
-	switch (op) {
-	case OP_MUL:
-		while (it--)
-			s->fail |= !BN_mod_mul_montgomery(s->x, s->x, s->b,
-							  s->exp[0].mont, s->ctx);
-		break;
-	case OP_SQR:
-		while (it--)
-			s->fail |= !BN_mod_mul_montgomery(s->x, s->x, s->x,
-							  s->exp[0].mont, s->ctx);
-		break;
-	case OP_EXP2:	/* the RSA-CRT pair as two calls */
-		while (it--)
-			s->fail |= api_exp_failed(s, 0) | api_exp_failed(s, 1);
-		break;
-	default:
-		while (it--)
-			s->fail |= api_exp_failed(s, 0);
-		break;
-	}
-}
-
-static int api_result(void *p, enum op op, uint64_t *out)
-{
-	struct api *s = p;
-	for (int i = 0; i < (op == OP_EXP2 ? 2 : 1); i++)
-		if (BN_bn2lebinpad(OP_IS_EXP(op) ? s->exp[i].r : s->x,
-				   (unsigned char *)(out + i * s->num),
-				   (int)(s->num * 8)) < 0)
-			return -1;
-	return s->fail ? -1 : 0;
-}
-
 /* ---- OpenSSL raw kernels: bn_mul_mont; modexp as BN_mod_exp_mont_
  * consttime drives bn_power5 on x86-64: a 32-entry table in the
  * scatter5/gather5 layout, then one bn_power5 (5 squarings and a
@@ -307,22 +162,6 @@ static void raw_release(void *p)
 	free(s);
 }
 
-/* R^2 mod n, so a -> a*R is one Montgomery multiplication. */
-static int r_squared_of(uint64_t *out, const struct operands *o,
-			const uint64_t *modulus)
-{
-	BN_CTX *ctx = BN_CTX_new();
-	BIGNUM *rr = BN_new(), *n = bn_of(modulus, o->num);
-	int ok = ctx && rr && n && BN_set_bit(rr, (int)(2 * o->bits))
-		&& BN_mod(rr, rr, n, ctx)
-		&& BN_bn2lebinpad(rr, (unsigned char *)out,
-				  (int)(o->num * 8)) >= 0;
-	BN_free(rr);
-	BN_free(n);
-	BN_CTX_free(ctx);
-	return ok ? 0 : -1;
-}
-
 static void *raw_prepare(const struct operands *o)
 {
 	uint64_t *more;
@@ -333,7 +172,7 @@ static void *raw_prepare(const struct operands *o)
 	split_limbs(more, o->num, part, RAW_MORE);
 	s->n0[0] = o->n0;
 	s->table = aligned_alloc(64, 32 * o->num * 8);
-	if (!s->table || r_squared_of(s->rr, o, o->n)) {
+	if (!s->table || OSSL_FN(3, r_squared_of)(s->rr, o, o->n)) {
 		raw_release(s);
 		return NULL;
 	}
@@ -401,52 +240,6 @@ static void raw_run(void *p, enum op op, unsigned long it)
 	}
 }
 
-/* ---- OpenSSL's IFMA pair: ossl_rsaz_mod_exp_avx512_x2 ---- */
-
-struct x2 {
-	struct limbs h;         /* r: the pair's results */
-	uint64_t *rr, *rr2;     /* R^2 mod n, R^2 mod n2 */
-};
-
-static void *x2_prepare(const struct operands *o)
-{
-	uint64_t *more;
-	struct x2 *s = limbs_new(sizeof *s, o, 2, &more);
-	if (!s)
-		return NULL;
-	s->rr = more;
-	s->rr2 = more + o->num;
-	if (r_squared_of(s->rr, o, o->n) || r_squared_of(s->rr2, o, o->n2)) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-static const char *x2_unavailable(const struct contender *c)
-{
-	(void)c;
-	return ossl_rsaz_avx512ifma_eligible() ? NULL : "CPU lacks it";
-}
-
-static const char *x2_unavailable_at(const struct contender *c, unsigned bits)
-{
-	(void)c;
-	return bits == 1024 ? NULL : "1024 bits only (OpenSSL 3.0)";
-}
-
-static void x2_run(void *p, enum op op, unsigned long it)
-{
-	struct x2 *s = p;
-	const struct operands *o = s->h.o;
-	uint64_t *r = s->h.r;
-	(void)op;
-	while (it--)
-		s->h.fail |= !ossl_rsaz_mod_exp_avx512_x2(r, o->a, o->e, o->n,
-				s->rr, o->n0, r + o->num, o->b, o->e2, o->n2,
-				s->rr2, o->n0_2, (int)o->bits);
-}
-
 /* ---- GMP: mpz_powm_sec ---- */
 
 struct gmp {
@@ -504,6 +297,18 @@ static void gmp_release(void *p)
 	name, ours_prepare, limbs_reset, ours_run, limbs_result, free, \
 	ours_unavailable, ours_activate, NULL }
 
+/* One OpenSSL's contenders (bench/openssl.c, built per tag). */
+#define OSSL_API(tag, name) { name, "BN_mod_mul_montgomery / " \
+	"BN_mod_exp_mont_consttime (modexp2: two of them)", not_batch, NULL, \
+	OSSL_FN(tag, api_prepare), OSSL_FN(tag, api_reset), \
+	OSSL_FN(tag, api_run), OSSL_FN(tag, api_result), \
+	OSSL_FN(tag, api_release), NULL, NULL, NULL }
+#define OSSL_X2(tag, name) { name, "ossl_rsaz_mod_exp_avx512_x2 (OpenSSL's " \
+	"AVX-512 IFMA RSA-CRT pair)", exp2_only, NULL, \
+	OSSL_FN(tag, x2_prepare), limbs_reset, OSSL_FN(tag, x2_run), \
+	limbs_result, free, OSSL_FN(tag, x2_unavailable), NULL, \
+	OSSL_FN(tag, x2_unavailable_at) }
+
 const struct contender contenders[] = {
 	OURS("ifma"),
 	OURS("adx"),
@@ -513,16 +318,15 @@ const struct contender contenders[] = {
 	  "2^52, R = 2^(52L); checked as x*(2^(52L)/2^bits)^j)", amm_has, NULL,
 	  amm_prepare, amm_reset, amm_run, amm_result, amm_release,
 	  amm_unavailable, NULL, amm_unavailable_at },
-	{ "ossl-api", "BN_mod_mul_montgomery / BN_mod_exp_mont_consttime "
-	  "(modexp2: two of them)",
-	  not_batch, NULL, api_prepare, api_reset, api_run, api_result,
-	  api_release, NULL, NULL, NULL },
+	OSSL_API(3, "ossl-api"),
 	{ "ossl-raw", "bn_mul_mont / bn_power5 loop on a gather5 table",
 	  one_at_a_time, NULL, raw_prepare, limbs_reset, raw_run, limbs_result,
 	  raw_release, NULL, NULL, NULL },
-	{ "ossl-x2", "ossl_rsaz_mod_exp_avx512_x2 (OpenSSL's AVX-512 IFMA "
-	  "RSA-CRT pair)", exp2_only, NULL, x2_prepare, limbs_reset, x2_run,
-	  limbs_result, free, x2_unavailable, NULL, x2_unavailable_at },
+	OSSL_X2(3, "ossl-x2"),
+#ifdef BENCH_OSSL4
+	OSSL_API(4, "ossl4-api"),
+	OSSL_X2(4, "ossl4-x2"),
+#endif
 	{ "gmp", "mpz_powm_sec", exp_only, NULL, gmp_prepare, gmp_reset,
 	  gmp_run, gmp_result, gmp_release, NULL, NULL, NULL },
 };
@@ -532,5 +336,5 @@ _Static_assert(sizeof contenders / sizeof contenders[0] <= MAX_CONTENDERS,
 
 int contender_is_openssl(const struct contender *c)
 {
-	return c->prepare == api_prepare || c->prepare == raw_prepare;
+	return c->prepare == OSSL_FN(3, api_prepare) || c->prepare == raw_prepare;
 }

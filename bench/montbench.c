@@ -3,7 +3,6 @@
  * interleaved rounds; OpenSSL is timed a second time in a re-executed child
  * with its ADX path masked, and merged into the same report. */
 #include <errno.h>
-#include <openssl/crypto.h>
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +45,8 @@ static void usage(FILE *f)
 		"          [--only LIST] [--seed N] [--callgrind] [--corrupt NAME]\n"
 		"  LIST is comma-separated. --only takes op names (mul, sqr, modexp,\n"
 		"  modexp2, batch8) and contender names (ifma, adx, mulq, c, amm52, ossl-api,\n"
-		"  ossl-raw, ossl-x2, gmp, ossl-api-noadx, ossl-raw-noadx).\n", self);
+		"  ossl-raw, ossl-x2, gmp, ossl-api-noadx, ossl-raw-noadx; built by\n"
+		"  make bench-peers also ossl4-api, ossl4-x2: OpenSSL 4.0.2).\n", self);
 }
 
 static int parse_uint(const char *opt, const char *s, unsigned long lo,
@@ -598,6 +598,19 @@ static void count_all(const struct opts *o, struct size_state *ss)
 			}
 }
 
+/* The OpenSSL versions linked, for the record. */
+static const char *openssl_versions(void)
+{
+#ifdef BENCH_OSSL4
+	static char both[200];
+	snprintf(both, sizeof both, "%s; ossl4-*: %s", OSSL_FN(3, version)(),
+		 OSSL_FN(4, version)());
+	return both;
+#else
+	return OSSL_FN(3, version)();
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -619,7 +632,7 @@ int main(int argc, char **argv)
 	ri.seed = o.seed;
 	ri.quick = o.quick;
 	ri.cap = OPENSSL_ia32cap_P[2];
-	ri.openssl = OpenSSL_version(OPENSSL_VERSION);
+	ri.openssl = openssl_versions();
 	ri.gmp = gmp_version;
 	ri.cpu = o.callgrind ? -1 : pin_one_cpu();
 	if (ri.cpu < 0 && !o.callgrind && !o.child)

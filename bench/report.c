@@ -41,12 +41,21 @@ static const struct target targets[] = {
 	{ "ifma", "adx", OP_EXP, 1.50, 0, 0, "goal 2.0 at 4096" },
 	{ "ifma", "ossl-x2", OP_EXP2, 1.00, 0, 1024, "goal 1.15" },
 	{ "ifma", "ossl-api", OP_EXP2, 1.00, 0, 1024, NULL },
+#ifdef BENCH_OSSL4
+	{ "ifma", "ossl4-x2", OP_EXP2, 1.30, 0, 1024, "4.0.2; goal 1.5" },
+	{ "ifma", "ossl4-x2", OP_EXP2, 1.30, 0, 1536, "4.0.2; goal 1.5" },
+	{ "ifma", "ossl4-x2", OP_EXP2, 1.30, 0, 2048, "4.0.2; goal 1.5" },
+	{ "ifma", "ossl4-api", OP_EXP, 1.00, 0, 0, "4.0.2" },
+#endif
 };
 static const unsigned target_bits[] = { 2048, 4096 };
 
 /* Who we compare our backends with, in report order. */
 static const char *const peers[] = {
 	"ossl-api", "ossl-raw", "ossl-api-noadx", "ossl-raw-noadx", "gmp", "ossl-x2",
+#ifdef BENCH_OSSL4
+	"ossl4-api", "ossl4-x2",	/* make bench-peers */
+#endif
 };
 static const char *const ours[] = { "ifma", "adx", "mulq", "c" };
 
@@ -61,6 +70,8 @@ static const struct {
 	{ "ossl-raw", { [OP_MUL] = "bn_mul_mont" } },
 	{ "gmp", { [OP_EXP] = "mpz_powm_sec" } },
 	{ "ossl-x2", { [OP_EXP2] = "ossl_rsaz_mod_exp_avx512_x2" } },
+	{ "ossl4-api", { [OP_EXP] = "BN_mod_exp_mont_consttime" } },
+	{ "ossl4-x2", { [OP_EXP2] = "ossl_rsaz_mod_exp_avx512_x2" } },
 };
 
 static void append(char *buf, size_t size, const char *fmt, ...)

@@ -66,7 +66,7 @@
 # sixteen), so nothing here is callee-saved on Win64 (xmm6-15 are) and the
 # Win64 flavours need no vector saves in their unwind data. That bounds
 # the register files: K+10 <= 22 for one product (K+6 past amm_fast),
-# 2(K+4)+6 <= 22 for two.
+# 2(K+3)+6 <= 22 for two (whose k0 vectors live in the frame).
 #
 # Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
 # as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
@@ -112,7 +112,15 @@ my %WIDTH = (x1 => 8, x2 => 8);
 # X1_FAST_KMAX (K + 10 <= 22), amm beyond (K + 6 <= 22).
 my $X1_KMAX = 16;
 my $X1_FAST_KMAX = 12;
-my $X2_KMAX = 3;		# up to L = 24: 1024-bit factors (2(K+4)+6 <= 22)
+# From this K one product alone takes every product in place, as the pairs
+# do ("direct" in fast_regs): its row has enough work to cover the longer
+# chain. Measured (montbench amm52, ns per product, best of two interleaved
+# runs): K=5 (2048 bits) 260 with register 0 and a*b through T against 308
+# direct; K=7 (2560) 417 direct against 458; K=8 and K=10 (3072, 4096)
+# 509 and 791 direct against 610 and 972 before. No multiple of 512 bits
+# needs K=6.
+my $X1_DIRECT_KMIN = 7;
+my $X2_KMAX = 5;		# up to L = 40: 2048-bit factors (2(K+3)+6 <= 22)
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
 
@@ -279,9 +287,11 @@ sub amm {
 # 0: c = ceil(X/2^52) = (X + 2^52 - 1) >> 52, known from X alone. The
 # next X is lane 0 of acc', whose only terms waiting for m are hi(n_0*m)
 # and lo(n_1*m): from m to the next m a VPMADD52, two VPADDQ, VPBROADCASTQ
-# and the VPMADD52 with k0, about 14.4 cycles; two products fill the IFMA
-# units (4K+1 products and K+2 shuffles per row each). b_{i+1}, broadcast
-# for lo(a*b_{i+1}), stays in a register for the next row's hi(a*b_{i+1}).
+# and the VPMADD52 with k0, about 14.4 cycles (the direct form, see
+# fast_regs, takes a longer chain for fewer operations); two products fill
+# the IFMA units (4K+1 products and K+2 shuffles per row each). b_{i+1},
+# broadcast for lo(a*b_{i+1}), stays in a register for the next row's
+# hi(a*b_{i+1}).
 sub amm_fast {
 	my ($copies, $K) = @_;
 	my $g = fast_regs($copies, $K);
@@ -331,19 +341,36 @@ sub xmm { "%xmm$_[0]" }
 sub vclear { "\tvpxorq\t" . join(',', (xmm($_[0])) x 3) . "\n" }	# the whole zmm = 0
 
 # amm_fast's registers (numbers from @POOL) for $copies products of K
-# registers: per copy the accumulator A (K registers), m, c, k0 and b_i in
-# every lane; shared: MASK (2^52 - 1 in every lane), ZERO, BN (b_{i+1}),
-# the product temporaries T and H, XB (X broadcast); used: how many of
-# @POOL. The frame holds n' of each copy, K registers, 64-byte aligned.
+# registers: per copy the accumulator A (K registers), m, c and b_i in
+# every lane, and k0 in every lane (K0: the operand, a register for one
+# product; for two, which need the registers for K up to 5, a vector in
+# the frame, read once per row like n'); shared: MASK (2^52 - 1 in every
+# lane), ZERO, BN (b_{i+1}), the product temporaries T and H, XB (X
+# broadcast); used: how many of @POOL. The frame holds n' of each copy, K
+# registers, then the pairs' k0 vectors, 64-byte aligned.
 sub fast_regs {
 	my ($copies, $K) = @_;
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
-	my $g = { copies => $copies, K => $K, L => 8 * $K, frame => 64 * $K * $copies + 64,
+	my $inframe = $copies == 2;
+	# direct, the pairs and the wide single products: every register takes
+	# every product in place, no T or H and no VPADDQ, so a register-row
+	# is 4 VPMADD52 and a VALIGNQ, 5 operations on the two ports both
+	# take, not 6 (9 for register 0). The register's chain through a row
+	# grows to the VALIGNQ and four dependent VPMADD52 (about 19 cycles;
+	# the m chain, register 0's, 20), which the rest of the row covers
+	# when it is long enough: the other copy's half (2(5K+5) operations,
+	# 20 cycles at K=3), or K >= X1_DIRECT_KMIN registers. Otherwise
+	# register 0 and the a*b products of every register go through T and
+	# H (the m chain then about 13 cycles).
+	my $g = { copies => $copies, K => $K, L => 8 * $K,
+	          direct => $copies == 2 || $K >= $X1_DIRECT_KMIN,
+	          frame => 64 * ($K + $inframe) * $copies + 64,
 	          name => $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K" };
 	for my $c (0 .. $copies - 1) {
 		$g->{A}[$c] = [ map { $take->() } 1 .. $K ];
-		($g->{M}[$c], $g->{C}[$c], $g->{K0}[$c], $g->{B}[$c]) = map { $take->() } 1 .. 4;
+		($g->{M}[$c], $g->{C}[$c], $g->{B}[$c]) = map { $take->() } 1 .. 3;
+		$g->{K0}[$c] = $inframe ? 64 * ($copies * $K + $c) . "(%r10)" : zmm($take->());
 	}
 	@$g{qw(MASK ZERO BN T H XB)} = map { $take->() } 1 .. 6;
 	$g->{used} = @POOL - @free;
@@ -365,7 +392,11 @@ sub fast_entry {
 	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	      . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
 	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
-	$s .= "\tvpbroadcastq\t$k0[$_]," . zmm($g->{K0}[$_]) . "\n" for 0 .. $copies - 1;
+	for my $c (0 .. $copies - 1) {	# a K0 in the frame goes there through T
+		my $k0 = $g->{K0}[$c];
+		$s .= "\tvpbroadcastq\t$k0[$c]," . ($k0 =~ /^%/ ? $k0 : zmm($g->{T})) . "\n";
+		$s .= "\tvmovdqu64\t" . zmm($g->{T}) . ",$k0\n" unless $k0 =~ /^%/;
+	}
 	return $s . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
 	     . "\tvpbroadcastq\t%rax," . zmm($g->{MASK}) . "\n" . vclear($g->{ZERO})
 	     . "\tmov\t\$0x7f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-6\n"
@@ -402,7 +433,7 @@ sub fast_mc {
 	     . "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
 	     . "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n"
 	     . vclear($M)
-	     . "\tvpmadd52luq\t" . zmm($g->{K0}[$c]) . "," . zmm($XB) . "," . zmm($M) . "\n";
+	     . "\tvpmadd52luq\t" . $g->{K0}[$c] . "," . zmm($XB) . "," . zmm($M) . "\n";
 }
 
 # One row of every copy; the last has no b_{i+1} and no next m.
@@ -414,7 +445,8 @@ sub fast_row {
 
 # acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0: the shift moves
 # every limb down one lane (ZERO into the top); the a_j*b products of
-# register j are summed in T, which joins acc_j with one VPADDQ.
+# register j are summed in T, which joins acc_j with one VPADDQ (direct:
+# into acc_j itself).
 sub fast_row_ab {
 	my ($g, $c, $last) = @_;
 	my ($K, $T, $BN, $B) = ($g->{K}, $g->{T}, $g->{BN}, $g->{B}[$c]);
@@ -425,33 +457,37 @@ sub fast_row_ab {
 	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
 	for my $j (0 .. $K - 1) {
 		my $aj = fast_off($g, $c, $j) . "(%rsi)";
-		$r .= vclear($T) . "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($T) . "\n";
-		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($T) . "\n" unless $last;
-		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($T) . "," . zmm($T) . "{%k1}\n" unless $j;
-		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+		my $to = $g->{direct} ? $a[$j] : $T;
+		$r .= vclear($T) if $to == $T;
+		$r .= "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($to) . "\n";
+		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($to) . "\n" unless $last;
+		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($to) . "," . zmm($to) . "{%k1}\n" unless $j;
+		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n" if $to == $T;
 	}
 	return $r;
 }
 
 # acc += lo(n'*m) + hi(n*m), register 0 first: its lane 0, the next X, waits
 # for hi(n_0*m) (in H) and lo(n'_0*m) = lo(n_1*m) (in T), two VPADDQ on the
-# m chain; the other registers take lo(n'*m) directly and hi(n*m) through
-# H. Then the next row's m, c and b_i (b_{i+1} from BN).
+# m chain; the other registers take both directly (direct: register 0
+# too). Then the next row's m, c and b_i (b_{i+1} from BN).
 sub fast_row_nm {
 	my ($g, $c, $last) = @_;
 	my ($H, $T, $M) = ($g->{H}, $g->{T}, $g->{M}[$c]);
 	my @a = @{ $g->{A}[$c] };
 	my $n = sub { fast_off($g, $c, $_[0]) . "(%rcx)," . zmm($M) };	# n_j, m
 	my $np = sub { fast_np($g, $c, $_[0]) . "(%r10)," . zmm($M) };	# n'_j, m
-	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n"
-	      . vclear($H) . "\tvpmadd52huq\t" . $n->(0) . "," . zmm($H) . "\n"
-	      . vclear($T) . "\tvpmadd52luq\t" . $np->(0) . "," . zmm($T) . "\n"
-	      . "\tvpaddq\t" . zmm($H) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n"
-	      . "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n";
-	for my $j (1 .. $g->{K} - 1) {
-		$r .= "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n"
-		    . vclear($H) . "\tvpmadd52huq\t" . $n->($j) . "," . zmm($H) . "\n"
-		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n";
+	for my $j (0 .. $g->{K} - 1) {
+		if ($j || $g->{direct}) {
+			$r .= "\tvpmadd52huq\t" . $n->($j) . "," . zmm($a[$j]) . "\n"
+			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n";
+			next;
+		}
+		$r .= vclear($H) . "\tvpmadd52huq\t" . $n->(0) . "," . zmm($H) . "\n"
+		    . vclear($T) . "\tvpmadd52luq\t" . $np->(0) . "," . zmm($T) . "\n"
+		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n"
+		    . "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n";
 	}
 	$r .= "\t# the next row's m, c and b_i\n" . fast_mc($g, $c)
 	    . "\tvmovdqu64\t" . zmm($g->{BN}) . "," . zmm($g->{B}[$c]) . "\n" unless $last;

@@ -31,6 +31,9 @@
  *                                        against a mont_modexp loop
  *   ifma2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   -> "R1 R2" (or "none"), the two
  *                                        at once
+ *   kernel NUM WAYS                   -> the IFMA kernels mont_ifma_kernel
+ *                                        picks: "two L SPAN" (a pair kernel),
+ *                                        "one L SPAN", or "none"
  *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
  *                                        t-test between fixed and random
  *                                        secret inputs (see dudect() below);
@@ -688,6 +691,19 @@ static void do_time_batch(const char *cmd)
 	printf("%.0f %.0f\n", best[0], best[1]);
 }
 
+/* kernel NUM WAYS: which IFMA kernels serve num limbs, ways at once. */
+static void do_kernel(const char *cmd)
+{
+	size_t num = parse_size(word());
+	int ways = (int)parse_size(word());
+	struct mont_ifma k;
+	(void)cmd;
+	if (!mont_ifma_kernel(num, ways, &k))
+		puts("none");
+	else
+		printf("%s %zu %zu\n", k.two ? "two" : "one", k.L, k.span);
+}
+
 static void do_dudect(const char *cmd)
 {
 	const char *what = word();
@@ -829,7 +845,8 @@ static const struct {
 	{"select", do_select}, {"backend", do_backend}, {"n0", do_n0},
 	{"mul", do_mul}, {"sqr", do_mul}, {"mulalias", do_mul}, {"sqralias", do_mul},
 	{"modexp", do_modexp}, {"modexp2", do_modexp2}, {"modexp2-alias", do_modexp2},
-	{"ifma", do_ifma}, {"ifma2", do_ifma}, {"dudect", do_dudect}, {"time2", do_time2},
+	{"ifma", do_ifma}, {"ifma2", do_ifma}, {"kernel", do_kernel}, {"dudect", do_dudect},
+	{"time2", do_time2},
 	{"modexp-alias", do_modexp_alias}, {"modexp-null", do_modexp_null}, {"modexp-bad", do_modexp_bad},
 	{"batch", do_batch}, {"batch-err", do_batch_err}, {"batch-path", do_batch_path},
 	{"time-batch", do_time_batch},

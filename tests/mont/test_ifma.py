@@ -61,6 +61,18 @@ def test_every_size(ifma, rng):
     assert not bad, f"{len(bad)} of {len(cmds)} wrong, first: {bad[0]}"
 
 
+def test_pair_kernels_up_to_2048_bit_factors(ifma):
+    """mont_modexp2 of 1024-, 1536- and 2048-bit numbers runs one pair
+    kernel (both products in one call), not two single products: L 52-bit
+    limbs for 64 num + 2 bits, in registers of 8."""
+    nums = (16, 24, 32)
+    out, err = ifma.run([f"kernel {num} 2" for num in nums])
+    assert err == ""
+    for num, line in zip(nums, out):
+        L = -(-(64 * num + 2) // 52)
+        assert line == f"two {L} {-(-L // 8) * 8}", (num, line)
+
+
 def test_no_kernel_past_the_contract(ifma):
     n = (1 << (64 * 128)) - 1
     assert ifma.lines([f"ifma 128 {n:x} 2 1 3", f"ifma {max_num() + 1} {n >> 64 * (127 - max_num()):x} 2 1 3"]) \

@@ -21,8 +21,7 @@ static void print(void *ctx, uint64_t off, const struct arch_insn *in, unsigned 
 {
 	(void)ctx;
 	if (in)
-		printf("%llx %u %0*llx
-", (unsigned long long)off, step, (int)in->len * 2,
+		printf("%llx %u %0*llx\n", (unsigned long long)off, step, (int)in->len * 2,
 		       (unsigned long long)in->word);
 	else
 		printf("%llx - %u\n", (unsigned long long)off, step);
