@@ -20,7 +20,7 @@
 #include "words.h"
 #include "cache.h"
 #include "ccat.h"
-#include "cc-flag.h"
+#include "cc.h"
 #include "cmds.h"
 #include "file.h"
 #include "obj.h"
