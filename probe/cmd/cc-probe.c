@@ -10,12 +10,13 @@
  * compiler folded away or lowered to other instructions, a function
  * dropped, or LTO bitcode instead of machine code is never yes.
  *
- * Evidence follows the assembler probe (engine.c): a failed compile is
- * `no' when the compiler's messages name the probe's source or the flags
- * under test; a failure naming neither (a launcher whose host is down) is
- * run again around control compiles and is `no' only when it reproduces
- * PROBE_TRIES times alike while the controls pass, else the toolchain is
- * unusable (exit 3). */
+ * Evidence follows the assembler probe's rule, retry.h: a failed compile
+ * is `no' when the compiler's messages name the probe's source or the
+ * flags under test; a failure naming neither (a launcher whose host is
+ * down) is run again around control compiles and is `no' only when it
+ * reproduces PROBE_TRIES times alike while the controls pass, else the
+ * toolchain is unusable (exit 3); a `broken' answer is confirmed the same
+ * way as a snippet's. */
 #include "arch.h"
 #include "words.h"
 #include "cache.h"
@@ -28,7 +29,7 @@
 #include "out.h"
 #include "engine.h"
 #include "report.h"
-#include "asmrun.h"
+#include "retry.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -46,9 +47,7 @@ struct answer {
 	enum status st;
 	char *reason;
 	double ms;
-	unsigned fails;                 /* nameless failures so far */
-	char *said;                     /* the last one's complaint */
-	int killed;                     /* one was a signal: never settles as `no' */
+	struct retry_tries tries;       /* its failures that named nothing (retry.h) */
 };
 
 struct cp {
@@ -58,7 +57,9 @@ struct cp {
 	const struct arch *target;      /* from the control's object (NULL: no module) */
 	char arch[32], format[16];
 	struct strv deps;               /* for the cache */
-	int flaky;                      /* one input gave two different answers */
+	struct retry trust;             /* how the compiler has behaved (retry.h) */
+	int ask_driver, learn;          /* the next control also runs -### / reads the target */
+	char **was;                     /* confirm_broken: each broken answer's first reason */
 	unsigned jobs, seq;
 };
 
@@ -438,63 +439,64 @@ static int control_target(struct cp *c, struct compile *u, char *err, size_t err
 	return r;
 }
 
-/* The control compile (a tiny clean C file with the build's flags), up to
- * PROBE_TRIES times until it passes; the first also asks the driver what
- * it runs (-###, for the cache) and learns the target from the object.
- * 0, or 3 with err. */
-static int control(struct cp *c, int first, char *err, size_t errlen)
+/* One control compile (a tiny clean C file with the build's flags,
+ * retry_kind.control_once); the first also asks the driver what it runs
+ * (-###, for the cache), and the first that passes learns the target
+ * from its object.  0, or 3 with err. */
+static int control_once(void *ctx, int *fatal, char *err, size_t errlen)
 {
+	struct cp *c = ctx;
 	struct strv hash = {0};
-	int r = 3;
-	for (int t = 0; t < PROBE_TRIES && r; t++) {
-		struct compile u;
-		struct run_job jobs[2];
-		if (unit_setup(c, &u, NULL, NULL, err, errlen))
-			return 3;
-		memset(jobs, 0, sizeof jobs);
-		jobs[0] = u.job;
-		if (first && !t) {
-			strv_append(&hash, &u.argv);
-			strv_push(&hash, "-###");
-			jobs[1].argv = hash.v;
-		}
-		run_jobs(jobs, 1 + !!hash.n, 0);
-		u.job = jobs[0];
-		const struct run_result *rr = &u.job.r;
-		if (hash.n) {
-			for (const char *l = jobs[1].r.err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
-				int cc1as;
-				free(driver_command(l, strcspn(l, "\n"), &c->deps, &cc1as));
-			}
-			run_result_free(&jobs[1].r);
-			strv_free(&hash);
-		}
-		if (u.job.start_failed || rr->not_found || rr->timed_out) {
-			if (u.job.start_failed && !rr->not_found)
-				snprintf(err, errlen, "cannot run `%s': %s", u.argv.v[0], u.job.start_err);
-			else
-				run_describe(u.argv.v, rr, err, errlen);
-			unit_done(&u);
-			return 3;       /* not found, or a hang: another try costs the same */
-		}
-		if (rr->exited && !rr->status) {
-			r = 0;
-			c->flaky |= t > 0;      /* failed, then passed */
-		} else {
-			char *cmd = argv_brief(u.argv.v);
-			size_t n;
-			const char *line = cc_error_line(rr->err, &n);
-			if (rr->exited)
-				snprintf(err, errlen, "toolchain unusable: `%s' exited with status %d%s%.*s", cmd, rr->status,
-				         n ? ": " : "", (int)n, line);
-			else
-				run_describe(u.argv.v, rr, err, errlen);
-			free(cmd);
-		}
-		if (!r && first)
-			return control_target(c, &u, err, errlen);
-		unit_done(&u);
+	struct compile u;
+	struct run_job jobs[2];
+	int r = 0;
+	*fatal = 1;
+	if (unit_setup(c, &u, NULL, NULL, err, errlen))
+		return 3;
+	memset(jobs, 0, sizeof jobs);
+	jobs[0] = u.job;
+	if (c->ask_driver) {
+		c->ask_driver = 0;
+		strv_append(&hash, &u.argv);
+		strv_push(&hash, "-###");
+		jobs[1].argv = hash.v;
 	}
+	run_jobs(jobs, 1 + !!hash.n, 0);
+	u.job = jobs[0];
+	const struct run_result *rr = &u.job.r;
+	if (hash.n) {
+		for (const char *l = jobs[1].r.err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+			int cc1as;
+			free(driver_command(l, strcspn(l, "\n"), &c->deps, &cc1as));
+		}
+		run_result_free(&jobs[1].r);
+		strv_free(&hash);
+	}
+	if (u.job.start_failed || rr->not_found || rr->timed_out) {
+		if (u.job.start_failed && !rr->not_found)
+			snprintf(err, errlen, "cannot run `%s': %s", u.argv.v[0], u.job.start_err);
+		else
+			run_describe(u.argv.v, rr, err, errlen);
+		unit_done(&u);
+		return 3;       /* not found, or a hang: another try costs the same */
+	}
+	if (!rr->exited || rr->status) {
+		char *cmd = argv_brief(u.argv.v);
+		size_t n;
+		const char *line = cc_error_line(rr->err, &n);
+		if (rr->exited)
+			snprintf(err, errlen, "toolchain unusable: `%s' exited with status %d%s%.*s", cmd, rr->status,
+			         n ? ": " : "", (int)n, line);
+		else
+			run_describe(u.argv.v, rr, err, errlen);
+		free(cmd);
+		*fatal = 0;
+		r = 3;
+	} else if (c->learn) {
+		c->learn = 0;
+		return control_target(c, &u, err, errlen);
+	}
+	unit_done(&u);
 	return r;
 }
 
@@ -541,18 +543,19 @@ static void failure_words(const struct run_result *rr, char *what, size_t n)
 		snprintf(what, n, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
 }
 
-/* Compile answers todo[0..n) (--jobs at a time) and judge them; those
- * that failed naming nothing are left in todo[0..*left).  0, or 3 with
- * err. */
-static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, char *err, size_t errlen)
+/* Compile answers todo[0..n) (indices of c->a, --jobs at a time) and
+ * judge them; those that failed naming nothing are left in todo[0..*left)
+ * (retry_kind.round).  0, or 3 with err. */
+static int round_of(void *ctx, size_t *todo, size_t n, size_t *left, char *err, size_t errlen)
 {
+	struct cp *c = ctx;
 	struct compile *u = xcalloc(n + 1, sizeof *u);
 	struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
 	size_t made = 0;
 	int r = 0;
 	*left = 0;
 	for (; made < n && !r; made++)
-		r = unit_setup(c, &u[made], todo[made], NULL, err, errlen);
+		r = unit_setup(c, &u[made], &c->a[todo[made]], NULL, err, errlen);
 	if (!r) {
 		for (size_t i = 0; i < n; i++)
 			jobs[i] = u[i].job;
@@ -561,7 +564,7 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 			u[i].job = jobs[i];
 	}
 	for (size_t i = 0; i < n && !r; i++) {
-		struct answer *a = todo[i];
+		struct answer *a = &c->a[todo[i]];
 		const struct run_result *rr = &u[i].job.r;
 		char *line;
 		if (u[i].job.start_failed || rr->not_found || rr->timed_out) {
@@ -573,7 +576,7 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 			break;
 		}
 		if (rr->exited && !rr->status) {
-			c->flaky |= a->fails > 0;       /* failed before, not now */
+			retry_decided(&c->trust, &a->tries);
 			if ((line = own_line(a, rr->err, (const char *const[]){"warning", "Warning:", NULL})))
 				answer_set(a, ST_NO, xprintf("the compiler warned: %s", line), rr->ms);
 			else
@@ -594,19 +597,16 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 				line = one_line(e, len);
 			answer_set(a, ST_NO, xprintf("rejected: %s", line), rr->ms);
 			free(line);
-			c->flaky |= a->fails > 0;
+			retry_decided(&c->trust, &a->tries);
 			continue;
 		}
 		char what[512];
 		failure_words(rr, what, sizeof what);
-		a->killed |= !rr->exited;
-		if (a->fails && strcmp(a->said, what))
-			c->flaky = 1;
-		free(a->said);
-		a->said = xstrdup(what);
-		a->fails++;
+		char *why = xprintf("%s: %s", a->name, what);
+		retry_failed(&c->trust, &a->tries, what, !rr->exited, why);
+		free(why);
 		answer_set(a, ST_NO, xprintf("rejected: %s", what), rr->ms);      /* if it settles so */
-		todo[(*left)++] = a;
+		todo[(*left)++] = todo[i];
 	}
 	for (size_t i = 0; i < made; i++)
 		unit_done(&u[i]);
@@ -615,57 +615,37 @@ static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, 
 	return r;
 }
 
-/* A `broken' answer needs the evidence a rejection does: the same verdict
- * from PROBE_TRIES compiles, each after a passing control, with no answer
- * of this toolchain given two ways (a wrapper that now and then loses an
- * object's code makes any answer look broken once).  Each later round
- * compiles every broken answer twice, one compile after the other: a
- * wrapper that loses every Nth object (N >= 2) cannot lose both, so its
- * damage shows as an answer given two ways.  0, or 3 with err. */
-static int confirm_broken(struct cp *c, char *err, size_t errlen)
+static struct retry_tries *answer_tries(void *ctx, size_t i)
 {
-	struct answer **todo = xcalloc(c->n + 1, sizeof *todo);
-	char **was = xcalloc(c->n + 1, sizeof *was);
-	size_t n = 0, left, differs = c->n;
-	int r = 0;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].want && c->a[i].st == ST_BROKEN) {
-			was[n] = xstrdup(c->a[i].reason);
-			todo[n++] = &c->a[i];
-		}
-	for (int round = 1; !r && n && differs == c->n && round < PROBE_TRIES; round++) {
-		r = control(c, 0, err, errlen);
-		for (size_t k = 0; !r && k < n && differs == c->n; k++)
-			for (int twice = 0; !r && twice < 2 && differs == c->n; twice++) {
-				struct answer *one = todo[k];
-				if (!(r = round_of(c, &one, 1, &left, err, errlen)) &&
-				    (todo[k]->st != ST_BROKEN || strcmp(todo[k]->reason, was[k])))
-					differs = k;
-			}
-	}
-	if (!r && n && (differs < c->n || c->flaky)) {
-		size_t k = differs < c->n ? differs : 0;
-		char *now = differs < c->n ? xprintf(", then %s: %s", status_name(todo[k]->st), todo[k]->reason)
-		                           : xstrdup("");
-		snprintf(err, errlen, "%s was broken (%s)%s: this toolchain fails intermittently", todo[k]->name,
-		         was[k], now);
-		free(now);
-		r = 3;
-	}
-	for (size_t k = 0; k < n; k++)
-		free(was[k]);
-	free(was);
-	free(todo);
+	return &((struct cp *)ctx)->a[i].tries;
+}
+
+/* Answer i compiled alone once more (retry_kind.again). */
+static int again(void *ctx, size_t i, int *same, char *err, size_t errlen)
+{
+	struct cp *c = ctx;
+	size_t one = i, left;
+	int r = round_of(c, &one, 1, &left, err, errlen);
+	*same = !r && c->a[i].st == ST_BROKEN && !strcmp(c->a[i].reason, c->was[i]);
 	return r;
 }
 
-/* Every wanted answer of the target's catalog, in rounds (see the top).
- * 0, or 3 with err. */
+static void was_broken(void *ctx, size_t i, int changed, char *out, size_t len)
+{
+	const struct cp *c = ctx;
+	const struct answer *a = &c->a[i];
+	snprintf(out, len, "%s was broken (%s)%s%s%s%s", a->name, c->was[i], changed ? ", then " : "",
+	         changed ? status_name(a->st) : "", changed ? ": " : "", changed ? a->reason : "");
+}
+
+/* Every wanted answer of the target's catalog, in rounds, then the
+ * broken ones confirmed (retry.h).  0, or 3 with err. */
 static int probe_all(struct cp *c, char *err, size_t errlen)
 {
-	int r = control(c, 1, err, errlen);
-	struct answer **todo = xcalloc(c->n + 1, sizeof *todo);
-	size_t n = 0;
+	struct retry_kind k = {c, control_once, round_of, answer_tries, again, was_broken};
+	size_t *todo = xcalloc(c->n + 1, sizeof *todo), n = 0;
+	c->ask_driver = c->learn = 1;
+	int r = retry_control(&c->trust, &k, err, errlen);
 	for (size_t i = 0; i < c->n && !r; i++) {
 		struct answer *a = &c->a[i];
 		if (!a->want)
@@ -674,28 +654,22 @@ static int probe_all(struct cp *c, char *err, size_t errlen)
 			answer_set(a, ST_SKIPPED, xprintf("not for this target (a probe of %s; the objects are %s)",
 			                                  a->arch->name, c->arch), 0);
 		else
-			todo[n++] = a;
+			todo[n++] = i;
 	}
-	for (int round = 0; !r && n; round++) {
-		if (round && (r = control(c, 0, err, errlen)))
-			break;
-		r = round_of(c, todo, n, &n, err, errlen);
-		if (!r && n && round + 1 >= PROBE_TRIES) {
-			/* reproduced around passing controls: rejections (their
-			 * verdicts are set); anything less: unusable */
-			int settled = !c->flaky;
-			for (size_t k = 0; k < n; k++)
-				settled &= todo[k]->fails >= PROBE_TRIES && !todo[k]->killed;
-			if (!settled) {
-				snprintf(err, errlen, "%s: %s (tried %d times%s)", todo[0]->name, todo[0]->said, PROBE_TRIES,
-				         c->flaky ? "; this toolchain fails intermittently" : "");
-				r = 3;
-			}
-			n = 0;
+	if (!r && n)
+		r = retry_rounds(&c->trust, &k, todo, n, err, errlen);
+	c->was = xcalloc(c->n + 1, sizeof *c->was);
+	for (size_t i = n = 0; i < c->n && !r; i++)
+		if (c->a[i].want && c->a[i].st == ST_BROKEN) {
+			c->was[i] = xstrdup(c->a[i].reason);
+			todo[n++] = i;
 		}
-	}
 	if (!r)
-		r = confirm_broken(c, err, errlen);
+		r = retry_confirm_broken(&c->trust, &k, todo, n, err, errlen);
+	for (size_t i = 0; i < c->n; i++)
+		free(c->was[i]);
+	free(c->was);
+	c->was = NULL;
 	free(todo);
 	return r;
 }
@@ -732,6 +706,7 @@ static int from_cache(struct cp *c, char *payload)
 {
 	size_t found = 0;
 	int sound = 1;
+	unsigned char *seen = xcalloc(c->n + 1, 1);     /* an answer twice is not an entry we wrote */
 	for (char *l = payload; *l && sound;) {
 		char *nl = strchr(l, '\n'), *f[6];
 		*nl = 0;
@@ -747,17 +722,16 @@ static int from_cache(struct cp *c, char *payload)
 					st = s;
 			while (k < c->n && nf == 5 && strcmp(c->a[k].name, f[1]))
 				k++;
-			sound = nf == 5 && !strcmp(f[0], "answer") && st >= 0 && k < c->n && !c->a[k].fails;
+			sound = nf == 5 && !strcmp(f[0], "answer") && st >= 0 && k < c->n && !seen[k];
 			if (sound) {
-				c->a[k].fails = 1;      /* seen: an answer twice is not an entry we wrote */
+				seen[k] = 1;
 				answer_set(&c->a[k], (enum status)st, xstrdup(f[4]), atof(f[3]));
 				found++;
 			}
 		}
 		l = nl + 1;
 	}
-	for (size_t k = 0; k < c->n; k++)
-		c->a[k].fails = 0;
+	free(seen);
 	return sound && found == c->n && c->arch[0];
 }
 
@@ -920,7 +894,7 @@ static void cc_probe_free(struct cp *c)
 		free(c->a[k].name);
 		free(c->a[k].how);
 		free(c->a[k].reason);
-		free(c->a[k].said);
+		retry_tries_free(&c->a[k].tries);
 	}
 	free(c->a);
 	for (size_t k = 0; arch_all[k]; k++)

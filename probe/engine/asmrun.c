@@ -258,21 +258,6 @@ static void hex(struct buf *b, const uint8_t *p, size_t n)
 		buf_printf(b, "%s%02x", i ? " " : "", p[i]);
 }
 
-/* A one-line, shortened copy of a message. */
-char *one_line(const char *s, size_t n)
-{
-	if (n > 300)
-		n = 300;
-	char *d = xmalloc(n + 1);
-	size_t k = 0;
-	for (size_t i = 0; i < n && s[i] && s[i] != '\n'; i++)
-		d[k++] = s[i] == '\t' ? ' ' : s[i];
-	while (k && d[k - 1] == ' ')
-		k--;
-	d[k] = 0;
-	return d;
-}
-
 /* The snippet of u whose label (asmcap_b_N / asmcap_e_N) the line names,
  * or u->n. */
 static size_t label_owner(const struct asm_run *u, const char *l, size_t len)

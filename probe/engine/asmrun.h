@@ -52,7 +52,6 @@ enum outcome {
 };
 
 void set_verdict(struct verdict *v, enum status st, char *reason, double ms);
-char *one_line(const char *s, size_t n);     /* a shortened one-line copy */
 char *first_line(const char *s);
 char *error_line(const char *text);          /* the first line saying error/fatal */
 
