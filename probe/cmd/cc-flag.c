@@ -131,10 +131,9 @@ static char *flag_var(const char *flag)
 static char *flags_key(const struct cc_ctx *c, const char *const *flags, size_t n)
 {
 	struct buf b = { 0 };
-	buf_puts(&b, "cc-flag|v2");
-	const struct strv *parts[] = { &c->cc, &c->cflags };
+		const struct strv *parts[] = { &c->cc, &c->cflags };
 	for (size_t p = 0; p < 2; p++) {
-		buf_puts(&b, "|");
+		buf_puts(&b, p ? "|" : "");
 		for (size_t k = 0; k < parts[p]->n; k++)
 			buf_printf(&b, "%s%s", k ? " " : "", parts[p]->v[k]);
 	}
@@ -183,7 +182,7 @@ static void to_cache(const char *file, const char *key, const struct cc_ctx *c, 
 		cache_field(&b, why[k]);
 		buf_puts(&b, "\n");
 	}
-	cache_store(file, key, &c->cc, &deps, b.s);
+	cache_store(file, "cc-flag", key, &c->cc, &deps, b.s);
 	buf_free(&b);
 	strv_free(&deps);
 }
@@ -235,7 +234,7 @@ static int cc_flag_run(struct cc_flag_cmd *c, struct cc_ctx *cc)
 {
 	char err[1024];
 	char *key = c->cache ? flags_key(cc, c->flags, c->nflags) : NULL, *payload = NULL;
-	int rc = 0, hit = key && (payload = cache_lookup(c->cache, key, &cc->cc)) &&
+	int rc = 0, hit = key && (payload = cache_lookup(c->cache, "cc-flag", key, &cc->cc)) &&
 	                  from_cache(payload, c->flags, c->nflags, c->ok, c->why);
 	struct strv deps = { 0 };
 	for (size_t k = 0; k < c->nflags && !rc && !hit; k++) {

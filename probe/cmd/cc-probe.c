@@ -679,10 +679,9 @@ static int probe_all(struct cp *c, char *err, size_t errlen)
 static char *cache_key_of(const struct cp *c, const char *features)
 {
 	struct buf b = {0};
-	buf_puts(&b, "cc-probe|v1");
-	const struct strv *parts[] = {&c->cc.cc, &c->cc.cflags};
+		const struct strv *parts[] = {&c->cc.cc, &c->cc.cflags};
 	for (size_t p = 0; p < 2; p++) {
-		buf_puts(&b, "|");
+		buf_puts(&b, p ? "|" : "");
 		for (size_t k = 0; k < parts[p]->n; k++)
 			buf_printf(&b, "%s%s", k ? " " : "", parts[p]->v[k]);
 	}
@@ -754,7 +753,7 @@ static void to_cache(struct cp *c, const char *file, const char *key)
 	}
 	deps_add_words(&c->deps, &c->cc.cc, 1);
 	deps_add_words(&c->deps, &c->cc.cflags, 0);
-	cache_store(file, key, &c->cc.cc, &c->deps, b.s);
+	cache_store(file, "cc-probe", key, &c->cc.cc, &c->deps, b.s);
 	buf_free(&b);
 }
 
@@ -913,7 +912,7 @@ static int cc_probe_main(void *cmd, const struct opts *s)
 	memset(&c, 0, sizeof c);
 	int r = cc_probe_setup(&c, o, &req, err, sizeof err);
 	char *key = !r && o->cache ? cache_key_of(&c, o->features) : NULL, *payload = NULL;
-	if (key && (payload = cache_lookup(o->cache, key, &c.cc.cc)))
+	if (key && (payload = cache_lookup(o->cache, "cc-probe", key, &c.cc.cc)))
 		cached = from_cache(&c, payload);
 	if (!r && !cached && !(r = probe_all(&c, err, sizeof err)) && key)
 		to_cache(&c, o->cache, key);

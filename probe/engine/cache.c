@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The probe cache: text entries, each with the files its verdicts depend
- * on.  Format (tab-separated, fields escaped \\ \t \n):
- *   asmcap-cache 3
- *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME CTIME DEV:INO /
- *   tool NAME VALUE /
+/* The cache of every kind of probe (the assembler probe, cc-probe,
+ * cc-flag): text entries, each with the files its verdicts depend on and
+ * a payload of its kind's own.  Format (tab-separated, fields escaped
+ * \\ \t \n):
+ *   asmcap-cache 4
+ *   entry KEY / kind KIND / word RESOLVED... / dep PATH SIZE MTIME CTIME DEV:INO /
+ *   then the payload; the assembler probe's (cache_put) is
+ *   catalog ARCH / tool NAME VALUE /
  *   build KNOWN / macro NAME VALUE (the build facts' macros too) / feature NAME STATUS MS REASON /
  *   flags NAME STATUS MS REASON (the no-directive answer) /
  *   flags-blamed NAME / sum HASH / end
@@ -261,8 +264,7 @@ char *cache_key(const struct probe_opts *o)
 	struct buf b = {0};
 	char *h = catalog_hashes(o->templates);
 	const char *env = getenv("ASMCAP_DISABLE");
-	/* v2: the build facts are macro lines (an entry of v1 misses) */
-	buf_printf(&b, "v2|%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
+	buf_printf(&b, "%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
 	           o->asflags ? o->asflags : "", o->mode ? o->mode : 'S', o->flavour ? o->flavour : "",
 	           o->features ? o->features : "*", o->disable ? o->disable : "", env ? env : "", h);
 	/* where a driver looks for the programs it runs */
@@ -285,6 +287,9 @@ static void stamp(const struct stat *st, char *out, size_t n)
 }
 
 #define CACHE_MAGIC "asmcap-cache "
+/* 4: one format for every kind (3 had no kind line); a file of another
+ * number holds nothing this one reads, and is replaced when written. */
+#define CACHE_HEAD CACHE_MAGIC "4\n"
 
 int cache_option(void *cmd, const struct opts *s, const struct opt *o, const char *val)
 {
@@ -344,15 +349,19 @@ static uint64_t fnv_line(uint64_t h, const char *s, size_t n)
 
 #define FNV_INIT 0xcbf29ce484222325ULL
 
-char *cache_lookup(const char *file, const char *key, const struct strv *words)
+char *cache_lookup(const char *file, const char *kind, const char *key, const struct strv *words)
 {
 	char *text = read_text(file);
+	if (text && strncmp(text, CACHE_HEAD, strlen(CACHE_HEAD))) {
+		free(text);
+		text = NULL;
+	}
 	if (!text)
 		return NULL;
 	struct buf kb = {0}, body = {0};
 	esc(&kb, key);
 	char *want = resolved_words(words);
-	int in = 0, valid = 0, hit = 0, summed = 0;
+	int in = 0, valid = 0, hit = 0, summed = 0, kinded = 0;
 	uint64_t h = FNV_INIT;
 	for (char *l = text; *l && !hit;) {
 		char *nl = strchr(l, '\n');
@@ -361,21 +370,24 @@ char *cache_lookup(const char *file, const char *key, const struct strv *words)
 		char *next = nl ? nl + 1 : l + strlen(l);
 		if (!strncmp(l, "entry\t", 6)) {
 			in = valid = !strcmp(l + 6, kb.s);
-			summed = 0;
+			summed = kinded = 0;
 			h = fnv_line(FNV_INIT, l, strlen(l));
 			buf_free(&body);
 		} else if (!in || !valid) {
 			/* another key's entry, or this one already failed */
 		} else if (summed) {
 			valid = 0;
-			hit = !strcmp(l, "end");
+			hit = kinded && !strcmp(l, "end");
 		} else if (!strncmp(l, "sum\t", 4)) {
 			char want_sum[32];
 			snprintf(want_sum, sizeof want_sum, "%016llx", (unsigned long long)h);
 			valid = summed = !strcmp(l + 4, want_sum);
 		} else {
 			h = fnv_line(h, l, strlen(l));
-			if (!strncmp(l, "word\t", 5)) {
+			if (!strncmp(l, "kind\t", 5)) {
+				valid = !kinded && !strcmp(l + 5, kind);
+				kinded = 1;
+			} else if (!strncmp(l, "word\t", 5)) {
 				valid = !strcmp(l + 5, want);
 			} else if (!strncmp(l, "dep\t", 4)) {
 				char *f[6], now[160], was[160];
@@ -405,13 +417,17 @@ char *cache_lookup(const char *file, const char *key, const struct strv *words)
 	return body.s;
 }
 
-void cache_store(const char *file, const char *key, const struct strv *words, const struct strv *deps,
-                 const char *payload)
+void cache_store(const char *file, const char *kind, const char *key, const struct strv *words,
+                 const struct strv *deps, const char *payload)
 {
 	char *old = read_text(file);
+	if (old && strncmp(old, CACHE_HEAD, strlen(CACHE_HEAD))) {
+		free(old);      /* another format: nothing in it to keep */
+		old = NULL;
+	}
 	struct buf b = {0}, kb = {0};
 	esc(&kb, key);
-	buf_puts(&b, CACHE_MAGIC "3\n");
+	buf_puts(&b, CACHE_HEAD);
 	/* keep the other keys' entries, the newest 31 of them */
 	size_t total = 0;
 	for (int pass = 0; pass < 2 && old; pass++) {
@@ -434,7 +450,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	}
 	size_t start = b.n;
 	char *w = resolved_words(words);
-	buf_printf(&b, "entry\t%s\nword\t%s\n", kb.s, w);
+	buf_printf(&b, "entry\t%s\nkind\t%s\nword\t%s\n", kb.s, kind, w);
 	free(w);
 	for (size_t i = 0; i < deps->n; i++) {
 		struct stat st;
@@ -594,7 +610,7 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 	struct strv w = {0};
 	char e[64];
 	split_words(o->cmd, &w, e, sizeof e);
-	char *text = cache_lookup(file, key, &w);
+	char *text = cache_lookup(file, "probe", key, &w);
 	strv_free(&w);
 	if (!text)
 		return 0;
@@ -658,6 +674,6 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 			buf_puts(&b, "\n");
 		}
 	}
-	cache_store(file, key, &p->argv, &p->deps, b.s);
+	cache_store(file, "probe", key, &p->argv, &p->deps, b.s);
 	buf_free(&b);
 }
