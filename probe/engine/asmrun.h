@@ -73,6 +73,13 @@ int load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o, char *err, s
 /* What the object says: the target's architecture (module or machine
  * name), format, flavour and, in --mode S, the build macros. */
 void learn_target(struct ctx *x, const struct obj *o);
+
+/* evidence.c */
+/* The verdict of snippet fi from the run u's object o (NULL: none), with
+ * the assembler's warning for its lines and the run's general message. */
+void asm_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn, const char *general,
+                const struct asm_run *u, struct verdict *v);
+/* Feature fi rejected: `no' with msg and the run kept for explain. */
 void record_failure(struct ctx *x, size_t fi, const struct asm_run *u, const char *msg);
 
 /* plan.c */

@@ -4,6 +4,7 @@
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,4 +487,10 @@ char *one_line(const char *s, size_t n)
 		k--;
 	d[k] = 0;
 	return d;
+}
+
+void buf_hex(struct buf *b, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_printf(b, "%s%02x", i ? " " : "", p[i]);
 }

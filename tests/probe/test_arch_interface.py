@@ -102,7 +102,7 @@ KNOWN = {
     ("probe/obj/armattr.c", "arm"): "the .ARM.attributes reader (the `attribute:' evidence) is "
                                     "obj/'s, not yet a hook of the arm module",
     ("probe/obj/armattr.h", "arm"): "its header, as above",
-    ("probe/engine/asmrun.c", "arm"): "the `attribute:' check calls that reader directly",
+    ("probe/engine/evidence.c", "arm"): "the `attribute:' check (check_attribute) calls that reader directly",
 }
 
 
