@@ -6,6 +6,7 @@ import json
 import re
 
 from conftest import FAKES, asmcap
+from test_hostile import fnv_entry as fnv      # the entry checksum, as a writer computes it
 
 DROP = str(FAKES / "drop-text")
 PROBE_TRIES = 3         # probe/engine/retry.h
@@ -56,14 +57,6 @@ def entries(text):
                 found.append(cur)
                 cur = None
     return found
-
-
-def fnv(lines):
-    h = 0xcbf29ce484222325
-    for line in lines:
-        for b in line.encode() + b"\n":
-            h = ((h ^ b) * 0x100000001b3) & (1 << 64) - 1
-    return h
 
 
 def kind_runs(cc, cache):
