@@ -36,7 +36,7 @@ struct cp {
 	struct strv deps;               /* for the cache */
 	struct retry trust;             /* how the compiler has behaved (retry.h) */
 	int ask_driver, learn;          /* the next control also runs -### / reads the target */
-	char **was;                     /* confirm_broken: each broken answer's first reason */
+	char **was;                     /* while confirming: each broken answer's first reason */
 	unsigned jobs, seq;
 };
 

@@ -82,7 +82,7 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
  * alone: a directive must not reach another snippet.  A yes names its
  * spelling; a later spelling's broken stops the search and stays, to be
  * confirmed (*fresh counts them); where every later one is rejected the
- * first spelling's verdict stays.  Runs after confirm_broken, so a first
+ * first spelling's verdict stays.  Runs after probe_confirm_broken, so a first
  * spelling's broken is already the toolchain's, not a flaky run's.  0, or
  * 3 with err. */
 static int probe_spellings(struct ctx *x, size_t *fresh, char *err, size_t errlen)

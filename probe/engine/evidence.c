@@ -150,7 +150,7 @@ static int check_code(const struct arch *a, const struct feature *f, size_t fi, 
  * (`attribute:'): yes when the object records the value; no when it
  * records another or none (the directive was taken and did nothing: an
  * exit status would have said yes); broken when .ARM.attributes does not
- * parse.  The run held this snippet alone (split_shared_sections). */
+ * parse.  The run held this snippet alone (plan_alone). */
 static enum status check_attribute(const struct feature *f, const struct obj *o, struct buf *why)
 {
 	char err[160];

@@ -107,9 +107,8 @@ static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 
 /* ---- the assembler probe as a kind of retry.h ---- */
 
-
 /* Runs of single features: the state retry.h keeps for each, and the
- * broken evidence confirm_broken compares with (by catalog index). */
+ * broken evidence probe_confirm_broken compares with (by catalog index). */
 struct singles {
 	struct ctx *x;
 	struct retry_tries *tries;
