@@ -74,3 +74,35 @@ def test_the_measure_sees_long_functions():
     assert lengths(perl, PERL_HEAD, False) == [("g", 1, LIMIT + 2)]
     decoder = lengths((ROOT / "probe/arch/x86dec.c").read_text(), C_HEAD, True)
     assert any(name == "x86_decode" and n > LIMIT for name, _, n in decoder)
+
+
+INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
+
+
+def command_files_including(header, cmd):
+    """The subcommand files (those defining a `struct command') of cmd/
+    that include header, directly or through another header of cmd/."""
+    via = {header} | {h.name for h in cmd.glob("*.h") if header in INCLUDE.findall(h.read_text())}
+    return sorted(c.name for c in cmd.glob("*.c") if "const struct command cmd_" in c.read_text()
+                  and via & set(INCLUDE.findall(c.read_text())))
+
+
+def test_no_subcommand_includes_another_subcommands_header():
+    """What two subcommands share lives in engine/ or lib/ (cc-probe used
+    cc-flag's header, choose frame's): a header of cmd/ serves one command."""
+    cmd = ROOT / "probe" / "cmd"
+    shared = {h.name: command_files_including(h.name, cmd) for h in cmd.glob("*.h")}
+    assert shared and any(shared.values())         # the walk sees the includes (choose-spec.h)
+    assert {h: users for h, users in shared.items() if len(users) > 1} == {}
+
+
+FILE_LIMIT = 600
+
+
+def test_no_long_c_file_in_probe():
+    """A file of probe/ holds one job: no C file over FILE_LIMIT lines but
+    the table-driven x86 decoder."""
+    sizes = {p: (ROOT / p).read_text(errors="replace").count("\n") for p in sources(".c") if p.startswith("probe/")}
+    assert len(sizes) > 40
+    long = {p for p, n in sizes.items() if n > FILE_LIMIT and p != "probe/arch/x86dec.c"}
+    assert not long, {p: sizes[p] for p in long}

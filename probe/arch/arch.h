@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The architecture interface.
  *
- * The engine (engine.c, asmrun.c), the outputs and the subcommands know no
+ * The engine (probe/engine/), the outputs and the subcommands know no
  * architecture: what differs between architectures is asked of one
  * `struct arch` each, defined in its module (probe/arch/<name>.c) and
  * named once in modules.h, from which the externs, arch_all[] and the

@@ -10,57 +10,25 @@
  * compiler folded away or lowered to other instructions, a function
  * dropped, or LTO bitcode instead of machine code is never yes.
  *
- * Evidence follows the assembler probe (engine.c): a failed compile is
- * `no' when the compiler's messages name the probe's source or the flags
- * under test; a failure naming neither (a launcher whose host is down) is
- * run again around control compiles and is `no' only when it reproduces
- * PROBE_TRIES times alike while the controls pass, else the toolchain is
- * unusable (exit 3). */
-#include "arch.h"
-#include "words.h"
+ * Evidence follows the assembler probe's rule, retry.h: a failed compile
+ * is `no' when the compiler's messages name the probe's source or the
+ * flags under test; a failure naming neither (a launcher whose host is
+ * down) is run again around control compiles and is `no' only when it
+ * reproduces PROBE_TRIES times alike while the controls pass, else the
+ * toolchain is unusable (exit 3); a `broken' answer is confirmed the same
+ * way as a snippet's. */
+#include "cc-probe.h"
 #include "cache.h"
-#include "ccat.h"
-#include "cc-flag.h"
 #include "cmds.h"
 #include "file.h"
-#include "obj.h"
 #include "opt.h"
-#include "out.h"
-#include "engine.h"
 #include "report.h"
-#include "asmrun.h"
 #include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* One answer: a probe compiled one way. */
-struct answer {
-	const struct cprobe *p;
-	const struct arch *arch;        /* whose catalog it is from */
-	int m;                          /* the `mflags:' answer (NAME-m) */
-	char *name, *how;
-	int want;
-	enum status st;
-	char *reason;
-	double ms;
-	unsigned fails;                 /* nameless failures so far */
-	char *said;                     /* the last one's complaint */
-	int killed;                     /* one was a signal: never settles as `no' */
-};
-
-struct cp {
-	struct cc_ctx cc;
-	struct ccat cats[ARCH_MAX];     /* parallel to arch_all */
-	struct answer *a; size_t n;
-	const struct arch *target;      /* from the control's object (NULL: no module) */
-	char arch[32], format[16];
-	struct strv deps;               /* for the cache */
-	int flaky;                      /* one input gave two different answers */
-	unsigned jobs, seq;
-};
 
 struct copts {
 	const char *cc, *cflags, *features, *output, *cache, *require;
@@ -86,9 +54,7 @@ static const struct opt cc_probe_options[] = {
 };
 #undef OPT_STRUCT
 
-/* ---- the answers ---- */
-
-static void answer_set(struct answer *a, enum status st, char *reason, double ms)
+void cc_answer_set(struct answer *a, enum status st, char *reason, double ms)
 {
 	free(a->reason);
 	a->st = st;
@@ -113,7 +79,7 @@ static int load(struct cp *c, char *err, size_t errlen)
 				g->m = m;
 				g->name = m ? xprintf("%s-m", p->name) : xstrdup(p->name);
 				g->how = m ? xstrdup(p->mflags) : p->target ? xprintf("target(\"%s\")", p->target) : xstrdup("CFLAGS");
-				answer_set(g, ST_UNPROBED, xstrdup("not in --features"), 0);
+				cc_answer_set(g, ST_UNPROBED, xstrdup("not in --features"), 0);
 			}
 	}
 	/* two answers must not share a variable (a-b and a_b, NAME-m and a probe NAME-m) */
@@ -161,554 +127,14 @@ static int mark(struct cp *c, const char *list, const char *what, int *set, char
 	return r;
 }
 
-/* ---- one compile ---- */
-
-struct compile {
-	struct answer *a;               /* NULL: the control */
-	struct strv argv;
-	char *src, *obj;
-	struct run_job job;
-};
-
-/* The source of an answer: ASMCAP_TARGET for this way, then the body
- * with its line numbers as in the template (messages name the file). */
-static char *source(const struct answer *a)
-{
-	const struct cprobe *p = a->p;
-	char *attr = p->target && !a->m ? xprintf("__attribute__((target(\"%s\")))", p->target) : xstrdup("");
-	/* defined only where used: -Wunused-macros */
-	char *s = xprintf("%s%s%s#line %u \"%s\"\n%s", strstr(p->body, "ASMCAP_TARGET") ? "#define ASMCAP_TARGET " : "",
-	                  attr, strstr(p->body, "ASMCAP_TARGET") ? "\n" : "", p->body_line, p->path, p->body);
-	free(attr);
-	return s;
-}
-
-/* Set up the compile of answer a (NULL: the control, with extra flags
- * `extra' when not NULL).  0, or 3 with err. */
-static int unit_setup(struct cp *c, struct compile *u, struct answer *a, const char *extra, char *err, size_t errlen)
-{
-	struct strv fl = {0};
-	memset(u, 0, sizeof *u);
-	u->a = a;
-	u->obj = xprintf("%s/cprobe%u.o", tmpdir_path(), c->seq);
-	if (a) {
-		char *text = source(a);
-		u->src = xprintf("%s/cprobe%u.c", tmpdir_path(), c->seq);
-		int bad = file_write(u->src, text);
-		free(text);
-		if (bad) {
-			snprintf(err, errlen, "cannot write %s", u->src);
-			return 3;
-		}
-	} else {
-		const char *src = cc_probe_file(err, errlen);
-		if (!src)
-			return 3;
-		u->src = xstrdup(src);
-	}
-	c->seq++;
-	if ((a && a->m && split_words(a->p->mflags, &fl, err, errlen)) || (extra && split_words(extra, &fl, err, errlen))) {
-		strv_free(&fl);
-		return 3;
-	}
-	cc_argv(&c->cc, &fl, u->src, u->obj, &u->argv);
-	strv_free(&fl);
-	u->job.argv = u->argv.v;
-	return 0;
-}
-
-static void unit_done(struct compile *u)
-{
-	strv_free(&u->argv);
-	free(u->src);
-	free(u->obj);
-	run_result_free(&u->job.r);
-}
-
-/* The whole word w occurs in line[0..len). */
-static int names_word(const char *line, size_t len, const char *w)
-{
-	size_t n = strlen(w);
-	for (const char *s = line; n && s + n <= line + len; s++)
-		if (!strncmp(s, w, n) && (s == line || !strchr("abcdefghijklmnopqrstuvwxyz0123456789-=_", s[-1])) &&
-		    (s + n == line + len || !strchr("abcdefghijklmnopqrstuvwxyz0123456789-=_,", s[n])))
-			return 1;
-	return 0;
-}
-
-/* The first line of the compiler's messages that names the answer's
- * source (`path:LINE') or one of its -m flags and says one of kinds
- * (NULL-terminated; NULL: any line); NULL if none (malloc'd). */
-static char *own_line(const struct answer *a, const char *text, const char *const *kinds)
-{
-	struct strv fl = {0};
-	char e[64], *found = NULL, *at = xprintf("%s:", a->p->path);
-	if (a->m)
-		split_words(a->p->mflags, &fl, e, sizeof e);
-	for (const char *l = text; *l && !found; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
-		size_t len = strcspn(l, "\n");
-		const char *p = l;
-		int ours = 0;
-		while (!ours && (p = strstr(p, at)) && p < l + len)
-			ours = p[strlen(at)] >= '0' && p[strlen(at)] <= '9', p++;
-		for (size_t k = 0; k < fl.n && !ours; k++)
-			ours = names_word(l, len, fl.v[k]);
-		char *line = ours ? one_line(l, len) : NULL;
-		for (const char *const *k = kinds; line && k && *k && !found; k++)
-			if (strstr(line, *k))
-				found = line;
-		if (line && !kinds)
-			found = line;
-		else if (line != found)
-			free(line);
-	}
-	free(at);
-	strv_free(&fl);
-	return found;
-}
-
-struct hits {
-	const struct arch *arch; const struct feature *f; const void *pats; const uint8_t *data; unsigned n;
-	const struct cprobe *p; uint64_t end; unsigned char *held;      /* holds: */
-	int reloc;                                                      /* reloc: found */
-};
-
-static void count_hit(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step)
-{
-	struct hits *h = ctx;
-	(void)step;
-	if (in && h->f && h->arch->audit_match(h->f, h->pats, in, h->data + off))
-		h->n++;
-	/* a holds: sequence starts at an instruction, never inside one */
-	for (size_t i = 0; in && i < h->p->nholds; i++)
-		for (size_t k = 0; k < h->p->holds[i].nalt; k++) {
-			const struct ccat_seq *q = &h->p->holds[i].alt[k];
-			size_t b = 0;
-			while (b < q->n && off + b < h->end && (h->data[off + b] & q->m[b]) == q->v[b])
-				b++;
-			h->held[i] |= b == q->n;
-		}
-}
-
-/* Walk the code of sym: h->n instructions of h->f (NULL: none counted),
- * h->held[i] for each `holds:' line found, h->reloc for a relocation
- * against `reloc:' in its bytes.  -1 when it has no code. */
-static int walk_code(const struct obj *o, const struct obj_symbol *sym, struct hits *h)
-{
-	const struct obj_section *sec = &o->sections[sym->section];
-	uint64_t end = obj_symbol_end(o, sym);
-	struct code_span *spans = NULL;
-	if (!sec->data || end > sec->size || end <= sym->value)
-		return -1;
-	long ns = code_spans(o, NULL, 0, sym->section, sym->thumb ? ARCH_MODE_THUMB : 0, &spans);
-	if (ns < 0)
-		return -1;
-	h->data = sec->data;
-	h->end = end;
-	code_walk(h->arch, spans, (size_t)ns, sec->data, sym->value, end, count_hit, h);
-	free(spans);
-	for (size_t i = 0; h->p->reloc && i < o->nrelocs; i++) {
-		const struct obj_reloc *r = &o->relocs[i];
-		h->reloc |= r->section == sym->section && r->offset >= sym->value && r->offset < end &&
-		            !strcmp(r->symbol, h->p->reloc);
-	}
-	return 0;
-}
-
-/* The evidence for answer a in the code of s (NULL: not defined) into h,
- * whose held[] has a slot per `holds:' line.  -1 when there is no code,
- * or the probe's insn: feature cannot be read. */
-static int evidence(const struct answer *a, const struct obj *o, const struct obj_symbol *s, struct hits *h)
-{
-	struct catalog cat;
-	char why[256];
-	void *pats = NULL;
-	int r = -1;
-	if (!s || s->section < 0 || (size_t)s->section >= o->nsections)
-		return -1;
-	if (!a->p->insn)
-		return walk_code(o, s, h);
-	if (catalog_load_builtin(&cat, a->arch->name, why, sizeof why))
-		return -1;
-	const struct feature *f = catalog_find(&cat, a->p->insn);
-	if (f && (!a->arch->audit_compile || !a->arch->audit_compile(f, &pats, why, sizeof why))) {
-		h->f = f;
-		h->pats = pats;
-		r = walk_code(o, s, h);
-	}
-	if (a->arch->audit_free)
-		a->arch->audit_free(pats);
-	catalog_free(&cat);
-	return r;
-}
-
-/* The verdict on the code: yes when it holds an instruction of insn: (if
- * given), every holds: line and the reloc: relocation (if given). */
-static void judge(struct answer *a, const struct hits *h, double ms)
-{
-	const struct cprobe *p = a->p;
-	size_t miss = 0;
-	while (miss < p->nholds && h->held[miss])
-		miss++;
-	if (p->insn && !h->n)
-		answer_set(a, ST_BROKEN, xprintf("compiled, but %s holds no %s instruction: the compiler emitted other code",
-		                                 CCAT_FUNCTION, p->insn), ms);
-	else if (p->reloc && !h->reloc)
-		answer_set(a, ST_BROKEN, xprintf("compiled, but %s's code has no relocation against %s (reloc:; read from "
-		                                 "ELF objects only)", CCAT_FUNCTION, p->reloc), ms);
-	else if (miss < p->nholds)
-		answer_set(a, ST_BROKEN, xprintf("compiled, but %s's code does not hold `%s' (holds:): the compiler "
-		                                 "emitted other code", CCAT_FUNCTION, p->holds[miss].text), ms);
-	else if (p->insn)
-		answer_set(a, ST_YES, xprintf("%s holds %u %s instruction%s%s", CCAT_FUNCTION, h->n, p->insn,
-		                              h->n > 1 ? "s" : "", p->nholds ? " and every holds: sequence" : ""), ms);
-	else
-		answer_set(a, ST_YES, xprintf("%s holds every holds: sequence (%zu)", CCAT_FUNCTION, p->nholds), ms);
-}
-
-/* The verdict on an object a compile wrote (exit 0): machine code for
- * asmcap_probe holding what the probe's `insn:' and `holds:' ask. */
-static void verify(struct answer *a, const char *path, double ms)
-{
-	struct obj o;
-	char why[256];
-	size_t len = 0;
-	uint8_t *buf = file_read(path, &len);
-	if (!buf) {
-		answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but wrote no object (%s)", file_error()), ms);
-		return;
-	}
-	if (obj_is_bitcode(buf, len)) {
-		answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO bitcode): cannot verify"), ms);
-		free(buf);
-		return;
-	}
-	if (obj_parse(&o, buf, len, why, sizeof why)) {
-		answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but its output: %s", why), ms);
-		free(buf);
-		return;
-	}
-	struct hits h = {.arch = a->arch, .p = a->p, .held = xcalloc(a->p->nholds + 1, 1)};
-	if (!evidence(a, &o, obj_symbol_named(&o, CCAT_FUNCTION), &h))
-		judge(a, &h, ms);
-	else if (obj_has_gimple(&o))
-		answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO: GIMPLE in .gnu.lto_ sections): cannot verify"), ms);
-	else
-		answer_set(a, ST_BROKEN, xprintf("compiled, but the object has no code for %s", CCAT_FUNCTION), ms);
-	free(h.held);
-	obj_free(&o);
-	free(buf);
-}
-
-/* ---- runs ---- */
-
-/* The first control compiled: the target from its object (from a
- * machine-code build of the same file when the flags make LTO bitcode).
- * Ends u.  0, or 3 with err. */
-static int control_target(struct cp *c, struct compile *u, char *err, size_t errlen)
-{
-	size_t len;
-	uint8_t *buf = file_read(u->obj, &len);
-	struct obj o;
-	char why[256];
-	int r = 0;
-	if (buf && obj_is_bitcode(buf, len)) {
-		unit_done(u);
-		free(buf);
-		if (unit_setup(c, u, NULL, "-fno-lto", err, errlen))
-			return 3;
-		run_jobs(&u->job, 1, 1);
-		buf = u->job.r.exited && !u->job.r.status ? file_read(u->obj, &len) : NULL;
-	}
-	if (!buf || obj_parse(&o, buf, len, why, sizeof why)) {
-		char *cmd = argv_brief(u->argv.v);
-		snprintf(err, errlen, "`%s' exited 0 but wrote no object asmcap reads%s%s", cmd, buf ? ": " : "",
-		         buf ? why : "");
-		free(cmd);
-		r = 3;
-	} else {
-		c->target = arch_of_obj(&o);
-		char m[32];
-		snprintf(c->arch, sizeof c->arch, "%s", arch_machine_name(&o, m, sizeof m));
-		snprintf(c->format, sizeof c->format, "%s", obj_format_name(&o));
-		obj_free(&o);
-	}
-	free(buf);
-	unit_done(u);
-	return r;
-}
-
-/* The control compile (a tiny clean C file with the build's flags), up to
- * PROBE_TRIES times until it passes; the first also asks the driver what
- * it runs (-###, for the cache) and learns the target from the object.
- * 0, or 3 with err. */
-static int control(struct cp *c, int first, char *err, size_t errlen)
-{
-	struct strv hash = {0};
-	int r = 3;
-	for (int t = 0; t < PROBE_TRIES && r; t++) {
-		struct compile u;
-		struct run_job jobs[2];
-		if (unit_setup(c, &u, NULL, NULL, err, errlen))
-			return 3;
-		memset(jobs, 0, sizeof jobs);
-		jobs[0] = u.job;
-		if (first && !t) {
-			strv_append(&hash, &u.argv);
-			strv_push(&hash, "-###");
-			jobs[1].argv = hash.v;
-		}
-		run_jobs(jobs, 1 + !!hash.n, 0);
-		u.job = jobs[0];
-		const struct run_result *rr = &u.job.r;
-		if (hash.n) {
-			for (const char *l = jobs[1].r.err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
-				int cc1as;
-				free(driver_command(l, strcspn(l, "\n"), &c->deps, &cc1as));
-			}
-			run_result_free(&jobs[1].r);
-			strv_free(&hash);
-		}
-		if (u.job.start_failed || rr->not_found || rr->timed_out) {
-			if (u.job.start_failed && !rr->not_found)
-				snprintf(err, errlen, "cannot run `%s': %s", u.argv.v[0], u.job.start_err);
-			else
-				run_describe(u.argv.v, rr, err, errlen);
-			unit_done(&u);
-			return 3;       /* not found, or a hang: another try costs the same */
-		}
-		if (rr->exited && !rr->status) {
-			r = 0;
-			c->flaky |= t > 0;      /* failed, then passed */
-		} else {
-			char *cmd = argv_brief(u.argv.v);
-			size_t n;
-			const char *line = cc_error_line(rr->err, &n);
-			if (rr->exited)
-				snprintf(err, errlen, "toolchain unusable: `%s' exited with status %d%s%.*s", cmd, rr->status,
-				         n ? ": " : "", (int)n, line);
-			else
-				run_describe(u.argv.v, rr, err, errlen);
-			free(cmd);
-		}
-		if (!r && first)
-			return control_target(c, &u, err, errlen);
-		unit_done(&u);
-	}
-	return r;
-}
-
-/* The assembler's complaint about the compiler's own output, "FILE:N:
- * Error: ..." after "FILE: Assembler messages:", told without FILE: it is
- * the compiler's temporary (ccXXXXXX.s, a new name each run) or
- * "{standard input}" under -pipe, and only the words can reproduce alike.
- * 1 and what set, or 0 (no such message). */
-static int assembler_words(const char *text, char *what, size_t n)
-{
-	static const char head[] = ": Assembler messages:";
-	const char *h = strstr(text, head);
-	if (!h)
-		return 0;
-	const char *file = h;
-	while (file > text && file[-1] != '\n')
-		file--;
-	size_t flen = (size_t)(h - file);
-	/* the first of FILE's lines that is an error, else the first of them */
-	for (int any = 0; any < 2; any++)
-		for (const char *l = h + strcspn(h, "\n"); *l; l += strcspn(l, "\n")) {
-			l += *l == '\n';
-			size_t len = strcspn(l, "\n");
-			const char *err = strstr(l, "Error:");
-			if (len > flen + 1 && !strncmp(l, file, flen) && l[flen] == ':' && (any || (err && err < l + len))) {
-				size_t m = len - flen - 1;
-				snprintf(what, n, "the assembler, on the compiler's output: line %.*s", (int)(m < 300 ? m : 300),
-				         l + flen + 1);
-				return 1;
-			}
-		}
-	return 0;
-}
-
-/* A failure naming neither the source nor its flags, in words that are the
- * same each time it happens alike (the command names new files). */
-static void failure_words(const struct run_result *rr, char *what, size_t n)
-{
-	size_t len;
-	const char *e = cc_error_line(rr->err, &len);
-	if (!rr->exited)
-		snprintf(what, n, "the compiler was killed by %s", signal_name(rr->signal));
-	else if (!assembler_words(rr->err, what, n))
-		snprintf(what, n, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
-}
-
-/* Compile answers todo[0..n) (--jobs at a time) and judge them; those
- * that failed naming nothing are left in todo[0..*left).  0, or 3 with
- * err. */
-static int round_of(struct cp *c, struct answer **todo, size_t n, size_t *left, char *err, size_t errlen)
-{
-	struct compile *u = xcalloc(n + 1, sizeof *u);
-	struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
-	size_t made = 0;
-	int r = 0;
-	*left = 0;
-	for (; made < n && !r; made++)
-		r = unit_setup(c, &u[made], todo[made], NULL, err, errlen);
-	if (!r) {
-		for (size_t i = 0; i < n; i++)
-			jobs[i] = u[i].job;
-		run_jobs(jobs, n, c->jobs);
-		for (size_t i = 0; i < n; i++)
-			u[i].job = jobs[i];
-	}
-	for (size_t i = 0; i < n && !r; i++) {
-		struct answer *a = todo[i];
-		const struct run_result *rr = &u[i].job.r;
-		char *line;
-		if (u[i].job.start_failed || rr->not_found || rr->timed_out) {
-			if (u[i].job.start_failed && !rr->not_found)
-				snprintf(err, errlen, "cannot run `%s': %s", u[i].argv.v[0], u[i].job.start_err);
-			else
-				run_describe(u[i].argv.v, rr, err, errlen);
-			r = 3;
-			break;
-		}
-		if (rr->exited && !rr->status) {
-			c->flaky |= a->fails > 0;       /* failed before, not now */
-			if ((line = own_line(a, rr->err, (const char *const[]){"warning", "Warning:", NULL})))
-				answer_set(a, ST_NO, xprintf("the compiler warned: %s", line), rr->ms);
-			else
-				verify(a, u[i].obj, rr->ms);
-			free(line);
-			continue;
-		}
-		if (rr->exited && (line = own_line(a, rr->err, NULL))) {
-			/* its messages point into the probe or at its flags: a
-			 * rejection, told by the first of them that is a diagnostic
-			 * (gcc's always_inline error names the header, and only a
-			 * note names the probe) */
-			size_t len;
-			const char *e = cc_error_line(rr->err, &len);
-			free(line);
-			line = own_line(a, rr->err, (const char *const[]){"error", "Error:", "warning", "Warning:", NULL});
-			if (!line)
-				line = one_line(e, len);
-			answer_set(a, ST_NO, xprintf("rejected: %s", line), rr->ms);
-			free(line);
-			c->flaky |= a->fails > 0;
-			continue;
-		}
-		char what[512];
-		failure_words(rr, what, sizeof what);
-		a->killed |= !rr->exited;
-		if (a->fails && strcmp(a->said, what))
-			c->flaky = 1;
-		free(a->said);
-		a->said = xstrdup(what);
-		a->fails++;
-		answer_set(a, ST_NO, xprintf("rejected: %s", what), rr->ms);      /* if it settles so */
-		todo[(*left)++] = a;
-	}
-	for (size_t i = 0; i < made; i++)
-		unit_done(&u[i]);
-	free(u);
-	free(jobs);
-	return r;
-}
-
-/* A `broken' answer needs the evidence a rejection does: the same verdict
- * from PROBE_TRIES compiles, each after a passing control, with no answer
- * of this toolchain given two ways (a wrapper that now and then loses an
- * object's code makes any answer look broken once).  Each later round
- * compiles every broken answer twice, one compile after the other: a
- * wrapper that loses every Nth object (N >= 2) cannot lose both, so its
- * damage shows as an answer given two ways.  0, or 3 with err. */
-static int confirm_broken(struct cp *c, char *err, size_t errlen)
-{
-	struct answer **todo = xcalloc(c->n + 1, sizeof *todo);
-	char **was = xcalloc(c->n + 1, sizeof *was);
-	size_t n = 0, left, differs = c->n;
-	int r = 0;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].want && c->a[i].st == ST_BROKEN) {
-			was[n] = xstrdup(c->a[i].reason);
-			todo[n++] = &c->a[i];
-		}
-	for (int round = 1; !r && n && differs == c->n && round < PROBE_TRIES; round++) {
-		r = control(c, 0, err, errlen);
-		for (size_t k = 0; !r && k < n && differs == c->n; k++)
-			for (int twice = 0; !r && twice < 2 && differs == c->n; twice++) {
-				struct answer *one = todo[k];
-				if (!(r = round_of(c, &one, 1, &left, err, errlen)) &&
-				    (todo[k]->st != ST_BROKEN || strcmp(todo[k]->reason, was[k])))
-					differs = k;
-			}
-	}
-	if (!r && n && (differs < c->n || c->flaky)) {
-		size_t k = differs < c->n ? differs : 0;
-		char *now = differs < c->n ? xprintf(", then %s: %s", status_name(todo[k]->st), todo[k]->reason)
-		                           : xstrdup("");
-		snprintf(err, errlen, "%s was broken (%s)%s: this toolchain fails intermittently", todo[k]->name,
-		         was[k], now);
-		free(now);
-		r = 3;
-	}
-	for (size_t k = 0; k < n; k++)
-		free(was[k]);
-	free(was);
-	free(todo);
-	return r;
-}
-
-/* Every wanted answer of the target's catalog, in rounds (see the top).
- * 0, or 3 with err. */
-static int probe_all(struct cp *c, char *err, size_t errlen)
-{
-	int r = control(c, 1, err, errlen);
-	struct answer **todo = xcalloc(c->n + 1, sizeof *todo);
-	size_t n = 0;
-	for (size_t i = 0; i < c->n && !r; i++) {
-		struct answer *a = &c->a[i];
-		if (!a->want)
-			continue;
-		if (a->arch != c->target)
-			answer_set(a, ST_SKIPPED, xprintf("not for this target (a probe of %s; the objects are %s)",
-			                                  a->arch->name, c->arch), 0);
-		else
-			todo[n++] = a;
-	}
-	for (int round = 0; !r && n; round++) {
-		if (round && (r = control(c, 0, err, errlen)))
-			break;
-		r = round_of(c, todo, n, &n, err, errlen);
-		if (!r && n && round + 1 >= PROBE_TRIES) {
-			/* reproduced around passing controls: rejections (their
-			 * verdicts are set); anything less: unusable */
-			int settled = !c->flaky;
-			for (size_t k = 0; k < n; k++)
-				settled &= todo[k]->fails >= PROBE_TRIES && !todo[k]->killed;
-			if (!settled) {
-				snprintf(err, errlen, "%s: %s (tried %d times%s)", todo[0]->name, todo[0]->said, PROBE_TRIES,
-				         c->flaky ? "; this toolchain fails intermittently" : "");
-				r = 3;
-			}
-			n = 0;
-		}
-	}
-	if (!r)
-		r = confirm_broken(c, err, errlen);
-	free(todo);
-	return r;
-}
-
 /* ---- cache ---- */
 
 static char *cache_key_of(const struct cp *c, const char *features)
 {
 	struct buf b = {0};
-	buf_puts(&b, "cc-probe|v1");
-	const struct strv *parts[] = {&c->cc.cc, &c->cc.cflags};
+		const struct strv *parts[] = {&c->cc.cc, &c->cc.cflags};
 	for (size_t p = 0; p < 2; p++) {
-		buf_puts(&b, "|");
+		buf_puts(&b, p ? "|" : "");
 		for (size_t k = 0; k < parts[p]->n; k++)
 			buf_printf(&b, "%s%s", k ? " " : "", parts[p]->v[k]);
 	}
@@ -732,6 +158,7 @@ static int from_cache(struct cp *c, char *payload)
 {
 	size_t found = 0;
 	int sound = 1;
+	unsigned char *seen = xcalloc(c->n + 1, 1);     /* an answer twice is not an entry we wrote */
 	for (char *l = payload; *l && sound;) {
 		char *nl = strchr(l, '\n'), *f[6];
 		*nl = 0;
@@ -747,17 +174,16 @@ static int from_cache(struct cp *c, char *payload)
 					st = s;
 			while (k < c->n && nf == 5 && strcmp(c->a[k].name, f[1]))
 				k++;
-			sound = nf == 5 && !strcmp(f[0], "answer") && st >= 0 && k < c->n && !c->a[k].fails;
+			sound = nf == 5 && !strcmp(f[0], "answer") && st >= 0 && k < c->n && !seen[k];
 			if (sound) {
-				c->a[k].fails = 1;      /* seen: an answer twice is not an entry we wrote */
-				answer_set(&c->a[k], (enum status)st, xstrdup(f[4]), atof(f[3]));
+				seen[k] = 1;
+				cc_answer_set(&c->a[k], (enum status)st, xstrdup(f[4]), atof(f[3]));
 				found++;
 			}
 		}
 		l = nl + 1;
 	}
-	for (size_t k = 0; k < c->n; k++)
-		c->a[k].fails = 0;
+	free(seen);
 	return sound && found == c->n && c->arch[0];
 }
 
@@ -780,7 +206,7 @@ static void to_cache(struct cp *c, const char *file, const char *key)
 	}
 	deps_add_words(&c->deps, &c->cc.cc, 1);
 	deps_add_words(&c->deps, &c->cc.cflags, 0);
-	cache_store(file, key, &c->cc.cc, &c->deps, b.s);
+	cache_store(file, "cc-probe", key, &c->cc.cc, &c->deps, b.s);
 	buf_free(&b);
 }
 
@@ -920,7 +346,7 @@ static void cc_probe_free(struct cp *c)
 		free(c->a[k].name);
 		free(c->a[k].how);
 		free(c->a[k].reason);
-		free(c->a[k].said);
+		retry_tries_free(&c->a[k].tries);
 	}
 	free(c->a);
 	for (size_t k = 0; arch_all[k]; k++)
@@ -939,9 +365,9 @@ static int cc_probe_main(void *cmd, const struct opts *s)
 	memset(&c, 0, sizeof c);
 	int r = cc_probe_setup(&c, o, &req, err, sizeof err);
 	char *key = !r && o->cache ? cache_key_of(&c, o->features) : NULL, *payload = NULL;
-	if (key && (payload = cache_lookup(o->cache, key, &c.cc.cc)))
+	if (key && (payload = cache_lookup(o->cache, "cc-probe", key, &c.cc.cc)))
 		cached = from_cache(&c, payload);
-	if (!r && !cached && !(r = probe_all(&c, err, sizeof err)) && key)
+	if (!r && !cached && !(r = cc_probe_all(&c, err, sizeof err)) && key)
 		to_cache(&c, o->cache, key);
 	if (r)
 		fprintf(stderr, "asmcap cc-probe: %s\n", err);

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "frame.h"
+#include "stackframe.h"
 
 #define MAXV 16
 

@@ -28,7 +28,7 @@
 #include "choose-spec.h"
 #include "cmds.h"
 #include "file.h"
-#include "frame.h"
+#include "stackframe.h"
 #include "opt.h"
 #include "out.h"
 #include "xalloc.h"

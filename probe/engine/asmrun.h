@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* One assembler run over a set of catalog snippets (asmrun.c), shared by
- * the probe's flow (engine.c). */
+/* The assembler probe's parts, shared by its files: one assembler run over
+ * a set of catalog snippets (asmrun.c) and its evidence (evidence.c), the
+ * plan (plan.c), the runs and their retries (runs.c), what the driver says
+ * (driver.c), the whole flow (engine.c). */
 #ifndef ASMCAP_ASMRUN_H
 #define ASMCAP_ASMRUN_H
 
@@ -10,6 +12,7 @@
 #include "obj.h"
 #include "out.h"
 #include "engine.h"
+#include "retry.h"
 #include "run.h"
 
 struct asm_run {
@@ -35,9 +38,7 @@ struct ctx {
 	int warned;                     /* the flavour mismatch was reported */
 	char *as_prog;                  /* the driver's external assembler (from -v) */
 	int integrated;                 /* the driver assembles itself (-cc1as) */
-	int control_ok, control_failed; /* how the empty control runs went */
-	int flaky;                      /* one input gave two different answers: no
-	                                 * failure naming no snippet is evidence */
+	struct retry trust;             /* how the toolchain has behaved (retry.h) */
 	int bare;                       /* snippets without their `enable:` lines (the
 	                                 * "build flags enable it" answer) */
 };
@@ -51,7 +52,6 @@ enum outcome {
 };
 
 void set_verdict(struct verdict *v, enum status st, char *reason, double ms);
-char *one_line(const char *s, size_t n);     /* a shortened one-line copy */
 char *first_line(const char *s);
 char *error_line(const char *text);          /* the first line saying error/fatal */
 
@@ -73,6 +73,52 @@ int load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o, char *err, s
 /* What the object says: the target's architecture (module or machine
  * name), format, flavour and, in --mode S, the build macros. */
 void learn_target(struct ctx *x, const struct obj *o);
+
+/* evidence.c */
+/* The verdict of snippet fi from the run u's object o (NULL: none), with
+ * the assembler's warning for its lines and the run's general message. */
+void asm_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn, const char *general,
+                const struct asm_run *u, struct verdict *v);
+/* Feature fi rejected: `no' with msg and the run kept for explain. */
 void record_failure(struct ctx *x, size_t fi, const struct asm_run *u, const char *msg);
+
+/* plan.c */
+/* verdict_clear frees what v holds and zeroes it; verdicts_free both arrays. */
+void verdict_clear(struct verdict *v);
+void verdicts_free(struct probe *p);
+/* Which features run (run[0..*nrun)), given the object format; the others
+ * get their verdict now.  0, or 2 with err. */
+int plan_runs(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, char *err, size_t errlen);
+/* Move the features of run[0..*n) that cannot share a run into alone[];
+ * their count. */
+size_t plan_alone(struct ctx *x, size_t *run, size_t *n, size_t *alone);
+enum obj_format plan_format_guess(const struct ctx *x);
+enum obj_format plan_format_of(const char *name);
+
+/* driver.c */
+/* `-dM -E` output into b (every module's macros count). */
+void build_parse_defines(struct build_info *b, const char *text);
+/* From a run's `-v' output: p's identity, deps and assembler line,
+ * *integrated (-cc1as); the external assembler's program (malloc'd) or NULL. */
+char *driver_parse(struct probe *p, const char *text, int *integrated);
+
+/* runs.c */
+/* The run ended so that its verdicts come from it (OK, or FAILED by line). */
+int probe_attributed(enum outcome out);
+/* The empty-file control (retry_control).  0, or 3 with err. */
+int probe_control(struct ctx *x, char *err, size_t errlen);
+/* One run per feature of f[0..n), in retry_rounds.  0, or 3 with err. */
+int probe_singly(struct ctx *x, const size_t *f, size_t n, char *err, size_t errlen);
+/* Every `broken' verdict of p->v confirmed (retry_confirm_broken).  0, or 3. */
+int probe_confirm_broken(struct ctx *x, char *err, size_t errlen);
+/* Keep the features of run[0..n) no run rejected / none decided yet; the new count. */
+size_t probe_drop_rejected(const struct probe *p, size_t *run, size_t n);
+size_t probe_undecided(const struct probe *p, size_t *run, size_t n);
+/* run[0..n) in one run, again without what it rejects by line (a few times
+ * at most); first: also the identity queries.  *left the features the last
+ * run had; *out how it went, *first_out (unless NULL) how the first went.
+ * 0, or 3 with err. */
+int probe_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum outcome *first_out,
+                enum outcome *out, int first, char *err, size_t errlen);
 
 #endif

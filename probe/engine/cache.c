@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The probe cache: text entries, each with the files its verdicts depend
- * on.  Format (tab-separated, fields escaped \\ \t \n):
- *   asmcap-cache 3
- *   entry KEY / word RESOLVED... / dep PATH SIZE MTIME CTIME DEV:INO /
- *   tool NAME VALUE /
+/* The cache of every kind of probe (the assembler probe, cc-probe,
+ * cc-flag): text entries, each with the files its verdicts depend on and
+ * a payload of its kind's own.  Format (tab-separated, fields escaped
+ * \\ \t \n):
+ *   asmcap-cache 4
+ *   entry KEY / kind KIND / word RESOLVED... / dep PATH SIZE MTIME CTIME DEV:INO /
+ *   then the payload; the assembler probe's (cache_put) is
+ *   catalog ARCH / tool NAME VALUE /
  *   build KNOWN / macro NAME VALUE (the build facts' macros too) / feature NAME STATUS MS REASON /
  *   flags NAME STATUS MS REASON (the no-directive answer) /
  *   flags-blamed NAME / sum HASH / end
@@ -12,207 +15,20 @@
 #include "cache.h"
 #include "arch.h"
 #include "file.h"
-#include "obj.h"
 #include "out.h"
 #include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- dependencies: a program and the libraries it needs ---- */
-
-static int has(const struct strv *s, const char *w)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i], w))
-			return 1;
-	return 0;
-}
-
-static void add_dep(struct strv *deps, const char *path)
-{
-	char real[PATH_MAX];
-	const char *p = realpath(path, real) ? real : path;
-	if (!has(deps, p))
-		strv_push(deps, p);
-}
-
-/* The directories file (ld.so.conf syntax) lists, and those of the files
- * its `include' lines name (a glob, relative to the file's directory). */
-static void ld_conf(const char *file, struct strv *dirs, int depth)
-{
-	FILE *f = depth < 4 ? fopen(file, "r") : NULL;
-	char line[PATH_MAX];
-	while (f && fgets(line, sizeof line, f)) {
-		line[strcspn(line, "#\n")] = 0;
-		char *w = line + strspn(line, " \t"), *end = w + strlen(w);
-		while (end > w && (end[-1] == ' ' || end[-1] == '\t'))
-			*--end = 0;
-		if (!strncmp(w, "include", 7) && (w[7] == ' ' || w[7] == '\t')) {
-			char pat[2 * PATH_MAX + 2];
-			const char *g = w + 8 + strspn(w + 8, " \t"), *slash = strrchr(file, '/');
-			glob_t found;
-			snprintf(pat, sizeof pat, "%.*s%s", *g == '/' || !slash ? 0 : (int)(slash - file + 1), file, g);
-			if (!glob(pat, 0, NULL, &found))
-				for (size_t i = 0; i < found.gl_pathc; i++)
-					ld_conf(found.gl_pathv[i], dirs, depth + 1);
-			globfree(&found);
-		} else if (*w == '/') {
-			strv_push(dirs, w);
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
-/* Where the dynamic loader looks after RUNPATH and LD_LIBRARY_PATH: the
- * directories of /etc/ld.so.conf (on Debian the host's multiarch ones,
- * /usr/lib/<triple>), then its built-in ones; read once. */
-static const struct strv *system_lib_dirs(void)
-{
-	static struct strv dirs;
-	static int done;
-	if (!done++) {
-		ld_conf("/etc/ld.so.conf", &dirs, 0);
-		for (const char *const *d = (const char *const[]){"/lib64", "/usr/lib64", "/lib", "/usr/lib", NULL}; *d; d++)
-			strv_push(&dirs, *d);
-	}
-	return &dirs;
-}
-
-static void lib_lookup(struct strv *deps, const char *name, const char *runpath, const char *origin)
-{
-	const struct strv *std = system_lib_dirs();
-	char path[2 * PATH_MAX + 2];
-	struct stat st;
-	const char *lp = getenv("LD_LIBRARY_PATH");
-	const char *lists[] = {runpath ? runpath : "", lp ? lp : ""};
-	for (int l = 0; l < 2; l++)
-		for (const char *p = lists[l]; *p;) {
-			size_t n = strcspn(p, ":");
-			char dir[PATH_MAX];
-			snprintf(dir, sizeof dir, "%.*s", (int)(n < PATH_MAX - 1 ? n : PATH_MAX - 1), p);
-			if (!strncmp(dir, "$ORIGIN", 7) || !strncmp(dir, "${ORIGIN}", 9)) {
-				const char *rest = dir + (dir[1] == '{' ? 9 : 7);
-				char tmp[PATH_MAX];
-				snprintf(tmp, sizeof tmp, "%s%s", origin, rest);
-				snprintf(dir, sizeof dir, "%s", tmp);
-			}
-			snprintf(path, sizeof path, "%s/%s", dir, name);
-			if (*dir && !stat(path, &st)) {
-				add_dep(deps, path);
-				return;
-			}
-			p += n + (p[n] == ':');
-		}
-	for (size_t i = 0; i < std->n; i++) {
-		snprintf(path, sizeof path, "%s/%s", std->v[i], name);
-		if (!stat(path, &st)) {
-			add_dep(deps, path);
-			return;
-		}
-	}
-}
-
-/* The libraries an ELF program needs, looked up as the loader would; its
- * bytes are mapped, not read, so a large compiler costs only the pages of
- * its headers. */
-static void needed_libs(struct strv *deps, const char *real, int fd, size_t size)
-{
-	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	struct obj_dynamic d;
-	char err[160], origin[PATH_MAX];
-	if (map == MAP_FAILED)
-		return;
-	snprintf(origin, sizeof origin, "%s", real);
-	char *slash = strrchr(origin, '/');
-	if (slash)
-		*slash = 0;
-	/* A file that is not ELF (a script) or does not parse: the file alone. */
-	if (!obj_elf_dynamic(map, size, &d, err, sizeof err))
-		for (size_t i = 0; i < d.nneeded; i++)
-			lib_lookup(deps, d.needed[i], d.runpath, origin);
-	munmap(map, size);
-}
-
-void deps_add_program(struct strv *deps, const char *path)
-{
-	char real[PATH_MAX];
-	if (!realpath(path, real))
-		return;
-	add_dep(deps, path);
-	int fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);   /* a FIFO must not block */
-	struct stat st;
-	if (fd < 0)
-		return;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX)
-		needed_libs(deps, real, fd, (size_t)st.st_size);
-	close(fd);
-}
-
 /* ---- option files ---- */
-
-void deps_add_file(struct strv *deps, const char *path)
-{
-	struct stat st;
-	if (!stat(path, &st) && S_ISREG(st.st_mode))
-		add_dep(deps, path);
-}
-
-/* The option file a word names, or NULL: `@FILE' (a response file),
- * `--config=FILE' or `--config FILE' (clang; a name without a slash is
- * searched for, and -v names what was found), `-specs=FILE' (gcc). */
-static const char *option_file(char *const *w, size_t i, size_t n)
-{
-	static const char *const eq[] = {"--config=", "-specs=", "--specs=", NULL};
-	if (w[i][0] == '@')
-		return w[i] + 1;
-	for (const char *const *e = eq; *e; e++)
-		if (!strncmp(w[i], *e, strlen(*e)))
-			return w[i] + strlen(*e);
-	return !strcmp(w[i], "--config") && i + 1 < n ? w[i + 1] : NULL;
-}
-
-/* Each option file words name, and those a response file names in turn
- * (depth bounded: a response file may name itself). */
-static void option_files(struct strv *deps, const struct strv *words, int depth)
-{
-	for (size_t i = 0; i < words->n; i++) {
-		const char *f = option_file(words->v, i, words->n);
-		size_t before = deps->n;
-		if (!f || !*f)
-			continue;
-		deps_add_file(deps, f);
-		size_t len;
-		char *text = words->v[i][0] == '@' && deps->n > before && depth < 8 ? (char *)file_read(f, &len) : NULL;
-		struct strv inner = {0};
-		char e[64];
-		if (text && !split_words(text, &inner, e, sizeof e))
-			option_files(deps, &inner, depth + 1);
-		strv_free(&inner);
-		free(text);
-	}
-}
-
-void deps_add_words(struct strv *deps, const struct strv *words, int programs)
-{
-	for (size_t i = 0; programs && i < words->n; i++) {
-		char *w = path_lookup(words->v[i]);
-		if (w)
-			deps_add_program(deps, w);
-		free(w);
-	}
-	option_files(deps, words, 0);
-}
 
 /* ---- the cache file ---- */
 
@@ -261,8 +77,7 @@ char *cache_key(const struct probe_opts *o)
 	struct buf b = {0};
 	char *h = catalog_hashes(o->templates);
 	const char *env = getenv("ASMCAP_DISABLE");
-	/* v2: the build facts are macro lines (an entry of v1 misses) */
-	buf_printf(&b, "v2|%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
+	buf_printf(&b, "%s|%s|%s|%s|%c|%s|%s|%s|%s|%s", o->way, o->cmd, o->cflags ? o->cflags : "",
 	           o->asflags ? o->asflags : "", o->mode ? o->mode : 'S', o->flavour ? o->flavour : "",
 	           o->features ? o->features : "*", o->disable ? o->disable : "", env ? env : "", h);
 	/* where a driver looks for the programs it runs */
@@ -285,6 +100,9 @@ static void stamp(const struct stat *st, char *out, size_t n)
 }
 
 #define CACHE_MAGIC "asmcap-cache "
+/* 4: one format for every kind (3 had no kind line); a file of another
+ * number holds nothing this one reads, and is replaced when written. */
+#define CACHE_HEAD CACHE_MAGIC "4\n"
 
 int cache_option(void *cmd, const struct opts *s, const struct opt *o, const char *val)
 {
@@ -344,15 +162,19 @@ static uint64_t fnv_line(uint64_t h, const char *s, size_t n)
 
 #define FNV_INIT 0xcbf29ce484222325ULL
 
-char *cache_lookup(const char *file, const char *key, const struct strv *words)
+char *cache_lookup(const char *file, const char *kind, const char *key, const struct strv *words)
 {
 	char *text = read_text(file);
+	if (text && strncmp(text, CACHE_HEAD, strlen(CACHE_HEAD))) {
+		free(text);
+		text = NULL;
+	}
 	if (!text)
 		return NULL;
 	struct buf kb = {0}, body = {0};
 	esc(&kb, key);
 	char *want = resolved_words(words);
-	int in = 0, valid = 0, hit = 0, summed = 0;
+	int in = 0, valid = 0, hit = 0, summed = 0, kinded = 0;
 	uint64_t h = FNV_INIT;
 	for (char *l = text; *l && !hit;) {
 		char *nl = strchr(l, '\n');
@@ -361,21 +183,24 @@ char *cache_lookup(const char *file, const char *key, const struct strv *words)
 		char *next = nl ? nl + 1 : l + strlen(l);
 		if (!strncmp(l, "entry\t", 6)) {
 			in = valid = !strcmp(l + 6, kb.s);
-			summed = 0;
+			summed = kinded = 0;
 			h = fnv_line(FNV_INIT, l, strlen(l));
 			buf_free(&body);
 		} else if (!in || !valid) {
 			/* another key's entry, or this one already failed */
 		} else if (summed) {
 			valid = 0;
-			hit = !strcmp(l, "end");
+			hit = kinded && !strcmp(l, "end");
 		} else if (!strncmp(l, "sum\t", 4)) {
 			char want_sum[32];
 			snprintf(want_sum, sizeof want_sum, "%016llx", (unsigned long long)h);
 			valid = summed = !strcmp(l + 4, want_sum);
 		} else {
 			h = fnv_line(h, l, strlen(l));
-			if (!strncmp(l, "word\t", 5)) {
+			if (!strncmp(l, "kind\t", 5)) {
+				valid = !kinded && !strcmp(l + 5, kind);
+				kinded = 1;
+			} else if (!strncmp(l, "word\t", 5)) {
 				valid = !strcmp(l + 5, want);
 			} else if (!strncmp(l, "dep\t", 4)) {
 				char *f[6], now[160], was[160];
@@ -405,13 +230,17 @@ char *cache_lookup(const char *file, const char *key, const struct strv *words)
 	return body.s;
 }
 
-void cache_store(const char *file, const char *key, const struct strv *words, const struct strv *deps,
-                 const char *payload)
+void cache_store(const char *file, const char *kind, const char *key, const struct strv *words,
+                 const struct strv *deps, const char *payload)
 {
 	char *old = read_text(file);
+	if (old && strncmp(old, CACHE_HEAD, strlen(CACHE_HEAD))) {
+		free(old);      /* another format: nothing in it to keep */
+		old = NULL;
+	}
 	struct buf b = {0}, kb = {0};
 	esc(&kb, key);
-	buf_puts(&b, CACHE_MAGIC "3\n");
+	buf_puts(&b, CACHE_HEAD);
 	/* keep the other keys' entries, the newest 31 of them */
 	size_t total = 0;
 	for (int pass = 0; pass < 2 && old; pass++) {
@@ -434,7 +263,7 @@ void cache_store(const char *file, const char *key, const struct strv *words, co
 	}
 	size_t start = b.n;
 	char *w = resolved_words(words);
-	buf_printf(&b, "entry\t%s\nword\t%s\n", kb.s, w);
+	buf_printf(&b, "entry\t%s\nkind\t%s\nword\t%s\n", kb.s, kind, w);
 	free(w);
 	for (size_t i = 0; i < deps->n; i++) {
 		struct stat st;
@@ -594,7 +423,7 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 	struct strv w = {0};
 	char e[64];
 	split_words(o->cmd, &w, e, sizeof e);
-	char *text = cache_lookup(file, key, &w);
+	char *text = cache_lookup(file, "probe", key, &w);
 	strv_free(&w);
 	if (!text)
 		return 0;
@@ -658,6 +487,6 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 			buf_puts(&b, "\n");
 		}
 	}
-	cache_store(file, key, &p->argv, &p->deps, b.s);
+	cache_store(file, "probe", key, &p->argv, &p->deps, b.s);
 	buf_free(&b);
 }

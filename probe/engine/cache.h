@@ -44,13 +44,14 @@ void cache_put(const char *file, const char *key, const struct probe *p);
 /* The key for these options (malloc'd). */
 char *cache_key(const struct probe_opts *o);
 
-/* The layer under both: an entry is its key, the command words as they
- * resolve in PATH, the dependency stamps, then payload lines of its
- * owner's own.  cache_lookup returns the payload of a valid entry
+/* The one format under every kind of probe: an entry is its key, its
+ * kind ("probe", "cc-probe", "cc-flag"), the command words as they resolve
+ * in PATH, the dependency stamps, then payload lines of its kind's own.
+ * cache_lookup returns the payload of a valid entry of that kind
  * (malloc'd) or NULL; cache_store replaces the key's entry. */
-char *cache_lookup(const char *file, const char *key, const struct strv *words);
-void cache_store(const char *file, const char *key, const struct strv *words, const struct strv *deps,
-                 const char *payload);
+char *cache_lookup(const char *file, const char *kind, const char *key, const struct strv *words);
+void cache_store(const char *file, const char *kind, const char *key, const struct strv *words,
+                 const struct strv *deps, const char *payload);
 /* Payload fields: cache_field appends "\t" and the escaped text;
  * cache_fields splits a line in place (unescaping) into at most max. */
 void cache_field(struct buf *b, const char *s);

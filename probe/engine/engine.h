@@ -92,11 +92,6 @@ int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *
 int feature_list(const struct catalog *c, const char *list, unsigned char *want,
                  const char *what, char *err, size_t errlen);
 
-/* Runs of one input before a failure that names nothing is final: it
- * decides `no' only when every run failed alike around passing controls
- * (engine.c, cc-probe.c). */
-enum { PROBE_TRIES = 3 };
-
 /* One line (l[0..len)) of a compiler driver's -v or -### output: when it
  * is a command (it starts with a blank and names a program), that program
  * and the libraries it loads join deps, *cc1as says whether it is clang's

@@ -4,6 +4,7 @@
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,4 +472,25 @@ int out_use_colour(int fd)
 {
 	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
 	return isatty(fd) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
+}
+
+/* A one-line, shortened copy of a message. */
+char *one_line(const char *s, size_t n)
+{
+	if (n > 300)
+		n = 300;
+	char *d = xmalloc(n + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n && s[i] && s[i] != '\n'; i++)
+		d[k++] = s[i] == '\t' ? ' ' : s[i];
+	while (k && d[k - 1] == ' ')
+		k--;
+	d[k] = 0;
+	return d;
+}
+
+void buf_hex(struct buf *b, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_printf(b, "%s%02x", i ? " " : "", p[i]);
 }

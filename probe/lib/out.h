@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A growable string. */
 struct buf { char *s; size_t n, cap; };
@@ -25,6 +26,11 @@ void buf_text(struct buf *b, const char *s);
 /* The words v[0..n) with buf_text, each after a space but the first after `first`. */
 void buf_text_words(struct buf *b, char *const *v, size_t n, const char *first);
 void buf_free(struct buf *b);
+/* p[0..n) as hex bytes, "0f 38 f6". */
+void buf_hex(struct buf *b, const uint8_t *p, size_t n);
+/* A one-line copy of s[0..n) (to its first newline, tabs as spaces, 300
+ * characters at most, trailing blanks dropped; malloc'd). */
+char *one_line(const char *s, size_t n);
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_SH, OUT_MAKE, OUT_H, OUT_PERL, OUT_CMAKE };
 /* "text", "json", ... -> 0, or -1 for an unknown name. */

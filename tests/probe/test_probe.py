@@ -530,9 +530,10 @@ def test_templates_dir_and_shared_sections(tmp_path):
     assert statuses(c) == {"nop": "yes", "wrong": "broken", "cfi1": "yes", "cfi2": "yes"}
     assert c["features"]["wrong"]["reason"] == "mis-encoded: got 90, expected 90 90"
     # two features naming one section cannot share an object: one run each;
-    # and `broken' is seen twice more from wrong's own run, each after a
-    # control (the same evidence a `no' needs): 3 + 2 * 2
-    assert "processes started: 7;" in log.read_text()
+    # and `broken' is seen again from wrong's own run in two more rounds,
+    # each a control, then that run twice, one after the other (the same
+    # rule as cc-probe's): 3 + 2 * (1 + 2)
+    assert "processes started: 9;" in log.read_text()
     listed = asmcap("list", "--templates", d).stdout
     assert "nop" in listed and "one byte" in listed
 

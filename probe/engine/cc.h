@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Compiler probes beyond the assembler: does $CC $CFLAGS accept a flag,
- * compile a file with extra flags.  Shared by cc-flag, frame and choose. */
-#ifndef ASMCAP_CC_FLAG_H
-#define ASMCAP_CC_FLAG_H
+/* Running the C compiler: does $CC $CFLAGS accept a flag, compile a file
+ * with extra flags.  Shared by cc-flag, cc-probe, frame and choose. */
+#ifndef ASMCAP_CC_H
+#define ASMCAP_CC_H
 
 #include <stddef.h>
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Stack frame and code size of one function as a compiler builds it. */
-#ifndef ASMCAP_FRAME_H
-#define ASMCAP_FRAME_H
+#ifndef ASMCAP_STACKFRAME_H
+#define ASMCAP_STACKFRAME_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cc-flag.h"
+#include "cc.h"
 
 struct frame_result {
 	int available;          /* 0: flags rejected, or no code for the function */
