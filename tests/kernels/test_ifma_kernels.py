@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The IFMA kernels of perlasm/x86_64-ifma.pl on their own: every kernel
 against Python integers (r = a*b/2^(52L) mod n, r < 2n, 52-bit limbs, r
-aliasing a or b), every flavour assembled by its assembler, no EVEX byte
+aliasing a or b), the 8-lane squaring of perlasm/x86_64-ifma-mb.pl the
+same way at every L the batch uses, every flavour assembled by its
+assembler, no EVEX byte
 when the caps say no to avx512ifma or avx512vl, and a static check that
 the generated code has no branch but the loop counter's and no address
 computed from data (with a leaky control the check must reject)."""
