@@ -68,11 +68,12 @@ static void lane_out(uint64_t *x, const uint64_t *v, size_t k, size_t num, size_
 	mont_wipe(limbs, sizeof limbs);
 }
 
-/* The state of the eight lanes: ctx is the kernel's (k0, then scratch and
- * n per limb), one = 1 in every lane, power R^2 mod n, then a table entry. */
+/* The state of the eight lanes: ctx is the kernels' (L + 2 entries of four
+ * vectors: k0 first, then per limb scratch, n_j and the squaring's scratch),
+ * power R^2 mod n, then a table entry. */
 struct mb {
 	size_t L, span;
-	_Alignas(64) uint64_t ctx[LANES + 2 * LANES * MB_SPAN_MAX];
+	_Alignas(64) uint64_t ctx[4 * LANES * (MB_SPAN_MAX + 2)];
 	_Alignas(64) uint64_t acc[LANES * MB_SPAN_MAX], power[LANES * MB_SPAN_MAX];
 };
 
@@ -83,7 +84,7 @@ static void mb_lane(struct mb *s, uint64_t *table, size_t k, const uint64_t *bas
 {
 	uint64_t rr[MONT_MAX_NUM];
 
-	lane_in(s->ctx + 2 * LANES, 2 * LANES, k, n, num, s->L);
+	lane_in(s->ctx + 5 * LANES, 4 * LANES, k, n, num, s->L);
 	s->ctx[k] = mont_n0(n[0]) & M52;
 	mont_pow2_mod(rr, 104 * s->L, n, num);
 	lane_in(s->power, LANES, k, rr, num, s->L);
@@ -106,6 +107,7 @@ void mont_ifma_batch(size_t count, uint64_t *const r[], const uint64_t *const ba
 	const size_t windows = (64 * exp_limbs + window - 1) / window;
 #define ENTRY(e) (table + (e) * stride)
 #define AMM(r, a, b) montk_amm52mb(r, a, b, s.ctx, L)
+#define SQR(r, a) montk_ams52mb(r, a, s.ctx, L)
 
 	memset(table, 0, 2 * stride * sizeof *table);
 	memset(s.power, 0, stride * sizeof *s.power);
@@ -122,7 +124,7 @@ void mont_ifma_batch(size_t count, uint64_t *const r[], const uint64_t *const ba
 		uint64_t *dst = j + 1 == windows ? s.acc : s.power;
 		if (j + 1 < windows)
 			for (unsigned q = 0; q < window; q++)
-				AMM(s.acc, s.acc, s.acc);
+				SQR(s.acc, s.acc);
 		for (size_t k = 0; k < LANES; k++)
 			idx[k] = mont_window_at(exp[k < count ? k : 0], exp_limbs,
 			                        j * window, window);
@@ -139,6 +141,7 @@ void mont_ifma_batch(size_t count, uint64_t *const r[], const uint64_t *const ba
 		s.power[k] = 1;
 	AMM(s.acc, s.acc, s.power);
 #undef AMM
+#undef SQR
 #undef ENTRY
 	for (size_t k = 0; k < count; k++) {
 		lane_out(plain[k], s.acc, k, num, L);

@@ -18,12 +18,15 @@
 # and no carry crosses a lane.
 #
 #   montk_amm52mb(r, a, b, ctx, L)     r = a*b/R mod n per lane, r < 2n
+#   montk_ams52mb(r, a, ctx, L)        r = a*a/R mod n per lane, r < 2n
 #
 # R = 2^(52L), L even, 4 <= L; n odd, 4n <= R, a, b < 2n per lane, every
-# limb below 2^52, k0 = -n^-1 mod 2^52 per lane. ctx (64-byte aligned)
-# holds k0 (one vector), then per limb j 128 bytes: 64 of scratch (the
-# accumulator t_j, secret while the kernel runs: the caller wipes it) and
-# n_j. r may alias a or b: r is written after the last row.
+# limb below 2^52, k0 = -n^-1 mod 2^52 per lane. ctx (64-byte aligned) is
+# L + 2 entries of 256 bytes, entry -1 holding k0 (its first vector), entry
+# j (0 <= j < L) the accumulator t_j (scratch), n_j, then the squaring's
+# x_j and d_j (scratch); the scratch is secret while a kernel runs: the
+# caller wipes it. montk_amm52mb leaves x, d and entry L alone. r may
+# alias a or b: r is written after the last row.
 #
 # The row loop, i = 0..L-1, the accumulator t in ctx (L vectors do not
 # fit the registers past 1024 bits; each limb is loaded and stored once
@@ -40,6 +43,15 @@
 # per product: r_j = (t_j + c) mod 2^52, c = (t_j + c) >> 52, limb by
 # limb (a serial chain of L additions per product, small beside its 4L^2
 # multiply-adds).
+#
+# The squaring is the same row loop with a_j b_i replaced by x_j a_i,
+# where row i's x holds 0 below limb i, a_i at limb i and 2a's limbs above
+# (x_{i+1} without the carry in from 2a_i): sum_i a_i x 2^(52i) = a^2, each
+# cross product a_i a_j taken once and doubled. Steps whose x_j and
+# x_{j-1} are 0 skip the two products of b, so row i does about 2L + 2(L-i)
+# multiply-adds: 3L^2 in all, against the product's 4L^2. 2a < R (a < 2n
+# <= R/2), so 2a fits L limbs; row i writes x_{i-1}, x_i and x_{i+1} into
+# ctx before its steps read them.
 #
 #   montk_gather52mb(out, table, entries, span, idx)
 #
@@ -77,28 +89,74 @@ sub head {
 	return "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,$nargs\n.align\t32\n$name:\n";
 }
 
-# Vector registers of montk_amm52mb.
+# Vector registers of montk_amm52mb and montk_ams52mb.
 my %V;
 @V{qw(K0 MASK B M X C PA PN QA QN T U)} = (0 .. 5, 16 .. 21);
 my @USED = (0 .. 5, 16 .. 21);
+# Bytes per ctx entry: t_j, n_j, then the squaring's x_j and d_j (its
+# pair count shifts by 8 and 9: 256 and 512).
+my $E = 256;
 
-# One step j of a row: t_{j-1} = t_j + lo(a_j b) + hi(a_{j-1} b) + lo(n_j m)
-# + hi(n_{j-1} m); a_j, n_j are loaded into ($A, $N) and a_{j-1}, n_{j-1}
-# are in ($PA, $PN) from the step before. ctx entry j at $w(%r8), a_j at
-# $p(%rax); $T the register the sum is built in; $c adds the carry.
+sub madd {
+	my ($hl, $x, $y, $acc) = @_;
+	return "\tvpmadd52${hl}uq\t" . zmm($x) . "," . zmm($y) . "," . zmm($acc) . "\n";
+}
+
+# One step j of a row: t_{j-1} = t_j + lo(x_j b) + hi(x_{j-1} b) + lo(n_j m)
+# + hi(n_{j-1} m); x_j, n_j are loaded into ($A, $N) and x_{j-1}, n_{j-1}
+# are in ($PA, $PN) from the step before. ctx entry j at $w(%r8), x_j at
+# address $x (undef where x_j = x_{j-1} = 0: the products of b dropped);
+# $T the register the sum is built in; $c adds the carry.
 sub step {
-	my ($w, $p, $A, $N, $PA, $PN, $T, $c) = @_;
+	my ($w, $x, $A, $N, $PA, $PN, $T, $c) = @_;
 	my $s = "\tvmovdqu64\t$w(%r8)," . zmm($T) . "\n"
-	      . "\tvmovdqu64\t" . ($w + 64) . "(%r8)," . zmm($N) . "\n"
-	      . "\tvmovdqu64\t$p(%rax)," . zmm($A) . "\n";
+	      . "\tvmovdqu64\t" . ($w + 64) . "(%r8)," . zmm($N) . "\n";
+	$s .= "\tvmovdqu64\t$x," . zmm($A) . "\n" if defined $x;
 	$s .= "\tvpaddq\t" . zmm($V{C}) . "," . zmm($T) . "," . zmm($T) . "\n" if $c;
 	# the products of b first: they wait for nothing, those of m for m
-	$s .= "\tvpmadd52luq\t" . zmm($A) . "," . zmm($V{B}) . "," . zmm($T) . "\n"
-	    . "\tvpmadd52huq\t" . zmm($PA) . "," . zmm($V{B}) . "," . zmm($T) . "\n"
-	    . "\tvpmadd52luq\t" . zmm($N) . "," . zmm($V{M}) . "," . zmm($T) . "\n"
-	    . "\tvpmadd52huq\t" . zmm($PN) . "," . zmm($V{M}) . "," . zmm($T) . "\n"
-	    . "\tvmovdqu64\t" . zmm($T) . "," . ($w - 128) . "(%r8)\n";
-	return $s;
+	$s .= madd('l', $A, $V{B}, $T) . madd('h', $PA, $V{B}, $T) if defined $x;
+	return $s . madd('l', $N, $V{M}, $T) . madd('h', $PN, $V{M}, $T)
+	     . "\tvmovdqu64\t" . zmm($T) . "," . ($w - $E) . "(%r8)\n";
+}
+
+# Steps two at a time (the registers of x and n alternate), r11 pairs;
+# $x0, $x1 the addresses of x for the two, $more advances other walkers.
+sub pairs {
+	my ($l, $x0, $x1, $more) = @_;
+	return "$l:\n" . step(0, $x0, @V{qw(PA PN QA QN T)}, 0)
+	     . step($E, $x1, @V{qw(QA QN PA PN U)}, 0)
+	     . "\tlea\t" . 2 * $E . "(%r8),%r8\n" . $more . "\tdec\t%r11\n\tjnz\t$l\n";
+}
+
+# k0 and the 52-bit mask, from ctx in rcx.
+sub prologue {
+	return "\tvmovdqu64\t(%rcx)," . zmm($V{K0}) . "\n"
+	     . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
+	     . "\tvpbroadcastq\t%rax," . zmm($V{MASK}) . "\n";
+}
+
+# A row's start, b_i at (%rdx): X, m, c, then step 1; x_0 and x_1 at $x0
+# and $x1. r8 walks ctx from entry 0 and ends at entry 2.
+sub row_head {
+	my ($x0, $x1) = @_;
+	return "\tlea\t$E(%rcx),%r8\n"
+	     . "\tvmovdqu64\t(%rdx)," . zmm($V{B}) . "\t\t# b_i\n"
+	     . "\t# X = t_0 + lo(x_0 b_i), m = lo(X k0), c = (X + 2^52 - 1) >> 52\n"
+	     . "\tvmovdqu64\t(%r8)," . zmm($V{X}) . "\n"
+	     . "\tvmovdqu64\t64(%r8)," . zmm($V{PN}) . "\n"
+	     . "\tvmovdqu64\t$x0," . zmm($V{PA}) . "\n"
+	     . madd('l', $V{PA}, $V{B}, $V{X}) . vclear($V{M}) . madd('l', $V{K0}, $V{X}, $V{M})
+	     . "\tvpaddq\t" . zmm($V{MASK}) . "," . zmm($V{X}) . "," . zmm($V{C}) . "\n"
+	     . "\tvpsrlq\t\$52," . zmm($V{C}) . "," . zmm($V{C}) . "\n"
+	     . step($E, $x1, @V{qw(QA QN PA PN T)}, 1)
+	     . "\tlea\t" . 2 * $E . "(%r8),%r8\n";
+}
+
+# A row's end, r8 at entry L: t_{L-1} = hi(x_{L-1} b_i) + hi(n_{L-1} m).
+sub row_tail {
+	return "\t# t_{L-1} = hi(x_{L-1} b_i) + hi(n_{L-1} m)\n" . vclear($V{T})
+	     . madd('h', $V{QA}, $V{B}, $V{T}) . madd('h', $V{QN}, $V{M}, $V{T})
+	     . "\tvmovdqu64\t" . zmm($V{T}) . ",-$E(%r8)\n\tlea\t64(%rdx),%rdx\n";
 }
 
 # montk_amm52mb: rdi r, rsi a, rdx b, rcx ctx, r8 L. Inside: r8 the ctx
@@ -106,40 +164,63 @@ sub step {
 sub amm {
 	my $name = 'montk_amm52mb';
 	my $l = ".L$name";
-	my $s = head($name, 5)
-	      . "\tmov\t%r8,%r9\t\t\t# L\n"
-	      . "\tvmovdqu64\t(%rcx)," . zmm($V{K0}) . "\n"
-	      . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
-	      . "\tvpbroadcastq\t%rax," . zmm($V{MASK}) . "\n"
-	      . "\t# t = 0\n" . vclear($V{T})
-	      . "\tlea\t64(%rcx),%r8\n\tmov\t%r9,%r11\n${l}_zero:\n"
-	      . "\tvmovdqu64\t" . zmm($V{T}) . ",(%r8)\n\tlea\t128(%r8),%r8\n\tdec\t%r11\n\tjnz\t${l}_zero\n"
-	      . "\tmov\t%r9,%r10\t\t\t# rows\n${l}_row:\n"
-	      . "\tlea\t64(%rcx),%r8\n\tmov\t%rsi,%rax\n"
-	      . "\tvmovdqu64\t(%rdx)," . zmm($V{B}) . "\t\t# b_i\n"
-	      . "\t# X = t_0 + lo(a_0 b_i), m = lo(X k0), c = (X + 2^52 - 1) >> 52\n"
-	      . "\tvmovdqu64\t(%r8)," . zmm($V{X}) . "\n"
-	      . "\tvmovdqu64\t64(%r8)," . zmm($V{PN}) . "\n"
-	      . "\tvmovdqu64\t(%rax)," . zmm($V{PA}) . "\n"
-	      . "\tvpmadd52luq\t" . zmm($V{PA}) . "," . zmm($V{B}) . "," . zmm($V{X}) . "\n"
-	      . vclear($V{M})
-	      . "\tvpmadd52luq\t" . zmm($V{K0}) . "," . zmm($V{X}) . "," . zmm($V{M}) . "\n"
-	      . "\tvpaddq\t" . zmm($V{MASK}) . "," . zmm($V{X}) . "," . zmm($V{C}) . "\n"
-	      . "\tvpsrlq\t\$52," . zmm($V{C}) . "," . zmm($V{C}) . "\n"
-	      . "\t# step 1 with the carry, then steps 2..L-1 two at a time\n"
-	      . step(128, 64, @V{qw(QA QN PA PN T)}, 1)
-	      . "\tlea\t256(%r8),%r8\n\tlea\t128(%rax),%rax\n"
-	      . "\tmov\t%r9,%r11\n\tshr\t\$1,%r11\n\tdec\t%r11\t\t\t# (L - 2) / 2 pairs\n"
-	      . "${l}_step:\n"
-	      . step(0, 0, @V{qw(PA PN QA QN T)}, 0)
-	      . step(128, 64, @V{qw(QA QN PA PN U)}, 0)
-	      . "\tlea\t256(%r8),%r8\n\tlea\t128(%rax),%rax\n\tdec\t%r11\n\tjnz\t${l}_step\n"
-	      . "\t# t_{L-1} = hi(a_{L-1} b_i) + hi(n_{L-1} m)\n" . vclear($V{T})
-	      . "\tvpmadd52huq\t" . zmm($V{QA}) . "," . zmm($V{B}) . "," . zmm($V{T}) . "\n"
-	      . "\tvpmadd52huq\t" . zmm($V{QN}) . "," . zmm($V{M}) . "," . zmm($V{T}) . "\n"
-	      . "\tvmovdqu64\t" . zmm($V{T}) . ",-128(%r8)\n"
-	      . "\tlea\t64(%rdx),%rdx\n\tdec\t%r10\n\tjnz\t${l}_row\n";
-	return $s . normalise($name);
+	return head($name, 5) . "\tmov\t%r8,%r9\t\t\t# L\n" . prologue()
+	     . "\t# t = 0\n" . vclear($V{T})
+	     . "\tlea\t$E(%rcx),%r8\n\tmov\t%r9,%r11\n${l}_zero:\n"
+	     . "\tvmovdqu64\t" . zmm($V{T}) . ",(%r8)\n\tlea\t$E(%r8),%r8\n\tdec\t%r11\n\tjnz\t${l}_zero\n"
+	     . "\tmov\t%r9,%r10\t\t\t# rows\n${l}_row:\n\tmov\t%rsi,%rax\n"
+	     . row_head('(%rax)', '64(%rax)') . "\tlea\t128(%rax),%rax\n"
+	     . "\tmov\t%r9,%r11\n\tshr\t\$1,%r11\n\tdec\t%r11\t\t\t# (L - 2) / 2 pairs\n"
+	     . pairs("${l}_step", '(%rax)', '64(%rax)', "\tlea\t128(%rax),%rax\n")
+	     . row_tail() . "\tdec\t%r10\n\tjnz\t${l}_row\n" . normalise($name);
+}
+
+# montk_ams52mb's start: t = 0, and 2a in radix 2^52 with its carries:
+# d_j = 2 a_j mod 2^52, x_j = d_j + (a_{j-1} >> 51) (below 2^52: d_j is
+# even); x_{-1} = x_L = d_L = 0. rsi a; r8 ends at entry L.
+sub ams_init {
+	my ($l) = @_;
+	my ($Z, $P, $A, $D, $H) = @V{qw(T PA QA X U)};
+	return vclear($Z) . vclear($P) . "\tvmovdqu64\t" . zmm($Z) . "," . ($E / 2) . "(%rcx)\n"
+	     . "\tlea\t$E(%rcx),%r8\n\tmov\t%rsi,%rax\n\tmov\t%r9,%r11\n${l}_init:\n"
+	     . "\tvmovdqu64\t" . zmm($Z) . ",(%r8)\n"
+	     . "\tvmovdqu64\t(%rax)," . zmm($A) . "\n"
+	     . "\tvpaddq\t" . zmm($A) . "," . zmm($A) . "," . zmm($D) . "\n"
+	     . "\tvpandq\t" . zmm($V{MASK}) . "," . zmm($D) . "," . zmm($D) . "\n"
+	     . "\tvmovdqu64\t" . zmm($D) . "," . ($E / 2 + 64) . "(%r8)\n"
+	     . "\tvpsrlq\t\$51," . zmm($P) . "," . zmm($H) . "\n"
+	     . "\tvpaddq\t" . zmm($H) . "," . zmm($D) . "," . zmm($D) . "\n"
+	     . "\tvmovdqu64\t" . zmm($D) . "," . ($E / 2) . "(%r8)\n"
+	     . "\tvmovdqu64\t" . zmm($A) . "," . zmm($P) . "\n"
+	     . "\tlea\t$E(%r8),%r8\n\tlea\t64(%rax),%rax\n\tdec\t%r11\n\tjnz\t${l}_init\n"
+	     . "\tvmovdqu64\t" . zmm($Z) . "," . ($E / 2) . "(%r8)\n"
+	     . "\tvmovdqu64\t" . zmm($Z) . "," . ($E / 2 + 64) . "(%r8)\n";
+}
+
+# montk_ams52mb: rdi r, rsi a, rdx ctx, rcx L. Inside: rdx the b walker
+# (b_i = a_i), rax ctx entry i, r8 the ctx walker, r9 L, r10 the rows,
+# r11 the steps, rcx ctx.
+sub ams {
+	my $name = 'montk_ams52mb';
+	my $l = ".L$name";
+	my $x = sub { ($E / 2 + $_[0]) . '(%r8)' };
+	return head($name, 4) . "\tmov\t%rcx,%r9\t\t\t# L\n\tmov\t%rdx,%rcx\t\t\t# ctx\n"
+	     . "\tmov\t%rsi,%rdx\t\t\t# b_i = a_i\n" . prologue() . ams_init($l)
+	     . "\tlea\t$E(%rcx),%rax\n\tmov\t%r9,%r10\t\t\t# rows\n${l}_row:\n"
+	     . "\t# row i's x: x_{i-1} = 0 (x_j = 0 for j < i), x_i = a_i, x_{i+1} = d_{i+1}\n"
+	     . vclear($V{T}) . "\tvmovdqu64\t" . zmm($V{T}) . "," . ($E / 2 - $E) . "(%rax)\n"
+	     . "\tvmovdqu64\t(%rdx)," . zmm($V{U}) . "\n\tvmovdqu64\t" . zmm($V{U}) . "," . ($E / 2) . "(%rax)\n"
+	     . "\tvmovdqu64\t" . ($E + $E / 2 + 64) . "(%rax)," . zmm($V{U}) . "\n"
+	     . "\tvmovdqu64\t" . zmm($V{U}) . "," . ($E + $E / 2) . "(%rax)\n"
+	     . row_head($x->(0), $x->($E))
+	     . "\t# steps 2..s-1, s = max(2, i & ~1), have x_j = x_{j-1} = 0: m's products only\n"
+	     . "\tmov\t%r9,%r11\n\tsub\t%r10,%r11\n\tand\t\$-2,%r11\n\tsub\t\$2,%r11\n\tjle\t${l}_full0\n"
+	     . "\tshr\t\$1,%r11\n" . pairs("${l}_red", undef, undef, '')
+	     . "${l}_full0:\n\tvmovdqu64\t" . ($E / 2 - $E) . "(%r8)," . zmm($V{QA}) . "\t# x_{s-1}\n"
+	     . "\t# steps s..L-1: (ctx + $E (L + 1) - r8) / " . 2 * $E . " pairs\n"
+	     . "\tmov\t%r9,%r11\n\tshl\t\$8,%r11\n\tlea\t$E(%rcx,%r11),%r11\n\tsub\t%r8,%r11\n\tshr\t\$9,%r11\n"
+	     . pairs("${l}_full", $x->(0), $x->($E), '')
+	     . row_tail() . "\tlea\t$E(%rax),%rax\n\tdec\t%r10\n\tjnz\t${l}_row\n" . normalise($name);
 }
 
 # r_j = (t_j + c) mod 2^52, c = (t_j + c) >> 52, lane by lane; then no
@@ -148,12 +229,12 @@ sub normalise {
 	my ($name) = @_;
 	my $l = ".L$name";
 	my $s = "\t# normalise: the carries up, limb by limb, in every lane\n"
-	      . vclear($V{C}) . "\tlea\t64(%rcx),%r8\n\tmov\t%r9,%r11\n${l}_norm:\n"
+	      . vclear($V{C}) . "\tlea\t$E(%rcx),%r8\n\tmov\t%r9,%r11\n${l}_norm:\n"
 	      . "\tvpaddq\t(%r8)," . zmm($V{C}) . "," . zmm($V{T}) . "\n"
 	      . "\tvpsrlq\t\$52," . zmm($V{T}) . "," . zmm($V{C}) . "\n"
 	      . "\tvpandq\t" . zmm($V{MASK}) . "," . zmm($V{T}) . "," . zmm($V{T}) . "\n"
 	      . "\tvmovdqu64\t" . zmm($V{T}) . ",(%rdi)\n"
-	      . "\tlea\t128(%r8),%r8\n\tlea\t64(%rdi),%rdi\n\tdec\t%r11\n\tjnz\t${l}_norm\n";
+	      . "\tlea\t$E(%r8),%r8\n\tlea\t64(%rdi),%rdi\n\tdec\t%r11\n\tjnz\t${l}_norm\n";
 	$s .= vclear($_) for @USED;
 	return $s . "\tvzeroupper\n\tret\n.size\t$name,.-$name\n";
 }
@@ -194,21 +275,23 @@ sub header {
 #define MONT_HAVE_IFMA_MB 1
 /* Eight numbers at once, one per 64-bit lane: L vectors of 8 limbs, limb j
  * of lane k at index 8j + k. montk_amm52mb: r = a*b/2^(52L) mod n per lane,
- * r < 2n, L even and >= MONTK_MB_MIN_L; ctx (64-byte aligned): k0 per lane
- * (8 limbs), then per limb j 16 limbs: 8 of scratch, then n_j; r may alias
- * a or b. montk_gather52mb: out = entry idx[k] in lane k, of `entries`
+ * r < 2n, L even and >= MONTK_MB_MIN_L; montk_ams52mb: r = a*a/2^(52L) mod
+ * n the same way; ctx (64-byte aligned): L + 2 entries of 32 limbs, entry 0
+ * k0 per lane (its first 8), entry j + 1 scratch, n_j (limbs 8..15), then
+ * scratch; r may alias a or b. montk_gather52mb: out = entry idx[k] in lane k, of `entries`
  * entries of span vectors (span a multiple of 8), every entry read. */
 #define MONTK_MB_LANES 8
 #define MONTK_MB_MIN_L 4
 void montk_amm52mb(uint64_t *r, const uint64_t *a, const uint64_t *b,
                    uint64_t *ctx, size_t L);
+void montk_ams52mb(uint64_t *r, const uint64_t *a, uint64_t *ctx, size_t L);
 void montk_gather52mb(uint64_t *out, const uint64_t *table, size_t entries,
                       size_t span, const uint64_t *idx);
 EOT
 }
 
 my $code = "# Generated by perlasm/x86_64-ifma-mb.pl; do not edit.\n.text\n";
-$code .= amm() . gather() if $ifma;
+$code .= amm() . ams() . gather() if $ifma;
 if ($flavour eq '--header') {
 	header();
 } else {

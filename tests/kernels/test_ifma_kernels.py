@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The IFMA kernels of perlasm/x86_64-ifma.pl on their own: every kernel
 against Python integers (r = a*b/2^(52L) mod n, r < 2n, 52-bit limbs, r
-aliasing a or b), every flavour assembled by its assembler, no EVEX byte
+aliasing a or b), the 8-lane squaring of perlasm/x86_64-ifma-mb.pl the
+same way at every L the batch uses, every flavour assembled by its
+assembler, no EVEX byte
 when the caps say no to avx512ifma or avx512vl, and a static check that
 the generated code has no branch but the loop counter's and no address
 computed from data (with a leaky control the check must reject)."""
@@ -59,18 +61,28 @@ def cpu_runs_ifma():
     return all(f" {f}" in flags for f in ("avx512f", "avx512ifma", "avx512vl"))
 
 
-@pytest.fixture(scope="module")
-def lib(tmp_path_factory, has_ifma):
-    """The kernels in a shared object, reached through exported wrappers
-    (the kernels themselves are hidden) built from the header's tables."""
+def shared_object(tmp, generator, wrap):
+    """The generator's kernels in a shared object, reached through the
+    exported wrappers of `wrap` (the kernels themselves are hidden)."""
     if not cpu_runs_ifma():
         pytest.skip("this CPU lacks AVX-512 IFMA/VL")
-    tmp = tmp_path_factory.mktemp("ifma")
-    (tmp / "mont-kernels.h").write_text(gen(["--header", CAPS]))
-    (tmp / "ifma.s").write_text(gen(["elf", CAPS]))
+    (tmp / "mont-kernels.h").write_text(gen(["--header", CAPS], generator))
+    (tmp / "ifma.s").write_text(gen(["elf", CAPS], generator))
     (tmp / "wrap.c").write_text(
         "#include <stddef.h>\n#include <stdint.h>\n#include \"mont-kernels.h\"\n"
-        "#define API __attribute__((visibility(\"default\")))\n"
+        "#define API __attribute__((visibility(\"default\")))\n" + wrap)
+    so = tmp / "ifma.so"
+    subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
+                    "-fvisibility=hidden", f"-I{tmp}", "-o", str(so), str(tmp / "wrap.c"),
+                    str(tmp / "ifma.s")], check=True, timeout=120)
+    return ctypes.CDLL(str(so)), header_ints((tmp / "mont-kernels.h").read_text())
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory, has_ifma):
+    """The kernels of x86_64-ifma.pl, through wrappers built from the
+    header's tables."""
+    return shared_object(tmp_path_factory.mktemp("ifma"), GEN,
         "API void one(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "             const uint64_t *n, uint64_t k0, size_t L)\n"
         "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1; t[k - 1](r, a, b, n, k0, L); }\n"
@@ -80,11 +92,19 @@ def lib(tmp_path_factory, has_ifma):
         "API void gather(int c, uint64_t *out, const uint64_t *table, size_t entries,\n"
         "                size_t stride, uint64_t idx)\n"
         "{ static montk_gather_fn *const t[] = MONTK_IFMA_GATHER; t[c - 1](out, table, entries, stride, idx); }\n")
-    so = tmp / "ifma.so"
-    subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
-                    "-fvisibility=hidden", f"-I{tmp}", "-o", str(so), str(tmp / "wrap.c"),
-                    str(tmp / "ifma.s")], check=True, timeout=120)
-    return ctypes.CDLL(str(so)), header_ints((tmp / "mont-kernels.h").read_text())
+
+
+@pytest.fixture(scope="module")
+def mb_lib(tmp_path_factory):
+    """The 8-lane kernels of x86_64-ifma-mb.pl."""
+    if "#define MONT_HAVE_IFMA_MB" not in gen(["--header", CAPS], GEN_MB):
+        pytest.skip("the default toolchain's caps say no to avx512ifma/avx512vl")
+    so, _ = shared_object(tmp_path_factory.mktemp("ifma-mb"), GEN_MB,
+        "API void amm(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t *ctx, size_t L)\n"
+        "{ montk_amm52mb(r, a, b, ctx, L); }\n"
+        "API void ams(uint64_t *r, const uint64_t *a, uint64_t *ctx, size_t L)\n"
+        "{ montk_ams52mb(r, a, ctx, L); }\n")
+    return so
 
 
 def limbs(x, count):
@@ -159,6 +179,45 @@ def test_gather_against_python(lib):
                 got = list((U64 * (8 * c + 8)).from_address(out))
                 assert got[:8 * c] == words[idx * stride:idx * stride + 8 * c], (c, entries, idx)
                 assert got[8 * c:] == [0xa5a5a5a5a5a5a5a5] * 8, "wrote past C*8 limbs"
+
+
+def lanes(values, L):
+    """Eight numbers lane-wise: limb j of lane k at index 8j + k."""
+    return [limbs(values[k], L)[j] for j in range(L) for k in range(8)]
+
+
+@pytest.mark.parametrize("alias", ["none", "ra"])
+def test_mb_square_against_python(mb_lib, alias):
+    """montk_ams52mb, the 8-lane squaring, at every L the batch uses (4..80,
+    even): r = a^2/2^(52L) mod n per lane, r < 2n, normalised limbs, r
+    aliasing a; a different modulus and base per lane, the all-ones edges
+    (every limb with bit 51 set: the carries of 2a) among them. Then
+    montk_amm52mb(a, a) beside it on the same ctx: the two layouts agree."""
+    rng = random.Random(27)
+    U64 = ctypes.c_uint64
+    for L in range(4, 81, 2):
+        pool = cases(rng, L)
+        for first in range(0, len(pool), 8):
+            sets = [pool[(first + k) % len(pool)] for k in range(8)]
+            buf = (U64 * (32 * (L + 2) + 8 * L * 3 + 8))()
+            base = (ctypes.addressof(buf) + 63) // 64 * 64
+            ctx = (U64 * (32 * (L + 2))).from_address(base)
+            a = (U64 * (8 * L)).from_address(base + 8 * 32 * (L + 2))
+            r = (U64 * (8 * L)).from_address(base + 8 * (32 * (L + 2) + 8 * L))
+            a[:] = lanes([s[1] for s in sets], L)
+            for k, (n, _, _) in enumerate(sets):
+                ctx[k] = (-pow(n, -1, 1 << 52)) % (1 << 52)
+                for j, x in enumerate(limbs(n, L)):
+                    ctx[32 * (j + 1) + 8 + k] = x
+            for fn, args in ((mb_lib.ams, (a, ctx)), (mb_lib.amm, (a, a, ctx))):
+                r[:] = [M52] * (8 * L)
+                out = a if alias == "ra" and fn == mb_lib.ams else r
+                fn(out, *args, ctypes.c_size_t(L))
+                got = list(out)
+                for k, (n, x, _) in enumerate(sets):
+                    check(got[k::8], n, x, x, L)
+                if out is a:
+                    a[:] = lanes([s[1] for s in sets], L)
 
 
 # ---- flavours and the caps decision --------------------------------------------------

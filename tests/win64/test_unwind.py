@@ -52,7 +52,7 @@ def run_wine(exe, env):
 def kernels(build):
     """The kernel functions the generated header declares: the MULQ/ADX
     ones, and the IFMA ones (amm52, amm52x2, gather52, and the 8-lane
-    amm52mb, gather52mb) when this CPU runs them (unwind.exe asks the CPU
+    amm52mb, ams52mb, gather52mb) when this CPU runs them (unwind.exe asks the CPU
     the same question)."""
     text = (build / "mont-kernels.h").read_text()
     names = re.findall(r"^montk_\w+_fn (montk_\w+);", text, re.M)
@@ -60,7 +60,7 @@ def kernels(build):
         names += [n for line in re.findall(r"^montk_(?:amm2?|gather)_fn (.*);$", text, re.M)
                   for n in re.split(r",\s*", line)]
     if "#define MONT_HAVE_IFMA_MB" in text and cpu_runs_ifma():
-        names += ["montk_amm52mb", "montk_gather52mb"]   # the 8-lane kernels
+        names += ["montk_amm52mb", "montk_ams52mb", "montk_gather52mb"]   # the 8-lane kernels
     return names
 
 
@@ -90,6 +90,7 @@ def test_unwind_through_a_fault(flavour):
     for k in names:
         ops = {line.split()[-1] for line in lines[:-1] if line.split()[1] == k}
         want = {"table"} if "gather" in k else {"a", "b", "ctx"} if k == "montk_amm52mb" else \
+            {"a", "ctx"} if k == "montk_ams52mb" else \
             {"a", "b", "n"} if "_mul_" in k or "amm52" in k else {"a", "n"}
         assert ops == want, (k, ops)
 

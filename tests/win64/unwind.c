@@ -227,13 +227,14 @@ static int ifma_cases(uint8_t *guard, int *cases)
 #endif
 
 #ifdef MONT_HAVE_IFMA_MB
-/* The 8-lane kernels: montk_amm52mb with operand a, b or ctx (whose n
- * comes last) ending on the no-access page, L = 8; montk_gather52mb with
- * the table's last entry ending there.  Every case faults. */
+/* The 8-lane kernels: montk_amm52mb with operand a, b or ctx (whose n_{L-1}
+ * is the last it reads) ending on the no-access page, montk_ams52mb with a
+ * or ctx (its entry L last), L = 8; montk_gather52mb with the table's last
+ * entry ending there.  Every case faults. */
 static int mb_cases(uint8_t *guard, int *cases)
 {
-	enum { L = 8, V = 8 * L };	/* limbs of a vector-wise number */
-	static uint64_t a[V], b[V], r[V], ctx[8 + 16 * L] __attribute__((aligned(64)));
+	enum { L = 8, V = 8 * L, CTX = 32 * (L + 2) };	/* limbs */
+	static uint64_t a[V], b[V], r[V], ctx[CTX] __attribute__((aligned(64)));
 	static const uint64_t idx[8] = {3, 3, 3, 3, 3, 3, 3, 3};
 	static const char *const opname[3] = {"a", "b", "ctx"};
 	uint64_t s = 0x2b7e;
@@ -242,23 +243,27 @@ static int mb_cases(uint8_t *guard, int *cases)
 		printf("skip ifma-mb: this CPU or OS does not run AVX-512 IFMA\n");
 		return 1;
 	}
-	for (int which = 0; which < 3; which++) {
-		/* each operand's last 64 bytes on the page; ctx keeps its
-		 * scratch (written first) before it */
-		uint64_t *p[3] = {a, b, ctx};
-		size_t room = which == 2 ? 8 + 16 * L : V;
-		p[which] = (uint64_t *)(guard - 8 * (room - 8));
-		for (int o = 0; o < 3; o++)
-			for (size_t i = 0; i < (size_t)((o == 2 ? 8 + 16 * L : V) - (o == which ? 8 : 0)); i++)
-				p[o][i] = next(&s) & 0xfffffffffffffu;
-		struct wu_call c = {.fn = (void *)montk_amm52mb};
-		uint64_t args[5] = {(uintptr_t)r, (uintptr_t)p[0], (uintptr_t)p[1], (uintptr_t)p[2], L};
-		memcpy(c.arg, args, sizeof args);
-		char label[64];
-		snprintf(label, sizeof label, "L=%d operand %s", L, opname[which]);
-		ok &= call_and_check("montk_amm52mb", c.fn, &c, label, &s);
-		++*cases;
-	}
+	for (int sqr = 0; sqr < 2; sqr++)
+		for (int which = 0; which < 3; which++) {
+			if (sqr && which == 1)
+				continue;	/* the squaring has no b */
+			/* each operand's last read 64 bytes on the page */
+			uint64_t *p[3] = {a, b, ctx};
+			size_t room = which < 2 ? V : sqr ? CTX : 32 * L + 16;
+			p[which] = (uint64_t *)(guard - 8 * (room - 8));
+			for (int o = 0; o < 3; o++)
+				for (size_t i = 0; i < (o == which ? room - 8 : o < 2 ? V : CTX); i++)
+					p[o][i] = next(&s) & 0xfffffffffffffu;
+			struct wu_call c = {.fn = sqr ? (void *)montk_ams52mb : (void *)montk_amm52mb};
+			uint64_t args[5] = {(uintptr_t)r, (uintptr_t)p[0], (uintptr_t)p[1], (uintptr_t)p[2], L};
+			if (sqr)
+				args[2] = (uintptr_t)p[2], args[3] = L;
+			memcpy(c.arg, args, sizeof args);
+			char label[64];
+			snprintf(label, sizeof label, "L=%d operand %s", L, opname[which]);
+			ok &= call_and_check(sqr ? "montk_ams52mb" : "montk_amm52mb", c.fn, &c, label, &s);
+			++*cases;
+		}
 	size_t entries = 4, span = 8;
 	struct wu_call c = {.fn = (void *)montk_gather52mb};
 	uint64_t args[5] = {(uintptr_t)r, (uintptr_t)(guard + 64 - entries * span * 64), entries, span,
