@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64, loongarch64, s390x and ppc64le where
+"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64, loongarch64, s390x and ppc64le (and
+big-endian ppc64) where
 -fstack-usage is unavailable: the prologue readers of probe/arch/ against
 the figures -fstack-usage gives for the same objects (clang-19 cross
 compiles of examples/sha1, git's block-sha1 case), and the Thumb function
@@ -21,6 +22,10 @@ TARGETS = {
     # stmg saves into the caller's area; aghi/lay %r15 makes the frame
     "s390x": "clang-19 --target=s390x-linux-gnu",
     "ppc64le": "clang-19 --target=powerpc64le-linux-gnu",
+    # big-endian Power: the same stdu r1, its words stored big-endian.
+    # ELFv2: under ELFv1 (the target's default) the function's symbol is
+    # its descriptor in .opd, which `frame' does not follow to the code
+    "ppc64": "clang-19 --target=powerpc64-linux-gnu -mabi=elfv2",
 }
 # git's four W[] stores (examples/sha1/sha1.spec)
 VARIANTS = ["plain=-DW_STORE=0", "volatile=-DW_STORE=1", "asm_m=-DW_STORE=2", "barrier=-DW_STORE=3"]
@@ -45,8 +50,11 @@ def frame(src, func, cc, cflags, variants):
     return {v["name"]: v for v in json.loads(r.stdout)["variants"]}
 
 
-@pytest.mark.parametrize("target,opt", [(t, "-O2") for t in TARGETS] + [("thumb", "-O0"), ("riscv64", "-Os"),
-                                                                         ("loongarch64", "-O0"), ("ppc64le", "-O0")])
+# big-endian ppc64's sha1_block at -O2 sets up no frame (-fstack-usage: 0),
+# so both readers' 0 would test nothing; at -O0 it has one
+@pytest.mark.parametrize("target,opt", [(t, "-O2") for t in TARGETS if t != "ppc64"] + [("thumb", "-O0"), ("riscv64", "-Os"),
+                                                                         ("loongarch64", "-O0"), ("ppc64le", "-O0"),
+                                                                         ("ppc64", "-O0")])
 def test_prologue_matches_stack_usage(tmp_path, target, opt):
     if not have("clang-19"):
         pytest.skip("clang-19 not installed")
