@@ -162,7 +162,7 @@ static const struct other {
 	int bits, big_endian;   /* -1 any */
 	const char *name;
 } others[] = {
-	{21, 64, 1, "ppc64"}, {20, -1, -1, "ppc"},
+	{20, -1, -1, "ppc"},
 	{22, 32, -1, "s390"},
 	{8, 64, 0, "mips64el"}, {8, 64, 1, "mips64"}, {8, 32, 0, "mipsel"}, {8, 32, 1, "mips"},
 	{243, 32, -1, "riscv32"}, {2, -1, -1, "sparc"},
