@@ -270,10 +270,11 @@ def be_verdict(argv, xc, t, enable):
     ["--cc", f"clang-19 {PPC_BE}"], ["--cc", f"clang-22 {PPC_BE}"],
     ["--cc", f"clang-19 {PPC_BE} -fno-integrated-as"], ["--as", "powerpc64-linux-gnu-as"],
 ])
-def test_ppc64_big_endian_verdicts(way):
-    """A big-endian object is named ppc64 (text, JSON, the variables) and
-    every answer, with its `.machine' and without, is the one the object's
-    bytes give (be_verdict); they were all `skipped'."""
+def test_ppc64_big_endian_verdicts(way, tmp_path):
+    """A big-endian object is named ppc64 (text, JSON, the variables; a
+    cache hit too) and every answer, with its `.machine' and without, is
+    the one the object's bytes give (be_verdict); they were all
+    `skipped'.  `list --arch ppc64' is ppc64le's catalog."""
     xc = catalog_reader()
     cmd = way[1].split()
     need(cmd[0], "powerpc64-linux-gnu-as")
@@ -287,6 +288,11 @@ def test_ppc64_big_endian_verdicts(way):
     assert table(c) == want
     assert "target:    ppc64, elf64 objects" in asmcap(*way, "--features", "vsx").stdout
     assert "ASMCAP_ARCH=ppc64" in asmcap(*way, "--features", "vsx", "--format", "sh").stdout
+    cache, env = tmp_path / "cache", {"ASMCAP_STATS": "1"}
+    first = asmcap(*way, "--cache", str(cache), "--format", "sh", env=env)
+    hit = asmcap(*way, "--cache", str(cache), "--format", "sh", env=env)
+    assert "cached=1" in hit.stderr and hit.stdout == first.stdout and "ASMCAP_ARCH=ppc64\n" in hit.stdout
+    assert asmcap("list", "--arch", "ppc64").stdout == asmcap("list", "--arch", "ppc64le").stdout
 
 
 # The directive and syntax questions other projects ask (README's table):
