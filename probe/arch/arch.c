@@ -27,7 +27,7 @@ const char *arch_names(char *buf, size_t len, const char *before, const char *af
 const struct arch *arch_named(const char *name)
 {
 	for (const struct arch *const *a = arch_all; *a; a++)
-		if (!strcmp((*a)->name, name))
+		if (!strcmp((*a)->name, name) || ((*a)->be_name && !strcmp((*a)->be_name, name)))
 			return *a;
 	return NULL;
 }
@@ -162,7 +162,7 @@ static const struct other {
 	int bits, big_endian;   /* -1 any */
 	const char *name;
 } others[] = {
-	{21, 64, 1, "ppc64"}, {20, -1, -1, "ppc"},
+	{20, -1, -1, "ppc"},
 	{22, 32, -1, "s390"},
 	{8, 64, 0, "mips64el"}, {8, 64, 1, "mips64"}, {8, 32, 0, "mipsel"}, {8, 32, 1, "mips"},
 	{243, 32, -1, "riscv32"}, {2, -1, -1, "sparc"},
@@ -173,7 +173,7 @@ const char *arch_machine_name(const struct obj *o, char *buf, size_t len)
 {
 	const struct arch *a = arch_of_obj(o);
 	if (a)
-		return a->name;
+		return o->big_endian && a->be_name ? a->be_name : a->name;
 	for (size_t i = 0; o->format == OBJ_ELF && i < sizeof others / sizeof *others; i++) {
 		const struct other *x = &others[i];
 		if (x->machine == o->machine && (x->bits < 0 || x->bits == o->bits) &&

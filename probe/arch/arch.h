@@ -121,6 +121,10 @@ struct arch_cpu_state {
 
 struct arch {
 	const char *name;       /* "x86_64", "aarch64", ...; the catalog folder */
+	/* what its big-endian objects are called where the name says the
+	 * other order ("ppc64" beside "ppc64le"; arch_machine_name), NULL:
+	 * name for both; arch_named knows it too */
+	const char *be_name;
 	int bits;               /* 32 or 64 */
 	/* 1 in the module of the machine asmcap is built for: the module
 	 * tests its predefined macro (#if defined(__aarch64__)) where it is
@@ -215,7 +219,7 @@ void arch_catalog_keys(const char *arch, const struct cat_keys *t[CAT_KEYS_N]);
 /* What table t's keys hold for f, when f's folder is read with t; else NULL
  * (how a dialect or module reaches its own data). */
 const void *arch_keyed(const struct feature *f, const struct cat_keys *t);
-/* The module called name, or NULL. */
+/* The module called name (or be_name), or NULL. */
 const struct arch *arch_named(const char *name);
 /* The module whose objects look like o, or NULL. */
 const struct arch *arch_of_obj(const struct obj *o);
@@ -241,7 +245,8 @@ int cpu_checks(const struct feature *f);
  * (x86_64 hosts run i386 code too) in the host's object format; exec
  * still has the last word (a kernel without IA32 emulation). */
 int arch_runs_natively(const struct obj *o);
-/* What o's machine is called: the module's name, else a common name
+/* What o's machine is called: the module's name (its be_name for a
+ * big-endian object), else a common name
  * ("ppc64le", "s390x", "mips", ...), else "machine N". */
 const char *arch_machine_name(const struct obj *o, char *buf, size_t len);
 

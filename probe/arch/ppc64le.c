@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* 64-bit little-endian Power (ELFv2): templates/ppc64le, the _ARCH_PWR*
+/* 64-bit Power: templates/ppc64le, the _ARCH_PWR*
  * and vector build macros, snippets scoped by `.machine push` / `.machine
  * pop` so the `.machine powerN' inside one cannot reach another (GNU as
  * honours both; clang accepts them and every instruction whatever the
@@ -7,8 +7,10 @@
  * prefixed instructions), the alignment nops assemblers put before those,
  * the AT_HWCAP/AT_HWCAP2 reader (with the cache block size) and the
  * prologue reader plug in here.
- * Big-endian (ppc64) objects are not read: their words are in the other
- * byte order, which no hook tells the decoder. */
+ * Big-endian objects (ppc64, ELFv1 or v2) are this module's too, named
+ * ppc64: the reader turns each word of their code little-endian
+ * (code_unit), so the decoder, the prologue reader and the catalog's
+ * `expect:' bytes, written as ppc64le objects hold them, serve both. */
 #include "arch.h"
 #include "hwcap.h"
 #include "words.h"
@@ -26,8 +28,9 @@ static const char *const macros[] = {
 
 static const struct arch_fact facts[] = { ARCH_FACT_PIC, {0} };
 
-/* One little-endian word; primary opcode 1 is a prefix (Power ISA 3.1
- * 1.6.3), whose instruction is 8 bytes: its word is the prefix.  The
+/* One little-endian word (big-endian code too, code_unit); primary
+ * opcode 1 is a prefix (Power ISA 3.1 1.6.3), whose instruction is 8
+ * bytes: its word is the prefix.  The
  * all-zero word is no instruction (Book I 1.8.1: guaranteed illegal): the
  * padding and traceback tables after a function. */
 static unsigned decode(const uint8_t *p, size_t n, int mode, struct arch_insn *in)
@@ -93,12 +96,24 @@ static size_t ppc_cpu_state(struct arch_cpu_state *st)
 	return k;
 }
 
+/* The words of a big-endian object's code are reversed (4-byte units,
+ * prefixed instructions' two words each), mapping symbols or not: Power
+ * has none. */
+static unsigned code_unit(const struct obj *o, uint32_t e_flags, char m)
+{
+	(void)e_flags;
+	(void)m;
+	return o->big_endian ? 4 : 0;
+}
+
+static const struct obj_rules rules = { .code_unit = code_unit };
+
 const struct arch arch_ppc64le = {
-	.name = "ppc64le", .bits = 64,
+	.name = "ppc64le", .be_name = "ppc64", .bits = 64,
 #if defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
 	.is_host = 1,
 #endif
-	.elf_machine = 21, .orders = ARCH_ORDER_LE,
+	.elf_machine = 21, .orders = ARCH_ORDER_LE | ARCH_ORDER_BE, .obj_rules = &rules,
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.machine push\n", .scope_close = "\t.machine pop\n",
 	.min_insn = 4, WORDS_CODE_HOOKS(decode, sp_down), .inserted = inserted,

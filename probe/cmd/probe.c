@@ -94,7 +94,7 @@ static int set_arch(void *cmd, const struct opts *s, const struct opt *o, const 
 		char what[256];
 		return opt_usage(s, arch_names(what, sizeof what, "--arch takes ", ", not"), val);
 	}
-	((struct cli *)cmd)->arch = val;
+	((struct cli *)cmd)->arch = arch_named(val)->name;     /* ppc64: ppc64le's catalog */
 	return 0;
 }
 

@@ -63,6 +63,14 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct feature *)a)->name, ((const struct feature *)b)->name);
 }
 
+/* The catalog folder of target arch: its module's (ppc64 objects are
+ * ppc64le's business), else arch itself. */
+static const char *catalog_of(const char *arch)
+{
+	const struct arch *a = arch_named(arch);
+	return a ? a->name : arch;
+}
+
 /* Move the features named in w from the other architectures' catalogs
  * into p's, with what they require (named in w too); 1 when any moved. */
 static int move_foreign(struct probe *p, const struct probe_opts *o, struct strv *w)
@@ -71,7 +79,7 @@ static int move_foreign(struct probe *p, const struct probe_opts *o, struct strv
 	for (const struct arch *const *a = arch_all; *a; a++) {
 		struct catalog other;
 		char err[256];
-		if (!strcmp((*a)->name, p->arch) || catalog_load(&other, o->templates, (*a)->name, err, sizeof err))
+		if (!strcmp((*a)->name, catalog_of(p->arch)) || catalog_load(&other, o->templates, (*a)->name, err, sizeof err))
 			continue;       /* a --templates tree may hold some architectures only */
 		for (size_t i = 0; i < other.n; i++) {
 			if (!strv_has(w, other.f[i].name) || catalog_find(&p->cat, other.f[i].name))
@@ -114,9 +122,9 @@ int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *
 	struct stat st;
 	verdicts_free(p);
 	catalog_free(&p->cat);
-	snprintf(sub, sizeof sub, "%s/%s", o->templates ? o->templates : "", arch);
+	snprintf(sub, sizeof sub, "%s/%s", o->templates ? o->templates : "", catalog_of(arch));
 	if (arch_named(arch) && (!o->templates || !stat(sub, &st)) &&
-	    catalog_load(&p->cat, o->templates, arch, err, errlen))
+	    catalog_load(&p->cat, o->templates, catalog_of(arch), err, errlen))
 		return 2;
 	snprintf(p->arch, sizeof p->arch, "%s", arch);
 	/* another architecture's feature may write a variable one here writes */
@@ -175,7 +183,7 @@ int plan_runs(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, cha
 		struct verdict *v = &p->v[i];
 		if (!want[i])
 			set_verdict(v, ST_UNPROBED, xstrdup("not in --features"), 0);
-		else if (strcmp(f->arch, p->arch))
+		else if (strcmp(f->arch, catalog_of(p->arch)))
 			set_verdict(v, ST_SKIPPED, xprintf("not for this target (a feature of %s; the objects are %s)",
 			                                   f->arch, p->arch), 0);
 		else if (off[i] || envoff[i])

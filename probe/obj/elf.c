@@ -4,8 +4,8 @@
  * relocations of relocatable objects, and the dynamic section of a
  * program (the libraries it needs, through the program headers).  Field
  * offsets from the System V gABI; what a machine's ABI adds (mapping
- * symbols, an instruction-set bit in addresses, code stored out of fetch
- * order) the machine's rules say (struct obj_rules). */
+ * symbols, an instruction-set bit in addresses, code stored in another
+ * order than its module reads) the machine's rules say (struct obj_rules). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,11 +284,11 @@ static void section_order(const struct reorder *r, uint8_t *d, uint64_t size,
 	}
 }
 
-/* Code its machine stores out of fetch order (big-endian ARM without BE8)
- * is rewritten, by the mapping symbols, in copies of the code sections,
+/* Code its machine stores in another order than its module reads
+ * (big-endian ARM without BE8, big-endian Power) is rewritten, by the mapping symbols, in copies of the code sections,
  * so the decoders and the catalog's bytes see one instruction order in
  * objects of either byte order. */
-static int fetch_order(struct obj *o, const struct reorder *r, size_t len, char *err, size_t errlen)
+static int module_order(struct obj *o, const struct reorder *r, size_t len, char *err, size_t errlen)
 {
 	uint64_t total = 0, at = 0;
 	size_t nmap = 0, m = 0;
@@ -361,7 +361,7 @@ int obj_parse_elf(struct obj *o, const uint8_t *buf, size_t len, char *err, size
 		return -1;
 	struct reorder r = {obj_rules_of(o), o, u32(&e, buf + e.L->e_flags)};
 	if (r.rules && r.rules->code_unit && r.rules->code_unit(o, r.flags, 0))
-		return fetch_order(o, &r, len, err, errlen);
+		return module_order(o, &r, len, err, errlen);
 	return 0;
 }
 

@@ -66,7 +66,8 @@ struct obj {
 	size_t nrelocs;
 	struct obj_reloc *relocs;       /* ELF only (COFF and Mach-O: none read) */
 	uint8_t *owned;         /* section bytes the reader rewrote (code stored
-	                         * out of fetch order, see elf.c), freed by obj_free */
+	                         * in another order than its module reads, see
+	                         * elf.c), freed by obj_free */
 };
 
 /* What an ELF object's symbols and code bytes mean is its machine's ABI's
@@ -80,10 +81,12 @@ struct obj_rules {
 	/* A function's address *value: 1 when it marks the other instruction
 	 * set (obj_symbol.thumb), with *value cleared of the mark; else 0. */
 	int (*func_mode)(uint64_t *value);
-	/* Code of o (ELF header flags e_flags) stored in another order than it
-	 * is fetched: the size of the units reversed in code of mapping letter
-	 * m (0: before the section's first mapping symbol), 0 for none.  0 for
-	 * m = 0 says o's code is in fetch order: nothing is rewritten. */
+	/* Code of o (ELF header flags e_flags) stored in another order than
+	 * its module's decoder and catalog read (big-endian ARM without BE8;
+	 * big-endian Power, whose catalog is ppc64le's): the size of the units
+	 * reversed in code of mapping letter m (0: before the section's first
+	 * mapping symbol), 0 for none.  0 for m = 0 says o's code is in that
+	 * order already: nothing is rewritten. */
 	unsigned (*code_unit)(const struct obj *o, uint32_t e_flags, char m);
 };
 /* find(o) (o's format, machine, class and byte order read) gives the rules

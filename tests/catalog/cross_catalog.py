@@ -264,6 +264,12 @@ def source(arch, t, enable=True, spelling=0):
     return "\n".join([*lines, body, ""])
 
 
+def be_words(b):
+    """Catalog bytes of little-endian 32-bit words (ppc64le's) as a
+    big-endian object stores them."""
+    return b"".join(b[i:i + 4][::-1] for i in range(0, len(b), 4))
+
+
 def assemble(argv, text, section=".text", keep=None):
     """(ok, message, the section's bytes): ok only with exit 0 and no warning.
     keep: a directory to leave the object in (keep/s.o), for a look at more

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64, loongarch64, s390x and ppc64le where
+"""asmcap frame on aarch64, arm (A32 and Thumb), riscv64, loongarch64, s390x and ppc64le (and
+big-endian ppc64) where
 -fstack-usage is unavailable: the prologue readers of probe/arch/ against
 the figures -fstack-usage gives for the same objects (clang-19 cross
 compiles of examples/sha1, git's block-sha1 case), and the Thumb function
@@ -58,6 +59,36 @@ def test_prologue_matches_stack_usage(tmp_path, target, opt):
         # The same object: the same code, and the frame its prologue sets up.
         assert pro[name]["frame"] == su[name]["frame"] > 0, (name, pro[name], su[name])
         assert pro[name]["code"] == su[name]["code"]
+
+
+# Big-endian Power: the same stdu r1, its words stored big-endian.  ELFv2,
+# because under ELFv1 (the target's default) a function's symbol is its
+# descriptor in .opd, which `frame' does not follow to the code; no libc
+# header, because Debian's big-endian glibc headers are ELFv1's only (no
+# gnu/stubs-64-v2.h).  A frame of 300 bytes and more, at every level.
+BE_FRAME = """void take(volatile char *p);
+int fill(int n)
+{
+	volatile char buf[300];
+	for (int i = 0; i < n && i < 300; i++)
+		buf[i] = (char)i;
+	take(buf);
+	return buf[n % 300];
+}
+"""
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_ppc64_big_endian_prologue_matches_stack_usage(tmp_path, opt):
+    if not have("clang-19"):
+        pytest.skip("clang-19 not installed")
+    src = tmp_path / "fill.c"
+    src.write_text(BE_FRAME)
+    cc = "clang-19 --target=powerpc64-linux-gnu -mabi=elfv2"
+    (su,) = frame(src, "fill", cc, opt, []).values()
+    (pro,) = frame(src, "fill", no_stack_usage(tmp_path, cc), opt, []).values()
+    assert su["frame_from"] == "stack-usage" and pro["frame_from"] == "prologue"
+    assert pro["frame"] == su["frame"] >= 300 and pro["code"] == su["code"], (pro, su)
 
 
 def test_frames_differ_between_variants(tmp_path):

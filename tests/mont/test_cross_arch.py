@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """libmont's C backend on aarch64, 32-bit arm (the portable 64x64->128
-product, no __int128), riscv64, s390x (big-endian) and ppc64le: the whole mont suite (test_mont.py)
+product, no __int128), riscv64, s390x and ppc64 (big-endian) and ppc64le: the whole mont suite (test_mont.py)
 against Python integers, with the harness cross-built by clang and run
 under qemu-user; on loongarch64, which Debian 12 has no libc for, the C
 backend's products in a freestanding program (tests/la64/); the AArch64 kernels, plain and with branch protection
@@ -27,11 +27,16 @@ TARGETS = {
     # big-endian: the limbs are host-order 64-bit words
     "s390x-linux-gnu": "qemu-s390x",
     "powerpc64le-linux-gnu": "qemu-ppc64le",
+    # big-endian too, ELFv1 (the target's default)
+    "powerpc64-linux-gnu": "qemu-ppc64",
 }
 CROSS_CC = "clang-19"
 # Static, so qemu needs no sysroot; lld, because GNU ld 2.40 for riscv64
 # crashes on clang's objects.
 CROSS_LDFLAGS = "-static -fuse-ld=lld"
+# lld links no ELFv1 ("ABI version 1 is not supported"), powerpc64's ABI:
+# GNU ld (powerpc64-linux-gnu-ld) there
+LINKERS = {"powerpc64-linux-gnu": ("-static", "powerpc64-linux-gnu-ld")}
 
 
 def suite(build, makeflags, runner=""):
@@ -53,11 +58,12 @@ def passed(p):
 @pytest.mark.parametrize("triple", TARGETS)
 def test_mont_suite_under_qemu(triple):
     qemu = TARGETS[triple]
-    gone = [t for t in (CROSS_CC, qemu, "ld.lld-19") if not shutil.which(t)]
+    ldflags, ld = LINKERS.get(triple, (CROSS_LDFLAGS, "ld.lld-19"))
+    gone = [t for t in (CROSS_CC, qemu, ld) if not shutil.which(t)]
     if gone:
         pytest.fail(f"not installed: {' '.join(gone)} (run ci/deps)")
     last = passed(suite(BUILD / f"cross-{triple}",
-                        f"'CC={CROSS_CC} --target={triple}' 'LDFLAGS={CROSS_LDFLAGS}'", qemu))
+                        f"'CC={CROSS_CC} --target={triple}' 'LDFLAGS={ldflags}'", qemu))
     print(f"{triple} under {qemu}: {last}")
 
 
