@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
-	command_run(&cmd_audit, 4, argv);
+	opt_command_run(&cmd_audit, 4, argv);
 	struct strv deps = {0};
 	deps_add_program(&deps, path);
 	strv_free(&deps);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Subcommands: each is a struct command (opt.h) that command_run runs the
+/* Subcommands: each is a struct command (opt.h) that opt_command_run runs the
  * same way.  Their exit codes: 0 ok, 1 a requirement failed, 2 usage or
  * output, 3 toolchain unusable, 4 out of memory.  Each lives in
  * probe/cmd/. */

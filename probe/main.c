@@ -18,13 +18,13 @@ static const struct command *const commands[] = {
 static int run(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--version")) {
-		printf("asmcap %s\n", asmcap_version());
+		printf("asmcap %s\n", report_version());
 		return 0;
 	}
 	for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i]->name))
-			return command_run(commands[i], argc - 1, argv + 1);
-	return command_run(&cmd_probe, argc, argv);
+			return opt_command_run(commands[i], argc - 1, argv + 1);
+	return opt_command_run(&cmd_probe, argc, argv);
 }
 
 /* Whatever a subcommand printed must have reached stdout: a full disk is

@@ -91,7 +91,7 @@ static int host_runs(const struct arch *a)
 	return a && h && (a == h || a == h->runs_too);
 }
 
-int cpu_runs(const struct feature *f, struct buf *why)
+int arch_cpu_runs(const struct feature *f, struct buf *why)
 {
 	const struct arch *a = arch_host();
 	if (!a || !a->cpu_runs) {
@@ -107,7 +107,7 @@ int cpu_runs(const struct feature *f, struct buf *why)
 	return a->cpu_runs(f, why);
 }
 
-int cpu_checks(const struct feature *f)
+int arch_cpu_checks(const struct feature *f)
 {
 	const struct cat_keys *t[CAT_KEYS_N];
 	arch_catalog_keys(f->arch, t);

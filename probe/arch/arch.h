@@ -236,11 +236,11 @@ const struct arch *arch_host(void);
  * one).  1 runs, 0 does not (why says which bit or state is missing), -1
  * cannot tell: the feature is another architecture's, or the kernel does
  * not say (no hwprobe).  An x86 directive (no cpuid lines) always runs. */
-int cpu_runs(const struct feature *f, struct buf *why);
+int arch_cpu_runs(const struct feature *f, struct buf *why);
 
 /* Does the catalog say where the CPU shows f (cpuid:, hwcap:, hwprobe:)?
  * Directives have nothing for the CPU to check. */
-int cpu_checks(const struct feature *f);
+int arch_cpu_checks(const struct feature *f);
 /* Can this machine run o's code without an emulator?  Its architecture
  * (x86_64 hosts run i386 code too) in the host's object format; exec
  * still has the last word (a kernel without IA32 emulation). */

@@ -32,7 +32,7 @@ static void ask_keys(struct hw_state *s, const struct feature *f, size_t n, hw_a
 	s->hwprobe = r == 0 ? 1 : r;
 }
 
-void hw_read(struct hw_state *s, const struct feature *f, size_t n, hw_ask *ask)
+void hwcap_read(struct hw_state *s, const struct feature *f, size_t n, hw_ask *ask)
 {
 	memset(s, 0, sizeof *s);
 #ifdef __linux__
@@ -78,7 +78,7 @@ static int from_hwprobe(const struct feature *f, const struct hw_state *s, struc
 	return -1;
 }
 
-int hw_runs(const struct feature *f, const struct hw_state *s, struct buf *why)
+int hwcap_runs(const struct feature *f, const struct hw_state *s, struct buf *why)
 {
 	int r = from_hwprobe(f, s, why);
 	const struct cat_hwcap *h = &words_of(f)->hwcap;
@@ -95,18 +95,18 @@ int hw_runs(const struct feature *f, const struct hw_state *s, struct buf *why)
 	return 0;
 }
 
-int hw_cpu_runs(const struct feature *f, struct buf *why)
+int hwcap_cpu_runs(const struct feature *f, struct buf *why)
 {
 	struct hw_state s;
-	hw_read(&s, f, 1, NULL);
-	return hw_runs(f, &s, why);
+	hwcap_read(&s, f, 1, NULL);
+	return hwcap_runs(f, &s, why);
 }
 
-size_t hw_cpu_state(struct arch_cpu_state *st)
+size_t hwcap_cpu_state(struct arch_cpu_state *st)
 {
 	struct hw_state s;
 	size_t k = 0;
-	hw_read(&s, NULL, 0, NULL);
+	hwcap_read(&s, NULL, 0, NULL);
 	if (!s.auxv)
 		return 0;
 	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWCAP", "", "getauxval(AT_HWCAP)" };

@@ -31,15 +31,15 @@ typedef int hw_ask(struct hw_state *s);
 
 /* Read this host's state, asking `ask' (NULL: the machine has none) for
  * every key the features f[0..n) name. */
-void hw_read(struct hw_state *s, const struct feature *f, size_t n, hw_ask *ask);
+void hwcap_read(struct hw_state *s, const struct feature *f, size_t n, hw_ask *ask);
 
 /* 1 runs, 0 does not, -1 cannot tell (why says which bit, or what is missing).
  * hwprobe, when it answered, decides; else the hwcap bit. */
-int hw_runs(const struct feature *f, const struct hw_state *s, struct buf *why);
+int hwcap_runs(const struct feature *f, const struct hw_state *s, struct buf *why);
 
 /* arch.cpu_runs and arch.cpu_state of a module without a key/value reader:
  * this host's answer for f; its AT_HWCAP and AT_HWCAP2 for the report. */
-int hw_cpu_runs(const struct feature *f, struct buf *why);
-size_t hw_cpu_state(struct arch_cpu_state *s);
+int hwcap_cpu_runs(const struct feature *f, struct buf *why);
+size_t hwcap_cpu_state(struct arch_cpu_state *s);
 
 #endif

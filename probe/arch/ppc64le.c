@@ -84,7 +84,7 @@ static unsigned inserted(const uint8_t *p, size_t n, int bits, const char **what
  * 128-byte form.  0 when the kernel does not say. */
 static size_t ppc_cpu_state(struct arch_cpu_state *st)
 {
-	size_t k = hw_cpu_state(st);
+	size_t k = hwcap_cpu_state(st);
 	unsigned long block = 0;
 	if (!k)
 		return 0;
@@ -117,5 +117,5 @@ const struct arch arch_ppc64le = {
 	.macros = macros, .facts = facts, .scope = ARCH_SCOPE_PUSHPOP,
 	.scope_open = "\t.machine push\n", .scope_close = "\t.machine pop\n",
 	.min_insn = 4, WORDS_CODE_HOOKS(decode, sp_down), .inserted = inserted,
-	.cpu_runs = hw_cpu_runs, .cpu_state = ppc_cpu_state,
+	.cpu_runs = hwcap_cpu_runs, .cpu_state = ppc_cpu_state,
 };

@@ -81,8 +81,8 @@ static int hwprobe(struct hw_state *s)
 static int rv_cpu_runs(const struct feature *f, struct buf *why)
 {
 	struct hw_state s;
-	hw_read(&s, f, 1, hwprobe);
-	return hw_runs(f, &s, why);
+	hwcap_read(&s, f, 1, hwprobe);
+	return hwcap_runs(f, &s, why);
 }
 
 /* The hwcap words, and whether the kernel answers hwprobe (key 4,
@@ -92,8 +92,8 @@ static size_t rv_cpu_state(struct arch_cpu_state *st)
 	struct hw_state s;
 	struct words_feature key4 = { .hwprobe = { .key = 4, .bit = 0 } };
 	struct feature probe = { .arch = (char *)arch_riscv64.name, .keyed[CAT_KEYS_DIALECT] = &key4 };
-	size_t k = hw_cpu_state(st);
-	hw_read(&s, &probe, 1, hwprobe);
+	size_t k = hwcap_cpu_state(st);
+	hwcap_read(&s, &probe, 1, hwprobe);
 	if (!k)
 		return 0;
 	st[k] = (struct arch_cpu_state){ "ASMCAP_CPU_HWPROBE", "", s.hwprobe == 1 ? "riscv_hwprobe answered"

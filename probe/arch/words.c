@@ -16,7 +16,7 @@ static int by_off(const void *x, const void *y)
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
-size_t code_spans(const struct obj *o, const size_t *which, size_t nwhich, int si, int mode,
+size_t words_code_spans(const struct obj *o, const size_t *which, size_t nwhich, int si, int mode,
                   struct code_span **spans)
 {
 	size_t n = 1, count = which ? nwhich : o->nsymbols;
@@ -35,7 +35,7 @@ size_t code_spans(const struct obj *o, const size_t *which, size_t nwhich, int s
 	return n;
 }
 
-void code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,
+void words_code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,
                uint64_t from, uint64_t to, code_visit *visit, void *ctx)
 {
 	size_t k = 0, hi = n;   /* s[0].off is 0: the span holding from is in [k, hi) */

@@ -45,7 +45,7 @@ struct code_span { uint64_t off; int mode; };
  * section without mapping symbols is one span.  which[0..n) are the
  * symbols to look at (a caller that has them per section says so); which
  * NULL: all of them. */
-size_t code_spans(const struct obj *o, const size_t *which, size_t n, int si, int mode,
+size_t words_code_spans(const struct obj *o, const size_t *which, size_t n, int si, int mode,
                   struct code_span **spans);
 
 /* Decode data[from..to) with a->decode as the spans say, skipping data
@@ -54,7 +54,7 @@ size_t code_spans(const struct obj *o, const size_t *which, size_t n, int si, in
  * instruction (in->mode set), and every undecodable stretch with in NULL
  * and its length in step. */
 typedef void code_visit(void *ctx, uint64_t off, const struct arch_insn *in, unsigned step);
-void code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,
+void words_code_walk(const struct arch *a, const struct code_span *s, size_t n, const uint8_t *data,
                uint64_t from, uint64_t to, code_visit *visit, void *ctx);
 
 /* arch.decode of the modules whose every instruction is one 32-bit word
@@ -82,7 +82,7 @@ long words_frame(const struct arch *a, const uint8_t *code, size_t len, int mode
 #define WORDS_CODE_HOOKS(decoder, down) WORDS_CODE_HOOKS_MATCH(decoder, down, words_match)
 /* Both with an audit matcher of the module's own (arm's Thumb words). */
 #define WORDS_HOOKS_MATCH(decoder, down, match) \
-	WORDS_CODE_HOOKS_MATCH(decoder, down, match), .cpu_runs = hw_cpu_runs, .cpu_state = hw_cpu_state
+	WORDS_CODE_HOOKS_MATCH(decoder, down, match), .cpu_runs = hwcap_cpu_runs, .cpu_state = hwcap_cpu_state
 #define WORDS_CODE_HOOKS_MATCH(decoder, down, match) \
 	.dialect = CAT_WORDS, .decode = (decoder), .audit_match = (match), .prologue_frame = words_frame, \
 	.sp_down = (down)

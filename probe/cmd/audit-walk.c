@@ -33,7 +33,7 @@ static void scan(const struct arch_cat *c, const struct code *k, uint64_t from, 
                  struct row *r)
 {
 	struct scan sc = { c, k->data, r };
-	code_walk(c->arch, k->spans, k->nspans, k->data, from, to, count, &sc);
+	words_code_walk(c->arch, k->spans, k->nspans, k->data, from, to, count, &sc);
 }
 
 /* Symbols by section, then in address order; at equal addresses
@@ -104,7 +104,7 @@ static void audit_section(const struct obj *o, int si, const size_t *sym, size_t
 {
 	const struct obj_section *sec = &o->sections[si];
 	struct code_span *spans;
-	size_t nspans = code_spans(o, sym, nsym, si, 0, &spans);
+	size_t nspans = words_code_spans(o, sym, nsym, si, 0, &spans);
 	struct code code = { sec->data, spans, nspans };
 	size_t *idx = xcalloc(nsym + 1, sizeof *idx), n = 0, nfunc = 0, next = 0;
 	uint64_t covered = 0, decoded = 0, last_start = UINT64_MAX;

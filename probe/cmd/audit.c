@@ -103,7 +103,7 @@ static void note_found(struct audit *a, const char *feature)
 static void report_marks(struct audit *a, const struct obj *o, const struct arch *arch)
 {
 	uint32_t bits;
-	int has = arch->gnu_property && gnu_property_word(o, arch->gnu_property, &bits);
+	int has = arch->gnu_property && obj_gnu_property_word(o, arch->gnu_property, &bits);
 	if (a->format == OUT_JSON && !has) {
 		buf_puts(&a->json, ", \"marked\": null");
 		return;

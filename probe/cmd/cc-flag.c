@@ -77,7 +77,7 @@ static char *not_effective(const struct probe *p, const char *flag)
 		const struct verdict *v = &p->v[i];
 		if (f->as_flag && !strcmp(f->as_flag, flag) && v->st != ST_SKIPPED && v->st != ST_YES)
 			return xprintf("accepted, but not effective: %s is %s with it%s%s", f->name,
-			               status_name(v->st), v->reason && *v->reason ? ": " : "",
+			               engine_status_name(v->st), v->reason && *v->reason ? ": " : "",
 			               v->reason ? v->reason : "");
 	}
 	return NULL;

@@ -47,12 +47,12 @@ static int walk_code(const struct obj *o, const struct obj_symbol *sym, struct h
 	struct code_span *spans = NULL;
 	if (!sec->data || end > sec->size || end <= sym->value)
 		return -1;
-	long ns = code_spans(o, NULL, 0, sym->section, sym->thumb ? ARCH_MODE_THUMB : 0, &spans);
+	long ns = words_code_spans(o, NULL, 0, sym->section, sym->thumb ? ARCH_MODE_THUMB : 0, &spans);
 	if (ns < 0)
 		return -1;
 	h->data = sec->data;
 	h->end = end;
-	code_walk(h->arch, spans, (size_t)ns, sec->data, sym->value, end, count_hit, h);
+	words_code_walk(h->arch, spans, (size_t)ns, sec->data, sym->value, end, count_hit, h);
 	free(spans);
 	for (size_t i = 0; h->p->reloc && i < o->nrelocs; i++) {
 		const struct obj_reloc *r = &o->relocs[i];
@@ -98,40 +98,40 @@ static void judge(struct answer *a, const struct hits *h, double ms)
 	while (miss < p->nholds && h->held[miss])
 		miss++;
 	if (p->insn && !h->n)
-		cc_answer_set(a, ST_BROKEN, xprintf("compiled, but %s holds no %s instruction: the compiler emitted other code",
+		cc_probe_answer_set(a, ST_BROKEN, xprintf("compiled, but %s holds no %s instruction: the compiler emitted other code",
 		                                 CCAT_FUNCTION, p->insn), ms);
 	else if (p->reloc && !h->reloc)
-		cc_answer_set(a, ST_BROKEN, xprintf("compiled, but %s's code has no relocation against %s (reloc:; read from "
+		cc_probe_answer_set(a, ST_BROKEN, xprintf("compiled, but %s's code has no relocation against %s (reloc:; read from "
 		                                 "ELF objects only)", CCAT_FUNCTION, p->reloc), ms);
 	else if (miss < p->nholds)
-		cc_answer_set(a, ST_BROKEN, xprintf("compiled, but %s's code does not hold `%s' (holds:): the compiler "
+		cc_probe_answer_set(a, ST_BROKEN, xprintf("compiled, but %s's code does not hold `%s' (holds:): the compiler "
 		                                 "emitted other code", CCAT_FUNCTION, p->holds[miss].text), ms);
 	else if (p->insn)
-		cc_answer_set(a, ST_YES, xprintf("%s holds %u %s instruction%s%s", CCAT_FUNCTION, h->n, p->insn,
+		cc_probe_answer_set(a, ST_YES, xprintf("%s holds %u %s instruction%s%s", CCAT_FUNCTION, h->n, p->insn,
 		                              h->n > 1 ? "s" : "", p->nholds ? " and every holds: sequence" : ""), ms);
 	else
-		cc_answer_set(a, ST_YES, xprintf("%s holds every holds: sequence (%zu)", CCAT_FUNCTION, p->nholds), ms);
+		cc_probe_answer_set(a, ST_YES, xprintf("%s holds every holds: sequence (%zu)", CCAT_FUNCTION, p->nholds), ms);
 }
 
 /* The verdict on an object a compile wrote (exit 0): machine code for
  * asmcap_probe holding what the probe's `insn:' and `holds:' ask. */
-void cc_verify(struct answer *a, const char *path, double ms)
+void cc_probe_verify(struct answer *a, const char *path, double ms)
 {
 	struct obj o;
 	char why[256];
 	size_t len = 0;
 	uint8_t *buf = file_read(path, &len);
 	if (!buf) {
-		cc_answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but wrote no object (%s)", file_error()), ms);
+		cc_probe_answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but wrote no object (%s)", file_error()), ms);
 		return;
 	}
 	if (obj_is_bitcode(buf, len)) {
-		cc_answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO bitcode): cannot verify"), ms);
+		cc_probe_answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO bitcode): cannot verify"), ms);
 		free(buf);
 		return;
 	}
 	if (obj_parse(&o, buf, len, why, sizeof why)) {
-		cc_answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but its output: %s", why), ms);
+		cc_probe_answer_set(a, ST_BROKEN, xprintf("the compiler exited 0 but its output: %s", why), ms);
 		free(buf);
 		return;
 	}
@@ -139,9 +139,9 @@ void cc_verify(struct answer *a, const char *path, double ms)
 	if (!evidence(a, &o, obj_symbol_named(&o, CCAT_FUNCTION), &h))
 		judge(a, &h, ms);
 	else if (obj_has_gimple(&o))
-		cc_answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO: GIMPLE in .gnu.lto_ sections): cannot verify"), ms);
+		cc_probe_answer_set(a, ST_SKIPPED, xstrdup("not machine code (LTO: GIMPLE in .gnu.lto_ sections): cannot verify"), ms);
 	else
-		cc_answer_set(a, ST_BROKEN, xprintf("compiled, but the object has no code for %s", CCAT_FUNCTION), ms);
+		cc_probe_answer_set(a, ST_BROKEN, xprintf("compiled, but the object has no code for %s", CCAT_FUNCTION), ms);
 	free(h.held);
 	obj_free(&o);
 	free(buf);

@@ -50,7 +50,7 @@ static int unit_setup(struct cp *c, struct compile *u, struct answer *a, const c
 		u->src = xstrdup(src);
 	}
 	c->seq++;
-	if ((a && a->m && split_words(a->p->mflags, &fl, err, errlen)) || (extra && split_words(extra, &fl, err, errlen))) {
+	if ((a && a->m && argv_split_words(a->p->mflags, &fl, err, errlen)) || (extra && argv_split_words(extra, &fl, err, errlen))) {
 		strv_free(&fl);
 		return 3;
 	}
@@ -87,7 +87,7 @@ static char *own_line(const struct answer *a, const char *text, const char *cons
 	struct strv fl = {0};
 	char e[64], *found = NULL, *at = xprintf("%s:", a->p->path);
 	if (a->m)
-		split_words(a->p->mflags, &fl, e, sizeof e);
+		argv_split_words(a->p->mflags, &fl, e, sizeof e);
 	for (const char *l = text; *l && !found; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
 		size_t len = strcspn(l, "\n");
 		const char *p = l;
@@ -96,7 +96,7 @@ static char *own_line(const struct answer *a, const char *text, const char *cons
 			ours = p[strlen(at)] >= '0' && p[strlen(at)] <= '9', p++;
 		for (size_t k = 0; k < fl.n && !ours; k++)
 			ours = names_word(l, len, fl.v[k]);
-		char *line = ours ? one_line(l, len) : NULL;
+		char *line = ours ? out_one_line(l, len) : NULL;
 		for (const char *const *k = kinds; line && k && *k && !found; k++)
 			if (strstr(line, *k))
 				found = line;
@@ -207,7 +207,7 @@ static int control_once(void *ctx, int *fatal, char *err, size_t errlen)
 	return r;
 }
 
-/* The assembler's complaint about the compiler's own output, "FILE:N:
+/* The assembler's asmrun_complaint about the compiler's own output, "FILE:N:
  * Error: ..." after "FILE: Assembler messages:", told without FILE: it is
  * the compiler's temporary (ccXXXXXX.s, a new name each run) or
  * "{standard input}" under -pipe, and only the words can reproduce alike.
@@ -245,7 +245,7 @@ static void failure_words(const struct run_result *rr, char *what, size_t n)
 	size_t len;
 	const char *e = cc_error_line(rr->err, &len);
 	if (!rr->exited)
-		snprintf(what, n, "the compiler was killed by %s", signal_name(rr->signal));
+		snprintf(what, n, "the compiler was killed by %s", run_signal_name(rr->signal));
 	else if (!assembler_words(rr->err, what, n))
 		snprintf(what, n, "%.*s", (int)(len < 300 ? len : 300), len ? e : "exit status");
 }
@@ -285,9 +285,9 @@ static int round_of(void *ctx, size_t *todo, size_t n, size_t *left, char *err, 
 		if (rr->exited && !rr->status) {
 			retry_decided(&c->trust, &a->tries);
 			if ((line = own_line(a, rr->err, (const char *const[]){"warning", "Warning:", NULL})))
-				cc_answer_set(a, ST_NO, xprintf("the compiler warned: %s", line), rr->ms);
+				cc_probe_answer_set(a, ST_NO, xprintf("the compiler warned: %s", line), rr->ms);
 			else
-				cc_verify(a, u[i].obj, rr->ms);
+				cc_probe_verify(a, u[i].obj, rr->ms);
 			free(line);
 			continue;
 		}
@@ -301,8 +301,8 @@ static int round_of(void *ctx, size_t *todo, size_t n, size_t *left, char *err, 
 			free(line);
 			line = own_line(a, rr->err, (const char *const[]){"error", "Error:", "warning", "Warning:", NULL});
 			if (!line)
-				line = one_line(e, len);
-			cc_answer_set(a, ST_NO, xprintf("rejected: %s", line), rr->ms);
+				line = out_one_line(e, len);
+			cc_probe_answer_set(a, ST_NO, xprintf("rejected: %s", line), rr->ms);
 			free(line);
 			retry_decided(&c->trust, &a->tries);
 			continue;
@@ -312,7 +312,7 @@ static int round_of(void *ctx, size_t *todo, size_t n, size_t *left, char *err, 
 		char *why = xprintf("%s: %s", a->name, what);
 		retry_failed(&c->trust, &a->tries, what, !rr->exited, why);
 		free(why);
-		cc_answer_set(a, ST_NO, xprintf("rejected: %s", what), rr->ms);      /* if it settles so */
+		cc_probe_answer_set(a, ST_NO, xprintf("rejected: %s", what), rr->ms);      /* if it settles so */
 		todo[(*left)++] = todo[i];
 	}
 	for (size_t i = 0; i < made; i++)
@@ -342,7 +342,7 @@ static void was_broken(void *ctx, size_t i, int changed, char *out, size_t len)
 	const struct cp *c = ctx;
 	const struct answer *a = &c->a[i];
 	snprintf(out, len, "%s was broken (%s)%s%s%s%s", a->name, c->was[i], changed ? ", then " : "",
-	         changed ? status_name(a->st) : "", changed ? ": " : "", changed ? a->reason : "");
+	         changed ? engine_status_name(a->st) : "", changed ? ": " : "", changed ? a->reason : "");
 }
 
 /* Every wanted answer of the target's catalog, in rounds, then the
@@ -358,7 +358,7 @@ int cc_probe_all(struct cp *c, char *err, size_t errlen)
 		if (!a->want)
 			continue;
 		if (a->arch != c->target)
-			cc_answer_set(a, ST_SKIPPED, xprintf("not for this target (a probe of %s; the objects are %s)",
+			cc_probe_answer_set(a, ST_SKIPPED, xprintf("not for this target (a probe of %s; the objects are %s)",
 			                                  a->arch->name, c->arch), 0);
 		else
 			todo[n++] = i;

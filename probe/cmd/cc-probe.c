@@ -54,7 +54,7 @@ static const struct opt cc_probe_options[] = {
 };
 #undef OPT_STRUCT
 
-void cc_answer_set(struct answer *a, enum status st, char *reason, double ms)
+void cc_probe_answer_set(struct answer *a, enum status st, char *reason, double ms)
 {
 	free(a->reason);
 	a->st = st;
@@ -79,7 +79,7 @@ static int load(struct cp *c, char *err, size_t errlen)
 				g->m = m;
 				g->name = m ? xprintf("%s-m", p->name) : xstrdup(p->name);
 				g->how = m ? xstrdup(p->mflags) : p->target ? xprintf("target(\"%s\")", p->target) : xstrdup("CFLAGS");
-				cc_answer_set(g, ST_UNPROBED, xstrdup("not in --features"), 0);
+				cc_probe_answer_set(g, ST_UNPROBED, xstrdup("not in --features"), 0);
 			}
 	}
 	/* two answers must not share a variable (a-b and a_b, NAME-m and a probe NAME-m) */
@@ -107,7 +107,7 @@ static int mark(struct cp *c, const char *list, const char *what, int *set, char
 	for (char *s = copy; *s; s++)
 		if (*s == ',')
 			*s = ' ';
-	split_words(copy, &w, e, sizeof e);
+	argv_split_words(copy, &w, e, sizeof e);
 	free(copy);
 	int r = 0;
 	for (size_t i = 0; list && i < w.n && !r; i++) {
@@ -170,14 +170,14 @@ static int from_cache(struct cp *c, char *payload)
 			size_t k = 0;
 			int st = -1;
 			for (int s = ST_YES; s <= ST_UNPROBED; s++)
-				if (nf == 5 && !strcmp(f[2], status_name((enum status)s)))
+				if (nf == 5 && !strcmp(f[2], engine_status_name((enum status)s)))
 					st = s;
 			while (k < c->n && nf == 5 && strcmp(c->a[k].name, f[1]))
 				k++;
 			sound = nf == 5 && !strcmp(f[0], "answer") && st >= 0 && k < c->n && !seen[k];
 			if (sound) {
 				seen[k] = 1;
-				cc_answer_set(&c->a[k], (enum status)st, xstrdup(f[4]), atof(f[3]));
+				cc_probe_answer_set(&c->a[k], (enum status)st, xstrdup(f[4]), atof(f[3]));
 				found++;
 			}
 		}
@@ -199,7 +199,7 @@ static void to_cache(struct cp *c, const char *file, const char *key)
 		snprintf(ms, sizeof ms, "%.1f", c->a[k].ms);
 		buf_puts(&b, "answer");
 		cache_field(&b, c->a[k].name);
-		cache_field(&b, status_name(c->a[k].st));
+		cache_field(&b, engine_status_name(c->a[k].st));
 		cache_field(&b, ms);
 		cache_field(&b, c->a[k].reason);
 		buf_puts(&b, "\n");
@@ -218,7 +218,7 @@ static void write_json(struct buf *b, const struct cp *c)
 	for (size_t k = 0; arch_all[k]; k++)
 		buf_printf(&hash, "%s%s", k ? "," : "", c->cats[k].hash);
 	buf_printf(b, "{\"schema\": 1, \"kind\": \"cc-probe\",\n \"asmcap\": {\"version\": \"%s\", \"catalog\": ",
-	           asmcap_version());
+	           report_version());
 	buf_json_str(b, hash.s);
 	buf_puts(b, "},\n \"toolchain\": {\"argv\": ");
 	buf_json_strs(b, c->cc.cc.v, c->cc.cc.n);
@@ -231,7 +231,7 @@ static void write_json(struct buf *b, const struct cp *c)
 		const struct answer *a = &c->a[i];
 		buf_puts(b, i ? ",\n  " : "\n  ");
 		buf_json_str(b, a->name);
-		buf_printf(b, ": {\"status\": \"%s\"", status_name(a->st));
+		buf_printf(b, ": {\"status\": \"%s\"", engine_status_name(a->st));
 		const struct json_member m[] = {
 			{", ", "reason", a->reason}, {", ", "how", a->how},
 			{", ", "insn", a->p->insn}, {", ", "arch", a->arch->name},
@@ -260,7 +260,7 @@ static void write_text(struct buf *b, const struct cp *c)
 	           "status", (int)h, "how", "reason");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct answer *a = &c->a[i];
-		buf_printf(b, "%-*s  %-8s  ", (int)w, a->name, status_name(a->st));
+		buf_printf(b, "%-*s  %-8s  ", (int)w, a->name, engine_status_name(a->st));
 		buf_text(b, a->how);
 		buf_printf(b, "%*s  ", (int)(h - strlen(a->how)), "");
 		buf_text(b, a->reason);
@@ -277,7 +277,7 @@ static void write_vars(struct buf *b, enum out_format f, const struct cp *c)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct answer *a = &c->a[i];
 		own[2 * i] = out_var_name("ASMCAP_C_", a->name);
-		own[2 * i + 1] = xprintf("%s%s%s", status_name(a->st), *a->reason ? ": " : "", a->reason);
+		own[2 * i + 1] = xprintf("%s%s%s", engine_status_name(a->st), *a->reason ? ": " : "", a->reason);
 		v[i] = (struct out_var){own[2 * i], a->st == ST_UNPROBED ? NULL : a->st == ST_YES ? "yes" : "no",
 		                        own[2 * i + 1], 0};
 	}
@@ -332,7 +332,7 @@ static int cc_probe_report(const struct cp *c, const struct copts *o, const int 
 			struct buf why = {0};
 			buf_text(&why, c->a[k].reason);
 			fprintf(stderr, "asmcap cc-probe: required probe %s is %s: %s\n", c->a[k].name,
-			        status_name(c->a[k].st), why.s ? why.s : "");
+			        engine_status_name(c->a[k].st), why.s ? why.s : "");
 			buf_free(&why);
 		}
 	for (size_t k = 0; !r && k < c->n; k++)

@@ -48,10 +48,10 @@ struct compile {
 };
 
 /* Set a's verdict (reason: malloc'd, taken). */
-void cc_answer_set(struct answer *a, enum status st, char *reason, double ms);
+void cc_probe_answer_set(struct answer *a, enum status st, char *reason, double ms);
 /* The verdict on an object a compile wrote (exit 0): machine code for
  * asmcap_probe holding what the probe's `insn:' and `holds:' ask. */
-void cc_verify(struct answer *a, const char *path, double ms);
+void cc_probe_verify(struct answer *a, const char *path, double ms);
 /* Every wanted answer of the target's catalog, in rounds, then the
  * broken ones confirmed (retry.h).  0, or 3 with err. */
 int cc_probe_all(struct cp *c, char *err, size_t errlen);

@@ -83,7 +83,7 @@ static int compile_variant(struct cc_ctx *c, const struct spec *sp, const struct
                            const char *obj, struct strv *flags, char *err, size_t errlen)
 {
 	struct run_result r;
-	if (split_words(v->flags, flags, err, errlen) || cc_compile(c, flags, NULL, src, obj, &r, err, errlen))
+	if (argv_split_words(v->flags, flags, err, errlen) || cc_compile(c, flags, NULL, src, obj, &r, err, errlen))
 		return -1;
 	int ok = r.exited && r.status == 0;
 	run_result_free(&r);
@@ -95,7 +95,7 @@ static int compile_variant(struct cc_ctx *c, const struct spec *sp, const struct
 	 * toolchain that cannot link here. */
 	const char *need[] = { sp->check, sp->bench };
 	for (size_t k = 0; k < 2; k++)
-		if (need[k] && frame_object_defines(obj, need[k]) == 0) {
+		if (need[k] && stackframe_object_defines(obj, need[k]) == 0) {
 			snprintf(err, errlen, "%.900s: the spec's function %s is not defined there", src, need[k]);
 			return -2;
 		}
@@ -190,7 +190,7 @@ static int link_variant(struct cc_ctx *c, struct spec *sp, struct variant *v, co
 	 * or a binfmt emulator would run it and its timing would mean nothing. */
 	char machine[96];
 	const struct arch *host = arch_host();
-	v->native = frame_object_native(obj, machine, sizeof machine) == 1;
+	v->native = stackframe_object_native(obj, machine, sizeof machine) == 1;
 	if (!v->native)
 		snprintf(why, whylen, "cannot run %s code on this %s machine", machine, host ? host->name : "unknown");
 	if (!v->native && !wrap->n)
@@ -293,8 +293,8 @@ static int choose_build(struct spec *sp, struct cc_ctx *c, const char *src, cons
 	for (size_t k = 0; k < sp->nv && !rc; k++) {
 		struct variant *v = &sp->v[k];
 		struct strv flags = { 0 };
-		int m = split_words(v->flags, &flags, err, sizeof err) ? -2
-		        : frame_measure(c, src, sp->function, &flags, &v->fr, err, sizeof err);
+		int m = argv_split_words(v->flags, &flags, err, sizeof err) ? -2
+		        : stackframe_measure(c, src, sp->function, &flags, &v->fr, err, sizeof err);
 		strv_free(&flags);
 		if (m < 0) {
 			fprintf(stderr, "asmcap choose: %s\n", err);
@@ -470,7 +470,7 @@ static int choose_main(void *cmd, const struct opts *s)
 		def++;
 	struct run_facts f = { .def = def };
 	int rc = 0;
-	if (cc_init(&cc, c->cc, c->cflags, err, sizeof err) || (c->run && split_words(c->run, &wrap, err, sizeof err))) {
+	if (cc_init(&cc, c->cc, c->cflags, err, sizeof err) || (c->run && argv_split_words(c->run, &wrap, err, sizeof err))) {
 		fprintf(stderr, "asmcap choose: %s\n", err);
 		rc = 2;
 	} else

@@ -48,7 +48,7 @@ static size_t cpu_vars(const struct arch *a, const struct catalog *c, struct arc
 		v[k++] = (struct out_var){st[i].name, st[i].value, st[i].comment, 0};
 	for (size_t i = 0; i < c->n; i++) {
 		const struct feature *f = &c->f[i];
-		if (!cpu_checks(f))
+		if (!arch_cpu_checks(f))
 			continue;       /* directives: nothing for the CPU to do */
 		struct buf why = {0};
 		int ok = a->cpu_runs(f, &why);

@@ -113,8 +113,8 @@ static int frame_main(void *cmd, const struct opts *s)
 		char *name = xstrndup(vars[k], (size_t)(eq - vars[k]));
 		struct strv flags = { 0 };
 		struct frame_result fr;
-		int m = split_words(eq + 1, &flags, err, sizeof err) ? -2
-		        : frame_measure(&cc, src, c->func, &flags, &fr, err, sizeof err);
+		int m = argv_split_words(eq + 1, &flags, err, sizeof err) ? -2
+		        : stackframe_measure(&cc, src, c->func, &flags, &fr, err, sizeof err);
 		if (m < 0) {
 			fprintf(stderr, "asmcap frame: %s\n", err);
 			rc = m == -1 ? 3 : 2;

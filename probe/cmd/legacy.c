@@ -163,7 +163,7 @@ static const char *probe_status(void *ctx, const char *name)
 {
 	const struct probe *p = ctx;
 	const struct feature *f = catalog_find(&p->cat, name);
-	return f ? status_name(p->v[f - p->cat.f].st) : "absent";
+	return f ? engine_status_name(p->v[f - p->cat.f].st) : "absent";
 }
 
 static void adx_of(const struct probe *p, struct probe_adx *pa)
@@ -171,7 +171,7 @@ static void adx_of(const struct probe *p, struct probe_adx *pa)
 	const struct feature *f = catalog_find(&p->cat, "adx");
 	if (f) {
 		const struct verdict *v = &p->v[f - p->cat.f];
-		snprintf(pa->status, sizeof pa->status, "%s", status_name(v->st));
+		snprintf(pa->status, sizeof pa->status, "%s", engine_status_name(v->st));
 		struct buf b = {0};
 		buf_puts(&b, "");
 		buf_text(&b, v->reason);        /* it may quote the assembler */
@@ -271,7 +271,7 @@ static const struct opt legacy_options[] = {
 static int command_words(const char *cmd, struct strv *w)
 {
 	char err[512] = "";
-	if (split_words(cmd, w, err, sizeof err) < 0 || w->n == 0) {
+	if (argv_split_words(cmd, w, err, sizeof err) < 0 || w->n == 0) {
 		fprintf(stderr, "asmcap legacy: bad command '%s': %s\n", cmd, *err ? err : "empty");
 		return 2;
 	}

@@ -165,7 +165,7 @@ static int open_log(const struct cli *c, int argc, char **argv)
 			close(fd);
 		return 2;
 	}
-	fprintf(run_log, "# asmcap %s log\n# argv:", asmcap_version());
+	fprintf(run_log, "# asmcap %s log\n# argv:", report_version());
 	for (int i = 0; i < argc; i++)
 		fprintf(run_log, " %s", argv[i]);
 	fprintf(run_log, "\n");
@@ -193,13 +193,13 @@ static void finish_log(double t0, int cached, int code, unsigned runs)
 {
 	if (run_log) {
 		fprintf(run_log, "# exit %d; %s; processes started: %u; catalog runs: %u; %.1f ms\n", code,
-		        cached ? "cache hit" : "probed", run_nprocs, runs, now_ms() - t0);
+		        cached ? "cache hit" : "probed", run_nprocs, runs, run_now_ms() - t0);
 		fclose(run_log);
 		run_log = NULL;
 	}
 	if (getenv("ASMCAP_STATS"))
 		fprintf(stderr, "asmcap: stats: processes=%u cached=%d runs=%u ms=%.2f\n", run_nprocs, cached, runs,
-		        now_ms() - t0);
+		        run_now_ms() - t0);
 }
 
 /* The probe, through the cache when there is one.  0, 2 or 3 (err set). */
@@ -228,9 +228,9 @@ static void require_failed(const struct probe *p, size_t i, const char *missing)
 	const struct verdict *v = &p->v[at];
 	if (missing)
 		buf_printf(&msg, "asmcap: required feature %s is yes, but it requires %s, which is %s\n",
-		           p->cat.f[i].name, missing, status_name(v->st));
+		           p->cat.f[i].name, missing, engine_status_name(v->st));
 	else {
-		buf_printf(&msg, "asmcap: required feature %s is %s%s", p->cat.f[i].name, status_name(v->st),
+		buf_printf(&msg, "asmcap: required feature %s is %s%s", p->cat.f[i].name, engine_status_name(v->st),
 		           *v->reason ? ": " : "");
 		buf_text(&msg, v->reason);
 		buf_puts(&msg, "\n");
@@ -248,14 +248,14 @@ static int check_require(const struct probe *p, const char *list)
 	unsigned char *want = xcalloc(p->cat.n + 1, 1);
 	char err[256];
 	int r = 0;
-	if (feature_list(&p->cat, list, want, "--require", err, sizeof err)) {
+	if (plan_feature_list(&p->cat, list, want, "--require", err, sizeof err)) {
 		fprintf(stderr, "asmcap: %s\n", err);
 		free(want);
 		return 2;
 	}
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const char *missing = NULL;
-		if (!want[i] || feature_usable(p, i, &missing))
+		if (!want[i] || report_feature_usable(p, i, &missing))
 			continue;
 		require_failed(p, i, missing);
 		r = 1;
@@ -330,7 +330,7 @@ static int probe_main(void *cmd, const struct opts *s)
 	char err[1024] = "";
 	struct caps base = {0};
 	int cached, r;
-	double t0 = now_ms();
+	double t0 = run_now_ms();
 	if ((r = cli_ready(c, s)) || (c->require && (r = require_names_known(c, s))))
 		return r;
 	if (c->baseline && caps_load(&base, c->baseline, err, sizeof err)) {
@@ -398,7 +398,7 @@ static void explain_print(const struct probe *p, const struct feature *f)
 	printf("feature:   %s (%s)\n", f->name, f->file);
 	if (f->summary)
 		printf("summary:   %s\n", f->summary);
-	printf("verdict:   %s%s%s\n", status_name(v->st), *v->reason ? " — " : "", v->reason);
+	printf("verdict:   %s%s%s\n", engine_status_name(v->st), *v->reason ? " — " : "", v->reason);
 	if (f->since)
 		printf("advice:    known in %s\n", f->since);
 	if (v->cmd)
@@ -407,9 +407,9 @@ static void explain_print(const struct probe *p, const struct feature *f)
 		printf("enable:    %s%s\n", f->enable[k], k != v->spelling ? "" :
 		       v->st == ST_YES ? "   (gave the bytes)" : "   (its run is shown)");
 	if (f->nenable)
-		printf("flags:     %s%s%s (the snippet without enable:)\n", status_name(p->vf[f - p->cat.f].st),
+		printf("flags:     %s%s%s (the snippet without enable:)\n", engine_status_name(p->vf[f - p->cat.f].st),
 		       *p->vf[f - p->cat.f].reason ? ": " : "", p->vf[f - p->cat.f].reason);
-	printf("snippet:\n%s", way_body(p, f) ? way_body(p, f) : f->body);
+	printf("snippet:\n%s", engine_way_body(p, f) ? engine_way_body(p, f) : f->body);
 	if (v->source) {
 		printf("source (the snippet between its labels; stderr's line numbers count here):\n");
 		unsigned n = 1;
@@ -438,7 +438,7 @@ static int explain_main(void *cmd, const struct opts *s)
 	struct cli *c = cmd;
 	struct probe p;
 	char err[1024] = "";
-	double t0 = now_ms();
+	double t0 = run_now_ms();
 	const char *name = s->args[0];
 	int r = cli_ready(c, s);
 	if (r || (r = explain_known(c->o.templates, name)))

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void set_verdict(struct verdict *v, enum status st, char *reason, double ms)
+void verdict_set(struct verdict *v, enum status st, char *reason, double ms)
 {
 	free(v->reason);
 	v->st = st;
@@ -22,7 +22,7 @@ void set_verdict(struct verdict *v, enum status st, char *reason, double ms)
 	v->ms = ms;
 }
 
-int want_cpp(const struct ctx *x)
+int asmrun_want_cpp(const struct ctx *x)
 {
 	return !strcmp(x->p->way, "cc") && x->p->mode == 'S';
 }
@@ -56,7 +56,7 @@ static void add_as_flags(const struct ctx *x, struct asm_run *u)
 
 static void asm_run_init(struct ctx *x, struct asm_run *u, const size_t *f, size_t n)
 {
-	const char *ext = intel_way(x) ? "asm" : want_cpp(x) ? "S" : "s";
+	const char *ext = intel_way(x) ? "asm" : asmrun_want_cpp(x) ? "S" : "s";
 	memset(u, 0, sizeof *u);
 	u->f = xmalloc((n + 1) * sizeof *u->f);
 	if (n)
@@ -77,7 +77,7 @@ static void asm_run_init(struct ctx *x, struct asm_run *u, const size_t *f, size
 			strv_push(&u->argv, "-v");
 		u->verbose = x->verbose;
 		x->verbose = 0;
-		const char *tail[] = {"-c", "-x", want_cpp(x) ? "assembler-with-cpp" : "assembler",
+		const char *tail[] = {"-c", "-x", asmrun_want_cpp(x) ? "assembler-with-cpp" : "assembler",
 		                      u->srcpath, "-o", u->objpath, NULL};
 		for (const char **t = tail; *t; t++)
 			strv_push(&u->argv, *t);
@@ -188,7 +188,7 @@ static char *asm_run_source(struct ctx *x, struct asm_run *u)
 	const char *text_sec = d->text_sec;
 	struct buf b = {0};
 	unsigned line = 1;
-	if (want_cpp(x))
+	if (asmrun_want_cpp(x))
 		line += cpp_symbols(&b);
 	buf_puts(&b, text_sec);
 	line++;
@@ -196,7 +196,7 @@ static char *asm_run_source(struct ctx *x, struct asm_run *u)
 	int pushpop = a && a->scope == ARCH_SCOPE_PUSHPOP;
 	for (size_t i = 0; i < u->n; i++) {
 		const struct feature *f = &x->p->cat.f[u->f[i]];
-		const char *body = way_body(x->p, f);
+		const char *body = engine_way_body(x->p, f);
 		u->first[i] = line;
 		/* the directives' reach ends with the snippet (arch.h) */
 		if (pushpop) {
@@ -219,7 +219,7 @@ static char *asm_run_source(struct ctx *x, struct asm_run *u)
 			while (q < p + len && (*q == ' ' || *q == '\t'))
 				q++;
 			/* cpp would read a `#' comment line as a directive */
-			if (!(want_cpp(x) && *q == '#'))
+			if (!(asmrun_want_cpp(x) && *q == '#'))
 				buf_add(&b, p, len);
 			buf_puts(&b, "\n");
 			line++;
@@ -284,7 +284,7 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 			    isdigit((unsigned char)s[nsrc + 1]))
 				p = s;      /* SRC:LINE: (GNU as, clang, nasm), SRC(LINE) (ml64) */
 		size_t owner = p ? u->n : label_owner(u, l, len);
-		char *line = !p && owner < u->n && !errs[owner] ? one_line(l, len) : NULL;
+		char *line = !p && owner < u->n && !errs[owner] ? out_one_line(l, len) : NULL;
 		if (line && (strstr(line, "rror") || strstr(line, "fatal"))) {
 			errs[owner] = line;
 			hit++;
@@ -292,7 +292,7 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 		}
 		free(line);
 		if (!p && !*general && (strstr(l, "Warning:") || strstr(l, "warning:")) && len < 4096)
-			*general = one_line(l, len);
+			*general = out_one_line(l, len);
 		if (p) {
 			char *end;
 			unsigned long line = strtoul(p + nsrc + 1, &end, 10);
@@ -310,20 +310,20 @@ static size_t blame(const struct asm_run *u, const char *err, char **errs, char 
 			if (past)
 				i = 0;
 			if (i < u->n && (!strncasecmp(m, "error", 5) || !strncasecmp(m, "fatal", 5)) && !errs[i]) {
-				char *msg = one_line(m, mlen);
+				char *msg = out_one_line(m, mlen);
 				errs[i] = past ? xprintf("%s (at the end of the source: the snippet leaves it open)", msg) : msg;
 				if (past)
 					free(msg);
 				hit++;
 			} else if (i < u->n && !strncasecmp(m, "warning", 7) && !warns[i])
-				warns[i] = one_line(m, mlen);
+				warns[i] = out_one_line(m, mlen);
 		}
 		l += len + (l[len] == '\n');
 	}
 	return hit;
 }
 
-enum outcome run_end(const struct asm_run *u, char *err, size_t errlen)
+enum outcome asmrun_end(const struct asm_run *u, char *err, size_t errlen)
 {
 	const struct run_result *r = &u->job.r;
 	if (u->job.start_failed && !r->not_found) {
@@ -338,10 +338,10 @@ enum outcome run_end(const struct asm_run *u, char *err, size_t errlen)
 	return OUTCOME_OK;
 }
 
-char *complaint(const struct asm_run *u)
+char *asmrun_complaint(const struct asm_run *u)
 {
 	const struct run_result *r = &u->job.r;
-	char *msg = error_line(r->err[0] ? r->err : r->out);
+	char *msg = asmrun_error_line(r->err[0] ? r->err : r->out);
 	if (!*msg) {
 		free(msg);
 		msg = xprintf("exit status %d", r->status);
@@ -350,7 +350,7 @@ char *complaint(const struct asm_run *u)
 }
 
 /* Read the object of a run that exited 0. */
-int load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o,
+int asmrun_load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o,
                     char *err, size_t errlen)
 {
 	char why[256];
@@ -394,13 +394,13 @@ static const struct obj_symbol *cpp_symbol_of(const struct obj *o, const char *m
 /* What the object says about the target: its architecture (a module's,
  * or the name of a machine asmcap has none for), format and, in --mode S,
  * the build macros. */
-void learn_target(struct ctx *x, const struct obj *o)
+void asmrun_learn_target(struct ctx *x, const struct obj *o)
 {
 	char m[32];
 	x->p->target = arch_of_obj(o);
 	snprintf(x->p->arch, sizeof x->p->arch, "%s", arch_machine_name(o, m, sizeof m));
 	snprintf(x->p->format, sizeof x->p->format, "%s", obj_format_name(o));
-	if (want_cpp(x) && obj_symbol_named(o, "asmcap_m_seen")) {
+	if (asmrun_want_cpp(x) && obj_symbol_named(o, "asmcap_m_seen")) {
 		struct build_info *b = &x->p->build;
 		const struct obj_symbol *s;
 		memset(b, 0, sizeof *b);
@@ -408,10 +408,10 @@ void learn_target(struct ctx *x, const struct obj *o)
 		const struct arch_fact *f = arch_facts(x->p->target);
 		for (const char *const *n = x->p->target ? x->p->target->macros : NULL; n && *n; n++)
 			if ((s = cpp_symbol_of(o, *n)))
-				build_macro_set(b, *n, (long)s->value);
+				driver_build_macro_set(b, *n, (long)s->value);
 		for (; f->name; f++)
 			if ((s = cpp_symbol_of(o, f->macro)))
-				build_macro_set(b, f->macro, (long)s->value);
+				driver_build_macro_set(b, f->macro, (long)s->value);
 	}
 	const char *natural = intel_way(x) && o->format == OBJ_COFF ? x->p->way :
 	                      o->format == OBJ_COFF ? "mingw64" : o->format == OBJ_MACHO ? "macosx" : "elf";
@@ -427,7 +427,7 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
                               char *err, size_t errlen)
 {
 	const struct run_result *r = &u->job.r;
-	enum outcome out = run_end(u, err, errlen);
+	enum outcome out = asmrun_end(u, err, errlen);
 	if (out != OUTCOME_OK)
 		return out;
 	char **errs = xcalloc(u->n + 1, sizeof *errs), **warns = xcalloc(u->n + 1, sizeof *warns);
@@ -436,20 +436,20 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 	if (!strcmp(x->p->way, "masm"))     /* ml64 prints its messages on stdout */
 		hit += blame(u, r->out, errs, warns, &general);
 	if (r->status == 0) {
-		if (load_obj(u, objbuf, o, err, errlen))
+		if (asmrun_load_obj(u, objbuf, o, err, errlen))
 			out = OUTCOME_NOANSWER;
 		else {
-			learn_target(x, o);
+			asmrun_learn_target(x, o);
 			for (size_t i = 0; i < u->n; i++)
-				asm_decide(x, u->f[i], o, warns[i], general, u, &x->p->v[u->f[i]]);
+				evidence_decide(x, u->f[i], o, warns[i], general, u, &x->p->v[u->f[i]]);
 		}
 	} else if (hit) {
 		for (size_t i = 0; i < u->n; i++)
 			if (errs[i])
-				record_failure(x, u->f[i], u, errs[i]);
+				evidence_record_failure(x, u->f[i], u, errs[i]);
 		out = OUTCOME_FAILED;
 	} else {
-		char *cmd = argv_brief(u->argv.v), *msg = complaint(u);
+		char *cmd = argv_brief(u->argv.v), *msg = asmrun_complaint(u);
 		snprintf(err, errlen, "`%s' exited with status %d: %s", cmd, r->status, msg);
 		free(cmd);
 		free(msg);
@@ -463,14 +463,14 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
 	return out;
 }
 
-char *first_line(const char *s)
+char *asmrun_first_line(const char *s)
 {
 	while (*s == '\n')
 		s++;
-	return one_line(s, strlen(s));
+	return out_one_line(s, strlen(s));
 }
 
-int prepare(struct ctx *x, struct asm_run *u, const size_t *f, size_t n, char *err, size_t errlen)
+int asmrun_prepare(struct ctx *x, struct asm_run *u, const size_t *f, size_t n, char *err, size_t errlen)
 {
 	asm_run_init(x, u, f, n);
 	u->text = asm_run_source(x, u);
@@ -478,15 +478,15 @@ int prepare(struct ctx *x, struct asm_run *u, const size_t *f, size_t n, char *e
 }
 
 /* The first line that says error or fatal, else the first line. */
-char *error_line(const char *text)
+char *asmrun_error_line(const char *text)
 {
 	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
 		size_t len = strcspn(l, "\n");
-		char *line = one_line(l, len);
+		char *line = out_one_line(l, len);
 		if (strstr(line, "rror") || strstr(line, "fatal"))
 			return line;
 		free(line);
 	}
-	return first_line(text);
+	return asmrun_first_line(text);
 }
 

@@ -51,13 +51,13 @@ enum outcome {
 	OUTCOME_UNUSABLE,     /* not started, not found, or timed out */
 };
 
-void set_verdict(struct verdict *v, enum status st, char *reason, double ms);
-char *first_line(const char *s);
-char *error_line(const char *text);          /* the first line saying error/fatal */
+void verdict_set(struct verdict *v, enum status st, char *reason, double ms);
+char *asmrun_first_line(const char *s);
+char *asmrun_error_line(const char *text);          /* the first line saying error/fatal */
 
-int want_cpp(const struct ctx *x);           /* --cc in --mode S */
+int asmrun_want_cpp(const struct ctx *x);           /* --cc in --mode S */
 /* Write the source for features f[0..n) and set up the command: 0, or 3. */
-int prepare(struct ctx *x, struct asm_run *u, const size_t *f, size_t n, char *err, size_t errlen);
+int asmrun_prepare(struct ctx *x, struct asm_run *u, const size_t *f, size_t n, char *err, size_t errlen);
 void asm_run_free(struct asm_run *u);
 /* After the run: verdicts for its snippets; on OUTCOME_OK *o and *objbuf hold
  * the object (the caller frees them); OUTCOME_NOLINES, OUTCOME_NOANSWER and
@@ -66,21 +66,21 @@ enum outcome asm_run_eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8
                        char *err, size_t errlen);
 /* How the run ended, before its output is read: OUTCOME_OK when it exited
  * (whatever its status), else OUTCOME_NOANSWER or OUTCOME_UNUSABLE with err set. */
-enum outcome run_end(const struct asm_run *u, char *err, size_t errlen);
+enum outcome asmrun_end(const struct asm_run *u, char *err, size_t errlen);
 /* The line of a failed run's output that says what went wrong (malloc'd). */
-char *complaint(const struct asm_run *u);
-int load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o, char *err, size_t errlen);
+char *asmrun_complaint(const struct asm_run *u);
+int asmrun_load_obj(const struct asm_run *u, uint8_t **buf, struct obj *o, char *err, size_t errlen);
 /* What the object says: the target's architecture (module or machine
  * name), format, flavour and, in --mode S, the build macros. */
-void learn_target(struct ctx *x, const struct obj *o);
+void asmrun_learn_target(struct ctx *x, const struct obj *o);
 
 /* evidence.c */
 /* The verdict of snippet fi from the run u's object o (NULL: none), with
  * the assembler's warning for its lines and the run's general message. */
-void asm_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn, const char *general,
+void evidence_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn, const char *general,
                 const struct asm_run *u, struct verdict *v);
 /* Feature fi rejected: `no' with msg and the run kept for explain. */
-void record_failure(struct ctx *x, size_t fi, const struct asm_run *u, const char *msg);
+void evidence_record_failure(struct ctx *x, size_t fi, const struct asm_run *u, const char *msg);
 
 /* plan.c */
 /* verdict_clear frees what v holds and zeroes it; verdicts_free both arrays. */
@@ -97,7 +97,7 @@ enum obj_format plan_format_of(const char *name);
 
 /* driver.c */
 /* `-dM -E` output into b (every module's macros count). */
-void build_parse_defines(struct build_info *b, const char *text);
+void driver_parse_defines(struct build_info *b, const char *text);
 /* From a run's `-v' output: p's identity, deps and assembler line,
  * *integrated (-cc1as); the external assembler's program (malloc'd) or NULL. */
 char *driver_parse(struct probe *p, const char *text, int *integrated);

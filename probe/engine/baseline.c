@@ -50,9 +50,9 @@ void caps_from_probe(struct caps *c, const struct probe *p)
 {
 	*c = (struct caps){CAPS_PROBE, xstrdup(p->arch), NULL, 0};
 	for (size_t i = 0; i < p->cat.n; i++) {
-		caps_add(c, p->cat.f[i].name, status_name(p->v[i].st), p->v[i].reason, p->v[i].st == ST_YES);
+		caps_add(c, p->cat.f[i].name, engine_status_name(p->v[i].st), p->v[i].reason, p->v[i].st == ST_YES);
 		if (p->cat.f[i].nenable)
-			add_flags(c, p->cat.f[i].name, status_name(p->vf[i].st), p->vf[i].reason);
+			add_flags(c, p->cat.f[i].name, engine_status_name(p->vf[i].st), p->vf[i].reason);
 	}
 }
 

@@ -129,7 +129,7 @@ static char *resolved_words(const struct strv *w)
 	struct buf b = {0};
 	buf_puts(&b, "");
 	for (size_t i = 0; i < w->n; i++) {
-		char *r = path_lookup(w->v[i]), real[PATH_MAX];
+		char *r = driver_path_lookup(w->v[i]), real[PATH_MAX];
 		buf_puts(&b, i ? "\t" : "");
 		esc(&b, !r ? "-" : realpath(r, real) ? real : r);
 		free(r);
@@ -306,7 +306,7 @@ size_t cache_fields(char *line, char **f, size_t max)
 static int parse_status(const char *s)
 {
 	for (int i = ST_YES; i <= ST_UNPROBED; i++)
-		if (!strcmp(s, status_name((enum status)i)))
+		if (!strcmp(s, engine_status_name((enum status)i)))
 			return i;
 	return -1;
 }
@@ -369,7 +369,7 @@ static int payload_line(char *l, const struct probe_opts *o, struct probe *p, un
 		long value = strtol(f[2], &end, 10);
 		if (!name || !*f[2] || *end)
 			return -1;
-		build_macro_set(&p->build, name, value);
+		driver_build_macro_set(&p->build, name, value);
 		return 0;
 	}
 	if (!strcmp(f[0], "tool") && n == 3) {
@@ -422,7 +422,7 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 {
 	struct strv w = {0};
 	char e[64];
-	split_words(o->cmd, &w, e, sizeof e);
+	argv_split_words(o->cmd, &w, e, sizeof e);
 	char *text = cache_lookup(file, "probe", key, &w);
 	strv_free(&w);
 	if (!text)
@@ -448,7 +448,7 @@ int cache_get(const char *file, const char *key, const struct probe_opts *o, str
 	}
 	p->way = o->way;
 	p->mode = o->mode ? o->mode : 'S';
-	split_words(o->cmd, &p->argv, e, sizeof e);
+	argv_split_words(o->cmd, &p->argv, e, sizeof e);
 	p->cflags = xstrdup(o->cflags ? o->cflags : "");
 	p->asflags = xstrdup(o->asflags ? o->asflags : "");
 	return 1;
@@ -472,7 +472,7 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 	for (size_t i = 0; i < bi->nmacro; i++)
 		buf_printf(&b, "macro\t%s\t%ld\n", bi->macro[i].name, bi->macro[i].value);
 	for (size_t i = 0; i < p->cat.n; i++) {
-		buf_printf(&b, "feature\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->v[i].st), p->v[i].ms);
+		buf_printf(&b, "feature\t%s\t%s\t%.1f", p->cat.f[i].name, engine_status_name(p->v[i].st), p->v[i].ms);
 		cache_field(&b, p->v[i].reason);
 		buf_puts(&b, "\n");
 		if (p->v[i].flags_blamed)
@@ -482,7 +482,7 @@ void cache_put(const char *file, const char *key, const struct probe *p)
 		if (p->v[i].shared)
 			buf_printf(&b, "shared\t%s\t%zu\n", p->cat.f[i].name, p->v[i].shared);
 		if (p->cat.f[i].nenable) {
-			buf_printf(&b, "flags\t%s\t%s\t%.1f", p->cat.f[i].name, status_name(p->vf[i].st), p->vf[i].ms);
+			buf_printf(&b, "flags\t%s\t%s\t%.1f", p->cat.f[i].name, engine_status_name(p->vf[i].st), p->vf[i].ms);
 			cache_field(&b, p->vf[i].reason);
 			buf_puts(&b, "\n");
 		}

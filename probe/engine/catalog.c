@@ -418,7 +418,7 @@ int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err
 	return dir ? catalog_load_dir(c, dir, arch, err, errlen) : catalog_load_builtin(c, arch, err, errlen);
 }
 
-const char *masm_body_of(const struct feature *f)
+const char *catalog_masm_body(const struct feature *f)
 {
 	return f->masm_none ? NULL : f->masm_body ? f->masm_body : f->nasm_body;
 }

@@ -30,7 +30,7 @@ struct cat_keys {
 	size_t size;                    /* bytes of each feature's data, zeroed */
 	void (*init)(void *data);       /* NULL: zeroes are the defaults */
 	void (*free)(void *data);       /* what set allocated inside data; NULL: nothing */
-	/* does data say where the CPU shows the feature (cpu_checks)?  NULL: never */
+	/* does data say where the CPU shows the feature (arch_cpu_checks)?  NULL: never */
 	int (*cpu_checks)(const void *data);
 };
 /* The tables one folder's templates are read with: its dialect's and its
@@ -56,7 +56,7 @@ struct feature {
 	unsigned nasm_state_line;       /* state_line of the nasm body (its own lines) */
 	int nasm_none;                  /* "# nasm: none": nasm has no syntax for it (a key of
 	                                 * the folders whose module reads nasm bodies) */
-	char *masm_body;                /* NULL: MASM reads the nasm body (masm_body_of) */
+	char *masm_body;                /* NULL: MASM reads the nasm body (catalog_masm_body) */
 	unsigned masm_state_line;       /* state_line of the body MASM reads */
 	int masm_none;                  /* "# masm: none": MASM has no syntax for it */
 	char *section;                  /* "# section:" names, comma-separated, or NULL */
@@ -122,7 +122,7 @@ int catalog_load(struct catalog *c, const char *dir, const char *arch, char *err
 /* The body the MASM way in assembles: the .masm file, else the nasm body
  * (register and register-indirect Intel operands read the same in MASM);
  * NULL where MASM has no syntax for it or the catalog no form. */
-const char *masm_body_of(const struct feature *f);
+const char *catalog_masm_body(const struct feature *f);
 
 /* Every variable the outputs write for c's features is one no other
  * writes (nor a name asmcap keeps for itself): 0, or -1 with err naming

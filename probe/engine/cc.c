@@ -24,7 +24,7 @@ int cc_init(struct cc_ctx *c, const char *cc, const char *cflags, char *err, siz
 		cc = "cc";
 	if (!cflags)
 		cflags = getenv("CFLAGS");
-	if (split_words(cc, &c->cc, err, errlen) || split_words(cflags ? cflags : "", &c->cflags, err, errlen))
+	if (argv_split_words(cc, &c->cc, err, errlen) || argv_split_words(cflags ? cflags : "", &c->cflags, err, errlen))
 		return -1;
 	if (c->cc.n == 0) {
 		snprintf(err, errlen, "--cc is empty");

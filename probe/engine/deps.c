@@ -183,7 +183,7 @@ static void option_files(struct strv *deps, const struct strv *words, int depth)
 		char *text = words->v[i][0] == '@' && deps->n > before && depth < 8 ? (char *)file_read(f, &len) : NULL;
 		struct strv inner = {0};
 		char e[64];
-		if (text && !split_words(text, &inner, e, sizeof e))
+		if (text && !argv_split_words(text, &inner, e, sizeof e))
 			option_files(deps, &inner, depth + 1);
 		strv_free(&inner);
 		free(text);
@@ -193,7 +193,7 @@ static void option_files(struct strv *deps, const struct strv *words, int depth)
 void deps_add_words(struct strv *deps, const struct strv *words, int programs)
 {
 	for (size_t i = 0; programs && i < words->n; i++) {
-		char *w = path_lookup(words->v[i]);
+		char *w = driver_path_lookup(words->v[i]);
 		if (w)
 			deps_add_program(deps, w);
 		free(w);

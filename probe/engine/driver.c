@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *path_lookup(const char *name)
+char *driver_path_lookup(const char *name)
 {
 	struct stat st;
 	if (strchr(name, '/'))
@@ -32,7 +32,7 @@ char *path_lookup(const char *name)
 	return NULL;
 }
 
-void build_macro_set(struct build_info *b, const char *name, long value)
+void driver_build_macro_set(struct build_info *b, const char *name, long value)
 {
 	for (size_t i = 0; i < b->nmacro; i++)
 		if (!strcmp(b->macro[i].name, name)) {
@@ -43,7 +43,7 @@ void build_macro_set(struct build_info *b, const char *name, long value)
 		b->macro[b->nmacro++] = (struct build_macro){name, value};
 }
 
-long build_fact(const struct build_info *b, const struct arch_fact *f)
+long driver_build_fact(const struct build_info *b, const struct arch_fact *f)
 {
 	for (size_t i = 0; i < b->nmacro; i++)
 		if (!strcmp(b->macro[i].name, f->macro))
@@ -54,7 +54,7 @@ long build_fact(const struct build_info *b, const struct arch_fact *f)
 
 /* `-dM -E` output (in --mode s, where no preprocessor sees the source;
  * the target is not known yet, so every module's macros count). */
-void build_parse_defines(struct build_info *b, const char *text)
+void driver_parse_defines(struct build_info *b, const char *text)
 {
 	memset(b, 0, sizeof *b);
 	b->known = 1;
@@ -65,7 +65,7 @@ void build_parse_defines(struct build_info *b, const char *text)
 		if (sscanf(l, "#define %63s %ld", name, &val) < 1)
 			continue;
 		if ((mod = arch_build_macro_named(name)))
-			build_macro_set(b, mod, val);
+			driver_build_macro_set(b, mod, val);
 	}
 }
 
@@ -81,8 +81,8 @@ char *driver_command(const char *l, size_t len, struct strv *deps, int *cc1as)
 	if (!strncmp(full, "Configuration file: ", 20))
 		deps_add_file(deps, full + 20);
 	/* command lines start with a space and name a program */
-	if ((full[0] == ' ' || full[0] == '\t') && !split_words(full, &w, e, sizeof e) && w.n &&
-	    (prog = path_lookup(w.v[0]))) {
+	if ((full[0] == ' ' || full[0] == '\t') && !argv_split_words(full, &w, e, sizeof e) && w.n &&
+	    (prog = driver_path_lookup(w.v[0]))) {
 		deps_add_program(deps, prog);
 		for (size_t i = 1; i < w.n; i++)
 			*cc1as |= !strcmp(w.v[i], "-cc1as");
@@ -104,7 +104,7 @@ char *driver_parse(struct probe *p, const char *text, int *integrated)
 	*integrated = 0;
 	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
 		size_t len = strcspn(l, "\n");
-		char *line = one_line(l, len < 4000 ? len : 4000);
+		char *line = out_one_line(l, len < 4000 ? len : 4000);
 		if (line[0] != ' ' && strstr(line, " version ")) {
 			if (!p->identity)
 				p->identity = xstrdup(line);

@@ -17,14 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *way_body(const struct probe *p, const struct feature *f)
+const char *engine_way_body(const struct probe *p, const struct feature *f)
 {
 	if (!strcmp(p->way, "nasm"))
 		return f->nasm_none ? NULL : f->nasm_body;
-	return !strcmp(p->way, "masm") ? masm_body_of(f) : f->body;
+	return !strcmp(p->way, "masm") ? catalog_masm_body(f) : f->body;
 }
 
-const char *status_name(enum status s)
+const char *engine_status_name(enum status s)
 {
 	static const char *const n[] = {"yes", "no", "broken", "skipped", "disabled", "unprobed"};
 	return n[s];
@@ -52,7 +52,7 @@ static int probe_flags(struct ctx *x, char *err, size_t errlen)
 		if (!p->cat.f[i].nenable)
 			continue;
 		if (v->st == ST_SKIPPED || v->st == ST_DISABLED || v->st == ST_UNPROBED)
-			set_verdict(&p->vf[i], v->st, xstrdup(v->reason), 0);
+			verdict_set(&p->vf[i], v->st, xstrdup(v->reason), 0);
 		else
 			run[n++] = i;
 	}
@@ -146,7 +146,7 @@ static void name_assembler(struct ctx *x)
 		strv_push(&av, x->as_prog);
 		strv_push(&av, "--version");
 		if (!run_cmd(av.v, NULL, 0, &rr, e, sizeof e) && rr.exited && rr.status == 0)
-			p->assembler = first_line(rr.out);
+			p->assembler = asmrun_first_line(rr.out);
 		run_result_free(&rr);
 		strv_free(&av);
 	} else if (x->integrated && p->identity)
@@ -297,19 +297,19 @@ int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t err
 	p->asflags = xstrdup(o->asflags);
 	if (o->flavour)
 		snprintf(p->flavour, sizeof p->flavour, "%s", o->flavour);
-	if (split_words(o->cmd, &p->argv, e, sizeof e))
+	if (argv_split_words(o->cmd, &p->argv, e, sizeof e))
 		return usage_err(err, errlen, "the command: %s", e);
 	if (!p->argv.n)
 		return usage_err(err, errlen, "--%s: empty command", o->way);
-	if (split_words(o->cflags ? o->cflags : "", &x.cflags, e, sizeof e) ||
-	    split_words(o->asflags ? o->asflags : "", &x.asflags, e, sizeof e)) {
+	if (argv_split_words(o->cflags ? o->cflags : "", &x.cflags, e, sizeof e) ||
+	    argv_split_words(o->asflags ? o->asflags : "", &x.asflags, e, sizeof e)) {
 		strv_free(&x.cflags);
 		strv_free(&x.asflags);
 		return usage_err(err, errlen, "flags: %s", e);
 	}
 	const char *fl = o->flavour ? o->flavour : "nasm";
 	x.nasm_fmt = !strcmp(fl, "elf") ? "elf64" : !strcmp(fl, "macosx") ? "macho64" : "win64";
-	p->path = path_lookup(p->argv.v[0]);
+	p->path = driver_path_lookup(p->argv.v[0]);
 	deps_add_words(&p->deps, &p->argv, 1);
 	deps_add_words(&p->deps, &x.cflags, 0);
 	deps_add_words(&p->deps, &x.asflags, 0);

@@ -14,7 +14,7 @@ struct arch;
 struct arch_fact;
 
 enum status { ST_YES, ST_NO, ST_BROKEN, ST_SKIPPED, ST_DISABLED, ST_UNPROBED };
-const char *status_name(enum status s);
+const char *engine_status_name(enum status s);
 
 struct verdict {
 	enum status st;
@@ -51,9 +51,9 @@ struct build_info {
 };
 
 /* Record a defined build macro (name: a module's static string). */
-void build_macro_set(struct build_info *b, const char *name, long value);
+void driver_build_macro_set(struct build_info *b, const char *name, long value);
 /* The value of fact f in b (0 or 1 for BIT and DEFINED facts). */
-long build_fact(const struct build_info *b, const struct arch_fact *f);
+long driver_build_fact(const struct build_info *b, const struct arch_fact *f);
 
 struct probe {
 	const char *way;
@@ -75,7 +75,7 @@ struct probe {
 };
 
 /* The snippet p's way in assembles for f; NULL: none for that way. */
-const char *way_body(const struct probe *p, const struct feature *f);
+const char *engine_way_body(const struct probe *p, const struct feature *f);
 
 /* 0 probed; 2 usage (err says what); 3 toolchain unusable (err is the one-line reason). */
 int probe_run(struct probe *p, const struct probe_opts *o, char *err, size_t errlen);
@@ -89,7 +89,7 @@ int probe_load_catalog(struct probe *p, const struct probe_opts *o, const char *
 
 /* Parse a feature list ("adx,bmi2" or "adx bmi2") against a catalog:
  * sets want[i] for each named feature; -1 with err for an unknown name. */
-int feature_list(const struct catalog *c, const char *list, unsigned char *want,
+int plan_feature_list(const struct catalog *c, const char *list, unsigned char *want,
                  const char *what, char *err, size_t errlen);
 
 /* One line (l[0..len)) of a compiler driver's -v or -### output: when it
@@ -100,6 +100,6 @@ int feature_list(const struct catalog *c, const char *list, unsigned char *want,
 char *driver_command(const char *l, size_t len, struct strv *deps, int *cc1as);
 
 /* `name` (no slash) looked up in PATH; a malloc'd path or NULL. */
-char *path_lookup(const char *name);
+char *driver_path_lookup(const char *name);
 
 #endif

@@ -159,7 +159,7 @@ static enum status check_attribute(const struct feature *f, const struct obj *o,
 }
 
 /* The verdict for snippet f after a run that exited 0. */
-void asm_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
+void evidence_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
                    const char *general, const struct asm_run *u, struct verdict *v)
 {
 	const struct feature *f = &x->p->cat.f[fi];
@@ -170,7 +170,7 @@ void asm_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
 		 * warns about an `.option arch' it does not know, and GNU as
 		 * warns where it drops or changes what it was given. */
 		char *msg = xprintf("assembler warned: %s", warn);
-		record_failure(x, fi, u, msg);
+		evidence_record_failure(x, fi, u, msg);
 		free(msg);
 		return;
 	}
@@ -187,7 +187,7 @@ void asm_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
 		why = how;
 	} else
 		buf_free(&how);
-	set_verdict(v, st, why.s ? why.s : xstrdup(""), u->job.r.ms);
+	verdict_set(v, st, why.s ? why.s : xstrdup(""), u->job.r.ms);
 	free(v->got);
 	v->got = NULL;
 	v->ngot = g.ngot;
@@ -199,10 +199,10 @@ void asm_decide(struct ctx *x, size_t fi, const struct obj *o, const char *warn,
 	keep_run(v, u);
 }
 
-void record_failure(struct ctx *x, size_t fi, const struct asm_run *u, const char *msg)
+void evidence_record_failure(struct ctx *x, size_t fi, const struct asm_run *u, const char *msg)
 {
 	struct verdict *v = &x->p->v[fi];
-	set_verdict(v, ST_NO, xprintf("rejected: %s", msg), u->job.r.ms);
+	verdict_set(v, ST_NO, xprintf("rejected: %s", msg), u->job.r.ms);
 	keep_run(v, u);
 	v->have_got = 0;
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int feature_list(const struct catalog *c, const char *list, unsigned char *want,
+int plan_feature_list(const struct catalog *c, const char *list, unsigned char *want,
                  const char *what, char *err, size_t errlen)
 {
 	struct strv w = {0};
@@ -20,7 +20,7 @@ int feature_list(const struct catalog *c, const char *list, unsigned char *want,
 	for (char *p = copy; *p; p++)
 		if (*p == ',')
 			*p = ' ';
-	split_words(copy, &w, e, sizeof e);
+	argv_split_words(copy, &w, e, sizeof e);
 	free(copy);
 	for (size_t i = 0; i < w.n; i++) {
 		size_t k;
@@ -109,7 +109,7 @@ static void add_foreign(struct probe *p, const struct probe_opts *o)
 	for (char *c = copy; *c; c++)
 		if (*c == ',')
 			*c = ' ';
-	split_words(copy, &w, e, sizeof e);
+	argv_split_words(copy, &w, e, sizeof e);
 	free(copy);
 	while (move_foreign(p, o, &w))
 		;
@@ -166,32 +166,32 @@ int plan_runs(struct ctx *x, enum obj_format fmt, size_t *run, size_t *nrun, cha
 	unsigned char *want = xcalloc(n + 1, 1), *off = xcalloc(n + 1, 1), *envoff = xcalloc(n + 1, 1);
 	int r = 0;
 	if (x->o->features) {
-		if (feature_list(&p->cat, x->o->features, want, "--features", err, errlen))
+		if (plan_feature_list(&p->cat, x->o->features, want, "--features", err, errlen))
 			r = 2;
 		/* what they require is probed too: "adx" alone could not be usable */
 		want_required(&p->cat, want);
 	} else
 		memset(want, 1, n);
-	if (!r && x->o->disable && feature_list(&p->cat, x->o->disable, off, "--disable", err, errlen))
+	if (!r && x->o->disable && plan_feature_list(&p->cat, x->o->disable, off, "--disable", err, errlen))
 		r = 2;
 	const char *env = getenv("ASMCAP_DISABLE");
-	if (!r && env && feature_list(&p->cat, env, envoff, "ASMCAP_DISABLE", err, errlen))
+	if (!r && env && plan_feature_list(&p->cat, env, envoff, "ASMCAP_DISABLE", err, errlen))
 		r = 2;
 	*nrun = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		const struct feature *f = &p->cat.f[i];
 		struct verdict *v = &p->v[i];
 		if (!want[i])
-			set_verdict(v, ST_UNPROBED, xstrdup("not in --features"), 0);
+			verdict_set(v, ST_UNPROBED, xstrdup("not in --features"), 0);
 		else if (strcmp(f->arch, catalog_of(p->arch)))
-			set_verdict(v, ST_SKIPPED, xprintf("not for this target (a feature of %s; the objects are %s)",
+			verdict_set(v, ST_SKIPPED, xprintf("not for this target (a feature of %s; the objects are %s)",
 			                                   f->arch, p->arch), 0);
 		else if (off[i] || envoff[i])
-			set_verdict(v, ST_DISABLED, xprintf("disabled by %s", off[i] ? "--disable" : "ASMCAP_DISABLE"), 0);
+			verdict_set(v, ST_DISABLED, xprintf("disabled by %s", off[i] ? "--disable" : "ASMCAP_DISABLE"), 0);
 		else if (!(f->formats & (1u << fmt)))
-			set_verdict(v, ST_SKIPPED, xprintf("not for %s objects", fmt == OBJ_ELF ? "ELF" : fmt == OBJ_COFF ? "COFF" : "Mach-O"), 0);
-		else if (!way_body(p, f))
-			set_verdict(v, ST_SKIPPED, xprintf((!strcmp(p->way, "nasm") ? f->nasm_none : f->masm_none) ?
+			verdict_set(v, ST_SKIPPED, xprintf("not for %s objects", fmt == OBJ_ELF ? "ELF" : fmt == OBJ_COFF ? "COFF" : "Mach-O"), 0);
+		else if (!engine_way_body(p, f))
+			verdict_set(v, ST_SKIPPED, xprintf((!strcmp(p->way, "nasm") ? f->nasm_none : f->masm_none) ?
 			                                   "%s has no syntax for it" : "the catalog has no %s form of it",
 			                                   p->way), 0);
 		else

@@ -12,7 +12,7 @@
 /* The file VERSION's, embedded with the catalog (the one place it is kept). */
 extern const char asmcap_version_line[];
 
-const char *asmcap_version(void)
+const char *report_version(void)
 {
 	return asmcap_version_line;
 }
@@ -67,7 +67,7 @@ static int walk_from(const struct probe *p, size_t i, int own, const char **miss
 /* Usable by generated code: yes, and every feature it requires usable.
  * The one definition behind every output format, --require, advice and
  * caps.json's "usable". */
-int feature_usable(const struct probe *p, size_t i, const char **missing)
+int report_feature_usable(const struct probe *p, size_t i, const char **missing)
 {
 	return walk_from(p, i, 1, missing);
 }
@@ -97,9 +97,9 @@ void report_json(struct buf *b, const struct probe *p)
 	const struct build_info *bi = &p->build;
 	for (const struct arch_fact *f = arch_facts(p->target); f->name; f++)
 		if (f->kind != ARCH_FACT_NUMBER)
-			json_bool(b, f->name, bi->known, (int)build_fact(bi, f), 0);
+			json_bool(b, f->name, bi->known, (int)driver_build_fact(bi, f), 0);
 		else if (bi->known)
-			buf_printf(b, "\"%s\": %ld, ", f->name, build_fact(bi, f));
+			buf_printf(b, "\"%s\": %ld, ", f->name, driver_build_fact(bi, f));
 		else
 			buf_printf(b, "\"%s\": null, ", f->name);
 	/* the architectures' macros (arch.h) the build defines */
@@ -116,17 +116,17 @@ void report_json(struct buf *b, const struct probe *p)
 		const struct verdict *v = &p->v[i];
 		buf_puts(b, i ? ",\n  " : "\n  ");
 		buf_json_str(b, f->name);
-		buf_printf(b, ": {\"status\": \"%s\", \"reason\": ", status_name(v->st));
+		buf_printf(b, ": {\"status\": \"%s\", \"reason\": ", engine_status_name(v->st));
 		buf_json_str(b, v->reason);
 		buf_puts(b, ", \"requires\": [");
 		for (size_t k = 0; k < f->nrequires; k++) {
 			buf_puts(b, k ? ", " : "");
 			buf_json_str(b, f->requires[k]);
 		}
-		buf_printf(b, "], \"usable\": %s, \"ms\": %.1f", feature_usable(p, i, NULL) ? "true" : "false", v->ms);
+		buf_printf(b, "], \"usable\": %s, \"ms\": %.1f", report_feature_usable(p, i, NULL) ? "true" : "false", v->ms);
 		if (f->nenable) {
 			/* the second answer: without the `enable:` directives */
-			buf_printf(b, ", \"flags\": {\"status\": \"%s\", \"reason\": ", status_name(p->vf[i].st));
+			buf_printf(b, ", \"flags\": {\"status\": \"%s\", \"reason\": ", engine_status_name(p->vf[i].st));
 			buf_json_str(b, p->vf[i].reason);
 			buf_printf(b, ", \"ms\": %.1f}", p->vf[i].ms);
 			/* the spelling that gave the bytes, for the build's own .S files */
@@ -147,7 +147,7 @@ static size_t fact_vars(const struct probe *p, struct out_var *v, char **own, si
 	const char *unknown = bi->known ? NULL : "unknown: the preprocessor run failed";
 	size_t k = 0;
 	for (const struct arch_fact *f = arch_facts(p->target); f->name; f++) {
-		long val = build_fact(bi, f);
+		long val = driver_build_fact(bi, f);
 		char *name = out_var_name("ASMCAP_BUILD_", f->name), *num = xprintf("%ld", val);
 		own[(*nown)++] = name;
 		own[(*nown)++] = num;
@@ -172,13 +172,13 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 	k += fact_vars(p, v + k, own, &nown);
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const char *missing = NULL;
-		int yes = feature_usable(p, i, &missing);
+		int yes = report_feature_usable(p, i, &missing);
 		char *name = out_var_name("ASMCAP_", p->cat.f[i].name), *c = NULL;
 		if (missing)
 			c = xprintf("%s assembles, but it requires %s, which is %s", p->cat.f[i].name, missing,
-			            status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
+			            engine_status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
 		else if (!yes)
-			c = xprintf("%s%s%s", status_name(p->v[i].st), *p->v[i].reason ? ": " : "", p->v[i].reason);
+			c = xprintf("%s%s%s", engine_status_name(p->v[i].st), *p->v[i].reason ? ": " : "", p->v[i].reason);
 		own[nown++] = name;
 		own[nown++] = c;
 		v[k++] = (struct out_var){name, p->v[i].st == ST_UNPROBED ? NULL : yes ? "yes" : "no", c, 0};
@@ -188,7 +188,7 @@ void report_vars(struct buf *b, enum out_format fmt, const struct probe *p, cons
 			int fyes = vf->st == ST_YES && walk_from(p, i, 0, NULL);
 			char *fname = xprintf("%s_FLAGS", name), *fc = NULL;
 			if (!fyes && p->v[i].st != ST_UNPROBED)
-				fc = xprintf("without a directive: %s%s%s", status_name(vf->st),
+				fc = xprintf("without a directive: %s%s%s", engine_status_name(vf->st),
 				             *vf->reason ? ": " : "", vf->reason);
 			own[nown++] = fname;
 			own[nown++] = fc;
@@ -247,7 +247,7 @@ static void report_facts(struct buf *b, const struct probe *p)
 	const struct arch_fact *facts = arch_facts(p->target);
 	const char *sep = "build:     ";
 	for (const struct arch_fact *f = facts; f->name; f++) {
-		long val = build_fact(&p->build, f);
+		long val = driver_build_fact(&p->build, f);
 		int first = 1;
 		for (const struct arch_fact *g = facts; g != f && first; g++)
 			first = !g->word || !f->word || strcmp(g->label, f->label);
@@ -261,7 +261,7 @@ static void report_facts(struct buf *b, const struct probe *p)
 		}
 		const char *join = " ";
 		for (const struct arch_fact *g = f; f->word && g->name; g++)
-			if (g->word && !strcmp(g->label, f->label) && build_fact(&p->build, g)) {
+			if (g->word && !strcmp(g->label, f->label) && driver_build_fact(&p->build, g)) {
 				buf_printf(b, "%s%s", join, g->word);
 				join = "+";
 			}
@@ -305,11 +305,11 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 	for (size_t i = 0; i < p->cat.n; i++) {
 		const struct verdict *v = &p->v[i];
 		const char *missing = NULL;
-		feature_usable(p, i, &missing);
+		report_feature_usable(p, i, &missing);
 		buf_printf(b, "%-*s  %s%-8s%s  ", (int)w, p->cat.f[i].name, colour ? col[v->st] : "",
-		           status_name(v->st), colour ? "\033[0m" : "");
+		           engine_status_name(v->st), colour ? "\033[0m" : "");
 		if (two && p->cat.f[i].nenable)
-			buf_printf(b, "%s%-8s%s  ", colour ? col[p->vf[i].st] : "", status_name(p->vf[i].st),
+			buf_printf(b, "%s%-8s%s  ", colour ? col[p->vf[i].st] : "", engine_status_name(p->vf[i].st),
 			           colour ? "\033[0m" : "");
 		else if (two)
 			buf_printf(b, "%-8s  ", "-");
@@ -377,13 +377,13 @@ void report_advice(struct buf *b, const struct probe *p)
 		const struct feature *f = &p->cat.f[i];
 		const struct verdict *v = &p->v[i];
 		const char *missing = NULL;
-		if (feature_usable(p, i, &missing) || (v->st != ST_NO && v->st != ST_BROKEN && !missing))
+		if (report_feature_usable(p, i, &missing) || (v->st != ST_NO && v->st != ST_BROKEN && !missing))
 			continue;
 		if (!head++)
 			buf_puts(b, "\nadvice:\n");
 		if (missing) {
 			buf_printf(b, "  %s: assembles, but it requires %s, which is %s; code cannot use it.\n", f->name,
-			           missing, status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
+			           missing, engine_status_name(p->v[catalog_find(&p->cat, missing) - p->cat.f].st));
 			continue;
 		}
 		buf_printf(b, "  %s: ", f->name);
@@ -391,7 +391,7 @@ void report_advice(struct buf *b, const struct probe *p)
 		buf_puts(b, ". ");
 		report_fix(b, p, i);
 		struct buf why = {0};
-		if (cpu_checks(f) && cpu_runs(f, &why) == 1)
+		if (arch_cpu_checks(f) && arch_cpu_runs(f, &why) == 1)
 			buf_printf(b, " This CPU has %s%s%s.", f->name, f->cost ? ": " : "", f->cost ? f->cost : "");
 		buf_free(&why);
 		buf_puts(b, "\n");

@@ -6,11 +6,11 @@
 #include "out.h"
 #include "engine.h"
 
-const char *asmcap_version(void);
+const char *report_version(void);
 /* Status yes and every `requires` usable, transitively; else 0 and
  * *missing names a feature down the requires chain that is not yes (NULL
  * if the feature itself is not). */
-int feature_usable(const struct probe *p, size_t i, const char **missing);
+int report_feature_usable(const struct probe *p, size_t i, const char **missing);
 void report_json(struct buf *b, const struct probe *p);
 void report_vars(struct buf *b, enum out_format f, const struct probe *p, const char *who);
 void report_text(struct buf *b, const struct probe *p, int colour);

@@ -24,7 +24,7 @@ struct retry {
 struct retry_tries {
 	unsigned fails;
 	int odd;                /* one was not a plain failure (a signal, no object): never a `no' */
-	char *said;             /* the last one's complaint, in words that repeat alike */
+	char *said;             /* the last one's asmrun_complaint, in words that repeat alike */
 	char *why;              /* the last one's message, for exit 3 */
 };
 

@@ -65,22 +65,22 @@ static enum outcome eval(struct ctx *x, struct asm_run *u, struct obj *o, uint8_
 static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 {
 	struct asm_run u;
-	int r = prepare(x, &u, NULL, 0, err, errlen);
+	int r = asmrun_prepare(x, &u, NULL, 0, err, errlen);
 	*fatal = r != 0;
 	if (!r) {
 		run_jobs(&u.job, 1, 1);
 		x->p->nruns++;
 		const struct run_result *rr = &u.job.r;
-		enum outcome end = run_end(&u, err, errlen);
+		enum outcome end = asmrun_end(&u, err, errlen);
 		if (end != OUTCOME_OK) {
 			*fatal = end == OUTCOME_UNUSABLE;
 			r = 3;
 		} else if (rr->status) {
-			char *cmd = argv_brief(u.argv.v), *msg = complaint(&u);
+			char *cmd = argv_brief(u.argv.v), *msg = asmrun_complaint(&u);
 			char flag[256];
 			if (unused_flag(rr->err, flag, sizeof flag)) {
 				snprintf(err, errlen, "`%s' cannot assemble an empty file: the compiler calls the flag %s unused here%s",
-				         cmd, flag, want_cpp(x) ? "; pass assembler flags with --asflags and leave out the rest"
+				         cmd, flag, asmrun_want_cpp(x) ? "; pass assembler flags with --asflags and leave out the rest"
 				         : " (in --mode s no preprocessor runs); pass assembler flags with --asflags, or use --mode S");
 				*fatal = 1;
 			} else
@@ -91,10 +91,10 @@ static int empty_run(struct ctx *x, int *fatal, char *err, size_t errlen)
 		} else {
 			uint8_t *buf;
 			struct obj o;
-			if (load_obj(&u, &buf, &o, err, errlen))
+			if (asmrun_load_obj(&u, &buf, &o, err, errlen))
 				r = 3;
 			else {
-				learn_target(x, &o);
+				asmrun_learn_target(x, &o);
 				obj_free(&o);
 				free(buf);
 			}
@@ -123,7 +123,7 @@ static int run_units(struct ctx *x, struct asm_run *u, const size_t *todo, size_
 {
 	int r = 0;
 	for (*prepared = 0; *prepared < n && !r; (*prepared)++)
-		r = prepare(x, &u[*prepared], &todo[*prepared], 1, err, errlen);
+		r = asmrun_prepare(x, &u[*prepared], &todo[*prepared], 1, err, errlen);
 	if (r)
 		return r;
 	struct run_job *jobs = xcalloc(n, sizeof *jobs);
@@ -167,9 +167,9 @@ static int singles_round(void *ctx, size_t *todo, size_t n, size_t *left, char *
 			retry_decided(&x->trust, &s->tries[fi]);
 			continue;
 		}
-		char *msg = out == OUTCOME_NOLINES ? complaint(&u[i]) : xstrdup("");
+		char *msg = out == OUTCOME_NOLINES ? asmrun_complaint(&u[i]) : xstrdup("");
 		retry_failed(&x->trust, &s->tries[fi], msg, out != OUTCOME_NOLINES, e);
-		record_failure(x, fi, &u[i], msg);
+		evidence_record_failure(x, fi, &u[i], msg);
 		free(msg);
 		todo[(*left)++] = fi;
 	}
@@ -206,7 +206,7 @@ static int singles_again(void *ctx, size_t fi, int *same, char *err, size_t errl
 	struct asm_run u;
 	struct obj o;
 	uint8_t *buf = NULL;
-	int r = prepare(s->x, &u, &fi, 1, err, errlen);
+	int r = asmrun_prepare(s->x, &u, &fi, 1, err, errlen);
 	if (r)
 		return r;
 	run_jobs(&u.job, 1, 1);
@@ -229,7 +229,7 @@ static void singles_was_broken(void *ctx, size_t fi, int changed, char *out, siz
 	const struct verdict *v = &s->x->p->v[fi];
 	snprintf(out, len, "%s%s%s%s was broken (%s)%s%s%s%s", s->cmd ? "`" : "", s->cmd ? s->cmd : "",
 	         s->cmd ? "': " : "", s->x->p->cat.f[fi].name, s->seen[fi].reason, changed ? ", then " : "",
-	         changed ? status_name(v->st) : "", changed && *v->reason ? ": " : "", changed ? v->reason : "");
+	         changed ? engine_status_name(v->st) : "", changed && *v->reason ? ": " : "", changed ? v->reason : "");
 }
 
 static void singles_init(struct singles *s, struct retry_kind *k, struct ctx *x)
@@ -303,7 +303,7 @@ static void run_first(struct ctx *x, struct asm_run *u)
 	struct probe *p = x->p;
 	struct strv aux = {0};
 	struct run_job jobs[2];
-	int cc = !strcmp(p->way, "cc"), naux = !cc || !want_cpp(x);
+	int cc = !strcmp(p->way, "cc"), naux = !cc || !asmrun_want_cpp(x);
 	char e[256];
 	memset(jobs, 0, sizeof jobs);
 	strv_append(&aux, &p->argv);
@@ -321,15 +321,15 @@ static void run_first(struct ctx *x, struct asm_run *u)
 	int ok = naux && jobs[1].r.exited && jobs[1].r.status == 0;
 	if (cc) {
 		if (ok)
-			build_parse_defines(&p->build, jobs[1].r.out);
-		else if (naux && run_end(u, e, sizeof e) == OUTCOME_OK) {
-			char *cmd = argv_brief(aux.v), *msg = first_line(jobs[1].r.err);
+			driver_parse_defines(&p->build, jobs[1].r.out);
+		else if (naux && asmrun_end(u, e, sizeof e) == OUTCOME_OK) {
+			char *cmd = argv_brief(aux.v), *msg = asmrun_first_line(jobs[1].r.err);
 			fprintf(stderr, "asmcap: warning: `%s' failed (%s): the build section stays unknown\n", cmd, msg);
 			free(cmd);
 			free(msg);
 		}
 	} else if (ok)
-		p->assembler = first_line(jobs[1].r.out[0] ? jobs[1].r.out : jobs[1].r.err);
+		p->assembler = asmrun_first_line(jobs[1].r.out[0] ? jobs[1].r.out : jobs[1].r.err);
 	if (naux)
 		run_result_free(&jobs[1].r);
 	strv_free(&aux);
@@ -368,7 +368,7 @@ int probe_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum outcome
 	struct asm_run u;
 	struct obj o;
 	uint8_t *buf = NULL;
-	int r = prepare(x, &u, run, n, err, errlen);
+	int r = asmrun_prepare(x, &u, run, n, err, errlen);
 	*left = n;
 	if (r)
 		return r;
@@ -383,7 +383,7 @@ int probe_batch(struct ctx *x, size_t *run, size_t n, size_t *left, enum outcome
 	for (int again = 0; *out == OUTCOME_FAILED && again < 4; again++) {
 		*left = probe_drop_rejected(x->p, run, *left);
 		asm_run_free(&u);
-		if ((r = prepare(x, &u, run, *left, err, errlen)))
+		if ((r = asmrun_prepare(x, &u, run, *left, err, errlen)))
 			return r;
 		run_jobs(&u.job, 1, 1);
 		x->p->nruns++;

@@ -15,7 +15,7 @@
 #include "obj.h"
 #include "xalloc.h"
 
-int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes)
+int stackframe_su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes)
 {
 	const char *tab = memchr(line, '\t', len);
 	if (!tab)
@@ -61,7 +61,7 @@ static long su_find(const char *text, const char *func)
 			size_t n = strcspn(p, "\n");
 			char name[256];
 			long v;
-			if (su_parse_line(p, n, name, sizeof name, &v) && name_matches(name, func, exact))
+			if (stackframe_su_parse_line(p, n, name, sizeof name, &v) && name_matches(name, func, exact))
 				found = v;
 			p += n + (p[n] == '\n');
 		}
@@ -105,7 +105,7 @@ static void close_object(struct obj *o, uint8_t *bytes)
 	free(bytes);
 }
 
-int frame_object_defines(const char *path, const char *name)
+int stackframe_object_defines(const char *path, const char *name)
 {
 	struct obj o;
 	uint8_t *bytes = open_object(path, &o);
@@ -116,7 +116,7 @@ int frame_object_defines(const char *path, const char *name)
 	return found;
 }
 
-int frame_object_native(const char *path, char *name, size_t len)
+int stackframe_object_native(const char *path, char *name, size_t len)
 {
 	struct obj o;
 	uint8_t *bytes = open_object(path, &o);
@@ -170,7 +170,7 @@ static void from_object(const char *path, const char *func, struct frame_result 
 	close_object(&o, bytes);
 }
 
-int frame_measure(struct cc_ctx *c, const char *src, const char *func, const struct strv *flags,
+int stackframe_measure(struct cc_ctx *c, const char *src, const char *func, const struct strv *flags,
                   struct frame_result *fr, char *err, size_t errlen)
 {
 	static unsigned seq;

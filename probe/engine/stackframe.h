@@ -20,20 +20,20 @@ struct frame_result {
 
 /* Parse one -fstack-usage line: gcc "file:line:col:func\tN\tqual", clang
  * "file:line:func\tN\tqual".  1 and fills func/bytes when it parses. */
-int su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes);
+int stackframe_su_parse_line(const char *line, size_t len, char *func, size_t funclen, long *bytes);
 
 /* Compile src with the variant's flags and measure func.  0, or -1 with
  * err (the toolchain itself failed), or -2 with err (the source does not
  * compile with flags the compiler accepts).  Flags it rejects, or an
  * object without the function, leave fr->available 0 with fr->why. */
-int frame_measure(struct cc_ctx *c, const char *src, const char *func, const struct strv *flags,
+int stackframe_measure(struct cc_ctx *c, const char *src, const char *func, const struct strv *flags,
                   struct frame_result *fr, char *err, size_t errlen);
 
 /* Does the object at path define the symbol name?  1, 0, or -1 unreadable. */
-int frame_object_defines(const char *path, const char *name);
+int stackframe_object_defines(const char *path, const char *name);
 
 /* Can this machine run the code of the object at path (arch_runs_natively)?
  * 1 yes, 0 no, -1 unreadable; what its machine is called goes to name. */
-int frame_object_native(const char *path, char *name, size_t len);
+int stackframe_object_native(const char *path, char *name, size_t len);
 
 #endif

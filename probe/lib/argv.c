@@ -41,7 +41,7 @@ void strv_free(struct strv *s)
 	s->n = s->cap = 0;
 }
 
-int split_words(const char *t, struct strv *out, char *err, size_t errlen)
+int argv_split_words(const char *t, struct strv *out, char *err, size_t errlen)
 {
 	size_t len = strlen(t), n = 0;
 	char *w = xrealloc(NULL, len + 1);

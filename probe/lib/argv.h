@@ -14,7 +14,7 @@ int strv_has(const struct strv *s, const char *word);     /* is word one of s's 
 
 /* Split `text` like sh does (single/double quotes, backslashes; no
  * expansion).  Returns 0, or -1 with err on an unterminated quote. */
-int split_words(const char *text, struct strv *out, char *err, size_t errlen);
+int argv_split_words(const char *text, struct strv *out, char *err, size_t errlen);
 
 /* argv joined for messages, each word quoted when the shell would need it. */
 char *argv_join(char *const argv[]);

@@ -207,7 +207,7 @@ static void opt_free(struct opts *s, void *cmd)
 	free(s->args);
 }
 
-int command_run(const struct command *c, int argc, char **argv)
+int opt_command_run(const struct command *c, int argc, char **argv)
 {
 	void *cmd = xcalloc(1, c->size);
 	if (c->defaults)

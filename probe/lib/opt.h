@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One option parser for every subcommand.  A subcommand describes its
  * options as data (struct opt_spec: a table of what each option sets in
- * the subcommand's own struct) and command_run does the rest the same way
+ * the subcommand's own struct) and opt_command_run does the rest the same way
  * everywhere: `--opt VALUE` and `--opt=VALUE` alike, -h/--help prints the
  * subcommand's usage on stdout (exit 0), `--` ends the options (what
  * follows is data), and an unknown option, a missing or bad value, a value
@@ -107,7 +107,7 @@ struct command {
 void opt_help(const struct opt_spec *spec, FILE *f);
 
 /* argv (argv[0] the subcommand's name) parsed and run: the exit code. */
-int command_run(const struct command *c, int argc, char **argv);
+int opt_command_run(const struct command *c, int argc, char **argv);
 
 /* A usage error, one line on stderr: "WHO: WHAT `ARG'; see `WHO --help'"
  * (ARG may be NULL).  Returns 2, the usage exit code. */

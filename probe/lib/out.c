@@ -475,7 +475,7 @@ int out_use_colour(int fd)
 }
 
 /* A one-line, shortened copy of a message. */
-char *one_line(const char *s, size_t n)
+char *out_one_line(const char *s, size_t n)
 {
 	if (n > 300)
 		n = 300;

@@ -30,7 +30,7 @@ void buf_free(struct buf *b);
 void buf_hex(struct buf *b, const uint8_t *p, size_t n);
 /* A one-line copy of s[0..n) (to its first newline, tabs as spaces, 300
  * characters at most, trailing blanks dropped; malloc'd). */
-char *one_line(const char *s, size_t n);
+char *out_one_line(const char *s, size_t n);
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_SH, OUT_MAKE, OUT_H, OUT_PERL, OUT_CMAKE };
 /* "text", "json", ... -> 0, or -1 for an unknown name. */

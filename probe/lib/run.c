@@ -23,7 +23,7 @@ double run_default_timeout = 20;
 FILE *run_log;
 unsigned run_nprocs;
 
-double now_ms(void)
+double run_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -51,7 +51,7 @@ static void start_job(struct run_job *j)
 	fcntl(po[0], F_SETFD, FD_CLOEXEC);
 	fcntl(pe[0], F_SETFD, FD_CLOEXEC);
 	fcntl(px[0], F_SETFD, FD_CLOEXEC);
-	j->t0 = now_ms();
+	j->t0 = run_now_ms();
 	double t = j->timeout_s > 0 ? j->timeout_s : run_default_timeout;
 	j->deadline = j->t0 + t * 1e3;
 	/* No signal between fork and recording the child's group: the
@@ -243,7 +243,7 @@ static void finish_job(struct run_job *j, int status)
 	j->r.err = capture_text(&j->cap[1], &j->r.errlen, &j->r.errdropped);
 	tmpdir_scrub(j->r.out, &j->r.outlen);
 	tmpdir_scrub(j->r.err, &j->r.errlen);
-	j->r.ms = now_ms() - j->t0;
+	j->r.ms = run_now_ms() - j->t0;
 	j->state = J_DONE;
 	log_job(j);
 }
@@ -283,7 +283,7 @@ void run_jobs(struct run_job *jobs, size_t n, size_t maxpar)
 		}
 		if (!left)
 			break;
-		double now = now_ms(), wait = 1e9;
+		double now = run_now_ms(), wait = 1e9;
 		size_t np = 0;
 		pf[np].fd = tmpdir_sigchld_fd();
 		pf[np++].events = POLLIN;
@@ -347,7 +347,7 @@ void run_result_free(struct run_result *r)
 	r->out = r->err = NULL;
 }
 
-const char *signal_name(int sig)
+const char *run_signal_name(int sig)
 {
 	static const struct { int sig; const char *name; } t[] = {
 		{SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},
@@ -372,7 +372,7 @@ void run_describe(char *const argv[], const struct run_result *r, char *buf, siz
 	else if (r->timed_out)
 		snprintf(buf, len, "`%s' timed out after %g s and was killed", cmd, run_default_timeout);
 	else if (r->signal)
-		snprintf(buf, len, "`%s' killed by %s", cmd, signal_name(r->signal));
+		snprintf(buf, len, "`%s' killed by %s", cmd, run_signal_name(r->signal));
 	else
 		snprintf(buf, len, "`%s' exited with status %d", cmd, r->status);
 	free(cmd);

@@ -53,13 +53,13 @@ void run_jobs(struct run_job *jobs, size_t n, size_t maxpar);
 
 /* One line describing how a run failed: "`gcc -c x.S` killed by SIGSEGV". */
 void run_describe(char *const argv[], const struct run_result *r, char *buf, size_t len);
-const char *signal_name(int sig);   /* "SIGSEGV" */
+const char *run_signal_name(int sig);   /* "SIGSEGV" */
 
 extern double run_default_timeout;   /* seconds; --timeout sets it */
 
 /* --log: every command, its status and output go here (NULL: nowhere). */
 extern FILE *run_log;
 extern unsigned run_nprocs;          /* processes started so far */
-double now_ms(void);
+double run_now_ms(void);
 
 #endif

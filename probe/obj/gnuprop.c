@@ -36,7 +36,7 @@ static int find_property(int be, const uint8_t *d, uint64_t n, uint64_t align, u
 	return 0;
 }
 
-int gnu_property_word(const struct obj *o, uint32_t pr_type, uint32_t *bits)
+int obj_gnu_property_word(const struct obj *o, uint32_t pr_type, uint32_t *bits)
 {
 	const struct obj_section *s = obj_section_named(o, ".note.gnu.property");
 	if (o->format != OBJ_ELF || !s || !s->data)

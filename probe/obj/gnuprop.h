@@ -12,6 +12,6 @@
 /* The 32-bit word of property pr_type (the architecture's
  * GNU_PROPERTY_*_FEATURE_1_AND) in o's note: 1 and *bits, or 0 when o has
  * no such property (not ELF, no note, or a note that does not parse). */
-int gnu_property_word(const struct obj *o, uint32_t pr_type, uint32_t *bits);
+int obj_gnu_property_word(const struct obj *o, uint32_t pr_type, uint32_t *bits);
 
 #endif

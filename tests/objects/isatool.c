@@ -35,9 +35,9 @@ static int walk(const struct arch *a, const struct obj *o, const char *name)
 		long n;
 		if (strcmp(sec->name, name) || !sec->data)
 			continue;
-		if ((n = code_spans(o, NULL, 0, (int)i, 0, &s)) < 0)
+		if ((n = words_code_spans(o, NULL, 0, (int)i, 0, &s)) < 0)
 			return 1;
-		code_walk(a, s, (size_t)n, sec->data, 0, sec->size, print, NULL);
+		words_code_walk(a, s, (size_t)n, sec->data, 0, sec->size, print, NULL);
 		free(s);
 		return 0;
 	}
