@@ -212,60 +212,86 @@ static void to_cache(struct cp *c, const char *file, const char *key)
 
 /* ---- output ---- */
 
-static void write_json(struct buf *b, const struct cp *c)
+/* cc-probe's rows (report_rows.ctx): the shared writers' JSON and text. */
+struct cp_rows {
+	const struct cp *c;
+	size_t how;             /* the text table's `how' column width */
+};
+
+static const char *cp_name(void *ctx, size_t i)
 {
-	struct buf hash = {0};
-	for (size_t k = 0; arch_all[k]; k++)
-		buf_printf(&hash, "%s%s", k ? "," : "", c->cats[k].hash);
-	buf_printf(b, "{\"schema\": 1, \"kind\": \"cc-probe\",\n \"asmcap\": {\"version\": \"%s\", \"catalog\": ",
-	           report_version());
-	buf_json_str(b, hash.s);
-	buf_puts(b, "},\n \"toolchain\": {\"argv\": ");
+	return ((struct cp_rows *)ctx)->c->a[i].name;
+}
+
+static enum status cp_status(void *ctx, size_t i)
+{
+	return ((struct cp_rows *)ctx)->c->a[i].st;
+}
+
+static void cp_json_head(struct buf *b, void *ctx)
+{
+	const struct cp *c = ((struct cp_rows *)ctx)->c;
+	buf_puts(b, "\"argv\": ");
 	buf_json_strs(b, c->cc.cc.v, c->cc.cc.n);
 	buf_puts(b, ", \"cflags\": ");
 	buf_json_strs(b, c->cc.cflags.v, c->cc.cflags.n);
 	const struct json_member target[] = {{", ", "arch", c->arch}, {", ", "format", c->format}};
 	buf_json_members(b, target, 2);
-	buf_puts(b, "},\n \"features\": {");
-	for (size_t i = 0; i < c->n; i++) {
-		const struct answer *a = &c->a[i];
-		buf_puts(b, i ? ",\n  " : "\n  ");
-		buf_json_str(b, a->name);
-		buf_printf(b, ": {\"status\": \"%s\"", engine_status_name(a->st));
-		const struct json_member m[] = {
-			{", ", "reason", a->reason}, {", ", "how", a->how},
-			{", ", "insn", a->p->insn}, {", ", "arch", a->arch->name},
-		};
-		buf_json_members(b, m, sizeof m / sizeof *m);
-		buf_printf(b, ", \"ms\": %.1f}", a->ms);
-	}
-	buf_puts(b, "\n }\n}\n");
-	buf_free(&hash);
 }
 
-static void write_text(struct buf *b, const struct cp *c)
+static void cp_json_row(struct buf *b, void *ctx, size_t i)
 {
-	size_t w = 5, h = 3;
-	for (size_t i = 0; i < c->n; i++) {
-		if (strlen(c->a[i].name) > w)
-			w = strlen(c->a[i].name);
-		if (strlen(c->a[i].how) > h)
-			h = strlen(c->a[i].how);
-	}
+	const struct answer *a = &((struct cp_rows *)ctx)->c->a[i];
+	const struct json_member m[] = {
+		{", ", "reason", a->reason}, {", ", "how", a->how},
+		{", ", "insn", a->p->insn}, {", ", "arch", a->arch->name},
+	};
+	buf_json_members(b, m, sizeof m / sizeof *m);
+	buf_printf(b, ", \"ms\": %.1f", a->ms);
+}
+
+static void cp_text_head(struct buf *b, void *ctx)
+{
+	const struct cp *c = ((struct cp_rows *)ctx)->c;
 	buf_puts(b, "compiler:  ");
 	buf_text_words(b, c->cc.cc.v, c->cc.cc.n, "");
 	buf_puts(b, "\ncflags:   ");
 	buf_text_words(b, c->cc.cflags.v, c->cc.cflags.n, " ");
-	buf_printf(b, "\ntarget:    %s, %s objects\n\n%-*s  %-8s  %-*s  %s\n", c->arch, c->format, (int)w, "probe",
-	           "status", (int)h, "how", "reason");
-	for (size_t i = 0; i < c->n; i++) {
-		const struct answer *a = &c->a[i];
-		buf_printf(b, "%-*s  %-8s  ", (int)w, a->name, engine_status_name(a->st));
-		buf_text(b, a->how);
-		buf_printf(b, "%*s  ", (int)(h - strlen(a->how)), "");
-		buf_text(b, a->reason);
-		buf_puts(b, "\n");
-	}
+	buf_printf(b, "\ntarget:    %s, %s objects\n", c->arch, c->format);
+}
+
+static void cp_text_titles(struct buf *b, void *ctx)
+{
+	buf_printf(b, "%-*s  ", (int)((struct cp_rows *)ctx)->how, "how");
+}
+
+static void cp_text_row(struct buf *b, void *ctx, size_t i, int colour)
+{
+	const struct cp_rows *r = ctx;
+	const struct answer *a = &r->c->a[i];
+	(void)colour;   /* nothing of its own is coloured */
+	buf_text(b, a->how);
+	buf_printf(b, "%*s  ", (int)(r->how - strlen(a->how)), "");
+	buf_text(b, a->reason);
+}
+
+/* JSON or text through report.c's writers. */
+static void write_rows(struct buf *b, enum out_format f, const struct cp *c)
+{
+	struct cp_rows cr = {c, 3};
+	for (size_t i = 0; i < c->n; i++)
+		if (strlen(c->a[i].how) > cr.how)
+			cr.how = strlen(c->a[i].how);
+	struct buf hash = {0};
+	for (size_t k = 0; arch_all[k]; k++)
+		buf_printf(&hash, "%s%s", k ? "," : "", c->cats[k].hash);
+	struct report_rows r = {&cr, c->n, "cc-probe", hash.s, "probe", cp_name, cp_status, cp_json_head,
+	                        cp_json_row, cp_text_head, cp_text_titles, cp_text_row};
+	if (f == OUT_JSON)
+		report_json_rows(b, &r);
+	else
+		report_text_rows(b, &r, 0);
+	buf_free(&hash);
 }
 
 /* sh, make, h, perl, cmake: ASMCAP_C_<NAME> yes|no through out_vars
@@ -319,10 +345,8 @@ static int cc_probe_setup(struct cp *c, const struct copts *o, int **req, char *
 static int cc_probe_report(const struct cp *c, const struct copts *o, const int *req)
 {
 	struct buf b = {0};
-	if (o->fmt == OUT_JSON)
-		write_json(&b, c);
-	else if (o->fmt == OUT_TEXT)
-		write_text(&b, c);
+	if (o->fmt == OUT_JSON || o->fmt == OUT_TEXT)
+		write_rows(&b, o->fmt, c);
 	else
 		write_vars(&b, o->fmt, c);
 	int r = file_output("asmcap cc-probe", o->output, &b);

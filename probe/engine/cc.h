@@ -6,12 +6,14 @@
 
 #include <stddef.h>
 
+#include "retry.h"
 #include "run.h"
 
 struct cc_ctx {
 	struct strv cc, cflags;     /* the compiler words and CFLAGS words */
 	char *base_err;             /* stderr of the flag-free baseline compile */
 	int base_done;
+	struct retry trust;         /* retry.h's rule, across every flag set */
 };
 
 /* cc: NULL -> $CC, then "cc"; cflags: NULL -> $CFLAGS.  0, or -1 with err. */
@@ -35,7 +37,9 @@ int cc_compile(struct cc_ctx *c, const struct strv *extra, const char *also, con
 /* Does the compiler accept all of `flags` together?  1 yes, 0 no (why has
  * the compiler's own line), -1 the compiler does not work at all (err is
  * the one-line reason, exit 3).  A -Wno-X is tried as -WX: gcc accepts any
- * -Wno-X silently and only complains when another diagnostic appears. */
+ * -Wno-X silently and only complains when another diagnostic appears.  A
+ * failure whose line names none of the flags (a launcher's, a wrapper's)
+ * follows retry.h's rule: a `no' only when it reproduces alike. */
 int cc_flags_accepted(struct cc_ctx *c, const struct strv *flags, char *why, size_t whylen,
                       char *err, size_t errlen);
 

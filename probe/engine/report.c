@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Probe results in every output format: caps.json (schema 1), the
- * build-facing variable formats through out_vars(), and the text table. */
+ * build-facing variable formats through out_vars(), and the text table.
+ * The JSON and text frames serve cc-probe too (struct report_rows). */
 #include "report.h"
 #include "arch.h"
 #include "asmrun.h"
@@ -77,11 +78,49 @@ static void json_bool(struct buf *b, const char *name, int known, int v, int las
 	buf_printf(b, "\"%s\": %s%s", name, !known ? "null" : v ? "true" : "false", last ? "" : ", ");
 }
 
-void report_json(struct buf *b, const struct probe *p)
+/* The probe's rows (report_rows.ctx), and what its text table shows. */
+struct probe_rows {
+	const struct probe *p;
+	int ms;         /* an ms column: some feature had a run of its own */
+	int two;        /* a column for the second answer, where there is one */
+};
+
+static const char *probe_name(void *ctx, size_t i)
 {
-	buf_printf(b, "{\"schema\": 1,\n \"asmcap\": {\"version\": \"%s\", \"catalog\": \"%s\"},\n",
-	           asmcap_version_line, p->cat.hash);
-	buf_puts(b, " \"toolchain\": {\"way\": ");
+	return ((struct probe_rows *)ctx)->p->cat.f[i].name;
+}
+
+static enum status probe_status(void *ctx, size_t i)
+{
+	return ((struct probe_rows *)ctx)->p->v[i].st;
+}
+
+void report_json_rows(struct buf *b, const struct report_rows *r)
+{
+	buf_puts(b, "{\"schema\": 1,");
+	if (r->kind)
+		buf_printf(b, " \"kind\": \"%s\",", r->kind);
+	buf_printf(b, "\n \"asmcap\": {\"version\": \"%s\", \"catalog\": ", asmcap_version_line);
+	buf_json_str(b, r->catalog);
+	buf_puts(b, "},\n \"toolchain\": {");
+	r->json_head(b, r->ctx);
+	buf_puts(b, "},\n \"features\": {");
+	for (size_t i = 0; i < r->n; i++) {
+		buf_puts(b, i ? ",\n  " : "\n  ");
+		buf_json_str(b, r->name(r->ctx, i));
+		buf_printf(b, ": {\"status\": \"%s\"", engine_status_name(r->status(r->ctx, i)));
+		r->json_row(b, r->ctx, i);
+		buf_puts(b, "}");
+	}
+	buf_puts(b, "\n }\n}\n");
+}
+
+/* The probe's toolchain members, then its `build' object (left open: the
+ * frame closes it). */
+static void probe_json_head(struct buf *b, void *ctx)
+{
+	const struct probe *p = ((struct probe_rows *)ctx)->p;
+	buf_puts(b, "\"way\": ");
 	buf_json_str(b, p->way);
 	buf_puts(b, ", \"argv\": ");
 	buf_json_strs(b, p->argv.v, p->argv.n);
@@ -110,32 +149,32 @@ void report_json(struct buf *b, const struct probe *p)
 			buf_printf(b, "%s\"%s\": %ld", sep, bi->macro[i].name, bi->macro[i].value);
 			sep = ", ";
 		}
-	buf_puts(b, "}},\n \"features\": {");
-	for (size_t i = 0; i < p->cat.n; i++) {
-		const struct feature *f = &p->cat.f[i];
-		const struct verdict *v = &p->v[i];
-		buf_puts(b, i ? ",\n  " : "\n  ");
-		buf_json_str(b, f->name);
-		buf_printf(b, ": {\"status\": \"%s\", \"reason\": ", engine_status_name(v->st));
-		buf_json_str(b, v->reason);
-		buf_puts(b, ", \"requires\": [");
-		for (size_t k = 0; k < f->nrequires; k++) {
-			buf_puts(b, k ? ", " : "");
-			buf_json_str(b, f->requires[k]);
-		}
-		buf_printf(b, "], \"usable\": %s, \"ms\": %.1f", report_feature_usable(p, i, NULL) ? "true" : "false", v->ms);
-		if (f->nenable) {
-			/* the second answer: without the `enable:` directives */
-			buf_printf(b, ", \"flags\": {\"status\": \"%s\", \"reason\": ", engine_status_name(p->vf[i].st));
-			buf_json_str(b, p->vf[i].reason);
-			buf_printf(b, ", \"ms\": %.1f}", p->vf[i].ms);
-			/* the spelling that gave the bytes, for the build's own .S files */
-			buf_puts(b, ", \"enable\": ");
-			buf_json_str(b, v->st == ST_YES ? f->enable[v->spelling] : NULL);
-		}
-		buf_puts(b, "}");
+	buf_puts(b, "}");
+}
+
+/* A feature's members after its status. */
+static void probe_json_row(struct buf *b, void *ctx, size_t i)
+{
+	const struct probe *p = ((struct probe_rows *)ctx)->p;
+	const struct feature *f = &p->cat.f[i];
+	const struct verdict *v = &p->v[i];
+	buf_puts(b, ", \"reason\": ");
+	buf_json_str(b, v->reason);
+	buf_puts(b, ", \"requires\": [");
+	for (size_t k = 0; k < f->nrequires; k++) {
+		buf_puts(b, k ? ", " : "");
+		buf_json_str(b, f->requires[k]);
 	}
-	buf_puts(b, "\n }\n}\n");
+	buf_printf(b, "], \"usable\": %s, \"ms\": %.1f", report_feature_usable(p, i, NULL) ? "true" : "false", v->ms);
+	if (f->nenable) {
+		/* the second answer: without the `enable:` directives */
+		buf_printf(b, ", \"flags\": {\"status\": \"%s\", \"reason\": ", engine_status_name(p->vf[i].st));
+		buf_json_str(b, p->vf[i].reason);
+		buf_printf(b, ", \"ms\": %.1f}", p->vf[i].ms);
+		/* the spelling that gave the bytes, for the build's own .S files */
+		buf_puts(b, ", \"enable\": ");
+		buf_json_str(b, v->st == ST_YES ? f->enable[v->spelling] : NULL);
+	}
 }
 
 /* ASMCAP_BUILD_<FACT> for each build fact of the target: its value and,
@@ -272,10 +311,37 @@ static void report_facts(struct buf *b, const struct probe *p)
 		buf_puts(b, "\n");
 }
 
-void report_text(struct buf *b, const struct probe *p, int colour)
+/* A status, coloured on a terminal, and the gap after its column. */
+static void status_cell(struct buf *b, enum status st, int colour)
 {
 	static const char *const col[] = {"\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[2m",
 	                                  "\033[2m"};
+	buf_printf(b, "%s%-8s%s  ", colour ? col[st] : "", engine_status_name(st), colour ? "\033[0m" : "");
+}
+
+void report_text_rows(struct buf *b, const struct report_rows *r, int colour)
+{
+	size_t w = strlen(r->title);
+	for (size_t i = 0; i < r->n; i++)
+		if (strlen(r->name(r->ctx, i)) > w)
+			w = strlen(r->name(r->ctx, i));
+	r->text_head(b, r->ctx);
+	buf_printf(b, "\n%-*s  %-8s  ", (int)w, r->title, "status");
+	r->text_titles(b, r->ctx);
+	buf_puts(b, "reason\n");
+	for (size_t i = 0; i < r->n; i++) {
+		buf_printf(b, "%-*s  ", (int)w, r->name(r->ctx, i));
+		status_cell(b, r->status(r->ctx, i), colour);
+		r->text_row(b, r->ctx, i, colour);
+		buf_puts(b, "\n");
+	}
+}
+
+/* The lines above the probe's table. */
+static void probe_text_head(struct buf *b, void *ctx)
+{
+	struct probe_rows *pr = ctx;
+	const struct probe *p = pr->p;
 	buf_puts(b, "toolchain: ");
 	buf_text(b, p->identity && *p->identity ? p->identity : "?");
 	buf_puts(b, " (");
@@ -292,36 +358,58 @@ void report_text(struct buf *b, const struct probe *p, int colour)
 	buf_puts(b, "\n");
 	if (p->build.known)
 		report_facts(b, p);
-	int ms = report_runs(b, p);
-	size_t w = 7;
-	int two = 0;            /* a column for the second answer, where there is one */
-	for (size_t i = 0; i < p->cat.n; i++) {
-		if (strlen(p->cat.f[i].name) > w)
-			w = strlen(p->cat.f[i].name);
-		two |= p->cat.f[i].nenable > 0;
-	}
-	buf_printf(b, "\n%-*s  %-8s  %s%sreason\n", (int)w, "feature", "status", two ? "flags     " : "",
-	           ms ? "     ms  " : "");
-	for (size_t i = 0; i < p->cat.n; i++) {
-		const struct verdict *v = &p->v[i];
-		const char *missing = NULL;
-		report_feature_usable(p, i, &missing);
-		buf_printf(b, "%-*s  %s%-8s%s  ", (int)w, p->cat.f[i].name, colour ? col[v->st] : "",
-		           engine_status_name(v->st), colour ? "\033[0m" : "");
-		if (two && p->cat.f[i].nenable)
-			buf_printf(b, "%s%-8s%s  ", colour ? col[p->vf[i].st] : "", engine_status_name(p->vf[i].st),
-			           colour ? "\033[0m" : "");
-		else if (two)
-			buf_printf(b, "%-8s  ", "-");
-		if (ms && own_run(v))
-			buf_printf(b, "%7.1f  ", v->ms);
-		else if (ms)
-			buf_printf(b, "%7s  ", v->shared > 1 ? "" : "-");
-		buf_text(b, v->reason);
-		if (missing)
-			buf_printf(b, "%sunusable: requires %s", *v->reason ? "; " : "", missing);
-		buf_puts(b, "\n");
-	}
+	pr->ms = report_runs(b, p);
+	for (size_t i = 0; i < p->cat.n; i++)
+		pr->two |= p->cat.f[i].nenable > 0;
+}
+
+static void probe_text_titles(struct buf *b, void *ctx)
+{
+	const struct probe_rows *pr = ctx;
+	buf_printf(b, "%s%s", pr->two ? "flags     " : "", pr->ms ? "     ms  " : "");
+}
+
+/* A feature's columns after its status, and its reason. */
+static void probe_text_row(struct buf *b, void *ctx, size_t i, int colour)
+{
+	const struct probe_rows *pr = ctx;
+	const struct probe *p = pr->p;
+	const struct verdict *v = &p->v[i];
+	const char *missing = NULL;
+	report_feature_usable(p, i, &missing);
+	if (pr->two && p->cat.f[i].nenable)
+		status_cell(b, p->vf[i].st, colour);
+	else if (pr->two)
+		buf_printf(b, "%-8s  ", "-");
+	if (pr->ms && own_run(v))
+		buf_printf(b, "%7.1f  ", v->ms);
+	else if (pr->ms)
+		buf_printf(b, "%7s  ", v->shared > 1 ? "" : "-");
+	buf_text(b, v->reason);
+	if (missing)
+		buf_printf(b, "%sunusable: requires %s", *v->reason ? "; " : "", missing);
+}
+
+/* The probe's rows for the shared writers. */
+static struct report_rows probe_rows(struct probe_rows *pr)
+{
+	return (struct report_rows){pr, pr->p->cat.n, NULL, pr->p->cat.hash, "feature", probe_name, probe_status,
+	                            probe_json_head, probe_json_row, probe_text_head, probe_text_titles,
+	                            probe_text_row};
+}
+
+void report_json(struct buf *b, const struct probe *p)
+{
+	struct probe_rows pr = {p, 0, 0};
+	struct report_rows r = probe_rows(&pr);
+	report_json_rows(b, &r);
+}
+
+void report_text(struct buf *b, const struct probe *p, int colour)
+{
+	struct probe_rows pr = {p, 0, 0};
+	struct report_rows r = probe_rows(&pr);
+	report_text_rows(b, &r, colour);
 	report_advice(b, p);
 }
 

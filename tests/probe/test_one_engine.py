@@ -125,3 +125,38 @@ def test_a_cache_of_an_older_format_is_ignored_without_error(tmp_path):
     assert r.returncode == 0 and len(r.stderr.splitlines()) == 1 and "cached=0" in r.stderr, r.stderr
     new = cache.read_text()
     assert new.startswith("asmcap-cache 4\n") and len(entries(new)) == 1
+
+
+# gcc's answers, from its documentation: -Wall and -O2 are options;
+# -fbogus and -Wfrobnicate (how -Wno-frobnicate is tried) are not
+GCC_FLAGS = {"-Wall": "yes", "-fbogus": "no", "-O2": "yes", "-Wno-frobnicate": "no"}
+FLAKY = str(FAKES / "flaky-launcher")
+
+
+def test_cc_flag_follows_the_same_rule_through_a_flaky_launcher(tmp_path):
+    """A launcher that fails at random (30%) never turns a flag into `no':
+    its failure names no flag, so it is run again around passing controls
+    like a snippet or a C probe; the answer is gcc's, or exit 3."""
+    answered_through_failures = 0
+    for seed in range(8):
+        counter = tmp_path / f"count{seed}"
+        r = asmcap("cc-flag", "--cc", f"{FLAKY} gcc", "--format", "sh", "--", *GCC_FLAGS,
+                   env={"FLAKY_SEED": str(seed), "FLAKY_COUNTER": str(counter)})
+        if r.returncode == 3:
+            assert len(r.stderr.splitlines()) == 1 and "Connection refused" in r.stderr, r.stderr
+            continue
+        assert r.returncode == 0, r.stderr
+        got = dict(l.split("=", 1) for l in r.stdout.splitlines() if l and not l.startswith("#"))
+        assert got == {"ASMCAP_CFLAG_" + f.lstrip("-").upper().replace("-", "_"): v
+                       for f, v in GCC_FLAGS.items()}, (seed, counter.read_text())
+        answered_through_failures += "f" in counter.read_text()
+    assert answered_through_failures >= 2        # the seeds do meet failures
+
+
+def test_cc_flag_with_a_launcher_that_always_fails_is_exit_3(tmp_path):
+    counter = tmp_path / "count"
+    r = asmcap("cc-flag", "--cc", f"{FLAKY} gcc", "--", "-Wall",
+               env={"FLAKY_COUNTER": str(counter), "FLAKY_RATE": "1"})
+    assert r.returncode == 3 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+    assert "toolchain unusable" in r.stderr and "Connection refused" in r.stderr
+    assert counter.read_text() == "f" * PROBE_TRIES      # the control, PROBE_TRIES times
