@@ -135,8 +135,10 @@ def patterns(t, key="audit"):
 
 def matches(pats, word, nbytes):
     """An 8-byte (Power ISA 3.1 prefixed) instruction is matched by its
-    first word, the prefix, as asmcap's decoder does."""
-    return any(n == min(nbytes, 4) and word & m == v for m, v, n in pats)
+    first word, the prefix, as asmcap's decoder does; s390x's 6-byte ones
+    whole."""
+    width = 4 if nbytes == 8 else nbytes
+    return any(n == width and word & m == v for m, v, n in pats)
 
 
 # -- instruction words of assembled bytes ------------------------------------

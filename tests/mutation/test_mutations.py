@@ -57,7 +57,7 @@ VERDICTS = ["tests/catalog/test_real_toolchains.py::test_verdicts[gcc]"]
 
 
 def test_inverted_verdict_is_caught(scratch):
-    mutate(scratch / "probe" / "engine" / "asmrun.c", "!ok ? ST_BROKEN : f->attr_tag ? check_attribute(f, o, &why) : ST_YES",
+    mutate(scratch / "probe" / "engine" / "evidence.c", "!ok ? ST_BROKEN : f->attr_tag ? check_attribute(f, o, &why) : ST_YES",
            "!ok ? ST_YES : f->attr_tag ? check_attribute(f, o, &why) : ST_BROKEN")
     exe = build_asmcap(scratch, BUILD / "catalog.c")
     out = real_tests(VERDICTS, {"ASMCAP_BIN": str(exe)})
