@@ -65,8 +65,9 @@ void mont_pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
 
 /* The state of `ways` exponentiations side by side: each array holds
  * the ways' numbers one after the other, span limbs apart (a multiple of
- * 8: every way starts on a 64-byte line, as the table lookup wants), the
- * limbs from L to span 0. */
+ * 8: every way starts on a 64-byte line, as the table lookup wants), or
+ * packed (k->packed: limb t of way i at 2t + i, both in 2 span limbs);
+ * the limbs from L to span 0. */
 struct run {
 	const struct mont_ifma *k;
 	int ways;
@@ -74,6 +75,53 @@ struct run {
 	_Alignas(64) uint64_t n[2 * L_MAX];
 	uint64_t k0[2];
 };
+
+/* Where limb t of way i is. */
+static size_t at(const struct run *s, int i, size_t t)
+{
+	return s->k->packed ? 2 * t + (size_t)i : (size_t)i * s->span + t;
+}
+
+/* Way i of dst = the num-limb x in 52-bit limbs (the rest of dst as it
+ * was). */
+static void put52(const struct run *s, uint64_t *dst, int i, const uint64_t *x,
+                  size_t num)
+{
+	uint64_t t[L_MAX];
+
+	mont_to52(t, x, num, s->L);
+	for (size_t j = 0; j < s->L; j++)
+		dst[at(s, i, j)] = t[j];
+	mont_wipe(t, sizeof t);
+}
+
+/* x = the num-limb value of way i of src (normalised 52-bit limbs). */
+static void get52(const struct run *s, uint64_t *x, int i, const uint64_t *src,
+                  size_t num)
+{
+	uint64_t t[L_MAX];
+
+	for (size_t j = 0; j < s->L; j++)
+		t[j] = src[at(s, i, j)];
+	mont_from52(x, t, s->L, num);
+	mont_wipe(t, sizeof t);
+}
+
+/* dst = the table entry idx[i] for every way i: one lookup of both ways'
+ * limbs when packed. */
+static void lookup(const struct run *s, uint64_t *dst, const uint64_t *table,
+                   size_t entries, const uint64_t *idx)
+{
+	const size_t stride = s->ways * s->span;
+
+	if (s->k->packed) {
+		s->k->gather(dst, table, stride, entries, stride, idx[0], idx[1]);
+		return;
+	}
+	for (int i = 0; i < s->ways; i++)
+		s->k->gather(dst + i * s->span, table + i * s->span, s->span, entries,
+		             stride, idx[i], idx[i]);
+}
 
 /* r = a*b/R for every way. */
 static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
@@ -98,7 +146,7 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 {
 	_Alignas(64) uint64_t table[MONT_TABLE_LIMBS];
 	_Alignas(64) uint64_t acc[2 * L_MAX], power[2 * L_MAX];
-	uint64_t plain[2][MONT_MAX_NUM];
+	uint64_t plain[2][MONT_MAX_NUM], idx[2];
 	const size_t L = k->L, span = k->span, stride = ways * span;
 	struct run s = {.k = k, .ways = ways, .L = L, .span = span};
 	/* an entry holds every way's power: the ways share the 32 KiB */
@@ -114,13 +162,13 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 		size_t w = (64 * exp_limbs[i] + window - 1) / window;
 		if (w > windows)
 			windows = w;
-		mont_to52(s.n + i * span, n[i], num, L);
+		put52(&s, s.n, i, n[i], num);
 		s.k0[i] = mont_n0(n[i][0]) & M52;
 		/* entry 1 = the base, entry 0 = 1, power = R^2 mod n */
 		mont_pow2_mod(plain[0], 104 * L, n[i], num);
-		mont_to52(power + i * span, plain[0], num, L);
-		mont_to52(ENTRY(1) + i * span, base[i], num, L);
-		ENTRY(0)[i * span] = 1;
+		put52(&s, power, i, plain[0], num);
+		put52(&s, ENTRY(1), i, base[i], num);
+		ENTRY(0)[at(&s, i, 0)] = 1;
 	}
 	amm(&s, ENTRY(1), ENTRY(1), power);	/* base*R */
 	amm(&s, ENTRY(0), ENTRY(0), power);	/* R */
@@ -134,9 +182,8 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 			for (unsigned q = 0; q < window; q++)
 				amm(&s, acc, acc, acc);
 		for (int i = 0; i < ways; i++)
-			k->gather(dst + i * span, table + i * span, span, entries,
-			          stride, mont_window_at(exp[i], exp_limbs[i],
-			                                 j * window, window));
+			idx[i] = mont_window_at(exp[i], exp_limbs[i], j * window, window);
+		lookup(&s, dst, table, entries, idx);
 		if (j + 1 < windows)
 			amm(&s, acc, acc, power);
 	}
@@ -147,10 +194,10 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 	/* out of Montgomery form: acc * 1 / R <= n; then one subtraction */
 	memset(power, 0, stride * sizeof *power);
 	for (int i = 0; i < ways; i++)
-		power[i * span] = 1;
+		power[at(&s, i, 0)] = 1;
 	amm(&s, acc, acc, power);
 	for (int i = 0; i < ways; i++) {
-		mont_from52(plain[i], acc + i * span, L, num);
+		get52(&s, plain[i], i, acc, num);
 		mont_reduce_once(plain[i], plain[i], 0, n[i], num);
 	}
 	for (int i = 0; i < ways; i++)	/* last: r may alias any input */
@@ -160,4 +207,5 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 	mont_wipe(acc, sizeof acc);
 	mont_wipe(power, sizeof power);
 	mont_wipe(plain, sizeof plain);
+	mont_wipe(idx, sizeof idx);
 }

@@ -74,22 +74,25 @@ struct mont_impl {
 /* The IFMA kernels (perlasm/x86_64-ifma.pl): almost Montgomery products
  * of L limbs of 52 bits, r = a*b/2^(52L) mod n, r < 2n; two: two such
  * products at once, each argument holding both sets (span limbs each, one
- * after the other, the limbs from L on 0) and k0 pointing at both k0
- * values. */
+ * after the other, or packed: interleaved limb by limb; the limbs from L
+ * on 0) and k0 pointing at both k0 values. */
 typedef void mont_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                          const uint64_t *n, uint64_t k0, size_t L);
 typedef void mont_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                           const uint64_t *n, const uint64_t *k0, size_t L);
-/* out = the first `width` limbs of entry idx of a table of `entries`
- * entries stride limbs apart, every entry read (width and stride
- * multiples of 8, out and table 64-byte aligned). */
+/* out = the first `width` limbs of entry idx0 of a table of `entries`
+ * entries stride limbs apart, the odd limbs from entry idx1 (a packed
+ * pair's second number), every entry read (width and stride multiples of
+ * 8, out and table 64-byte aligned). */
 typedef void mont_gather_fn(uint64_t *out, const uint64_t *table, size_t width,
-                            size_t entries, size_t stride, uint64_t idx);
+                            size_t entries, size_t stride, uint64_t idx0,
+                            uint64_t idx1);
 struct mont_ifma {
 	mont_amm_fn *one;	/* one product of L limbs (NULL when two is set) */
 	mont_amm2_fn *two;	/* two at once, or NULL: call one twice */
 	size_t L;		/* 52-bit limbs per number: R = 2^(52L) */
-	size_t span;		/* limbs each number takes: L rounded up to 8 */
+	size_t span;		/* limbs each number takes: L rounded up to 8 (4 packed) */
+	int packed;		/* two's numbers interleaved: limb t of way i at 2t + i */
 	mont_gather_fn *gather;	/* the table lookup */
 };
 

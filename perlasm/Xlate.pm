@@ -58,11 +58,12 @@ package Xlate;
 #   cmovcc setcc movz/movs*), with an AT&T size suffix where the operands do not
 #   give the size. No call, no prefixes, no indirect jumps.
 #   The AVX-512 instructions of the IFMA kernels (%VEC below: vpmadd52luq/huq,
-#   vpbroadcastq, valignq, vpsrlq, vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq,
-#   vpxorq, kmovw, vzeroupper) take vector registers xmm/ymm/zmm 0-5 and
-#   16-31 (6-15 stay refused: callee-saved on Win64) and mask registers
-#   %k0-%k7; a destination may carry an opmask, %ymm1{%k1} or {%k1}{z}
-#   (nasm: ymm1{k1}{z}). Anything else with a vector register dies.
+#   vpbroadcastq, vbroadcasti64x2, vshufi64x2, vpunpcklqdq, valignq, vpsrlq,
+#   vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq, vpxorq, kmovw, vzeroupper)
+#   take vector registers xmm/ymm/zmm 0-5 and 16-31 (6-15 stay refused:
+#   callee-saved on Win64) and mask registers %k0-%k7; a destination may
+#   carry an opmask, %ymm1{%k1} or {%k1}{z} (nasm: ymm1{k1}{z}). Anything
+#   else with a vector register dies.
 #
 # Prologue/epilogue: the only forms that may move %rsp (unwind data is derived
 # from them; anything else touching %rsp dies):
@@ -139,8 +140,9 @@ my %PLAIN = map { $_ => 1 } qw(mov add adc sub sbb and or xor cmp test not neg i
 	(map { ("j$_", "cmov$_", "set$_") } @CC);
 # The AVX-512 instructions the IFMA kernels use: only these take vector and
 # mask registers (EVEX forms; the caps decide whether they are emitted).
-my %VEC = map { $_ => 1 } qw(vpmadd52luq vpmadd52huq vpbroadcastq valignq vpsrlq vpandq
-	vpaddq vpcmpuq vmovdqu64 vmovq vpxorq kmovw vzeroupper vpternlogq);
+my %VEC = map { $_ => 1 } qw(vpmadd52luq vpmadd52huq vpbroadcastq vbroadcasti64x2
+	vshufi64x2 vpunpcklqdq valignq vpsrlq vpandq vpaddq vpcmpuq vmovdqu64 vmovq vpxorq
+	kmovw vzeroupper vpternlogq);
 my %SIZE = (b => 8, w => 16, l => 32, q => 64);
 my %WORD = (8 => 'byte', 16 => 'word', 32 => 'dword', 64 => 'qword');
 # AT&T names with no plain Intel twin: [intel, operand size, memory operand size]

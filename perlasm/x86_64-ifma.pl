@@ -19,6 +19,10 @@
 #                                       r[0..8K), a[0..8K), ... is the
 #                                       first, r[8K..16K), ... the second;
 #                                       k0[0], k0[1]
+#   montk_amm52x2p_K(r, a, b, n, k0, L) the same pair packed: limb t of the
+#                                       first number at index 2t, of the
+#                                       second at 2t + 1 (see "Packed
+#                                       pairs" below)
 # with K vector registers of 8 limbs per number, of which the first L are
 # the number's (8K-7 <= L <= 8K: the row loop runs L times, so 1024-bit
 # numbers take 20 rows, not 24) and the rest 0, n odd,
@@ -89,6 +93,24 @@
 # ossl_rsaz_amm52x20_x1_256: 124) and a pair 116 (ymm: 165; OpenSSL's
 # ossl_rsaz_amm52x20_x2_256: 159), chained calls, best of 15 x 2000, all
 # in one run on the loaded machine.
+#
+# Packed pairs (x2p), measured on an Intel CPU with full-width 512-bit
+# IFMA (family 6 model 167, VPMADD52 zmm 1.85 per cycle): the two numbers
+# interleaved lane by lane, each register holding 4 limbs of each, run as
+# one product of amm_fast with 2L lanes: no lane wasted (1024 bits: 5
+# registers, not 2 x 3 of 24 lanes for 20 limbs) and one instruction
+# stream for both, 4K+1 VPMADD52 and K+1 shuffles per row where the two
+# copies of x2 take 2(4K+1) and 2(K+2) at K=3. What the layout changes:
+# b_i of both is one 128-bit broadcast (VBROADCASTI64X2, a load), X of
+# both (lanes 0 and 1) goes to every 128-bit block with VSHUFI64X2, k0 is
+# [k0_0, k0_1] in every block, the row's shift and n' move 2 lanes (one
+# limb of each), c goes into lanes 0-1, and the normalisation carries
+# each number through its own lanes (carry_pair). Every index and shift
+# is the same for both numbers, so VALIGNQ serves, where halves of 256
+# bits would need two-source permutes. Per product, chained calls, best
+# of 15 x 2000, pinned: 1024 bits 125 ns (x2 of K=3: 158), 1536 (L=30)
+# 269 against 280, 2048 (L=40) 436 against 437, and faster at every
+# smaller size (L=4: 29 against 42 ns), so mont_modexp2 runs x2p only.
 use strict;
 use warnings;
 use FindBin;
@@ -121,6 +143,10 @@ my $X1_FAST_KMAX = 12;
 # needs K=6.
 my $X1_DIRECT_KMIN = 7;
 my $X2_KMAX = 5;		# up to L = 40: 2048-bit factors (2(K+3)+6 <= 22)
+# The packed pairs (x2p): amm_fast's single product with the two numbers
+# interleaved lane by lane, 4 limbs of each per register, K = 1..X2P_KMAX
+# (K + 10 <= 22).
+my $X2P_KMAX = 12;
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
 
@@ -137,36 +163,34 @@ sub reg32 {	# %rdx -> %edx, %r9 -> %r9d
 }
 
 # Normalisation of the accumulators @$A (one list of K registers per copy),
-# stored to r at $off->(copy, register) (see the header). Uses rax, rcx,
-# rdx, rsi, r8, r9, r11, %k2 and the four vector registers @$tmp; zeroes
-# the general registers it used.
+# stored to r at $off->(copy, register) (see the header). $ways numbers
+# interleaved lane by lane in each register (1, or 2: the packed pairs)
+# carry each within its own lanes. Uses rax, rcx, rdx, rsi, r8, r9, r10,
+# r11, %k2 and the four vector registers @$tmp; zeroes the general
+# registers it used.
 sub normalise {
-	my ($name, $K, $lanes, $A, $MASK, $ZERO, $tmp, $off) = @_;
-	my @A = @$A;
-	my $copies = @A;
-	my $L = $K * $lanes;
+	my ($name, $K, $lanes, $A, $MASK, $ZERO, $tmp, $off, $ways) = @_;
 	my $v = $lanes == 8 ? 'zmm' : 'ymm';
 	my $y = sub { "%$v$_[0]" };
 	my ($C0, $C1, $U, $ONE) = @$tmp;
-	my $s = '';
-	my $words = int(($L + 63) / 64);
+	my $words = int(($K * $lanes + 63) / 64);
+	die "$name: $K registers need more than " . (4 - $ways) . " carry words\n" if $words > 4 - $ways;
 	my @G = ('%rdx', '%r9', '%r11')[0 .. $words - 1];
 	my @P = ('%rcx', '%rsi', '%r8')[0 .. $words - 1];
-	die "$name: $L limbs need more than 3 carry words\n" if $words > 3;
-	$s .= "\tvpsrlq\t\$51," . $y->($MASK) . "," . $y->($ONE) . "\t# 1 in every lane\n";
-	for my $c (0 .. $copies - 1) {
-		my @a = @{ $A[$c] };
+	my $s = "\tvpsrlq\t\$51," . $y->($MASK) . "," . $y->($ONE) . "\t# 1 in every lane\n";
+	for my $c (0 .. $#$A) {
+		my @a = @{ $A->[$c] };
 		$s .= "\t# copy $c: acc_j mod 2^52 + (acc_{j-1} >> 52)\n";
 		my $prev = $ZERO;
 		for my $j (0 .. $K - 1) {
 			my $cj = $j % 2 ? $C1 : $C0;
 			$s .= "\tvpsrlq\t\$52," . $y->($a[$j]) . "," . $y->($cj) . "\n"
 			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
-			    . "\tvalignq\t\$" . ($lanes - 1) . "," . $y->($prev) . "," . $y->($cj) . "," . $y->($U) . "\n"
+			    . "\tvalignq\t\$" . ($lanes - $ways) . "," . $y->($prev) . "," . $y->($cj) . "," . $y->($U) . "\n"
 			    . "\tvpaddq\t" . $y->($U) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n";
 			$prev = $cj;
 		}
-		$s .= "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per limb\n";
+		$s .= "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per lane\n";
 		$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
 		for my $j (0 .. $K - 1) {
 			my $w = int($lanes * $j / 64);
@@ -178,11 +202,7 @@ sub normalise {
 				$s .= "\tor\t%rax,$gp->[1]\n";
 			}
 		}
-		$s .= "\t# C = ((G << 1) + P) ^ P: the carry into each limb\n";
-		$s .= "\tshld\t\$1,$G[$_ - 1],$G[$_]\n" for reverse 1 .. $words - 1;
-		$s .= "\tadd\t$G[0],$G[0]\n\tadd\t$P[0],$G[0]\n";
-		$s .= "\tadc\t$P[$_],$G[$_]\n" for 1 .. $words - 1;
-		$s .= "\txor\t$P[$_],$G[$_]\n" for 0 .. $words - 1;
+		$s .= $ways == 1 ? carry_words(\@G, \@P) : carry_pair(\@G, \@P);
 		for my $j (0 .. $K - 1) {
 			my $w = int($lanes * $j / 64);
 			my $pos = $lanes * $j % 64;
@@ -195,6 +215,44 @@ sub normalise {
 		}
 	}
 	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
+	return $s;
+}
+
+# G = the carry into each limb: C = ((G << 1) + P) ^ P over the words
+# @$G, @$P (least significant first), the addition running a carry
+# through each run of p limbs.
+sub carry_words {
+	my ($G, $P) = @_;
+	my $s = "\t# C = ((G << 1) + P) ^ P: the carry into each limb\n";
+	$s .= "\tshld\t\$1,$G->[$_ - 1],$G->[$_]\n" for reverse 1 .. $#$G;
+	$s .= "\tadd\t$G->[0],$G->[0]\n\tadd\t$P->[0],$G->[0]\n";
+	$s .= "\tadc\t$P->[$_],$G->[$_]\n" for 1 .. $#$G;
+	$s .= "\txor\t$P->[$_],$G->[$_]\n" for 0 .. $#$G;
+	return $s;
+}
+
+# The same for two numbers in alternate bits (the packed pairs' lanes),
+# each on its own: for the number in the even bits, the odd ones are made
+# "propagate" in P and nothing in G, so that a carry runs through them to
+# the number's next limb, and the carries landing in them are dropped;
+# then the other way round. At most two words: X and Y (r8, r11 and r10,
+# rax) hold the even number's.
+sub carry_pair {
+	my ($G, $P) = @_;
+	my @X = ('%r8', '%r11')[0 .. $#$G];
+	my @Y = ('%r10', '%rax')[0 .. $#$G];
+	my ($even, $odd) = ('$0x5555555555555555', '$0xaaaaaaaaaaaaaaaa');
+	my $s = "\t# the even lanes' number: X = G & even, Y = P | odd\n";
+	$s .= "\tmovabsq\t$even,$X[$_]\n\tand\t$G->[$_],$X[$_]\n"
+	    . "\tmovabsq\t$odd,$Y[$_]\n\tor\t$P->[$_],$Y[$_]\n" for 0 .. $#$G;
+	$s .= carry_words(\@X, \@Y);
+	$s .= "\tmovabsq\t$even,$Y[$_]\n\tand\t$Y[$_],$X[$_]\n" for 0 .. $#$G;
+	$s .= "\t# the odd lanes' number in G and P\n";
+	$s .= "\tmovabsq\t$odd,$Y[$_]\n\tand\t$Y[$_],$G->[$_]\n"
+	    . "\tmovabsq\t$even,$Y[$_]\n\tor\t$Y[$_],$P->[$_]\n" for 0 .. $#$G;
+	$s .= carry_words($G, $P);
+	$s .= "\tmovabsq\t$odd,$Y[$_]\n\tand\t$Y[$_],$G->[$_]\n\tor\t$X[$_],$G->[$_]\n"
+	    . "\txor\t" . reg32($X[$_]) . "," . reg32($X[$_]) . "\n" for 0 .. $#$G;
 	return $s;
 }
 
@@ -262,7 +320,7 @@ sub amm {
 	my $row = $s;
 	# Normalisation (see the header). Free now: rax, rcx, rdx, rsi, r8,
 	# r9, r10, r11; B, M, K0 and T.
-	$s = normalise($name, $K, 8, [ \@a ], $MASK, $ZERO, [$B, $M, $K0, $T], $off);
+	$s = normalise($name, $K, 8, [ \@a ], $MASK, $ZERO, [$B, $M, $K0, $T], $off, 1);
 	# No secret stays in a register: the vectors, the opmasks, the words.
 	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @POOL[0 .. $#POOL - @free];
 	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n";
@@ -293,13 +351,13 @@ sub amm {
 # broadcast for lo(a*b_{i+1}), stays in a register for the next row's
 # hi(a*b_{i+1}).
 sub amm_fast {
-	my ($copies, $K) = @_;
-	my $g = fast_regs($copies, $K);
+	my ($copies, $K, $ways) = @_;
+	my $g = fast_regs($copies, $K, $ways // 1);
 	my $l = ".L$g->{name}";
 	my $s = fast_entry($g);
 	$s .= fast_first_row($g, $_) for 0 .. $copies - 1;
 	return tally($g->{name}, $s . "\tdec\t%r9d\t\t\t# rows: L - 1 in the loop, the last peeled\n$l:\n",
-	             fast_row($g, 0) . "\tlea\t8(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n",
+	             fast_row($g, 0) . "\tlea\t" . 8 * $g->{ways} . "(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n",
 	             "\t# the last row\n" . fast_row($g, 1) . fast_exit($g), 1);
 }
 
@@ -333,7 +391,8 @@ sub count_table {
 struct montk_ifma_count { unsigned madd[3], insns[3], peeled; };
 EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
-	     . "#define MONTK_IFMA_X2_COUNTS {" . join(', ', map { $row->("montk_amm52x2_$_") } 1 .. $X2_KMAX) . "}\n";
+	     . "#define MONTK_IFMA_X2_COUNTS {" . join(', ', map { $row->("montk_amm52x2_$_") } 1 .. $X2_KMAX) . "}\n"
+	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n";
 }
 
 sub zmm { "%zmm$_[0]" }
@@ -349,7 +408,7 @@ sub vclear { "\tvpxorq\t" . join(',', (xmm($_[0])) x 3) . "\n" }	# the whole zmm
 # broadcast); used: how many of @POOL. The frame holds n' of each copy, K
 # registers, then the pairs' k0 vectors, 64-byte aligned.
 sub fast_regs {
-	my ($copies, $K) = @_;
+	my ($copies, $K, $ways) = @_;
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
 	my $inframe = $copies == 2;
@@ -363,10 +422,11 @@ sub fast_regs {
 	# 20 cycles at K=3), or K >= X1_DIRECT_KMIN registers. Otherwise
 	# register 0 and the a*b products of every register go through T and
 	# H (the m chain then about 13 cycles).
-	my $g = { copies => $copies, K => $K, L => 8 * $K,
+	my $g = { copies => $copies, K => $K, L => 8 * $K, ways => $ways,
 	          direct => $copies == 2 || $K >= $X1_DIRECT_KMIN,
 	          frame => 64 * ($K + $inframe) * $copies + 64,
-	          name => $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K" };
+	          name => $copies == 2 ? "montk_amm52x2_$K" : $ways == 2 ? "montk_amm52x2p_$K"
+	                                                             : "montk_amm52_$K" };
 	for my $c (0 .. $copies - 1) {
 		$g->{A}[$c] = [ map { $take->() } 1 .. $K ];
 		($g->{M}[$c], $g->{C}[$c], $g->{B}[$c]) = map { $take->() } 1 .. 3;
@@ -382,6 +442,14 @@ sub fast_regs {
 sub fast_off { my ($g, $c, $j) = @_; 8 * $g->{L} * $c + 64 * $j }
 sub fast_np { my ($g, $c, $j) = @_; 64 * ($c * $g->{K} + $j) }
 
+# b_i of every number in each of its lanes, from byte $at of b: one limb
+# in every lane, or the packed pair's two limbs (b_i of each, side by
+# side) in every 128-bit block.
+sub fast_b {
+	my ($g, $at, $to) = @_;
+	return ($g->{ways} == 2 ? "\tvbroadcasti64x2\t" : "\tvpbroadcastq\t") . "$at(%rdx)," . zmm($to) . "\n";
+}
+
 # The entry: the frame (%r10 = its 64-byte aligned start), k0 of each copy
 # in every lane, MASK, ZERO, and the opmasks %k2 (lanes 0-6) and %k1
 # (lane 0).
@@ -389,18 +457,21 @@ sub fast_entry {
 	my ($g) = @_;
 	my ($name, $copies) = @$g{qw(name copies)};
 	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
+	my $ways = $g->{ways};
 	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	      . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
 	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
 	for my $c (0 .. $copies - 1) {	# a K0 in the frame goes there through T
 		my $k0 = $g->{K0}[$c];
-		$s .= "\tvpbroadcastq\t$k0[$c]," . ($k0 =~ /^%/ ? $k0 : zmm($g->{T})) . "\n";
+		$s .= ($ways == 2 ? "\tvbroadcasti64x2\t(%r8)," : "\tvpbroadcastq\t$k0[$c],")
+		    . ($k0 =~ /^%/ ? $k0 : zmm($g->{T})) . "\n";
 		$s .= "\tvmovdqu64\t" . zmm($g->{T}) . ",$k0\n" unless $k0 =~ /^%/;
 	}
 	return $s . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
 	     . "\tvpbroadcastq\t%rax," . zmm($g->{MASK}) . "\n" . vclear($g->{ZERO})
-	     . "\tmov\t\$0x7f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-6\n"
-	     . "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n";
+	     . sprintf("\tmov\t\$0x%x,%%eax\n\tkmovw\t%%eax,%%k2\t\t# lanes 0-%d\n", 0xff >> $ways, 7 - $ways)
+	     . sprintf("\tmov\t\$%d,%%eax\n\tkmovw\t%%eax,%%k1\t\t# limb 0: lanes 0-%d\n", (1 << $ways) - 1,
+	               $ways - 1);
 }
 
 # Row 0 of copy c: n' to the stack (n'_j = n_{j+1}: each register loaded
@@ -412,12 +483,11 @@ sub fast_first_row {
 	my ($K, $T, $B, $A) = ($g->{K}, $g->{T}, $g->{B}[$c], $g->{A}[$c]);
 	my $s = "\t# copy $c: n' (one limb down, the top limb 0) to the stack\n";
 	for my $j (0 .. $K - 1) {
-		$s .= "\tvmovdqu64\t" . (fast_off($g, $c, $j) + 8) . "(%rcx)," . zmm($T)
+		$s .= "\tvmovdqu64\t" . (fast_off($g, $c, $j) + 8 * $g->{ways}) . "(%rcx)," . zmm($T)
 		    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
 		    . "\tvmovdqu64\t" . zmm($T) . "," . fast_np($g, $c, $j) . "(%r10)\n";
 	}
-	$s .= "\t# acc = lo(a*b_0); the first m and c\n"
-	    . "\tvpbroadcastq\t" . fast_off($g, $c, 0) . "(%rdx)," . zmm($B) . "\n";
+	$s .= "\t# acc = lo(a*b_0); the first m and c\n" . fast_b($g, fast_off($g, $c, 0), $B);
 	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . fast_off($g, $c, $_) . "(%rsi)," . zmm($B)
 	    . "," . zmm($A->[$_]) . "\n" for 0 .. $K - 1;
 	return $s . fast_mc($g, $c);
@@ -429,7 +499,8 @@ sub fast_first_row {
 sub fast_mc {
 	my ($g, $c) = @_;
 	my ($a0, $XB, $C, $M) = ($g->{A}[$c][0], $g->{XB}, $g->{C}[$c], $g->{M}[$c]);
-	return "\tvpbroadcastq\t" . xmm($a0) . "," . zmm($XB) . "\n"
+	return ($g->{ways} == 2 ? "\tvshufi64x2\t\$0," . zmm($a0) . "," . zmm($a0)
+	                         : "\tvpbroadcastq\t" . xmm($a0)) . "," . zmm($XB) . "\n"
 	     . "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
 	     . "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n"
 	     . vclear($M)
@@ -452,8 +523,8 @@ sub fast_row_ab {
 	my ($K, $T, $BN, $B) = ($g->{K}, $g->{T}, $g->{BN}, $g->{B}[$c]);
 	my @a = @{ $g->{A}[$c] };
 	my $r = "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
-	$r .= "\tvpbroadcastq\t" . (fast_off($g, $c, 0) + 8) . "(%rdx)," . zmm($BN) . "\n" unless $last;
-	$r .= "\tvalignq\t\$1," . zmm($a[$_]) . "," . zmm($_ < $K - 1 ? $a[$_ + 1] : $g->{ZERO})
+	$r .= fast_b($g, fast_off($g, $c, 0) + 8 * $g->{ways}, $BN) unless $last;
+	$r .= "\tvalignq\t\$$g->{ways}," . zmm($a[$_]) . "," . zmm($_ < $K - 1 ? $a[$_ + 1] : $g->{ZERO})
 	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
 	for my $j (0 .. $K - 1) {
 		my $aj = fast_off($g, $c, $j) . "(%rsi)";
@@ -500,17 +571,18 @@ sub fast_exit {
 	my ($g) = @_;
 	my ($name, $frame) = @$g{qw(name frame)};
 	my $s = normalise($name, $g->{K}, 8, $g->{A}, $g->{MASK}, $g->{ZERO}, [ @$g{qw(BN T H XB)} ],
-	                  sub { fast_off($g, @_) });
+	                  sub { fast_off($g, @_) }, $g->{ways});
 	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1];
 	return $s . "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
 }
 
 # The table lookup of the exponentiation: montk_gather52_C(out, table,
-# entries, stride, idx) copies entry idx (C*8 limbs at table + i*stride
-# bytes, i < entries) to out, reading every entry in full: per entry a
-# compare of the loop's count with idx gives an all-ones or all-zero
-# vector, and VPTERNLOGQ ORs that mask ANDed with the entry into the
+# entries, stride, idx0, idx1) copies entry idx0 (C*8 limbs at table +
+# i*stride bytes, i < entries) to out, the odd limbs from entry idx1 (the
+# second number of a packed pair; idx1 = idx0 otherwise), reading every
+# entry in full: per entry a compare of the loop's count with the index
+# of each lane gives an all-ones or all-zero lane, and VPTERNLOGQ ORs that mask ANDed with the entry into the
 # result (out |= mask & entry: one instruction per register, no blend or
 # masked load whose memory access could depend on the mask). The C side
 # runs it over column chunks of up to $GATHER_CMAX registers.
@@ -519,13 +591,15 @@ sub gather {
 	my $name = "montk_gather52_$C";
 	my ($IDX, $CNT, $ONE, $SEL, @OUT) = @POOL[0 .. 3 + $C];
 	my $z = sub { "%zmm$_[0]" };
-	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,5\n.align\t32\n$name:\n"
+	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	      . "\tvpbroadcastq\t%r8," . $z->($IDX) . "\n"
+	      . "\tvpbroadcastq\t%r9," . $z->($SEL) . "\n"
+	      . "\tvpunpcklqdq\t" . $z->($SEL) . "," . $z->($IDX) . "," . $z->($IDX) . "\t# idx0, idx1, idx0, ...\n"
 	      . "\tmov\t\$1,%eax\n\tvpbroadcastq\t%rax," . $z->($ONE) . "\n"
 	      . "\tvpxorq\t" . join(',', ("%xmm$CNT") x 3) . "\n";
 	$s .= "\tvpxorq\t" . join(',', ("%xmm$_") x 3) . "\n" for @OUT;
 	$s .= ".L$name:\n"
-	    . "\tvpcmpuq\t\$0," . $z->($IDX) . "," . $z->($CNT) . ",%k1\t# count == idx\n"
+	    . "\tvpcmpuq\t\$0," . $z->($IDX) . "," . $z->($CNT) . ",%k1\t# count == the lane's idx\n"
 	    . "\tvpternlogq\t\$0xff," . join(',', ($z->($SEL)) x 3) . "{%k1}{z}\t# all ones there\n"
 	    . "\tvpaddq\t" . $z->($ONE) . "," . $z->($CNT) . "," . $z->($CNT) . "\n";
 	$s .= "\tvpternlogq\t\$0xf8," . 64 * $_ . "(%rsi)," . $z->($SEL) . "," . $z->($OUT[$_]) . "\t# |= sel & entry\n"
@@ -574,12 +648,22 @@ EOT
 	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
 	print "#define MONTK_IFMA_X2 {" . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . "}\n";
 	print <<"EOT";
-/* montk_gather52_C: out = the entry idx of a table of `entries` entries
- * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX),
- * every entry read; out and table 64-byte aligned. */
+/* montk_amm52x2p_K: the same two products in K registers, K = 1..MONTK_IFMA_X2P_KMAX,
+ * the numbers interleaved: limb t of the first at index 2t, of the second at
+ * 2t + 1, 4K limbs each (4K-3 <= L <= 4K; the limbs from L on 0). */
+#define MONTK_IFMA_X2P_LANES 4
+#define MONTK_IFMA_X2P_KMAX $X2P_KMAX
+EOT
+	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2p_$_" } 1 .. $X2P_KMAX) . ";\n";
+	print "#define MONTK_IFMA_X2P {" . join(', ', map { "montk_amm52x2p_$_" } 1 .. $X2P_KMAX) . "}\n";
+	print <<"EOT";
+/* montk_gather52_C: out = the entry idx0 of a table of `entries` entries
+ * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX), the
+ * odd limbs from entry idx1 (a packed pair's second number), every entry
+ * read; out and table 64-byte aligned. */
 #define MONTK_IFMA_GATHER_CMAX $GATHER_CMAX
 typedef void montk_gather_fn(uint64_t *out, const uint64_t *table, size_t entries,
-                             size_t stride, uint64_t idx);
+                             size_t stride, uint64_t idx0, uint64_t idx1);
 EOT
 	print "montk_gather_fn " . join(', ', map { "montk_gather52_$_" } 1 .. $GATHER_CMAX) . ";\n";
 	print "#define MONTK_IFMA_GATHER {" . join(', ', map { "montk_gather52_$_" } 1 .. $GATHER_CMAX) . "}\n";
@@ -590,6 +674,7 @@ my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast(1, $_) : amm($_) for 1 .. $X1_KMAX;
 	$code .= amm_fast(2, $_) for 1 .. $X2_KMAX;
+	$code .= amm_fast(1, $_, 2) for 1 .. $X2P_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
 if ($flavour eq '--header') {

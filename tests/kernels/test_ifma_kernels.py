@@ -89,9 +89,13 @@ def lib(tmp_path_factory, has_ifma):
         "API void two(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "             const uint64_t *n, const uint64_t *k0, size_t L)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2; t[k - 1](r, a, b, n, k0, L); }\n"
+        "API void packed(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
+        "                const uint64_t *n, const uint64_t *k0, size_t L)\n"
+        "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2P; t[k - 1](r, a, b, n, k0, L); }\n"
         "API void gather(int c, uint64_t *out, const uint64_t *table, size_t entries,\n"
-        "                size_t stride, uint64_t idx)\n"
-        "{ static montk_gather_fn *const t[] = MONTK_IFMA_GATHER; t[c - 1](out, table, entries, stride, idx); }\n")
+        "                size_t stride, uint64_t idx0, uint64_t idx1)\n"
+        "{ static montk_gather_fn *const t[] = MONTK_IFMA_GATHER;\n"
+        "  t[c - 1](out, table, entries, stride, idx0, idx1); }\n")
 
 
 @pytest.fixture(scope="module")
@@ -130,35 +134,51 @@ def check(r, n, a, b, L):
     assert v < 2 * n and v % n == a * b * pow(1 << (52 * L), -1, n) % n
 
 
+def side_by_side(values, span):
+    """The numbers one after the other, span limbs each."""
+    return sum((limbs(v, span) for v in values), [])
+
+
+def interleaved(values, span):
+    """Two numbers limb by limb: limb t of the first at 2t, of the second at 2t + 1."""
+    return [x for pair in zip(*(limbs(v, span) for v in values)) for x in pair]
+
+
 @pytest.mark.parametrize("alias", ["none", "ra", "rb"])
 def test_kernels_against_python(lib, alias):
+    """Every product kernel at the edges of its L (smallest, 3 below the
+    most, the most), both numbers of a pair with their own moduli and k0."""
     so, h = lib
     rng = random.Random(52)
     U64 = ctypes.c_uint64
-    for ways, lanes, kmax, fn in ((1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one),
-                                  (2, h["MONTK_IFMA_X2_LANES"], h["MONTK_IFMA_X2_KMAX"], so.two)):
+    for ways, lanes, kmax, fn, layout in (
+            (1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one, side_by_side),
+            (2, h["MONTK_IFMA_X2_LANES"], h["MONTK_IFMA_X2_KMAX"], so.two, side_by_side),
+            (2, h["MONTK_IFMA_X2P_LANES"], h["MONTK_IFMA_X2P_KMAX"], so.packed, interleaved)):
         for k in range(1, kmax + 1):
             span = k * lanes                 # limbs per number; L of them its own
-            for L in sorted({max(2, span - lanes + 1), span - 3, span}):
+            for L in sorted({max(2, span - lanes + 1), max(2, span - 3), span}):
                 for i, _ in enumerate(cases(rng, L)):
                     sets = [cases(rng, L)[i] for _ in range(ways)]
-                    a = (U64 * (ways * span))(*sum((limbs(s[1], span) for s in sets), []))
-                    b = (U64 * (ways * span))(*sum((limbs(s[2], span) for s in sets), []))
-                    n = (U64 * (ways * span))(*sum((limbs(s[0], span) for s in sets), []))
+                    a = (U64 * (ways * span))(*layout([s[1] for s in sets], span))
+                    b = (U64 * (ways * span))(*layout([s[2] for s in sets], span))
+                    n = (U64 * (ways * span))(*layout([s[0] for s in sets], span))
                     k0 = [(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets]
                     # r starts as junk where it is not an input
                     r = {"none": (U64 * (ways * span))(*[M52] * (ways * span)), "ra": a,
                          "rb": b}[alias]
                     fn(k, r, a, b, n, U64(k0[0]) if ways == 1 else (U64 * 2)(*k0), L)
+                    out = list(r)
                     for w, (nn, aa, bb) in enumerate(sets):
-                        check(r[w * span:w * span + L], nn, aa, bb, L)
-                        assert list(r[w * span + L:(w + 1) * span]) == [0] * (span - L), \
-                            "limbs past L not 0"
+                        mine = out[w::2] if layout is interleaved else out[w * span:(w + 1) * span]
+                        check(mine[:L], nn, aa, bb, L)
+                        assert mine[L:] == [0] * (span - L), "limbs past L not 0"
 
 
 def test_gather_against_python(lib):
-    """montk_gather52_C copies entry idx (C*8 limbs of it) whatever the
-    count, stride and position, and nothing past C*8 limbs of out."""
+    """montk_gather52_C copies entry idx0 (C*8 limbs of it), the odd limbs
+    from entry idx1, whatever the count, stride and position, and nothing
+    past C*8 limbs of out."""
     so, h = lib
     rng = random.Random(8)
     U64 = ctypes.c_uint64
@@ -170,14 +190,16 @@ def test_gather_against_python(lib):
             buf = (U64 * (entries * stride + 8))()
             tab = (ctypes.addressof(buf) + 63) // 64 * 64
             ctypes.memmove(tab, (U64 * len(words))(*words), 8 * len(words))
-            for idx in {0, entries - 1, rng.randrange(entries)}:
+            picks = {0, entries - 1, rng.randrange(entries)}
+            for idx0, idx1 in [(i, i) for i in picks] + [(i, rng.randrange(entries)) for i in picks]:
                 obuf = (U64 * (8 * c + 16))()
                 out = (ctypes.addressof(obuf) + 63) // 64 * 64
                 ctypes.memset(out, 0xa5, 8 * (8 * c + 8))
                 so.gather(c, ctypes.c_void_p(out), ctypes.c_void_p(tab), ctypes.c_size_t(entries),
-                          ctypes.c_size_t(8 * stride), U64(idx))
+                          ctypes.c_size_t(8 * stride), U64(idx0), U64(idx1))
                 got = list((U64 * (8 * c + 8)).from_address(out))
-                assert got[:8 * c] == words[idx * stride:idx * stride + 8 * c], (c, entries, idx)
+                want = [words[(idx1 if j % 2 else idx0) * stride + j] for j in range(8 * c)]
+                assert got[:8 * c] == want, (c, entries, idx0, idx1)
                 assert got[8 * c:] == [0xa5a5a5a5a5a5a5a5] * 8, "wrote past C*8 limbs"
 
 
@@ -409,9 +431,9 @@ def test_static_check_catches_leaks():
 # ---- the generator's counts per product ----------------------------------------------
 
 def count_tables(header):
-    """MONTK_IFMA_X1_COUNTS / X2 -> {kernel name: (madd[3], insns[3], peeled)}."""
+    """MONTK_IFMA_X1_COUNTS / X2 / X2P -> {kernel name: (madd[3], insns[3], peeled)}."""
     out = {}
-    for tab, prefix in (("X1", "montk_amm52_"), ("X2", "montk_amm52x2_")):
+    for tab, prefix in (("X1", "montk_amm52_"), ("X2", "montk_amm52x2_"), ("X2P", "montk_amm52x2p_")):
         body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
         rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d)\}", body)
         for k, row in enumerate(rows, 1):
@@ -455,8 +477,9 @@ def test_counts_match_the_object(has_ifma, tmp_path):
         got = parts[name]
         assert [len(p) for p in got] == insns, name
         assert [sum(i.startswith("vpmadd52") for i in p) for p in got] == madd, name
-        # a row: lo and hi of a*b_i and of n*m in each of K registers, and m, per product
-        K, copies = int(name.rsplit("_", 1)[1]), 2 if "x2" in name else 1
+        # a row: lo and hi of a*b_i and of n*m in each of K registers, and m, per
+        # instruction stream (a packed pair shares one)
+        K, copies = int(name.rsplit("_", 1)[1]), 2 if "x2_" in name else 1
         assert madd[1] == copies * (4 * K + 1), name
         # VPMADD52 after the loop (the normalisation has none) are a row run outside it
         assert peeled == (madd[2] > 0), name

@@ -32,8 +32,9 @@
  *   ifma2 NUM N1 B1 EL1 E1 N2 B2 EL2 E2   -> "R1 R2" (or "none"), the two
  *                                        at once
  *   kernel NUM WAYS                   -> the IFMA kernels mont_ifma_kernel
- *                                        picks: "two L SPAN" (a pair kernel),
- *                                        "one L SPAN", or "none"
+ *                                        picks: "packed L SPAN" (a pair kernel,
+ *                                        the numbers interleaved), "two L
+ *                                        SPAN", "one L SPAN", or "none"
  *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
  *                                        t-test between fixed and random
  *                                        secret inputs (see dudect() below);
@@ -701,7 +702,7 @@ static void do_kernel(const char *cmd)
 	if (!mont_ifma_kernel(num, ways, &k))
 		puts("none");
 	else
-		printf("%s %zu %zu\n", k.two ? "two" : "one", k.L, k.span);
+		printf("%s %zu %zu\n", k.packed ? "packed" : k.two ? "two" : "one", k.L, k.span);
 }
 
 static void do_dudect(const char *cmd)

@@ -62,15 +62,16 @@ def test_every_size(ifma, rng):
 
 
 def test_pair_kernels_up_to_2048_bit_factors(ifma):
-    """mont_modexp2 of 1024-, 1536- and 2048-bit numbers runs one pair
-    kernel (both products in one call), not two single products: L 52-bit
-    limbs for 64 num + 2 bits, in registers of 8."""
-    nums = (16, 24, 32)
+    """mont_modexp2 of 1024-, 1536- and 2048-bit numbers runs one packed
+    pair kernel (both products in one call, the numbers interleaved), not
+    two single products: L 52-bit limbs for 64 num + 2 bits, 4 of each
+    number in a register."""
+    nums = (3, 16, 24, 32)
     out, err = ifma.run([f"kernel {num} 2" for num in nums])
     assert err == ""
     for num, line in zip(nums, out):
         L = -(-(64 * num + 2) // 52)
-        assert line == f"two {L} {-(-L // 8) * 8}", (num, line)
+        assert line == f"packed {L} {-(-L // 4) * 4}", (num, line)
 
 
 def test_no_kernel_past_the_contract(ifma):

@@ -173,15 +173,31 @@ static int call_and_check(const char *name, void *k, struct wu_call *c, const ch
 }
 
 #ifdef MONT_HAVE_IFMA
-/* The IFMA kernels, when this CPU and OS run AVX-512 IFMA (gcc's cpu
- * model checks XCR0 too).  amm52_K / amm52x2_K: operand `which` (a, b,
- * n) with its last 64 bytes on the no-access page, L = 8K limbs (all of
- * its room read); gather52_C: the table's last entry ends there.  The
- * values do not matter: every case faults. */
-static int ifma_cases(uint8_t *guard, int *cases)
+/* The IFMA product kernels of each kind: amm52_K, amm52x2_K, amm52x2p_K. */
+static const struct {
+	const char *name;
+	size_t kmax, lanes, ways;	/* lanes: limbs of a number per register */
+} ifma_kinds[3] = {
+	{"montk_amm52_%zu", MONTK_IFMA_KMAX, MONTK_IFMA_LANES, 1},
+	{"montk_amm52x2_%zu", MONTK_IFMA_X2_KMAX, MONTK_IFMA_X2_LANES, 2},
+	{"montk_amm52x2p_%zu", MONTK_IFMA_X2P_KMAX, MONTK_IFMA_X2P_LANES, 2},
+};
+
+static void *ifma_kernel(int kind, size_t K)
 {
 	static montk_amm_fn *const x1[] = MONTK_IFMA_X1;
 	static montk_amm2_fn *const x2[] = MONTK_IFMA_X2;
+	static montk_amm2_fn *const x2p[] = MONTK_IFMA_X2P;
+	return kind == 0 ? (void *)x1[K - 1] : kind == 1 ? (void *)x2[K - 1] : (void *)x2p[K - 1];
+}
+
+/* The IFMA kernels, when this CPU and OS run AVX-512 IFMA (gcc's cpu
+ * model checks XCR0 too).  The products: operand `which` (a, b, n) with
+ * its last 64 bytes on the no-access page, L = all the limbs of a number
+ * (all of its room read); gather52_C: the table's last entry ends there.
+ * The values do not matter: every case faults. */
+static int ifma_cases(uint8_t *guard, int *cases)
+{
 	static montk_gather_fn *const g[] = MONTK_IFMA_GATHER;
 	static const char *const opname[3] = {"a", "b", "n"};
 	static uint64_t ops[3][2 * MONTK_IFMA_KMAX * MONTK_IFMA_LANES] __attribute__((aligned(64)));
@@ -194,28 +210,29 @@ static int ifma_cases(uint8_t *guard, int *cases)
 		printf("skip ifma: this CPU or OS does not run AVX-512 IFMA\n");
 		return 1;
 	}
-	for (int two = 0; two < 2; two++)
-		for (size_t K = 1; K <= (two ? MONTK_IFMA_X2_KMAX : MONTK_IFMA_KMAX); K++)
+	for (int kind = 0; kind < 3; kind++)
+		for (size_t K = 1; K <= ifma_kinds[kind].kmax; K++)
 			for (int which = 0; which < 3; which++) {
-				size_t room = (two ? 2 : 1) * K * (two ? MONTK_IFMA_X2_LANES : MONTK_IFMA_LANES);
+				int two = ifma_kinds[kind].ways == 2;
+				size_t L = K * ifma_kinds[kind].lanes, room = ifma_kinds[kind].ways * L;
 				uint64_t *p[3] = {ops[0], ops[1], ops[2]};
 				p[which] = (uint64_t *)(guard - 8 * (room - 8));
 				for (int o = 0; o < 3; o++)
 					for (size_t i = 0; i < room - (o == which ? 8 : 0); i++)
 						p[o][i] = (next(&s) & 0xfffffffffffffu) | (uint64_t)(o == 2);
-				struct wu_call c = {.fn = two ? (void *)x2[K - 1] : (void *)x1[K - 1]};
+				struct wu_call c = {.fn = ifma_kernel(kind, K)};
 				uint64_t args[6] = {(uintptr_t)r, (uintptr_t)p[0], (uintptr_t)p[1], (uintptr_t)p[2],
-				                    two ? (uintptr_t)k0 : 1, 8 * K};
+				                    two ? (uintptr_t)k0 : 1, L};
 				memcpy(c.arg, args, sizeof args);
-				snprintf(name, sizeof name, two ? "montk_amm52x2_%zu" : "montk_amm52_%zu", K);
-				snprintf(label, sizeof label, "L=%zu operand %s", 8 * K, opname[which]);
+				snprintf(name, sizeof name, ifma_kinds[kind].name, K);
+				snprintf(label, sizeof label, "L=%zu operand %s", L, opname[which]);
 				ok &= call_and_check(name, c.fn, &c, label, &s);
 				++*cases;
 			}
 	for (size_t C = 1; C <= MONTK_IFMA_GATHER_CMAX; C++) {
 		size_t entries = 4, stride = 64 * C;
 		struct wu_call c = {.fn = (void *)g[C - 1]};
-		uint64_t args[5] = {(uintptr_t)r, (uintptr_t)(guard + 64 - entries * stride), entries, stride, 3};
+		uint64_t args[6] = {(uintptr_t)r, (uintptr_t)(guard + 64 - entries * stride), entries, stride, 3, 3};
 		memcpy(c.arg, args, sizeof args);
 		snprintf(name, sizeof name, "montk_gather52_%zu", C);
 		snprintf(label, sizeof label, "entries=%zu operand table", entries);
