@@ -495,14 +495,15 @@ sub fast_first_row {
 
 # m and c of copy c from X = acc_0: m = lo(k0*X) (VPMADD52LUQ reads X mod
 # 2^52, all m needs), c = (X + 2^52 - 1) >> 52, the carry X + lo(n_0*m)
-# moves into the next lane 0.
+# moves into the next lane 0 (C holds X + 2^52 - 1; the shift by 52 is
+# fast_row_ab's unless direct).
 sub fast_mc {
 	my ($g, $c) = @_;
 	my ($a0, $XB, $C, $M) = ($g->{A}[$c][0], $g->{XB}, $g->{C}[$c], $g->{M}[$c]);
 	return ($g->{ways} == 2 ? "\tvshufi64x2\t\$0," . zmm($a0) . "," . zmm($a0)
 	                         : "\tvpbroadcastq\t" . xmm($a0)) . "," . zmm($XB) . "\n"
 	     . "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
-	     . "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n"
+	     . ($g->{direct} ? "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n" : '')
 	     . vclear($M)
 	     . "\tvpmadd52luq\t" . $g->{K0}[$c] . "," . zmm($XB) . "," . zmm($M) . "\n";
 }
@@ -517,7 +518,8 @@ sub fast_row {
 # acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0: the shift moves
 # every limb down one lane (ZERO into the top); the a_j*b products of
 # register j are summed in T, which joins acc_j with one VPADDQ (direct:
-# into acc_j itself).
+# into acc_j itself), those of register 0 in H, which takes hi(n_0*m) too
+# before it joins acc_0 (fast_row_nm).
 sub fast_row_ab {
 	my ($g, $c, $last) = @_;
 	my ($K, $T, $BN, $B) = ($g->{K}, $g->{T}, $g->{BN}, $g->{B}[$c]);
@@ -528,20 +530,22 @@ sub fast_row_ab {
 	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
 	for my $j (0 .. $K - 1) {
 		my $aj = fast_off($g, $c, $j) . "(%rsi)";
-		my $to = $g->{direct} ? $a[$j] : $T;
-		$r .= vclear($T) if $to == $T;
+		my $to = $g->{direct} ? $a[$j] : $j ? $T : $g->{H};
+		$r .= vclear($to) unless $to == $a[$j];
 		$r .= "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($to) . "\n";
 		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($to) . "\n" unless $last;
-		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($to) . "," . zmm($to) . "{%k1}\n" unless $j;
+		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($to) . "," . zmm($to) . "{%k1}\n"
+			if $to == $a[0];
 		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n" if $to == $T;
 	}
 	return $r;
 }
 
 # acc += lo(n'*m) + hi(n*m), register 0 first: its lane 0, the next X, waits
-# for hi(n_0*m) (in H) and lo(n'_0*m) = lo(n_1*m) (in T), two VPADDQ on the
-# m chain; the other registers take both directly (direct: register 0
-# too). Then the next row's m, c and b_i (b_{i+1} from BN).
+# for hi(n_0*m) (into H, which holds register 0's a*b products) and
+# lo(n'_0*m) = lo(n_1*m) (into T, which starts as c in lane 0: the carry
+# joins without a VPADDQ of its own), two VPADDQ on the m chain; the
+# other registers take both directly (direct: register 0 too). Then the next row's m, c and b_i (b_{i+1} from BN).
 sub fast_row_nm {
 	my ($g, $c, $last) = @_;
 	my ($H, $T, $M) = ($g->{H}, $g->{T}, $g->{M}[$c]);
@@ -555,8 +559,9 @@ sub fast_row_nm {
 			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n";
 			next;
 		}
-		$r .= vclear($H) . "\tvpmadd52huq\t" . $n->(0) . "," . zmm($H) . "\n"
-		    . vclear($T) . "\tvpmadd52luq\t" . $np->(0) . "," . zmm($T) . "\n"
+		$r .= "\tvpsrlq\t\$52," . zmm($g->{C}[$c]) . "," . zmm($T) . "{%k1}{z}\t# c\n"
+		    . "\tvpmadd52huq\t" . $n->(0) . "," . zmm($H) . "\n"
+		    . "\tvpmadd52luq\t" . $np->(0) . "," . zmm($T) . "\n"
 		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n"
 		    . "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n";
 	}
