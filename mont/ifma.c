@@ -66,8 +66,8 @@ void mont_pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
 /* The state of `ways` exponentiations side by side: each array holds
  * the ways' numbers one after the other, span limbs apart (a multiple of
  * 8: every way starts on a 64-byte line, as the table lookup wants), or
- * packed (k->packed: limb t of way i at 2t + i, both in 2 span limbs);
- * the limbs from L to span 0. */
+ * for the pair kernel (k->two) interleaved: limb t of way i at 2t + i,
+ * both in 2 span limbs; the limbs from L to span 0. */
 struct run {
 	const struct mont_ifma *k;
 	int ways;
@@ -79,7 +79,7 @@ struct run {
 /* Where limb t of way i is. */
 static size_t at(const struct run *s, int i, size_t t)
 {
-	return s->k->packed ? 2 * t + (size_t)i : (size_t)i * s->span + t;
+	return s->k->two ? 2 * t + (size_t)i : (size_t)i * s->span + t;
 }
 
 /* Way i of dst = the num-limb x in 52-bit limbs (the rest of dst as it
@@ -108,13 +108,13 @@ static void get52(const struct run *s, uint64_t *x, int i, const uint64_t *src,
 }
 
 /* dst = the table entry idx[i] for every way i: one lookup of both ways'
- * limbs when packed. */
+ * limbs when interleaved. */
 static void lookup(const struct run *s, uint64_t *dst, const uint64_t *table,
                    size_t entries, const uint64_t *idx)
 {
 	const size_t stride = s->ways * s->span;
 
-	if (s->k->packed) {
+	if (s->k->two) {
 		s->k->gather(dst, table, stride, entries, stride, idx[0], idx[1]);
 		return;
 	}

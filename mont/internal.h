@@ -73,9 +73,9 @@ struct mont_impl {
 
 /* The IFMA kernels (perlasm/x86_64-ifma.pl): almost Montgomery products
  * of L limbs of 52 bits, r = a*b/2^(52L) mod n, r < 2n; two: two such
- * products at once, each argument holding both sets (span limbs each, one
- * after the other, or packed: interleaved limb by limb; the limbs from L
- * on 0) and k0 pointing at both k0 values. */
+ * products at once, each argument holding both sets interleaved limb by
+ * limb (span limbs each; the limbs from L on 0) and k0 pointing at both k0
+ * values. */
 typedef void mont_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                          const uint64_t *n, uint64_t k0, size_t L);
 typedef void mont_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
@@ -89,10 +89,10 @@ typedef void mont_gather_fn(uint64_t *out, const uint64_t *table, size_t width,
                             uint64_t idx1);
 struct mont_ifma {
 	mont_amm_fn *one;	/* one product of L limbs (NULL when two is set) */
-	mont_amm2_fn *two;	/* two at once, or NULL: call one twice */
+	mont_amm2_fn *two;	/* two at once, the numbers interleaved, or NULL:
+				 * call one twice */
 	size_t L;		/* 52-bit limbs per number: R = 2^(52L) */
-	size_t span;		/* limbs each number takes: L rounded up to 8 (4 packed) */
-	int packed;		/* two's numbers interleaved: limb t of way i at 2t + i */
+	size_t span;		/* limbs each number takes: L rounded up to 8 (4 in two) */
 	mont_gather_fn *gather;	/* the table lookup */
 };
 

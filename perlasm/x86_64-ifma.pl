@@ -15,17 +15,15 @@
 # first: x = sum x_j 2^(52j). R = 2^(52L). The kernels compute an "almost
 # Montgomery" product (AMM):
 #   montk_amm52_K(r, a, b, n, k0, L)    r = a*b/R mod n, r < 2n
-#   montk_amm52x2_K(r, a, b, n, k0, L)  the same for two independent sets:
-#                                       r[0..8K), a[0..8K), ... is the
-#                                       first, r[8K..16K), ... the second;
-#                                       k0[0], k0[1]
-#   montk_amm52x2p_K(r, a, b, n, k0, L) the same pair packed: limb t of the
-#                                       first number at index 2t, of the
-#                                       second at 2t + 1 (see "Packed
-#                                       pairs" below)
-# with K vector registers of 8 limbs per number, of which the first L are
-# the number's (8K-7 <= L <= 8K: the row loop runs L times, so 1024-bit
-# numbers take 20 rows, not 24) and the rest 0, n odd,
+#   montk_amm52x2p_K(r, a, b, n, k0, L) the same for two independent sets,
+#                                       packed: limb t of the first
+#                                       number at index 2t, of the second
+#                                       at 2t + 1; k0[0], k0[1] (see
+#                                       "Packed pairs" below)
+# with K vector registers of 8 limbs per number (4 of each of a pair), of
+# which the first L are the number's (8K-7 <= L <= 8K, 4K-3 <= L <= 4K
+# packed: the row loop runs L times, so 1024-bit numbers take 20 rows, not
+# 24) and the rest 0, n odd,
 # k0 = -n^-1 mod 2^52, 4n <= R, every limb of a, b and n below 2^52, a, b
 # < 2n. Then r < (2n*2n + R*n)/R <= 2n: outputs feed the next product
 # without a final subtraction (modexp subtracts once, at the very end).
@@ -99,8 +97,10 @@
 # interleaved lane by lane, each register holding 4 limbs of each, run as
 # one product of amm_fast with 2L lanes: no lane wasted (1024 bits: 5
 # registers, not 2 x 3 of 24 lanes for 20 limbs) and one instruction
-# stream for both, 4K+1 VPMADD52 and K+1 shuffles per row where the two
-# copies of x2 take 2(4K+1) and 2(K+2) at K=3. What the layout changes:
+# stream for both, 4K+1 VPMADD52 and K+1 shuffles per row where the pair
+# kernel it replaced (x2: two copies of amm_fast's row side by side, K=3
+# registers of 8 lanes per number) took 2(4K+1) and 2(K+2) at K=3. What
+# the layout changes:
 # b_i of both is one 128-bit broadcast (VBROADCASTI64X2, a load), X of
 # both (lanes 0 and 1) goes to every 128-bit block with VSHUFI64X2, k0 is
 # [k0_0, k0_1] in every block, the row's shift and n' move 2 lanes (one
@@ -108,9 +108,11 @@
 # each number through its own lanes (carry_pair). Every index and shift
 # is the same for both numbers, so VALIGNQ serves, where halves of 256
 # bits would need two-source permutes. Per product, chained calls, best
-# of 15 x 2000, pinned: 1024 bits 125 ns (x2 of K=3: 158), 1536 (L=30)
-# 269 against 280, 2048 (L=40) 436 against 437, and faster at every
-# smaller size (L=4: 29 against 42 ns), so mont_modexp2 runs x2p only.
+# of 15 x 2000, pinned, against x2: 1024 bits 125 ns (x2 of K=3: 158),
+# 1536 (L=30) 269 against 280, 2048 (L=40) 436 against 437, and faster at
+# every smaller size (L=4: 29 against 42 ns); past 2048 bits, where two
+# single products ran, L=41: 460 against 2 x 291, L=48: 559 against
+# 2 x 328.
 use strict;
 use warnings;
 use FindBin;
@@ -127,22 +129,20 @@ my $caps = Asmcap->load($capsfile);
 # (avx512vl), VALIGNQ, VPCMPUQ, KMOVW, VPBROADCASTQ from a GPR (avx512f).
 my $ifma = $caps->has('avx512ifma') && $caps->has('avx512vl') && $caps->has('avx512f');
 
-# Lanes per register: zmm for one product (x1) and two (x2, amm_fast; see
-# "Width" above).
-my %WIDTH = (x1 => 8, x2 => 8);
+# Lanes per register: zmm (see "Width" above).
+my %WIDTH = (x1 => 8);
 # Kernels for K = 1..KMAX registers per number: amm_fast up to
 # X1_FAST_KMAX (K + 10 <= 22), amm beyond (K + 6 <= 22).
 my $X1_KMAX = 16;
 my $X1_FAST_KMAX = 12;
-# From this K one product alone takes every product in place, as the pairs
-# do ("direct" in fast_regs): its row has enough work to cover the longer
+# From this K one product takes every product in place ("direct" in
+# fast_regs): its row has enough work to cover the longer
 # chain. Measured (montbench amm52, ns per product, best of two interleaved
 # runs): K=5 (2048 bits) 260 with register 0 and a*b through T against 308
 # direct; K=7 (2560) 417 direct against 458; K=8 and K=10 (3072, 4096)
 # 509 and 791 direct against 610 and 972 before. No multiple of 512 bits
 # needs K=6.
 my $X1_DIRECT_KMIN = 7;
-my $X2_KMAX = 5;		# up to L = 40: 2048-bit factors (2(K+3)+6 <= 22)
 # The packed pairs (x2p): amm_fast's single product with the two numbers
 # interleaved lane by lane, 4 limbs of each per register, K = 1..X2P_KMAX
 # (K + 10 <= 22).
@@ -162,14 +162,15 @@ sub reg32 {	# %rdx -> %edx, %r9 -> %r9d
 	return $r =~ /^%r(\d+)$/ ? "%r$1d" : $r =~ s/^%r/%e/r;
 }
 
-# Normalisation of the accumulators @$A (one list of K registers per copy),
-# stored to r at $off->(copy, register) (see the header). $ways numbers
+# Normalisation of the accumulator @$A (K registers), stored to r, register
+# j at byte 64j (see the header). $ways numbers
 # interleaved lane by lane in each register (1, or 2: the packed pairs)
 # carry each within its own lanes. Uses rax, rcx, rdx, rsi, r8, r9, r10,
 # r11, %k2 and the four vector registers @$tmp; zeroes the general
 # registers it used.
 sub normalise {
-	my ($name, $K, $lanes, $A, $MASK, $ZERO, $tmp, $off, $ways) = @_;
+	my ($name, $K, $lanes, $A, $MASK, $ZERO, $tmp, $ways) = @_;
+	my @a = @$A;
 	my $v = $lanes == 8 ? 'zmm' : 'ymm';
 	my $y = sub { "%$v$_[0]" };
 	my ($C0, $C1, $U, $ONE) = @$tmp;
@@ -178,41 +179,38 @@ sub normalise {
 	my @G = ('%rdx', '%r9', '%r11')[0 .. $words - 1];
 	my @P = ('%rcx', '%rsi', '%r8')[0 .. $words - 1];
 	my $s = "\tvpsrlq\t\$51," . $y->($MASK) . "," . $y->($ONE) . "\t# 1 in every lane\n";
-	for my $c (0 .. $#$A) {
-		my @a = @{ $A->[$c] };
-		$s .= "\t# copy $c: acc_j mod 2^52 + (acc_{j-1} >> 52)\n";
-		my $prev = $ZERO;
-		for my $j (0 .. $K - 1) {
-			my $cj = $j % 2 ? $C1 : $C0;
-			$s .= "\tvpsrlq\t\$52," . $y->($a[$j]) . "," . $y->($cj) . "\n"
-			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
-			    . "\tvalignq\t\$" . ($lanes - $ways) . "," . $y->($prev) . "," . $y->($cj) . "," . $y->($U) . "\n"
-			    . "\tvpaddq\t" . $y->($U) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n";
-			$prev = $cj;
+	$s .= "\t# acc_j mod 2^52 + (acc_{j-1} >> 52)\n";
+	my $prev = $ZERO;
+	for my $j (0 .. $K - 1) {
+		my $cj = $j % 2 ? $C1 : $C0;
+		$s .= "\tvpsrlq\t\$52," . $y->($a[$j]) . "," . $y->($cj) . "\n"
+		    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
+		    . "\tvalignq\t\$" . ($lanes - $ways) . "," . $y->($prev) . "," . $y->($cj) . "," . $y->($U) . "\n"
+		    . "\tvpaddq\t" . $y->($U) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n";
+		$prev = $cj;
+	}
+	$s .= "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per lane\n";
+	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
+	for my $j (0 .. $K - 1) {
+		my $w = int($lanes * $j / 64);
+		my $pos = $lanes * $j % 64;
+		for my $gp ([6, $G[$w]], [0, $P[$w]]) {
+			$s .= "\tvpcmpuq\t\$$gp->[0]," . $y->($MASK) . "," . $y->($a[$j]) . ",%k2\n"
+			    . "\tkmovw\t%k2,%eax\n";
+			$s .= "\tshl\t\$$pos,%rax\n" if $pos;
+			$s .= "\tor\t%rax,$gp->[1]\n";
 		}
-		$s .= "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per lane\n";
-		$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
-		for my $j (0 .. $K - 1) {
-			my $w = int($lanes * $j / 64);
-			my $pos = $lanes * $j % 64;
-			for my $gp ([6, $G[$w]], [0, $P[$w]]) {
-				$s .= "\tvpcmpuq\t\$$gp->[0]," . $y->($MASK) . "," . $y->($a[$j]) . ",%k2\n"
-				    . "\tkmovw\t%k2,%eax\n";
-				$s .= "\tshl\t\$$pos,%rax\n" if $pos;
-				$s .= "\tor\t%rax,$gp->[1]\n";
-			}
-		}
-		$s .= $ways == 1 ? carry_words(\@G, \@P) : carry_pair(\@G, \@P);
-		for my $j (0 .. $K - 1) {
-			my $w = int($lanes * $j / 64);
-			my $pos = $lanes * $j % 64;
-			$s .= "\tmov\t$G[$w],%rax\n";
-			$s .= "\tshr\t\$$pos,%rax\n" if $pos;
-			$s .= "\tkmovw\t%eax,%k2\n"
-			    . "\tvpaddq\t" . $y->($ONE) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "{%k2}\n"
-			    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
-			    . "\tvmovdqu64\t" . $y->($a[$j]) . "," . $off->($c, $j) . "(%rdi)\n";
-		}
+	}
+	$s .= $ways == 1 ? carry_words(\@G, \@P) : carry_pair(\@G, \@P);
+	for my $j (0 .. $K - 1) {
+		my $w = int($lanes * $j / 64);
+		my $pos = $lanes * $j % 64;
+		$s .= "\tmov\t$G[$w],%rax\n";
+		$s .= "\tshr\t\$$pos,%rax\n" if $pos;
+		$s .= "\tkmovw\t%eax,%k2\n"
+		    . "\tvpaddq\t" . $y->($ONE) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "{%k2}\n"
+		    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
+		    . "\tvmovdqu64\t" . $y->($a[$j]) . "," . 64 * $j . "(%rdi)\n";
 	}
 	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
 	return $s;
@@ -320,7 +318,7 @@ sub amm {
 	my $row = $s;
 	# Normalisation (see the header). Free now: rax, rcx, rdx, rsi, r8,
 	# r9, r10, r11; B, M, K0 and T.
-	$s = normalise($name, $K, 8, [ \@a ], $MASK, $ZERO, [$B, $M, $K0, $T], $off, 1);
+	$s = normalise($name, $K, 8, \@a, $MASK, $ZERO, [$B, $M, $K0, $T], 1);
 	# No secret stays in a register: the vectors, the opmasks, the words.
 	$s .= "\tvpxorq\t" . join(',', ($x->($_)) x 3) . "\n" for @POOL[0 .. $#POOL - @free];
 	$s .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n";
@@ -328,7 +326,8 @@ sub amm {
 	return tally($name, $pre, $row, $s, 0);
 }
 
-# One or two products with the m chain shortened (512-bit registers).
+# One product with the m chain shortened (512-bit registers), or a packed
+# pair as one product of 2L lanes (see "Packed pairs" above).
 # The row update of "The row loop" above, rewritten so that the chain from
 # one row's m to the next runs through as few operations as possible and
 # the shuffles, which share the IFMA units here, are few (measured on this
@@ -346,18 +345,16 @@ sub amm {
 # next X is lane 0 of acc', whose only terms waiting for m are hi(n_0*m)
 # and lo(n_1*m): from m to the next m a VPMADD52, two VPADDQ, VPBROADCASTQ
 # and the VPMADD52 with k0, about 14.4 cycles (the direct form, see
-# fast_regs, takes a longer chain for fewer operations); two products fill
-# the IFMA units (4K+1 products and K+2 shuffles per row each). b_{i+1},
-# broadcast for lo(a*b_{i+1}), stays in a register for the next row's
-# hi(a*b_{i+1}).
+# fast_regs, takes a longer chain for fewer operations; 4K+1 products and
+# K+2 shuffles per row). b_{i+1}, broadcast for lo(a*b_{i+1}), stays in a
+# register for the next row's hi(a*b_{i+1}).
 sub amm_fast {
-	my ($copies, $K, $ways) = @_;
-	my $g = fast_regs($copies, $K, $ways // 1);
+	my ($K, $ways) = @_;
+	my $g = fast_regs($K, $ways);
 	my $l = ".L$g->{name}";
-	my $s = fast_entry($g);
-	$s .= fast_first_row($g, $_) for 0 .. $copies - 1;
-	return tally($g->{name}, $s . "\tdec\t%r9d\t\t\t# rows: L - 1 in the loop, the last peeled\n$l:\n",
-	             fast_row($g, 0) . "\tlea\t" . 8 * $g->{ways} . "(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n",
+	return tally($g->{name}, fast_entry($g) . fast_first_row($g)
+	             . "\tdec\t%r9d\t\t\t# rows: L - 1 in the loop, the last peeled\n$l:\n",
+	             fast_row($g, 0) . "\tlea\t" . 8 * $ways . "(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n",
 	             "\t# the last row\n" . fast_row($g, 1) . fast_exit($g), 1);
 }
 
@@ -391,7 +388,6 @@ sub count_table {
 struct montk_ifma_count { unsigned madd[3], insns[3], peeled; };
 EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
-	     . "#define MONTK_IFMA_X2_COUNTS {" . join(', ', map { $row->("montk_amm52x2_$_") } 1 .. $X2_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n";
 }
 
@@ -399,48 +395,32 @@ sub zmm { "%zmm$_[0]" }
 sub xmm { "%xmm$_[0]" }
 sub vclear { "\tvpxorq\t" . join(',', (xmm($_[0])) x 3) . "\n" }	# the whole zmm = 0
 
-# amm_fast's registers (numbers from @POOL) for $copies products of K
-# registers: per copy the accumulator A (K registers), m, c and b_i in
-# every lane, and k0 in every lane (K0: the operand, a register for one
-# product; for two, which need the registers for K up to 5, a vector in
-# the frame, read once per row like n'); shared: MASK (2^52 - 1 in every
-# lane), ZERO, BN (b_{i+1}), the product temporaries T and H, XB (X
-# broadcast); used: how many of @POOL. The frame holds n' of each copy, K
-# registers, then the pairs' k0 vectors, 64-byte aligned.
+# amm_fast's registers (numbers from @POOL) for a product of K registers
+# whose $ways numbers are interleaved lane by lane: the accumulator A (K
+# registers), m, c and b_i in every lane, k0 in every lane (K0), MASK
+# (2^52 - 1 in every lane), ZERO, BN (b_{i+1}), the product temporaries T
+# and H, XB (X broadcast); used: how many of @POOL. The frame holds n', K
+# registers, 64-byte aligned.
 sub fast_regs {
-	my ($copies, $K, $ways) = @_;
+	my ($K, $ways) = @_;
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
-	my $inframe = $copies == 2;
-	# direct, the pairs and the wide single products: every register takes
-	# every product in place, no T or H and no VPADDQ, so a register-row
-	# is 4 VPMADD52 and a VALIGNQ, 5 operations on the two ports both
-	# take, not 6 (9 for register 0). The register's chain through a row
-	# grows to the VALIGNQ and four dependent VPMADD52 (about 19 cycles;
-	# the m chain, register 0's, 20), which the rest of the row covers
-	# when it is long enough: the other copy's half (2(5K+5) operations,
-	# 20 cycles at K=3), or K >= X1_DIRECT_KMIN registers. Otherwise
-	# register 0 and the a*b products of every register go through T and
-	# H (the m chain then about 13 cycles).
-	my $g = { copies => $copies, K => $K, L => 8 * $K, ways => $ways,
-	          direct => $copies == 2 || $K >= $X1_DIRECT_KMIN,
-	          frame => 64 * ($K + $inframe) * $copies + 64,
-	          name => $copies == 2 ? "montk_amm52x2_$K" : $ways == 2 ? "montk_amm52x2p_$K"
-	                                                             : "montk_amm52_$K" };
-	for my $c (0 .. $copies - 1) {
-		$g->{A}[$c] = [ map { $take->() } 1 .. $K ];
-		($g->{M}[$c], $g->{C}[$c], $g->{B}[$c]) = map { $take->() } 1 .. 3;
-		$g->{K0}[$c] = $inframe ? 64 * ($copies * $K + $c) . "(%r10)" : zmm($take->());
-	}
-	@$g{qw(MASK ZERO BN T H XB)} = map { $take->() } 1 .. 6;
+	# direct, the wide single products: every register takes every product
+	# in place, no T or H and no VPADDQ, so a register-row is 4 VPMADD52
+	# and a VALIGNQ, 5 operations on the two ports both take, not 6 (9 for
+	# register 0). The register's chain through a row grows to the VALIGNQ
+	# and four dependent VPMADD52 (about 19 cycles; the m chain, register
+	# 0's, 20), which the rest of the row covers when it is long enough:
+	# K >= X1_DIRECT_KMIN registers. Otherwise register 0 and the a*b
+	# products of every register go through T and H (the m chain then
+	# about 13 cycles).
+	my $g = { K => $K, ways => $ways, direct => $K >= $X1_DIRECT_KMIN, frame => 64 * $K + 64,
+	          name => $ways == 2 ? "montk_amm52x2p_$K" : "montk_amm52_$K" };
+	$g->{A} = [ map { $take->() } 1 .. $K ];
+	@$g{qw(M C B K0 MASK ZERO BN T H XB)} = map { $take->() } 1 .. 10;
 	$g->{used} = @POOL - @free;
 	return $g;
 }
-
-# Byte offsets of register j of copy c: in a, b, n and r (the copies are
-# 8K limbs apart), and of n' on the stack (from %r10).
-sub fast_off { my ($g, $c, $j) = @_; 8 * $g->{L} * $c + 64 * $j }
-sub fast_np { my ($g, $c, $j) = @_; 64 * ($c * $g->{K} + $j) }
 
 # b_i of every number in each of its lanes, from byte $at of b: one limb
 # in every lane, or the packed pair's two limbs (b_i of each, side by
@@ -450,70 +430,58 @@ sub fast_b {
 	return ($g->{ways} == 2 ? "\tvbroadcasti64x2\t" : "\tvpbroadcastq\t") . "$at(%rdx)," . zmm($to) . "\n";
 }
 
-# The entry: the frame (%r10 = its 64-byte aligned start), k0 of each copy
-# in every lane, MASK, ZERO, and the opmasks %k2 (lanes 0-6) and %k1
-# (lane 0).
+# The entry: the frame (%r10 = its 64-byte aligned start), k0 (of each
+# number) in every lane, MASK, ZERO, and the opmasks %k2 (all lanes but
+# the top limb's) and %k1 (limb 0's lanes).
 sub fast_entry {
 	my ($g) = @_;
-	my ($name, $copies) = @$g{qw(name copies)};
-	my @k0 = $copies == 2 ? ('%r8', '%r11') : ('%r8');
-	my $ways = $g->{ways};
-	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
-	      . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
-	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
-	for my $c (0 .. $copies - 1) {	# a K0 in the frame goes there through T
-		my $k0 = $g->{K0}[$c];
-		$s .= ($ways == 2 ? "\tvbroadcasti64x2\t(%r8)," : "\tvpbroadcastq\t$k0[$c],")
-		    . ($k0 =~ /^%/ ? $k0 : zmm($g->{T})) . "\n";
-		$s .= "\tvmovdqu64\t" . zmm($g->{T}) . ",$k0\n" unless $k0 =~ /^%/;
-	}
-	return $s . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
+	my ($name, $ways) = @$g{qw(name ways)};
+	return "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
+	     . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n"
+	     . ($ways == 2 ? "\tvbroadcasti64x2\t(%r8)," : "\tvpbroadcastq\t%r8,") . zmm($g->{K0}) . "\n"
+	     . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
 	     . "\tvpbroadcastq\t%rax," . zmm($g->{MASK}) . "\n" . vclear($g->{ZERO})
 	     . sprintf("\tmov\t\$0x%x,%%eax\n\tkmovw\t%%eax,%%k2\t\t# lanes 0-%d\n", 0xff >> $ways, 7 - $ways)
 	     . sprintf("\tmov\t\$%d,%%eax\n\tkmovw\t%%eax,%%k1\t\t# limb 0: lanes 0-%d\n", (1 << $ways) - 1,
 	               $ways - 1);
 }
 
-# Row 0 of copy c: n' to the stack (n'_j = n_{j+1}: each register loaded
-# one limb up; the last load keeps lanes 0-6 (%k2) and zeroes lane 7, past
-# n, so the top limb of n' is 0 and nothing past n is read), then
-# acc = lo(a*b_0), the first m and c.
+# Row 0: n' to the stack (n'_j = n_{j+1}: each register loaded one limb
+# up; the last load keeps the lanes below the top limb (%k2) and zeroes
+# the top limb's, past n, so the top limb of n' is 0 and nothing past n
+# is read), then acc = lo(a*b_0), the first m and c.
 sub fast_first_row {
-	my ($g, $c) = @_;
-	my ($K, $T, $B, $A) = ($g->{K}, $g->{T}, $g->{B}[$c], $g->{A}[$c]);
-	my $s = "\t# copy $c: n' (one limb down, the top limb 0) to the stack\n";
+	my ($g) = @_;
+	my ($K, $T, $B, $A) = @$g{qw(K T B A)};
+	my $s = "\t# n' (one limb down, the top limb 0) to the stack\n";
 	for my $j (0 .. $K - 1) {
-		$s .= "\tvmovdqu64\t" . (fast_off($g, $c, $j) + 8 * $g->{ways}) . "(%rcx)," . zmm($T)
+		$s .= "\tvmovdqu64\t" . (64 * $j + 8 * $g->{ways}) . "(%rcx)," . zmm($T)
 		    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
-		    . "\tvmovdqu64\t" . zmm($T) . "," . fast_np($g, $c, $j) . "(%r10)\n";
+		    . "\tvmovdqu64\t" . zmm($T) . "," . 64 * $j . "(%r10)\n";
 	}
-	$s .= "\t# acc = lo(a*b_0); the first m and c\n" . fast_b($g, fast_off($g, $c, 0), $B);
-	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . fast_off($g, $c, $_) . "(%rsi)," . zmm($B)
+	$s .= "\t# acc = lo(a*b_0); the first m and c\n" . fast_b($g, 0, $B);
+	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . 64 * $_ . "(%rsi)," . zmm($B)
 	    . "," . zmm($A->[$_]) . "\n" for 0 .. $K - 1;
-	return $s . fast_mc($g, $c);
+	return $s . fast_mc($g);
 }
 
-# m and c of copy c from X = acc_0: m = lo(k0*X) (VPMADD52LUQ reads X mod
-# 2^52, all m needs), c = (X + 2^52 - 1) >> 52, the carry X + lo(n_0*m)
-# moves into the next lane 0 (C holds X + 2^52 - 1; the shift by 52 is
-# fast_row_ab's unless direct).
+# m and c from X = acc_0: m = lo(k0*X) (VPMADD52LUQ reads X mod 2^52, all
+# m needs), c = (X + 2^52 - 1) >> 52, the carry X + lo(n_0*m) moves into
+# the next lane 0 (C holds X + 2^52 - 1; the shift by 52 is fast_row_nm's
+# unless direct).
 sub fast_mc {
-	my ($g, $c) = @_;
-	my ($a0, $XB, $C, $M) = ($g->{A}[$c][0], $g->{XB}, $g->{C}[$c], $g->{M}[$c]);
+	my ($g) = @_;
+	my ($a0, $XB, $C, $M) = ($g->{A}[0], @$g{qw(XB C M)});
 	return ($g->{ways} == 2 ? "\tvshufi64x2\t\$0," . zmm($a0) . "," . zmm($a0)
 	                         : "\tvpbroadcastq\t" . xmm($a0)) . "," . zmm($XB) . "\n"
 	     . "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
 	     . ($g->{direct} ? "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n" : '')
 	     . vclear($M)
-	     . "\tvpmadd52luq\t" . $g->{K0}[$c] . "," . zmm($XB) . "," . zmm($M) . "\n";
+	     . "\tvpmadd52luq\t" . zmm($g->{K0}) . "," . zmm($XB) . "," . zmm($M) . "\n";
 }
 
-# One row of every copy; the last has no b_{i+1} and no next m.
-sub fast_row {
-	my ($g, $last) = @_;
-	return join '', map { fast_row_ab($g, $_, $last) . fast_row_nm($g, $_, $last) }
-		0 .. $g->{copies} - 1;
-}
+# One row; the last has no b_{i+1} and no next m.
+sub fast_row { my ($g, $last) = @_; fast_row_ab($g, $last) . fast_row_nm($g, $last) }
 
 # acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0: the shift moves
 # every limb down one lane (ZERO into the top); the a_j*b products of
@@ -521,20 +489,20 @@ sub fast_row {
 # into acc_j itself), those of register 0 in H, which takes hi(n_0*m) too
 # before it joins acc_0 (fast_row_nm).
 sub fast_row_ab {
-	my ($g, $c, $last) = @_;
-	my ($K, $T, $BN, $B) = ($g->{K}, $g->{T}, $g->{BN}, $g->{B}[$c]);
-	my @a = @{ $g->{A}[$c] };
-	my $r = "\t# copy $c: acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
-	$r .= fast_b($g, fast_off($g, $c, 0) + 8 * $g->{ways}, $BN) unless $last;
+	my ($g, $last) = @_;
+	my ($K, $T, $BN, $B) = @$g{qw(K T BN B)};
+	my @a = @{ $g->{A} };
+	my $r = "\t# acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
+	$r .= fast_b($g, 8 * $g->{ways}, $BN) unless $last;
 	$r .= "\tvalignq\t\$$g->{ways}," . zmm($a[$_]) . "," . zmm($_ < $K - 1 ? $a[$_ + 1] : $g->{ZERO})
 	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
 	for my $j (0 .. $K - 1) {
-		my $aj = fast_off($g, $c, $j) . "(%rsi)";
+		my $aj = 64 * $j . "(%rsi)";
 		my $to = $g->{direct} ? $a[$j] : $j ? $T : $g->{H};
 		$r .= vclear($to) unless $to == $a[$j];
 		$r .= "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($to) . "\n";
 		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($to) . "\n" unless $last;
-		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($to) . "," . zmm($to) . "{%k1}\n"
+		$r .= "\tvpaddq\t" . zmm($g->{C}) . "," . zmm($to) . "," . zmm($to) . "{%k1}\n"
 			if $to == $a[0];
 		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n" if $to == $T;
 	}
@@ -545,13 +513,14 @@ sub fast_row_ab {
 # for hi(n_0*m) (into H, which holds register 0's a*b products) and
 # lo(n'_0*m) = lo(n_1*m) (into T, which starts as c in lane 0: the carry
 # joins without a VPADDQ of its own), two VPADDQ on the m chain; the
-# other registers take both directly (direct: register 0 too). Then the next row's m, c and b_i (b_{i+1} from BN).
+# other registers take both directly (direct: register 0 too). Then the
+# next row's m, c and b_i (b_{i+1} from BN).
 sub fast_row_nm {
-	my ($g, $c, $last) = @_;
-	my ($H, $T, $M) = ($g->{H}, $g->{T}, $g->{M}[$c]);
-	my @a = @{ $g->{A}[$c] };
-	my $n = sub { fast_off($g, $c, $_[0]) . "(%rcx)," . zmm($M) };	# n_j, m
-	my $np = sub { fast_np($g, $c, $_[0]) . "(%r10)," . zmm($M) };	# n'_j, m
+	my ($g, $last) = @_;
+	my ($H, $T, $M) = @$g{qw(H T M)};
+	my @a = @{ $g->{A} };
+	my $n = sub { 64 * $_[0] . "(%rcx)," . zmm($M) };	# n_j, m
+	my $np = sub { 64 * $_[0] . "(%r10)," . zmm($M) };	# n'_j, m
 	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n";
 	for my $j (0 .. $g->{K} - 1) {
 		if ($j || $g->{direct}) {
@@ -559,24 +528,24 @@ sub fast_row_nm {
 			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n";
 			next;
 		}
-		$r .= "\tvpsrlq\t\$52," . zmm($g->{C}[$c]) . "," . zmm($T) . "{%k1}{z}\t# c\n"
+		$r .= "\tvpsrlq\t\$52," . zmm($g->{C}) . "," . zmm($T) . "{%k1}{z}\t# c\n"
 		    . "\tvpmadd52huq\t" . $n->(0) . "," . zmm($H) . "\n"
 		    . "\tvpmadd52luq\t" . $np->(0) . "," . zmm($T) . "\n"
 		    . "\tvpaddq\t" . zmm($H) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n"
 		    . "\tvpaddq\t" . zmm($T) . "," . zmm($a[0]) . "," . zmm($a[0]) . "\n";
 	}
-	$r .= "\t# the next row's m, c and b_i\n" . fast_mc($g, $c)
-	    . "\tvmovdqu64\t" . zmm($g->{BN}) . "," . zmm($g->{B}[$c]) . "\n" unless $last;
+	$r .= "\t# the next row's m, c and b_i\n" . fast_mc($g)
+	    . "\tvmovdqu64\t" . zmm($g->{BN}) . "," . zmm($g->{B}) . "\n" unless $last;
 	return $r;
 }
 
-# The exit: r = the normalised accumulators; no secret stays behind: the
+# The exit: r = the normalised accumulator; no secret stays behind: the
 # vectors, the opmasks (n' on the stack is public).
 sub fast_exit {
 	my ($g) = @_;
 	my ($name, $frame) = @$g{qw(name frame)};
 	my $s = normalise($name, $g->{K}, 8, $g->{A}, $g->{MASK}, $g->{ZERO}, [ @$g{qw(BN T H XB)} ],
-	                  sub { fast_off($g, @_) }, $g->{ways});
+	                  $g->{ways});
 	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1];
 	return $s . "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
@@ -587,9 +556,10 @@ sub fast_exit {
 # i*stride bytes, i < entries) to out, the odd limbs from entry idx1 (the
 # second number of a packed pair; idx1 = idx0 otherwise), reading every
 # entry in full: per entry a compare of the loop's count with the index
-# of each lane gives an all-ones or all-zero lane, and VPTERNLOGQ ORs that mask ANDed with the entry into the
-# result (out |= mask & entry: one instruction per register, no blend or
-# masked load whose memory access could depend on the mask). The C side
+# of each lane gives an all-ones or all-zero lane, and VPTERNLOGQ ORs
+# that mask ANDed with the entry into the result (out |= mask & entry:
+# one instruction per register, no blend or masked load whose memory
+# access could depend on the mask). The C side
 # runs it over column chunks of up to $GATHER_CMAX registers.
 sub gather {
 	my ($C) = @_;
@@ -624,23 +594,18 @@ sub header {
 		return;
 	}
 	my $l1 = $WIDTH{x1};
-	my $l2 = $WIDTH{x2};
 	my $maxnum = max_num($X1_KMAX * $l1);
 	print <<"EOT";
 #define MONT_HAVE_IFMA 1
 /* montk_amm52_K: numbers of L limbs of 52 bits, 8K-7 <= L <= 8K, each
  * held in K*MONTK_IFMA_LANES limbs (the limbs from L on 0; r's are
  * written 0), K = 1..MONTK_IFMA_KMAX;
- * montk_amm52x2_K: the same with K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX,
- * two sets, the second's numbers K*MONTK_IFMA_X2_LANES limbs past the first's.
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
  * limb below 2^52, k0 = -n^-1 mod 2^52, L >= 2; r may alias a or b. A
  * number of num 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
  * MONTK_IFMA_MIN_NUM up to MONTK_IFMA_MAX_NUM limbs. */
 #define MONTK_IFMA_LANES $l1
 #define MONTK_IFMA_KMAX $X1_KMAX
-#define MONTK_IFMA_X2_LANES $l2
-#define MONTK_IFMA_X2_KMAX $X2_KMAX
 #define MONTK_IFMA_MIN_NUM 1
 #define MONTK_IFMA_MAX_NUM $maxnum
 typedef void montk_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
@@ -649,13 +614,12 @@ typedef void montk_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                            const uint64_t *n, const uint64_t *k0, size_t L);
 EOT
 	print "montk_amm_fn " . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . ";\n";
-	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . ";\n";
 	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
-	print "#define MONTK_IFMA_X2 {" . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . "}\n";
 	print <<"EOT";
-/* montk_amm52x2p_K: the same two products in K registers, K = 1..MONTK_IFMA_X2P_KMAX,
+/* montk_amm52x2p_K: the same for two sets in K registers, K = 1..MONTK_IFMA_X2P_KMAX,
  * the numbers interleaved: limb t of the first at index 2t, of the second at
- * 2t + 1, 4K limbs each (4K-3 <= L <= 4K; the limbs from L on 0). */
+ * 2t + 1, MONTK_IFMA_X2P_LANES*K limbs each (4K-3 <= L <= 4K; the limbs from L
+ * on 0); k0 points at both k0. */
 #define MONTK_IFMA_X2P_LANES 4
 #define MONTK_IFMA_X2P_KMAX $X2P_KMAX
 EOT
@@ -677,9 +641,8 @@ EOT
 
 my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
-	$code .= $_ <= $X1_FAST_KMAX ? amm_fast(1, $_) : amm($_) for 1 .. $X1_KMAX;
-	$code .= amm_fast(2, $_) for 1 .. $X2_KMAX;
-	$code .= amm_fast(1, $_, 2) for 1 .. $X2P_KMAX;
+	$code .= $_ <= $X1_FAST_KMAX ? amm_fast($_, 1) : amm($_) for 1 .. $X1_KMAX;
+	$code .= amm_fast($_, 2) for 1 .. $X2P_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
 if ($flavour eq '--header') {

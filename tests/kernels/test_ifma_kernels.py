@@ -86,9 +86,6 @@ def lib(tmp_path_factory, has_ifma):
         "API void one(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "             const uint64_t *n, uint64_t k0, size_t L)\n"
         "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1; t[k - 1](r, a, b, n, k0, L); }\n"
-        "API void two(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
-        "             const uint64_t *n, const uint64_t *k0, size_t L)\n"
-        "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2; t[k - 1](r, a, b, n, k0, L); }\n"
         "API void packed(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "                const uint64_t *n, const uint64_t *k0, size_t L)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2P; t[k - 1](r, a, b, n, k0, L); }\n"
@@ -153,7 +150,6 @@ def test_kernels_against_python(lib, alias):
     U64 = ctypes.c_uint64
     for ways, lanes, kmax, fn, layout in (
             (1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one, side_by_side),
-            (2, h["MONTK_IFMA_X2_LANES"], h["MONTK_IFMA_X2_KMAX"], so.two, side_by_side),
             (2, h["MONTK_IFMA_X2P_LANES"], h["MONTK_IFMA_X2P_KMAX"], so.packed, interleaved)):
         for k in range(1, kmax + 1):
             span = k * lanes                 # limbs per number; L of them its own
@@ -431,9 +427,9 @@ def test_static_check_catches_leaks():
 # ---- the generator's counts per product ----------------------------------------------
 
 def count_tables(header):
-    """MONTK_IFMA_X1_COUNTS / X2 / X2P -> {kernel name: (madd[3], insns[3], peeled)}."""
+    """MONTK_IFMA_X1_COUNTS / X2P -> {kernel name: (madd[3], insns[3], peeled)}."""
     out = {}
-    for tab, prefix in (("X1", "montk_amm52_"), ("X2", "montk_amm52x2_"), ("X2P", "montk_amm52x2p_")):
+    for tab, prefix in (("X1", "montk_amm52_"), ("X2P", "montk_amm52x2p_")):
         body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
         rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d)\}", body)
         for k, row in enumerate(rows, 1):
@@ -477,9 +473,9 @@ def test_counts_match_the_object(has_ifma, tmp_path):
         got = parts[name]
         assert [len(p) for p in got] == insns, name
         assert [sum(i.startswith("vpmadd52") for i in p) for p in got] == madd, name
-        # a row: lo and hi of a*b_i and of n*m in each of K registers, and m, per
-        # instruction stream (a packed pair shares one)
-        K, copies = int(name.rsplit("_", 1)[1]), 2 if "x2_" in name else 1
-        assert madd[1] == copies * (4 * K + 1), name
+        # a row: lo and hi of a*b_i and of n*m in each of K registers, and m (a
+        # packed pair's two numbers share them)
+        K = int(name.rsplit("_", 1)[1])
+        assert madd[1] == 4 * K + 1, name
         # VPMADD52 after the loop (the normalisation has none) are a row run outside it
         assert peeled == (madd[2] > 0), name

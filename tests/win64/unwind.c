@@ -173,22 +173,20 @@ static int call_and_check(const char *name, void *k, struct wu_call *c, const ch
 }
 
 #ifdef MONT_HAVE_IFMA
-/* The IFMA product kernels of each kind: amm52_K, amm52x2_K, amm52x2p_K. */
+/* The IFMA product kernels of each kind: amm52_K, amm52x2p_K. */
 static const struct {
 	const char *name;
 	size_t kmax, lanes, ways;	/* lanes: limbs of a number per register */
-} ifma_kinds[3] = {
+} ifma_kinds[2] = {
 	{"montk_amm52_%zu", MONTK_IFMA_KMAX, MONTK_IFMA_LANES, 1},
-	{"montk_amm52x2_%zu", MONTK_IFMA_X2_KMAX, MONTK_IFMA_X2_LANES, 2},
 	{"montk_amm52x2p_%zu", MONTK_IFMA_X2P_KMAX, MONTK_IFMA_X2P_LANES, 2},
 };
 
 static void *ifma_kernel(int kind, size_t K)
 {
 	static montk_amm_fn *const x1[] = MONTK_IFMA_X1;
-	static montk_amm2_fn *const x2[] = MONTK_IFMA_X2;
 	static montk_amm2_fn *const x2p[] = MONTK_IFMA_X2P;
-	return kind == 0 ? (void *)x1[K - 1] : kind == 1 ? (void *)x2[K - 1] : (void *)x2p[K - 1];
+	return kind == 0 ? (void *)x1[K - 1] : (void *)x2p[K - 1];
 }
 
 /* The IFMA kernels, when this CPU and OS run AVX-512 IFMA (gcc's cpu
@@ -210,7 +208,7 @@ static int ifma_cases(uint8_t *guard, int *cases)
 		printf("skip ifma: this CPU or OS does not run AVX-512 IFMA\n");
 		return 1;
 	}
-	for (int kind = 0; kind < 3; kind++)
+	for (int kind = 0; kind < 2; kind++)
 		for (size_t K = 1; K <= ifma_kinds[kind].kmax; K++)
 			for (int which = 0; which < 3; which++) {
 				int two = ifma_kinds[kind].ways == 2;
