@@ -173,29 +173,16 @@ static int call_and_check(const char *name, void *k, struct wu_call *c, const ch
 }
 
 #ifdef MONT_HAVE_IFMA
-/* The IFMA product kernels of each kind: amm52_K, amm52x2p_K. */
-static const struct {
-	const char *name;
-	size_t kmax, lanes, ways;	/* lanes: limbs of a number per register */
-} ifma_kinds[2] = {
-	{"montk_amm52_%zu", MONTK_IFMA_KMAX, MONTK_IFMA_LANES, 1},
-	{"montk_amm52x2p_%zu", MONTK_IFMA_X2P_KMAX, MONTK_IFMA_X2P_LANES, 2},
-};
-
-static void *ifma_kernel(int kind, size_t K)
-{
-	static montk_amm_fn *const x1[] = MONTK_IFMA_X1;
-	static montk_amm2_fn *const x2p[] = MONTK_IFMA_X2P;
-	return kind == 0 ? (void *)x1[K - 1] : (void *)x2p[K - 1];
-}
-
 /* The IFMA kernels, when this CPU and OS run AVX-512 IFMA (gcc's cpu
- * model checks XCR0 too).  The products: operand `which` (a, b, n) with
- * its last 64 bytes on the no-access page, L = all the limbs of a number
- * (all of its room read); gather52_C: the table's last entry ends there.
- * The values do not matter: every case faults. */
+ * model checks XCR0 too).  amm52_K / amm52x2p_K: operand `which` (a, b,
+ * n) with its last 64 bytes on the no-access page, L = all the limbs of a
+ * number (8K, 4K of a pair: all of its room read); gather52_C: the
+ * table's last entry ends there.  The values do not matter: every case
+ * faults. */
 static int ifma_cases(uint8_t *guard, int *cases)
 {
+	static montk_amm_fn *const x1[] = MONTK_IFMA_X1;
+	static montk_amm2_fn *const x2[] = MONTK_IFMA_X2P;
 	static montk_gather_fn *const g[] = MONTK_IFMA_GATHER;
 	static const char *const opname[3] = {"a", "b", "n"};
 	static uint64_t ops[3][2 * MONTK_IFMA_KMAX * MONTK_IFMA_LANES] __attribute__((aligned(64)));
@@ -208,21 +195,21 @@ static int ifma_cases(uint8_t *guard, int *cases)
 		printf("skip ifma: this CPU or OS does not run AVX-512 IFMA\n");
 		return 1;
 	}
-	for (int kind = 0; kind < 2; kind++)
-		for (size_t K = 1; K <= ifma_kinds[kind].kmax; K++)
+	for (int two = 0; two < 2; two++)
+		for (size_t K = 1; K <= (two ? MONTK_IFMA_X2P_KMAX : MONTK_IFMA_KMAX); K++)
 			for (int which = 0; which < 3; which++) {
-				int two = ifma_kinds[kind].ways == 2;
-				size_t L = K * ifma_kinds[kind].lanes, room = ifma_kinds[kind].ways * L;
+				size_t L = K * (two ? MONTK_IFMA_X2P_LANES : MONTK_IFMA_LANES);
+				size_t room = (two ? 2 : 1) * L;
 				uint64_t *p[3] = {ops[0], ops[1], ops[2]};
 				p[which] = (uint64_t *)(guard - 8 * (room - 8));
 				for (int o = 0; o < 3; o++)
 					for (size_t i = 0; i < room - (o == which ? 8 : 0); i++)
 						p[o][i] = (next(&s) & 0xfffffffffffffu) | (uint64_t)(o == 2);
-				struct wu_call c = {.fn = ifma_kernel(kind, K)};
+				struct wu_call c = {.fn = two ? (void *)x2[K - 1] : (void *)x1[K - 1]};
 				uint64_t args[6] = {(uintptr_t)r, (uintptr_t)p[0], (uintptr_t)p[1], (uintptr_t)p[2],
 				                    two ? (uintptr_t)k0 : 1, L};
 				memcpy(c.arg, args, sizeof args);
-				snprintf(name, sizeof name, ifma_kinds[kind].name, K);
+				snprintf(name, sizeof name, two ? "montk_amm52x2p_%zu" : "montk_amm52_%zu", K);
 				snprintf(label, sizeof label, "L=%zu operand %s", L, opname[which]);
 				ok &= call_and_check(name, c.fn, &c, label, &s);
 				++*cases;
