@@ -97,18 +97,19 @@
 # interleaved lane by lane, each register holding 4 limbs of each, run as
 # one product of amm_fast with 2L lanes: no lane wasted (1024 bits: 5
 # registers, not 2 x 3 of 24 lanes for 20 limbs) and one instruction
-# stream for both, 4K+1 VPMADD52 and K+1 shuffles per row where the pair
-# kernel it replaced (x2: two copies of amm_fast's row side by side, K=3
-# registers of 8 lanes per number) took 2(4K+1) and 2(K+2) at K=3. What
-# the layout changes:
-# b_i of both is one 128-bit broadcast (VBROADCASTI64X2, a load), X of
-# both (lanes 0 and 1) goes to every 128-bit block with VSHUFI64X2, k0 is
-# [k0_0, k0_1] in every block, the row's shift and n' move 2 lanes (one
-# limb of each), c goes into lanes 0-1, and the normalisation carries
-# each number through its own lanes (carry_pair). Every index and shift
-# is the same for both numbers, so VALIGNQ serves, where halves of 256
-# bits would need two-source permutes. Per product, chained calls, best
-# of 15 x 2000, pinned, against x2: 1024 bits 125 ns (x2 of K=3: 158),
+# stream for both: per row at 1024 bits 21 VPMADD52 and 7 shuffles (4K+1
+# and K+2, b_i's broadcast counted, at K=5) where the pair kernel it
+# replaced (x2: two copies of amm_fast's row side by side) took 26 and 10
+# (2(4K+1) and 2(K+2) at K=3). What the layout changes: b_i of both is
+# one 128-bit broadcast (VBROADCASTI64X2, a load), X of both (lanes 0 and
+# 1) goes to every 128-bit block with VSHUFI64X2, k0 is [k0_0, k0_1] in
+# every block, the row's shift and n' move 2 lanes (one limb of each), c
+# goes into lanes 0-1, and the normalisation carries each number through
+# its own lanes (carry_pair). Every index and shift is the same for both
+# numbers, so VALIGNQ serves, where halves of 256 bits would need
+# two-source permutes. Per product, chained calls, best of 15 x 2000,
+# pinned, against x2 (both before the two VPADDQ fewer of fast_row_nm,
+# which took x2p at 1024 bits to 122): 1024 bits 125 ns (x2 of K=3: 158),
 # 1536 (L=30) 269 against 280, 2048 (L=40) 436 against 437, and faster at
 # every smaller size (L=4: 29 against 42 ns); past 2048 bits, where two
 # single products ran, L=41: 460 against 2 x 291, L=48: 559 against
