@@ -69,6 +69,7 @@ void mont_pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
  * limbs from L to span 0. */
 struct run {
 	const struct mont_ifma *k;
+	mont_amm_fn *one;	/* the single product: k->one, or k->one_f mod n' */
 	int ways;
 	size_t L, span;
 	_Alignas(64) uint64_t n[2 * L_MAX];
@@ -80,7 +81,7 @@ static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
                 const uint64_t *b)
 {
 	if (s->ways == 1) {
-		s->k->one(r, a, b, s->n, s->k0[0], s->L);
+		s->one(r, a, b, s->n, s->k0[0], s->L);
 	} else if (s->k->two) {
 		s->k->two(r, a, b, s->n, s->k0, s->L);
 	} else {
@@ -91,6 +92,30 @@ static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
 	}
 }
 
+/* The modulus of way i's products: n, or with k->one_f n' = n*mu (mu =
+ * -n^-1 mod 2^52: n' = -1 mod 2^52, so m = X mod 2^52 needs no product
+ * with k0), one 64-bit limb longer; every value mod n' is the same mod n.
+ * s->n and s->k0 get it, wn its 64-bit limbs; returns their count. */
+static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
+                          size_t num, int prime)
+{
+	const uint64_t mu = mont_n0(n[0]) & M52;
+	uint64_t carry = 0;
+	size_t wnum = num;
+
+	s->one = prime ? s->k->one_f : s->k->one;
+	s->k0[i] = prime ? 1 : mu;
+	if (prime) {
+		for (size_t j = 0; j < num; j++)
+			wn[j] = mont_mac(n[j], mu, 0, carry, &carry);
+		wn[wnum++] = carry;
+	} else {
+		memcpy(wn, n, num * sizeof *wn);
+	}
+	mont_to52(s->n + i * s->span, wn, wnum, s->L);
+	return wnum;
+}
+
 void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
                       const uint64_t *const *exp, const size_t *exp_limbs,
                       const uint64_t *const *n, size_t num,
@@ -98,8 +123,9 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 {
 	_Alignas(64) uint64_t table[MONT_TABLE_LIMBS];
 	_Alignas(64) uint64_t acc[2 * L_MAX], power[2 * L_MAX];
-	uint64_t plain[2][MONT_MAX_NUM];
-	const size_t L = k->L, span = k->span, stride = ways * span;
+	uint64_t plain[2][MONT_MAX_NUM + 1], wn[MONT_MAX_NUM + 1];
+	const int prime = k->one_f != NULL && ways == 1;
+	const size_t L = prime ? k->lf : k->L, span = k->span, stride = ways * span;
 	struct run s = {.k = k, .ways = ways, .L = L, .span = span};
 	/* an entry holds every way's power: the ways share the 32 KiB */
 	const unsigned window = mont_window_fits(stride, 5, MONT_TABLE_LIMBS);
@@ -114,11 +140,10 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 		size_t w = (64 * exp_limbs[i] + window - 1) / window;
 		if (w > windows)
 			windows = w;
-		mont_to52(s.n + i * span, n[i], num, L);
-		s.k0[i] = mont_n0(n[i][0]) & M52;
-		/* entry 1 = the base, entry 0 = 1, power = R^2 mod n */
-		mont_pow2_mod(plain[0], 104 * L, n[i], num);
-		mont_to52(power + i * span, plain[0], num, L);
+		size_t wnum = set_modulus(&s, i, wn, n[i], num, prime);
+		/* entry 1 = the base, entry 0 = 1, power = R^2 mod n (or n') */
+		mont_pow2_mod(plain[0], 104 * L, wn, wnum);
+		mont_to52(power + i * span, plain[0], wnum, L);
 		mont_to52(ENTRY(1) + i * span, base[i], num, L);
 		ENTRY(0)[i * span] = 1;
 	}
@@ -144,10 +169,13 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 		memcpy(acc, ENTRY(0), stride * sizeof *acc);
 #undef ENTRY
 
-	/* out of Montgomery form: acc * 1 / R <= n; then one subtraction */
+	/* out of Montgomery form: acc * 1 / R <= n, modulo n itself (acc <
+	 * 2n' <= R/2 keeps that bound); then one subtraction */
 	memset(power, 0, stride * sizeof *power);
 	for (int i = 0; i < ways; i++)
 		power[i * span] = 1;
+	if (prime)
+		set_modulus(&s, 0, wn, n[0], num, 0);
 	amm(&s, acc, acc, power);
 	for (int i = 0; i < ways; i++) {
 		mont_from52(plain[i], acc + i * span, L, num);

@@ -120,6 +120,13 @@ my $X1_FAST_KMAX = 12;
 # 509 and 791 direct against 610 and 972 before. No multiple of 512 bits
 # needs K=6.
 my $X1_DIRECT_KMIN = 7;
+# The kernels for a modulus n = -1 mod 2^52 (montk_amm52f_K, see amm_fast):
+# K = 1..X1F_KMAX. Measured against montk_amm52_K at the L each takes
+# (one limb more), ns per product, chained: K=2 (L 13, 16) 62, 74 against
+# 72, 85; K=3 (21) 99 against 110 at 20; K=4 (31) 151-160 against 165-171
+# at 30 alone, but in montbench (amm52 at 1536 bits, three interleaved
+# runs) 169-191 against 162-180, and mont_modexp slower; K=5 and 6 slower.
+my $X1F_KMAX = 3;
 my $X2_KMAX = 5;		# up to L = 40: 2048-bit factors (2(K+3)+6 <= 22)
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
@@ -292,9 +299,20 @@ sub amm {
 # the IFMA units (4K+1 products and K+2 shuffles per row each). b_{i+1},
 # broadcast for lo(a*b_{i+1}), stays in a register for the next row's
 # hi(a*b_{i+1}).
+#
+# montk_amm52f_K, for a modulus n = -1 mod 2^52 (k0 = 1, the argument not
+# read; mont_ifma_modexp works modulo such a multiple of the number's
+# modulus): m = X mod 2^52 is X itself, broadcast (VPMADD52 reads the low
+# 52 bits), and registers 1..K-1 take n*m through T as well. Measured on
+# Intel (Emerald Rapids, where a VPMADD52 result feeding VPADDQ or
+# VALIGNQ, or VPADDQ feeding a VPMADD52 accumulator, costs 3-4 cycles
+# more than the two latencies; see docs/performance.md), ns per product
+# of 20 rows, chained: 94 against 110 for montk_amm52_3; either change
+# alone gains nothing (the accumulators' own chains through two
+# accumulating VPMADD52 and a VALIGNQ are as long as the m chain).
 sub amm_fast {
-	my ($copies, $K) = @_;
-	my $g = fast_regs($copies, $K);
+	my ($copies, $K, $friendly) = @_;
+	my $g = fast_regs($copies, $K, $friendly);
 	my $l = ".L$g->{name}";
 	my $s = fast_entry($g);
 	$s .= fast_first_row($g, $_) for 0 .. $copies - 1;
@@ -333,6 +351,7 @@ sub count_table {
 struct montk_ifma_count { unsigned madd[3], insns[3], peeled; };
 EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
+	     . "#define MONTK_IFMA_X1F_COUNTS {" . join(', ', map { $row->("montk_amm52f_$_") } 1 .. $X1F_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X2_COUNTS {" . join(', ', map { $row->("montk_amm52x2_$_") } 1 .. $X2_KMAX) . "}\n";
 }
 
@@ -349,7 +368,7 @@ sub vclear { "\tvpxorq\t" . join(',', (xmm($_[0])) x 3) . "\n" }	# the whole zmm
 # broadcast); used: how many of @POOL. The frame holds n' of each copy, K
 # registers, then the pairs' k0 vectors, 64-byte aligned.
 sub fast_regs {
-	my ($copies, $K) = @_;
+	my ($copies, $K, $friendly) = @_;
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
 	my $inframe = $copies == 2;
@@ -363,14 +382,16 @@ sub fast_regs {
 	# 20 cycles at K=3), or K >= X1_DIRECT_KMIN registers. Otherwise
 	# register 0 and the a*b products of every register go through T and
 	# H (the m chain then about 13 cycles).
-	my $g = { copies => $copies, K => $K, L => 8 * $K,
+	die "montk_amm52f_$K: only single products through T\n"
+		if $friendly && ($copies == 2 || $K >= $X1_DIRECT_KMIN);
+	my $g = { copies => $copies, K => $K, L => 8 * $K, friendly => $friendly,
 	          direct => $copies == 2 || $K >= $X1_DIRECT_KMIN,
 	          frame => 64 * ($K + $inframe) * $copies + 64,
-	          name => $copies == 2 ? "montk_amm52x2_$K" : "montk_amm52_$K" };
+	          name => $copies == 2 ? "montk_amm52x2_$K" : $friendly ? "montk_amm52f_$K" : "montk_amm52_$K" };
 	for my $c (0 .. $copies - 1) {
 		$g->{A}[$c] = [ map { $take->() } 1 .. $K ];
 		($g->{M}[$c], $g->{C}[$c], $g->{B}[$c]) = map { $take->() } 1 .. 3;
-		$g->{K0}[$c] = $inframe ? 64 * ($copies * $K + $c) . "(%r10)" : zmm($take->());
+		$g->{K0}[$c] = $inframe ? 64 * ($copies * $K + $c) . "(%r10)" : $friendly ? undef : zmm($take->());
 	}
 	@$g{qw(MASK ZERO BN T H XB)} = map { $take->() } 1 .. 6;
 	$g->{used} = @POOL - @free;
@@ -392,7 +413,7 @@ sub fast_entry {
 	my $s = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	      . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n";
 	$s .= "\tmov\t8(%r8),%r11\n\tmov\t(%r8),%r8\t\t# k0 of each product\n" if $copies == 2;
-	for my $c (0 .. $copies - 1) {	# a K0 in the frame goes there through T
+	for my $c (grep { defined $g->{K0}[$_] } 0 .. $copies - 1) {	# a K0 in the frame goes there through T
 		my $k0 = $g->{K0}[$c];
 		$s .= "\tvpbroadcastq\t$k0[$c]," . ($k0 =~ /^%/ ? $k0 : zmm($g->{T})) . "\n";
 		$s .= "\tvmovdqu64\t" . zmm($g->{T}) . ",$k0\n" unless $k0 =~ /^%/;
@@ -429,9 +450,11 @@ sub fast_first_row {
 sub fast_mc {
 	my ($g, $c) = @_;
 	my ($a0, $XB, $C, $M) = ($g->{A}[$c][0], $g->{XB}, $g->{C}[$c], $g->{M}[$c]);
-	return "\tvpbroadcastq\t" . xmm($a0) . "," . zmm($XB) . "\n"
-	     . "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
-	     . "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n"
+	my $cs = "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
+	       . "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n";
+	return "\tvpbroadcastq\t" . xmm($a0) . "," . zmm($M) . "\t# m = X (k0 = 1)\n" . $cs
+		if $g->{friendly};
+	return "\tvpbroadcastq\t" . xmm($a0) . "," . zmm($XB) . "\n" . $cs
 	     . vclear($M)
 	     . "\tvpmadd52luq\t" . $g->{K0}[$c] . "," . zmm($XB) . "," . zmm($M) . "\n";
 }
@@ -479,6 +502,12 @@ sub fast_row_nm {
 	my $np = sub { fast_np($g, $c, $_[0]) . "(%r10)," . zmm($M) };	# n'_j, m
 	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n";
 	for my $j (0 .. $g->{K} - 1) {
+		if ($j && $g->{friendly}) {
+			$r .= vclear($T) . "\tvpmadd52huq\t" . $n->($j) . "," . zmm($T) . "\n"
+			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($T) . "\n"
+			    . "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+			next;
+		}
 		if ($j || $g->{direct}) {
 			$r .= "\tvpmadd52huq\t" . $n->($j) . "," . zmm($a[$j]) . "\n"
 			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n";
@@ -552,6 +581,8 @@ sub header {
 /* montk_amm52_K: numbers of L limbs of 52 bits, 8K-7 <= L <= 8K, each
  * held in K*MONTK_IFMA_LANES limbs (the limbs from L on 0; r's are
  * written 0), K = 1..MONTK_IFMA_KMAX;
+ * montk_amm52f_K: the same for n = -1 mod 2^52 only (k0 = 1, not read),
+ * K = 1..MONTK_IFMA_X1F_KMAX;
  * montk_amm52x2_K: the same with K*MONTK_IFMA_X2_LANES, K = 1..MONTK_IFMA_X2_KMAX,
  * two sets, the second's numbers K*MONTK_IFMA_X2_LANES limbs past the first's.
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
@@ -560,6 +591,7 @@ sub header {
  * MONTK_IFMA_MIN_NUM up to MONTK_IFMA_MAX_NUM limbs. */
 #define MONTK_IFMA_LANES $l1
 #define MONTK_IFMA_KMAX $X1_KMAX
+#define MONTK_IFMA_X1F_KMAX $X1F_KMAX
 #define MONTK_IFMA_X2_LANES $l2
 #define MONTK_IFMA_X2_KMAX $X2_KMAX
 #define MONTK_IFMA_MIN_NUM 1
@@ -570,8 +602,10 @@ typedef void montk_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                            const uint64_t *n, const uint64_t *k0, size_t L);
 EOT
 	print "montk_amm_fn " . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . ";\n";
+	print "montk_amm_fn " . join(', ', map { "montk_amm52f_$_" } 1 .. $X1F_KMAX) . ";\n";
 	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . ";\n";
 	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
+	print "#define MONTK_IFMA_X1F {" . join(', ', map { "montk_amm52f_$_" } 1 .. $X1F_KMAX) . "}\n";
 	print "#define MONTK_IFMA_X2 {" . join(', ', map { "montk_amm52x2_$_" } 1 .. $X2_KMAX) . "}\n";
 	print <<"EOT";
 /* montk_gather52_C: out = the entry idx of a table of `entries` entries
@@ -589,6 +623,7 @@ EOT
 my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast(1, $_) : amm($_) for 1 .. $X1_KMAX;
+	$code .= amm_fast(1, $_, 1) for 1 .. $X1F_KMAX;
 	$code .= amm_fast(2, $_) for 1 .. $X2_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }

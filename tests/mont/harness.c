@@ -33,7 +33,8 @@
  *                                        at once
  *   kernel NUM WAYS                   -> the IFMA kernels mont_ifma_kernel
  *                                        picks: "two L SPAN" (a pair kernel),
- *                                        "one L SPAN", or "none"
+ *                                        "one L SPAN" (then " prime LF" when
+ *                                        modexp works modulo n*mu), or "none"
  *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
  *                                        t-test between fixed and random
  *                                        secret inputs (see dudect() below);
@@ -701,7 +702,8 @@ static void do_kernel(const char *cmd)
 	if (!mont_ifma_kernel(num, ways, &k))
 		puts("none");
 	else
-		printf("%s %zu %zu\n", k.two ? "two" : "one", k.L, k.span);
+		printf("%s %zu %zu%s%.0zu\n", k.two ? "two" : "one", k.L, k.span,
+		       k.one_f ? " prime " : "", k.lf);
 }
 
 static void do_dudect(const char *cmd)
