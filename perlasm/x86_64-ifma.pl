@@ -303,13 +303,14 @@ sub amm {
 # montk_amm52f_K, for a modulus n = -1 mod 2^52 (k0 = 1, the argument not
 # read; mont_ifma_modexp works modulo such a multiple of the number's
 # modulus): m = X mod 2^52 is X itself, broadcast (VPMADD52 reads the low
-# 52 bits), and registers 1..K-1 take n*m through T as well. Measured on
-# Intel (Emerald Rapids, where a VPMADD52 result feeding VPADDQ or
-# VALIGNQ, or VPADDQ feeding a VPMADD52 accumulator, costs 3-4 cycles
-# more than the two latencies; see docs/performance.md), ns per product
-# of 20 rows, chained: 94 against 110 for montk_amm52_3; either change
-# alone gains nothing (the accumulators' own chains through two
-# accumulating VPMADD52 and a VALIGNQ are as long as the m chain).
+# 52 bits), and registers 1..K-1 gather their a*b and n*m products in a
+# temporary U_j each, joined with one VPADDQ, instead of accumulating n*m
+# in place. Measured on Intel (Emerald Rapids, where VPADDQ feeding a
+# VPMADD52 costs about 3 cycles more than the two latencies; see
+# docs/performance.md), ns per product, chained, 1024 bits: 94 (21 rows)
+# against 110 for montk_amm52_3 (20 rows); either change alone gains
+# nothing (the accumulators' own chains, VALIGNQ, VPADDQ and two
+# accumulating VPMADD52, are as long as the m chain).
 sub amm_fast {
 	my ($copies, $K, $friendly) = @_;
 	my $g = fast_regs($copies, $K, $friendly);
@@ -394,6 +395,7 @@ sub fast_regs {
 		$g->{K0}[$c] = $inframe ? 64 * ($copies * $K + $c) . "(%r10)" : $friendly ? undef : zmm($take->());
 	}
 	@$g{qw(MASK ZERO BN T H XB)} = map { $take->() } 1 .. 6;
+	$g->{U} = [ undef, map { $take->() } 1 .. $K - 1 ] if $friendly;
 	$g->{used} = @POOL - @free;
 	return $g;
 }
@@ -480,8 +482,8 @@ sub fast_row_ab {
 	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
 	for my $j (0 .. $K - 1) {
 		my $aj = fast_off($g, $c, $j) . "(%rsi)";
-		my $to = $g->{direct} ? $a[$j] : $T;
-		$r .= vclear($T) if $to == $T;
+		my $to = $g->{direct} ? $a[$j] : $j && $g->{friendly} ? $g->{U}[$j] : $T;
+		$r .= vclear($to) unless $to == $a[$j];
 		$r .= "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($to) . "\n";
 		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($to) . "\n" unless $last;
 		$r .= "\tvpaddq\t" . zmm($g->{C}[$c]) . "," . zmm($to) . "," . zmm($to) . "{%k1}\n" unless $j;
@@ -502,10 +504,11 @@ sub fast_row_nm {
 	my $np = sub { fast_np($g, $c, $_[0]) . "(%r10)," . zmm($M) };	# n'_j, m
 	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n";
 	for my $j (0 .. $g->{K} - 1) {
-		if ($j && $g->{friendly}) {
-			$r .= vclear($T) . "\tvpmadd52huq\t" . $n->($j) . "," . zmm($T) . "\n"
-			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($T) . "\n"
-			    . "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+		if ($j && $g->{friendly}) {	# U_j holds register j's a*b products
+			my $u = $g->{U}[$j];
+			$r .= "\tvpmadd52huq\t" . $n->($j) . "," . zmm($u) . "\n"
+			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($u) . "\n"
+			    . "\tvpaddq\t" . zmm($u) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
 			next;
 		}
 		if ($j || $g->{direct}) {
