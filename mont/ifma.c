@@ -3,8 +3,11 @@
  * 2^52 (one 52-bit limb per uint64_t), almost Montgomery products (every
  * value stays below 2n, no subtraction until the end), R = 2^(52L).
  * Numbers are converted once per exponentiation: in, the base and R^2 mod
- * n; out, the result. The window method, the masked table lookup and the
- * leading-zero handling are those of mont_modexp_unchecked (modexp.c). */
+ * n; out, the result. Where the kernels have k->one_f, one exponentiation
+ * works modulo n' = n*mu instead (set_modulus) and its last product, mod
+ * n, brings the result back. The window method, the masked table lookup
+ * and the leading-zero handling are those of mont_modexp_unchecked
+ * (modexp.c). */
 #include "internal.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
