@@ -315,7 +315,8 @@ const struct contender contenders[] = {
 	OURS("mulq"),
 	OURS("c"),
 	{ "amm52", "montk_amm52_K, the IFMA product mont_modexp runs (radix "
-	  "2^52, R = 2^(52L); checked as x*(2^(52L)/2^bits)^j)", amm_has, NULL,
+	  "2^52, R = 2^(52L); montk_amm52f_K modulo n*mu, one limb more, where "
+	  "it works so; checked as x*(2^(52L)/2^bits)^j)", amm_has, NULL,
 	  amm_prepare, amm_reset, amm_run, amm_result, amm_release,
 	  amm_unavailable, NULL, amm_unavailable_at },
 	OSSL_API(3, "ossl-api"),

@@ -103,10 +103,14 @@ void issue_rates(struct run_info *ri)
 }
 
 /* ---- amm52: montk_amm52_K chained, radix 2^52, R' = 2^(52L) ---- */
+/* Where mont_modexp works modulo n' = n*mu (mu = -n^-1 mod 2^52, k0 = 1:
+ * k.one_f, one limb more), so does the chain: the same values mod n. */
 
 struct amm {
 	const struct operands *o;
 	struct mont_ifma k;
+	mont_amm_fn *fn;	/* the product mont_modexp runs, of L limbs */
+	size_t L;
 	uint64_t k0;
 	unsigned long shifts;   /* x = a*b^j / R'^shifts (mul), a^(2^j) / ... */
 	uint64_t *x, *b, *n;    /* span limbs each, 64-byte aligned */
@@ -146,10 +150,16 @@ void *amm_prepare(const struct operands *o)
 	s->b = s->x + s->k.span;
 	s->n = s->b + s->k.span;
 	s->k0 = mont_n0(o->n[0]) & ((UINT64_C(1) << 52) - 1);
+	s->fn = s->k.one_f ? s->k.one_f : s->k.one;
+	s->L = s->k.one_f ? s->k.lf : s->k.L;
 	mpz_init(z);
 	mpz_import(z, o->num, -1, 8, 0, 0, o->b);
 	export52(s->b, s->k.span, z);
 	mpz_import(z, o->num, -1, 8, 0, 0, o->n);
+	if (s->k.one_f) {	/* n' = n*mu */
+		mpz_mul_ui(z, z, (unsigned long)s->k0);
+		s->k0 = 1;
+	}
 	export52(s->n, s->k.span, z);
 	mpz_clear(z);
 	return s;
@@ -171,7 +181,7 @@ void amm_run(void *p, enum op op, unsigned long it)
 	struct amm *s = p;
 	const uint64_t *by = op == OP_SQR ? s->x : s->b;
 	while (it--) {
-		s->k.one(s->x, s->x, by, s->n, s->k0, s->k.L);
+		s->fn(s->x, s->x, by, s->n, s->k0, s->L);
 		s->shifts = op == OP_SQR ? 2 * s->shifts + 1 : s->shifts + 1;
 	}
 }
@@ -185,9 +195,9 @@ int amm_result(void *p, enum op op, uint64_t *out)
 	mpz_t x, n;
 	(void)op;
 	mpz_inits(x, n, NULL);
-	import52(x, s->x, s->k.L);
+	import52(x, s->x, s->L);
 	mpz_import(n, num, -1, 8, 0, 0, s->o->n);
-	mpz_mul_2exp(x, x, (52 * s->k.L - 64 * num) * s->shifts);
+	mpz_mul_2exp(x, x, (52 * s->L - 64 * num) * s->shifts);
 	mpz_mod(x, x, n);
 	memset(out, 0, num * 8);
 	mpz_export(out, NULL, -1, 8, 0, 0, x);
@@ -260,12 +270,16 @@ int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
 {
 #ifdef MONT_HAVE_IFMA
 	static const struct montk_ifma_count x1[] = MONTK_IFMA_X1_COUNTS;
+	static const struct montk_ifma_count x1f[] = MONTK_IFMA_X1F_COUNTS;
 	struct mont_ifma k;
 	if (strcmp(name, "amm52") || !amm_has(op) || !mont_ifma_kernel(num, 1, &k) || !k.one)
 		return 0;
-	const struct montk_ifma_count *c = &x1[k.span / MONTK_IFMA_LANES - 1];
-	*madd = c->madd[0] + (k.L - c->peeled) * c->madd[1] + c->madd[2];
-	*insns = c->insns[0] + (k.L - c->peeled) * c->insns[1] + c->insns[2];
+	/* the kernel amm_run times, at its L */
+	const size_t K = k.span / MONTK_IFMA_LANES;
+	const struct montk_ifma_count *c = k.one_f ? &x1f[K - 1] : &x1[K - 1];
+	const size_t L = k.one_f ? k.lf : k.L;
+	*madd = c->madd[0] + (L - c->peeled) * c->madd[1] + c->madd[2];
+	*insns = c->insns[0] + (L - c->peeled) * c->insns[1] + c->insns[2];
 	return 1;
 #else
 	(void)name, (void)op, (void)num, (void)madd, (void)insns;

@@ -219,18 +219,26 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 #ifdef MONT_HAVE_IFMA
 	static mont_amm_fn *const one[] = MONTK_IFMA_X1;
 	static mont_amm2_fn *const two[] = MONTK_IFMA_X2P;
-	/* 52-bit limbs for 64 num + 2 bits (4n <= R) */
-	const size_t L = (64 * num + 2 + 51) / 52;
+	static mont_amm_fn *const one_f[] = MONTK_IFMA_X1F;
+	/* 52-bit limbs for 64 num + 2 bits (4n <= R); lf for n*mu, 52 bits more */
+	const size_t L = (64 * num + 2 + 51) / 52, lf = (64 * num + 54 + 51) / 52;
 	const size_t k1 = (L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
 	const size_t k2 = (L + MONTK_IFMA_X2P_LANES - 1) / MONTK_IFMA_X2P_LANES;
 
 	if (num < MONTK_IFMA_MIN_NUM || num > MONTK_IFMA_MAX_NUM || k1 > MONTK_IFMA_KMAX)
 		return 0;
 
-	if (ways == 2 && k2 <= MONTK_IFMA_X2P_KMAX)
-		*out = (struct mont_ifma){NULL, two[k2 - 1], L, k2 * MONTK_IFMA_X2P_LANES, ifma_gather};
-	else
-		*out = (struct mont_ifma){one[k1 - 1], NULL, L, k1 * MONTK_IFMA_LANES, ifma_gather};
+	if (ways == 2 && k2 <= MONTK_IFMA_X2P_KMAX) {
+		*out = (struct mont_ifma){NULL, two[k2 - 1], L, k2 * MONTK_IFMA_X2P_LANES, ifma_gather,
+		                          NULL, 0};
+		return 1;
+	}
+	*out = (struct mont_ifma){one[k1 - 1], NULL, L, k1 * MONTK_IFMA_LANES, ifma_gather, NULL, 0};
+	/* the n' kernels where they keep the register count (see the generator) */
+	if (ways == 1 && k1 <= MONTK_IFMA_X1F_KMAX && lf <= k1 * MONTK_IFMA_LANES) {
+		out->one_f = one_f[k1 - 1];
+		out->lf = lf;
+	}
 	return 1;
 #else
 	(void)num;

@@ -3,8 +3,11 @@
  * 2^52 (one 52-bit limb per uint64_t), almost Montgomery products (every
  * value stays below 2n, no subtraction until the end), R = 2^(52L).
  * Numbers are converted once per exponentiation: in, the base and R^2 mod
- * n; out, the result. The window method, the masked table lookup and the
- * leading-zero handling are those of mont_modexp_unchecked (modexp.c). */
+ * n; out, the result. Where the kernels have k->one_f, one exponentiation
+ * works modulo n' = n*mu instead (set_modulus) and its last product, mod
+ * n, brings the result back. The window method, the masked table lookup
+ * and the leading-zero handling are those of mont_modexp_unchecked
+ * (modexp.c). */
 #include "internal.h"
 
 #define M52 ((UINT64_C(1) << 52) - 1)
@@ -70,6 +73,7 @@ void mont_pow2_mod(uint64_t *x, size_t k, const uint64_t *n, size_t num)
  * both in 2 span limbs; the limbs from L to span 0. */
 struct run {
 	const struct mont_ifma *k;
+	mont_amm_fn *one;	/* the single product: k->one, or k->one_f mod n' */
 	int ways;
 	size_t L, span;
 	_Alignas(64) uint64_t n[2 * L_MAX];
@@ -128,15 +132,38 @@ static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
                 const uint64_t *b)
 {
 	if (s->ways == 1) {
-		s->k->one(r, a, b, s->n, s->k0[0], s->L);
+		s->one(r, a, b, s->n, s->k0[0], s->L);
 	} else if (s->k->two) {
 		s->k->two(r, a, b, s->n, s->k0, s->L);
 	} else {
 		for (int i = 0; i < 2; i++)
-			s->k->one(r + i * s->span, a + i * s->span,
-			          b + i * s->span, s->n + i * s->span, s->k0[i],
-			          s->L);
+			s->one(r + i * s->span, a + i * s->span, b + i * s->span,
+			       s->n + i * s->span, s->k0[i], s->L);
 	}
+}
+
+/* The modulus of way i's products: n, or with k->one_f n' = n*mu (mu =
+ * -n^-1 mod 2^52: n' = -1 mod 2^52, so m = X mod 2^52 needs no product
+ * with k0), one 64-bit limb longer; every value mod n' is the same mod n.
+ * s->n and s->k0 get it, wn its 64-bit limbs; returns their count. */
+static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
+                          size_t num, int prime)
+{
+	const uint64_t mu = mont_n0(n[0]) & M52;
+	uint64_t carry = 0;
+	size_t wnum = num;
+
+	s->one = prime ? s->k->one_f : s->k->one;
+	s->k0[i] = prime ? 1 : mu;
+	if (prime) {
+		for (size_t j = 0; j < num; j++)
+			wn[j] = mont_mac(n[j], mu, 0, carry, &carry);
+		wn[wnum++] = carry;
+	} else {
+		memcpy(wn, n, num * sizeof *wn);
+	}
+	put52(s, s->n, i, wn, wnum);
+	return wnum;
 }
 
 void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
@@ -146,8 +173,9 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 {
 	_Alignas(64) uint64_t table[MONT_TABLE_LIMBS];
 	_Alignas(64) uint64_t acc[2 * L_MAX], power[2 * L_MAX];
-	uint64_t plain[2][MONT_MAX_NUM], idx[2];
-	const size_t L = k->L, span = k->span, stride = ways * span;
+	uint64_t plain[2][MONT_MAX_NUM + 1], wn[MONT_MAX_NUM + 1], idx[2];
+	const int prime = k->one_f != NULL && ways == 1;
+	const size_t L = prime ? k->lf : k->L, span = k->span, stride = ways * span;
 	struct run s = {.k = k, .ways = ways, .L = L, .span = span};
 	/* an entry holds every way's power: the ways share the 32 KiB */
 	const unsigned window = mont_window_fits(stride, 5, MONT_TABLE_LIMBS);
@@ -162,11 +190,10 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 		size_t w = (64 * exp_limbs[i] + window - 1) / window;
 		if (w > windows)
 			windows = w;
-		put52(&s, s.n, i, n[i], num);
-		s.k0[i] = mont_n0(n[i][0]) & M52;
-		/* entry 1 = the base, entry 0 = 1, power = R^2 mod n */
-		mont_pow2_mod(plain[0], 104 * L, n[i], num);
-		put52(&s, power, i, plain[0], num);
+		size_t wnum = set_modulus(&s, i, wn, n[i], num, prime);
+		/* entry 1 = the base, entry 0 = 1, power = R^2 mod n (or n') */
+		mont_pow2_mod(plain[0], 104 * L, wn, wnum);
+		put52(&s, power, i, plain[0], wnum);
 		put52(&s, ENTRY(1), i, base[i], num);
 		ENTRY(0)[at(&s, i, 0)] = 1;
 	}
@@ -191,10 +218,13 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 		memcpy(acc, ENTRY(0), stride * sizeof *acc);
 #undef ENTRY
 
-	/* out of Montgomery form: acc * 1 / R <= n; then one subtraction */
+	/* out of Montgomery form: acc * 1 / R <= n, modulo n itself (acc <
+	 * 2n' <= R/2 keeps that bound); then one subtraction */
 	memset(power, 0, stride * sizeof *power);
 	for (int i = 0; i < ways; i++)
 		power[at(&s, i, 0)] = 1;
+	if (prime)
+		set_modulus(&s, 0, wn, n[0], num, 0);
 	amm(&s, acc, acc, power);
 	for (int i = 0; i < ways; i++) {
 		get52(&s, plain[i], i, acc, num);

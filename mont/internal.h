@@ -94,6 +94,10 @@ struct mont_ifma {
 	size_t L;		/* 52-bit limbs per number: R = 2^(52L) */
 	size_t span;		/* limbs each number takes: L rounded up to 8 (4 in two) */
 	mont_gather_fn *gather;	/* the table lookup */
+	/* one product modulo n' = n*mu, mu = -n^-1 mod 2^52, so n' = -1 mod
+	 * 2^52 (k0 = 1), of lf limbs (same span), where it is faster; or NULL */
+	mont_amm_fn *one_f;
+	size_t lf;
 };
 
 /* 1 and *out set when mont_modexp (ways 1) or mont_modexp2 (ways 2) of

@@ -148,6 +148,13 @@ my $X1_DIRECT_KMIN = 7;
 # interleaved lane by lane, 4 limbs of each per register, K = 1..X2P_KMAX
 # (K + 10 <= 22).
 my $X2P_KMAX = 12;
+# The kernels for a modulus n = -1 mod 2^52 (montk_amm52f_K, see amm_fast):
+# K = 1..X1F_KMAX. Measured against montk_amm52_K at the L each takes
+# (one limb more), ns per product, chained: K=2 (L 13, 16) 62, 74 against
+# 72, 85; K=3 (21) 99 against 110 at 20; K=4 (31) 151-160 against 165-171
+# at 30 alone, but in montbench (amm52 at 1536 bits, three interleaved
+# runs) 169-191 against 162-180, and mont_modexp slower; K=5 and 6 slower.
+my $X1F_KMAX = 3;
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
 
@@ -349,9 +356,21 @@ sub amm {
 # fast_regs, takes a longer chain for fewer operations; 4K+1 products and
 # K+2 shuffles per row). b_{i+1}, broadcast for lo(a*b_{i+1}), stays in a
 # register for the next row's hi(a*b_{i+1}).
+#
+# montk_amm52f_K, for a modulus n = -1 mod 2^52 (k0 = 1, the argument not
+# read; mont_ifma_modexp works modulo such a multiple of the number's
+# modulus): m = X mod 2^52 is X itself, broadcast (VPMADD52 reads the low
+# 52 bits), and registers 1..K-1 gather their a*b and n*m products in a
+# temporary U_j each, joined with one VPADDQ, instead of accumulating n*m
+# in place. Measured on Intel (Emerald Rapids, where VPADDQ feeding a
+# VPMADD52 costs about 3 cycles more than the two latencies; see
+# docs/performance.md), ns per product, chained, 1024 bits: 94 (21 rows)
+# against 110 for montk_amm52_3 (20 rows); either change alone gains
+# nothing (the accumulators' own chains, VALIGNQ, VPADDQ and two
+# accumulating VPMADD52, are as long as the m chain).
 sub amm_fast {
-	my ($K, $ways) = @_;
-	my $g = fast_regs($K, $ways);
+	my ($K, $ways, $friendly) = @_;
+	my $g = fast_regs($K, $ways, $friendly);
 	my $l = ".L$g->{name}";
 	return tally($g->{name}, fast_entry($g) . fast_first_row($g)
 	             . "\tdec\t%r9d\t\t\t# rows: L - 1 in the loop, the last peeled\n$l:\n",
@@ -389,6 +408,7 @@ sub count_table {
 struct montk_ifma_count { unsigned madd[3], insns[3], peeled; };
 EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
+	     . "#define MONTK_IFMA_X1F_COUNTS {" . join(', ', map { $row->("montk_amm52f_$_") } 1 .. $X1F_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n";
 }
 
@@ -403,7 +423,7 @@ sub vclear { "\tvpxorq\t" . join(',', (xmm($_[0])) x 3) . "\n" }	# the whole zmm
 # and H, XB (X broadcast); used: how many of @POOL. The frame holds n', K
 # registers, 64-byte aligned.
 sub fast_regs {
-	my ($K, $ways) = @_;
+	my ($K, $ways, $friendly) = @_;
 	my @free = @POOL;
 	my $take = sub { my $n = shift @free; die "out of vector registers\n" unless defined $n; $n };
 	# direct, the wide single products: every register takes every product
@@ -415,10 +435,15 @@ sub fast_regs {
 	# K >= X1_DIRECT_KMIN registers. Otherwise register 0 and the a*b
 	# products of every register go through T and H (the m chain then
 	# about 13 cycles).
-	my $g = { K => $K, ways => $ways, direct => $K >= $X1_DIRECT_KMIN, frame => 64 * $K + 64,
-	          name => $ways == 2 ? "montk_amm52x2p_$K" : "montk_amm52_$K" };
+	die "montk_amm52f_$K: only single products through T\n"
+		if $friendly && ($ways == 2 || $K >= $X1_DIRECT_KMIN);
+	my $g = { K => $K, ways => $ways, friendly => $friendly, direct => $K >= $X1_DIRECT_KMIN,
+	          frame => 64 * $K + 64,
+	          name => $ways == 2 ? "montk_amm52x2p_$K" : $friendly ? "montk_amm52f_$K" : "montk_amm52_$K" };
 	$g->{A} = [ map { $take->() } 1 .. $K ];
-	@$g{qw(M C B K0 MASK ZERO BN T H XB)} = map { $take->() } 1 .. 10;
+	@$g{qw(M C B MASK ZERO BN T H XB)} = map { $take->() } 1 .. 9;
+	$g->{K0} = $take->() unless $friendly;	# k0 = 1: m = X
+	$g->{U} = [ undef, map { $take->() } 1 .. $K - 1 ] if $friendly;
 	$g->{used} = @POOL - @free;
 	return $g;
 }
@@ -439,7 +464,8 @@ sub fast_entry {
 	my ($name, $ways) = @$g{qw(name ways)};
 	return "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	     . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n"
-	     . ($ways == 2 ? "\tvbroadcasti64x2\t(%r8)," : "\tvpbroadcastq\t%r8,") . zmm($g->{K0}) . "\n"
+	     . (!defined $g->{K0} ? ''
+	        : ($ways == 2 ? "\tvbroadcasti64x2\t(%r8)," : "\tvpbroadcastq\t%r8,") . zmm($g->{K0}) . "\n")
 	     . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
 	     . "\tvpbroadcastq\t%rax," . zmm($g->{MASK}) . "\n" . vclear($g->{ZERO})
 	     . sprintf("\tmov\t\$0x%x,%%eax\n\tkmovw\t%%eax,%%k2\t\t# lanes 0-%d\n", 0xff >> $ways, 7 - $ways)
@@ -473,9 +499,11 @@ sub fast_first_row {
 sub fast_mc {
 	my ($g) = @_;
 	my ($a0, $XB, $C, $M) = ($g->{A}[0], @$g{qw(XB C M)});
+	my $c = "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n";
+	return "\tvpbroadcastq\t" . xmm($a0) . "," . zmm($M) . "\t# m = X (k0 = 1)\n" . $c
+		if $g->{friendly};
 	return ($g->{ways} == 2 ? "\tvshufi64x2\t\$0," . zmm($a0) . "," . zmm($a0)
-	                         : "\tvpbroadcastq\t" . xmm($a0)) . "," . zmm($XB) . "\n"
-	     . "\tvpaddq\t" . zmm($g->{MASK}) . "," . zmm($a0) . "," . zmm($C) . "\n"
+	                         : "\tvpbroadcastq\t" . xmm($a0)) . "," . zmm($XB) . "\n" . $c
 	     . ($g->{direct} ? "\tvpsrlq\t\$52," . zmm($C) . "," . zmm($C) . "\n" : '')
 	     . vclear($M)
 	     . "\tvpmadd52luq\t" . zmm($g->{K0}) . "," . zmm($XB) . "," . zmm($M) . "\n";
@@ -499,7 +527,7 @@ sub fast_row_ab {
 	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
 	for my $j (0 .. $K - 1) {
 		my $aj = 64 * $j . "(%rsi)";
-		my $to = $g->{direct} ? $a[$j] : $j ? $T : $g->{H};
+		my $to = $g->{direct} ? $a[$j] : !$j ? $g->{H} : $g->{friendly} ? $g->{U}[$j] : $T;
 		$r .= vclear($to) unless $to == $a[$j];
 		$r .= "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($to) . "\n";
 		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($to) . "\n" unless $last;
@@ -524,6 +552,13 @@ sub fast_row_nm {
 	my $np = sub { 64 * $_[0] . "(%r10)," . zmm($M) };	# n'_j, m
 	my $r = "\t# acc += lo(n'*m) + hi(n*m), lane 0 first: the next X\n";
 	for my $j (0 .. $g->{K} - 1) {
+		if ($j && $g->{friendly}) {	# U_j holds register j's a*b products
+			my $u = $g->{U}[$j];
+			$r .= "\tvpmadd52huq\t" . $n->($j) . "," . zmm($u) . "\n"
+			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($u) . "\n"
+			    . "\tvpaddq\t" . zmm($u) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n";
+			next;
+		}
 		if ($j || $g->{direct}) {
 			$r .= "\tvpmadd52huq\t" . $n->($j) . "," . zmm($a[$j]) . "\n"
 			    . "\tvpmadd52luq\t" . $np->($j) . "," . zmm($a[$j]) . "\n";
@@ -601,12 +636,15 @@ sub header {
 /* montk_amm52_K: numbers of L limbs of 52 bits, 8K-7 <= L <= 8K, each
  * held in K*MONTK_IFMA_LANES limbs (the limbs from L on 0; r's are
  * written 0), K = 1..MONTK_IFMA_KMAX;
+ * montk_amm52f_K: the same for n = -1 mod 2^52 only (k0 = 1, not read),
+ * K = 1..MONTK_IFMA_X1F_KMAX;
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
  * limb below 2^52, k0 = -n^-1 mod 2^52, L >= 2; r may alias a or b. A
  * number of num 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
  * MONTK_IFMA_MIN_NUM up to MONTK_IFMA_MAX_NUM limbs. */
 #define MONTK_IFMA_LANES $l1
 #define MONTK_IFMA_KMAX $X1_KMAX
+#define MONTK_IFMA_X1F_KMAX $X1F_KMAX
 #define MONTK_IFMA_MIN_NUM 1
 #define MONTK_IFMA_MAX_NUM $maxnum
 typedef void montk_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
@@ -615,7 +653,9 @@ typedef void montk_amm2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                            const uint64_t *n, const uint64_t *k0, size_t L);
 EOT
 	print "montk_amm_fn " . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . ";\n";
+	print "montk_amm_fn " . join(', ', map { "montk_amm52f_$_" } 1 .. $X1F_KMAX) . ";\n";
 	print "#define MONTK_IFMA_X1 {" . join(', ', map { "montk_amm52_$_" } 1 .. $X1_KMAX) . "}\n";
+	print "#define MONTK_IFMA_X1F {" . join(', ', map { "montk_amm52f_$_" } 1 .. $X1F_KMAX) . "}\n";
 	print <<"EOT";
 /* montk_amm52x2p_K: the same for two sets in K registers, K = 1..MONTK_IFMA_X2P_KMAX,
  * the numbers interleaved: limb t of the first at index 2t, of the second at
@@ -643,6 +683,7 @@ EOT
 my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast($_, 1) : amm($_) for 1 .. $X1_KMAX;
+	$code .= amm_fast($_, 1, 1) for 1 .. $X1F_KMAX;
 	$code .= amm_fast($_, 2) for 1 .. $X2P_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }

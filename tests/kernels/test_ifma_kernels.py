@@ -86,6 +86,9 @@ def lib(tmp_path_factory, has_ifma):
         "API void one(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "             const uint64_t *n, uint64_t k0, size_t L)\n"
         "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1; t[k - 1](r, a, b, n, k0, L); }\n"
+        "API void onef(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
+        "              const uint64_t *n, uint64_t k0, size_t L)\n"
+        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1F; t[k - 1](r, a, b, n, k0, L); }\n"
         "API void packed(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "                const uint64_t *n, const uint64_t *k0, size_t L)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2P; t[k - 1](r, a, b, n, k0, L); }\n"
@@ -125,6 +128,22 @@ def cases(rng, L):
     return out
 
 
+def cases_prime(rng, L):
+    """(n', a, b) for the kernels of a modulus n' = -1 mod 2^52: n' = n*mu,
+    mu = -n^-1 mod 2^52, 4n' <= 2^(52L), a, b < 2n'; edges first: the
+    all-ones n' (mu = 1), the largest and smallest n' of n with its top bit
+    52 bits below n''s room, n = 3."""
+    top = 52 * L - 2
+    out = [((1 << top) - 1, 2 * ((1 << top) - 1) - 1, 1)]
+    ns = [(1 << (top - 52)) - 1, (1 << (top - 53)) + 1, 3]
+    ns += [rng.getrandbits(top - 52) | 1 | 1 << (top - 53) for _ in range(10)]
+    for n in ns:
+        p = n * ((-pow(n, -1, 1 << 52)) % (1 << 52))
+        assert p % (1 << 52) == (1 << 52) - 1 and 4 * p <= 1 << (52 * L)
+        out.append((p, rng.randrange(2 * p), 2 * p - 1))
+    return out
+
+
 def check(r, n, a, b, L):
     assert all(x <= M52 for x in r), "a limb of r is not normalised"
     v = sum(x << (52 * i) for i, x in enumerate(r))
@@ -148,18 +167,22 @@ def test_kernels_against_python(lib, alias):
     so, h = lib
     rng = random.Random(52)
     U64 = ctypes.c_uint64
-    for ways, lanes, kmax, fn, layout in (
-            (1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one, side_by_side),
-            (2, h["MONTK_IFMA_X2P_LANES"], h["MONTK_IFMA_X2P_KMAX"], so.packed, interleaved)):
+    for ways, lanes, kmax, fn, layout, make in (
+            (1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one, side_by_side, cases),
+            (1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_X1F_KMAX"], so.onef, side_by_side, cases_prime),
+            (2, h["MONTK_IFMA_X2P_LANES"], h["MONTK_IFMA_X2P_KMAX"], so.packed, interleaved, cases)):
+        # n' needs 52 bits more than n: from 3 limbs (n = 3 and 2 bits)
+        least = 2 + (make is cases_prime)
         for k in range(1, kmax + 1):
             span = k * lanes                 # limbs per number; L of them its own
-            for L in sorted({max(2, span - lanes + 1), max(2, span - 3), span}):
-                for i, _ in enumerate(cases(rng, L)):
-                    sets = [cases(rng, L)[i] for _ in range(ways)]
+            for L in sorted({max(least, span - lanes + 1), max(least, span - 3), span}):
+                for i, _ in enumerate(make(rng, L)):
+                    sets = [make(rng, L)[i] for _ in range(ways)]
                     a = (U64 * (ways * span))(*layout([s[1] for s in sets], span))
                     b = (U64 * (ways * span))(*layout([s[2] for s in sets], span))
                     n = (U64 * (ways * span))(*layout([s[0] for s in sets], span))
                     k0 = [(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets]
+                    assert make is cases or k0 == [1]
                     # r starts as junk where it is not an input
                     r = {"none": (U64 * (ways * span))(*[M52] * (ways * span)), "ra": a,
                          "rb": b}[alias]
@@ -427,9 +450,9 @@ def test_static_check_catches_leaks():
 # ---- the generator's counts per product ----------------------------------------------
 
 def count_tables(header):
-    """MONTK_IFMA_X1_COUNTS / X2P -> {kernel name: (madd[3], insns[3], peeled)}."""
+    """MONTK_IFMA_X1_COUNTS / X1F / X2P -> {kernel name: (madd[3], insns[3], peeled)}."""
     out = {}
-    for tab, prefix in (("X1", "montk_amm52_"), ("X2P", "montk_amm52x2p_")):
+    for tab, prefix in (("X1", "montk_amm52_"), ("X1F", "montk_amm52f_"), ("X2P", "montk_amm52x2p_")):
         body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
         rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d)\}", body)
         for k, row in enumerate(rows, 1):
@@ -474,8 +497,9 @@ def test_counts_match_the_object(has_ifma, tmp_path):
         assert [len(p) for p in got] == insns, name
         assert [sum(i.startswith("vpmadd52") for i in p) for p in got] == madd, name
         # a row: lo and hi of a*b_i and of n*m in each of K registers, and m (a
-        # packed pair's two numbers share them)
+        # packed pair's two numbers share them; none for n = -1 mod 2^52, where m
+        # is X itself)
         K = int(name.rsplit("_", 1)[1])
-        assert madd[1] == 4 * K + 1, name
+        assert madd[1] == 4 * K + ("52f_" not in name), name
         # VPMADD52 after the loop (the normalisation has none) are a row run outside it
         assert peeled == (madd[2] > 0), name

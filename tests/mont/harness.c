@@ -34,7 +34,8 @@
  *   kernel NUM WAYS                   -> the IFMA kernels mont_ifma_kernel
  *                                        picks: "packed L SPAN" (a pair kernel,
  *                                        the numbers interleaved), "one L
- *                                        SPAN", or "none"
+ *                                        SPAN" (then " prime LF" when modexp
+ *                                        works modulo n*mu), or "none"
  *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
  *                                        t-test between fixed and random
  *                                        secret inputs (see dudect() below);
@@ -702,7 +703,8 @@ static void do_kernel(const char *cmd)
 	if (!mont_ifma_kernel(num, ways, &k))
 		puts("none");
 	else
-		printf("%s %zu %zu\n", k.two ? "packed" : "one", k.L, k.span);
+		printf("%s %zu %zu%s%.0zu\n", k.two ? "packed" : "one", k.L, k.span,
+		       k.one_f ? " prime " : "", k.lf);
 }
 
 static void do_dudect(const char *cmd)

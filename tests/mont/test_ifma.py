@@ -74,6 +74,22 @@ def test_pair_kernels_up_to_2048_bit_factors(ifma):
         assert line == f"packed {L} {-(-L // 4) * 4}", (num, line)
 
 
+def test_prime_kernels_where_they_win(ifma):
+    """mont_modexp works modulo n' = n*mu (n' = -1 mod 2^52, 52 bits more)
+    while n' keeps n's register count and that is at most 3 registers (up
+    to 1152 bits); 1536 bits and up, and every pair, take n itself."""
+    nums = (1, 9, 16, 18, 19, 24, 32, 64)
+    out, err = ifma.run([f"kernel {num} 1" for num in nums] + ["kernel 16 2"])
+    assert err == ""
+    for num, line in zip(nums, out):
+        L, lf = -(-(64 * num + 2) // 52), -(-(64 * num + 54) // 52)
+        span = -(-L // 8) * 8
+        prime = lf <= span <= 24
+        assert line == f"one {L} {span}" + (f" prime {lf}" if prime else ""), (num, line)
+    assert [num for num, line in zip(nums, out) if "prime" in line] == [1, 9, 16, 18]
+    assert out[-1] == "packed 20 20"
+
+
 def test_no_kernel_past_the_contract(ifma):
     n = (1 << (64 * 128)) - 1
     assert ifma.lines([f"ifma 128 {n:x} 2 1 3", f"ifma {max_num() + 1} {n >> 64 * (127 - max_num()):x} 2 1 3"]) \
@@ -84,7 +100,7 @@ def edge_cases(rng):
     """(args, expected) for the edges: all-ones and barely-num-limb moduli,
     base 0, 1, n-1, exponent 0 (no limbs, or a zero limb), 1, full."""
     cases = []
-    for num in (4, 5, 8, 16, 17, 31, 32, 48, 64, 80, 103):
+    for num in (4, 5, 8, 9, 16, 17, 18, 19, 31, 32, 48, 64, 80, 103):
         for n in ((1 << (64 * num)) - 1, barely(rng, num), random_modulus(rng, num, "topbit")):
             full = rng.getrandbits(64 * num) | 1 << (64 * num - 1)
             for base in (0, 1, n - 1, rng.randrange(n)):
