@@ -367,7 +367,12 @@ sub amm {
 # docs/performance.md), ns per product, chained, 1024 bits: 94 (21 rows)
 # against 110 for montk_amm52_3 (20 rows); either change alone gains
 # nothing (the accumulators' own chains, VALIGNQ, VPADDQ and two
-# accumulating VPMADD52, are as long as the m chain).
+# accumulating VPMADD52, are as long as the m chain). Register 0 takes
+# the row of the other kernels (its a*b products in H, c starting T):
+# montbench amm52 at 1024 bits, medians of five rounds, six interleaved
+# runs, 95-99 ns against 102-103 with register 0's a*b and c joined
+# through T first, and 114-115 for montk_amm52_3; mont_modexp 131-136 us
+# against 140-143 and 149-150.
 sub amm_fast {
 	my ($K, $ways, $friendly) = @_;
 	my $g = fast_regs($K, $ways, $friendly);
