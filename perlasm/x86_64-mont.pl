@@ -434,7 +434,7 @@ sub window_reg { return $WINDOW[ $_[0] % 8 ] }
 # flags are free between steps.
 # Products: n(n-1)/2 + n + n^2 (+ n for the m_i), nearly all of them in
 # w x w-limb blocks.
-my ($SA, $A0, $SEND, $ST, $TEND, $PC) = ($B, $PN, $ROWS, $NE16, $NE8, $NE4);
+my ($SA, $A0, $SEND, $ST, $TEND, $PC, $PHASE) = ($B, $PN, $ROWS, $NE16, $NE8, $NE4, $NE);
 my $MS = $T + 8 * (2 * $MAXNUM + 1);	# the multipliers of a pass (up to 16)
 my $RING = $MS + 8 * 16;		# window limbs above the registers' 8
 
@@ -481,12 +481,16 @@ sub sq8_step {
 
 # The blocks of a pass after the first, while %rsi < SEND: the w steps
 # with the multipliers at MS, adding t: x[k..k+w] += M_k * src[0..w-1] + t[k].
+# One copy serves both steps: the squaring's passes fall through it (PHASE
+# = 0), the reduction's jump to its test and return (PHASE = 1), which
+# keeps the 16-limb code a block smaller.
 sub sq8_blocks {
-	my ($I, $l, $m) = @_;
+	my ($I, $l) = @_;
 	my $w = $I->{sq8w};
-	my $s = "\tjmp\t${l}_${m}t\n${l}_$m:\n";
+	my $s = "\tjmp\t${l}_blkt\n${l}_blk:\n";
 	$s .= $I->{sq8mult}->($MS + 8 * $_ . "(%rsp)") . sq8_step($I, $_, 0, 1) for 0 .. $w - 1;
-	return $s . sq8_next($w) . "${l}_${m}t:\n\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_$m\n";
+	return $s . sq8_next($w) . "${l}_blkt:\n\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_blk\n"
+	     . "\tcmpq\t\$0,$PHASE(%rsp)\n\tjne\t${l}_rdblk\n";
 }
 
 # %rdi and %rsi on by a block of w limbs.
@@ -519,6 +523,7 @@ ___
 	lea	64(%rdi),%rdi
 	cmp	$TEND(%rsp),%rdi
 	jb	${l}_zero
+	movq	\$0,$PHASE(%rsp)		# the squaring's passes (sq8_blocks)
 ___
 }
 
@@ -537,7 +542,7 @@ ___
 	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. $w - 1;
 	$s .= sq8_load($w) . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < $w\n";
 	$s .= ($_ < $w - 1 ? $I->{sq8mult}->(8 * $_ . "(%rsi)") : '') . sq8_step($I, $_, $_ + 1) for 0 .. $w - 1;
-	$s .= sq8_next($w) . sq8_blocks($I, $l, 'sqb') . "\t# t[i0+num..] = x (no pass wrote there yet)\n";
+	$s .= sq8_next($w) . sq8_blocks($I, $l) . "\t# t[i0+num..] = x (no pass wrote there yet)\n";
 	$s .= win_store($_, 8 * $_ . "(%rdi)") for 0 .. $w - 1;
 	return $s . "\tmov\t$SA(%rsp),%rsi\n\tlea\t" . 8 * $w . "(%rsi),%rsi\n" . <<___;
 	mov	%rsi,$SA(%rsp)
@@ -591,6 +596,7 @@ ${l}_red:
 	lea	$T(%rsp),%rax
 	mov	%rax,$ST(%rsp)
 	movq	\$0,$PC(%rsp)
+	movq	\$1,$PHASE(%rsp)		# the reduction's passes (sq8_blocks)
 ${l}_rd:				# pass i0: m_k = t_{i0+k}*n0, t += m_k*n << 64(i0+k)
 	mov	$ST(%rsp),%rdi		# &t[i0]
 	mov	$N(%rsp),%rsi
@@ -599,7 +605,7 @@ ___
 	$s .= sq8_load($w);
 	$s .= "\t# M_$_ = m_$_ = x[$_]*n0; x[$_] becomes 0\n"
 	    . $I->{sq8m}->(window_reg($_), $MS + 8 * $_ . "(%rsp)") . sq8_step($I, $_, 0) for 0 .. $w - 1;
-	$s .= sq8_next($w) . sq8_blocks($I, $l, 'rdb')
+	$s .= sq8_next($w) . "\tjmp\t${l}_blkt\n${l}_rdblk:\n"
 	    . "\t# t[i0+num..] = x + t[i0+num..] + the carry of the last pass (0 or 1)\n"
 	    . "\tmov\t$PC(%rsp),%rax\n\tneg\t%rax\t\t\t# CF = that carry\n";
 	$s .= $_ < 8 ? "\tadc\t" . 8 * $_ . "(%rdi),$WINDOW[$_]\n\tmov\t$WINDOW[$_]," . 8 * $_ . "(%rdi)\n"
