@@ -28,7 +28,9 @@
 # squaring with num % 8 == 0 (every RSA/DH size) squares first and then
 # reduces, in 8x8-limb blocks held in registers (square_then_reduce8); the
 # ADX one does so in 16x16-limb blocks where num % 16 == 0, in 8x8 ones
-# for the other multiples of 8 up to 32 limbs (see sq8 in adx_set).
+# for the other multiples of 8 up to 32 limbs (see sq8 in adx_set); the
+# ADX multiplication with num % 16 == 0 likewise multiplies first and then
+# reduces, in 16x16-limb blocks (mul_then_reduce8).
 #
 # The text below is our perlasm dialect (AT&T, Unix calling convention,
 # `.type f,@function,NARGS`, general-purpose registers only, prologue =
@@ -332,6 +334,14 @@ sub adx_set {	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 		#   before  49   184   351   660  1347  2248  5183  8930
 		#   rows    71     -   365     -     -     -     -     -
 		sq8     => [[16, $MAXNUM], [8, 32]],
+		# mul_then_reduce8 in 16-limb blocks where num % 16 == 0, the rows
+		# elsewhere. Measured as above, ns per montk_mul_adx, chained, the
+		# best of three runs of 15 loops (32 and 64 limbs: six), beside the
+		# rows:
+		#   num      16    32    48    64   128
+		#   w=16    184   674  1493  2767 11307
+		#   rows    195   703  1556  2805 11425
+		mul8    => [[16, $MAXNUM]],
 		# square_then_reduce8: M_k in %rdx, %rbp = 0
 		sq8mult => sub { "\tmov\t$_[0],%rdx\n" },
 		sq8m    => sub { "\tmov\t$N0(%rsp),%rdx\n\tmulx\t$_[0],%rdx,%rax\n\tmov\t%rdx,$_[1]\n" },
@@ -457,8 +467,43 @@ sub win_load {
 
 sub square_then_reduce8 {
 	my ($I, $l) = @_;
-	return sq8_setup($l) . sq8_cross($I, $l) . sq8_double($I, $l) . sq8_reduce($I, $l)
+	return sq8_setup($l, '%rsi') . sq8_cross($I, $l) . sq8_double($I, $l) . sq8_reduce($I, $l)
 	     . sq8_result($I, $l);
+}
+
+# r = a*b*R^-1 mod n the same way (the set's mul8: num % w == 0): t = a*b
+# in passes of w rows b_{i0..i0+w-1} (multipliers at MS), then the
+# reduction and the result of square_then_reduce8.
+sub mul_then_reduce8 {
+	my ($I, $l) = @_;
+	return sq8_setup($l, '%rdx') . mul8_passes($I, $l) . sq8_reduce($I, $l) . sq8_result($I, $l);
+}
+
+# Pass i0: t[i0..] += b_{i0+k} * a * 2^(64k). The window starts at 0 and
+# every block adds t, so each window limb gets its t limb once, when it is
+# the bottom of a step; the window's last w limbs go to t[i0+num..], which
+# no pass has written yet.
+sub mul8_passes {
+	my ($I, $l) = @_;
+	my $w = $I->{sq8w};
+	my $s = <<___;
+${l}_mp:				# pass i0: t[i0..] += b_{i0+k} * a << 64k
+	mov	$SA(%rsp),%rsi		# &b[i0]
+	mov	$ST(%rsp),%rdi		# &t[i0]
+___
+	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. $w - 1;
+	$s .= "\txor\t" . reg32($WINDOW[$_]) . "," . reg32($WINDOW[$_]) . "\n" for 0 .. 7;
+	$s .= "\tmovq\t\$0," . ring($_) . "\n" for 8 .. $w - 1;
+	$s .= "\tmov\t$A0(%rsp),%rsi\n" . sq8_blocks($I, $l) . "\t# t[i0+num..] = x\n";
+	$s .= win_store($_, 8 * $_ . "(%rdi)") for 0 .. $w - 1;
+	return $s . "\tmov\t$SA(%rsp),%rsi\n\tlea\t" . 8 * $w . "(%rsi),%rsi\n" . <<___;
+	mov	%rsi,$SA(%rsp)
+	mov	$ST(%rsp),%rax
+	lea	@{[8 * $w]}(%rax),%rax
+	mov	%rax,$ST(%rsp)
+	cmp	$TEND(%rsp),%rax
+	jb	${l}_mp
+___
 }
 
 # Step k of a pass: window limbs k+j += M_k * src_j (src_j = 8j(%rsi)) for
@@ -508,12 +553,13 @@ sub to_frame {
 	} @_;
 }
 
-# The arguments into the frame (the pointers a pass walks: SA = &a[i0],
-# ST = &t[2 i0]; their ends SEND, TEND) and t[0..num-1] = 0.
+# The arguments into the frame (the pointers a pass walks: SA = &a[i0]
+# (from $msrc: a, or b for mul_then_reduce8), ST = &t[2 i0]; their ends
+# SEND, TEND) and t[0..num-1] = 0.
 sub sq8_setup {
-	my ($l) = @_;
+	my ($l, $msrc) = @_;
 	my $s = "${l}_sqr8:\n"
-	    . to_frame([$R, '%rdi'], [$SA, '%rsi'], [$A0, '%rsi'], [$N, '%rcx'], [$N0, '%r8'], [$NUM, '%r9'],
+	    . to_frame([$R, '%rdi'], [$SA, $msrc], [$A0, '%rsi'], [$N, '%rcx'], [$N0, '%r8'], [$NUM, '%r9'],
 	               [$SEND, '(%rsi,%r9,8)'], [$ST, "$T(%rsp)"], [$TEND, "$T(%rsp,%r9,8)"]) . <<___;
 	lea	$T(%rsp),%rdi
 ${l}_zero:				# t[0..num-1] = 0
@@ -714,9 +760,10 @@ sub mont_kernel {
 	mov	%rdx,%rcx
 	mov	%rsi,%rdx
 ___
-	# square_then_reduce8 in blocks of w limbs for each [w, max] of the
-	# set's sq8, the first where num % w == 0 and num <= max; else the rows
-	my @sq8 = $sqr ? @{ $I->{sq8} } : ();
+	# square_then_reduce8 (mul_then_reduce8) in blocks of w limbs for each
+	# [w, max] of the set's sq8 (mul8), the first where num % w == 0 and
+	# num <= max; else the rows
+	my @sq8 = @{ $I->{ $sqr ? 'sq8' : 'mul8' } // [] };
 	for (@sq8) {
 		my ($w, $max) = @$_;
 		$s .= "\tcmp\t\$$max,%r9\n\tja\t${l}_not$w\n" if $max < $MAXNUM;
@@ -728,8 +775,9 @@ ___
 	# b_i and m where the frame holds them.
 	$s .= join '', map { "\tmovq\t\$0,$_\n" } grep { /%rsp/ } $I->{bi}, $I->{m};
 	return $s . final_reduce($VC - $T) . epilogue($name, $frame)
-	     . join('', map { square_then_reduce8({ %$I, sq8w => $_->[0], sq8step => $I->{sq8step}{ $_->[0] } },
-	                                          "${l}w$_->[0]") . epilogue($name, $frame) } @sq8)
+	     . join('', map { ($sqr ? \&square_then_reduce8 : \&mul_then_reduce8)->(
+		{ %$I, sq8w => $_->[0], sq8step => $I->{sq8step}{ $_->[0] } }, "${l}w$_->[0]")
+		. epilogue($name, $frame) } @sq8)
 	     . ".size\t$name,.-$name\n";
 }
 
