@@ -496,13 +496,19 @@ ___
 	$s .= "\tmovq\t\$0," . ring($_) . "\n" for 8 .. $w - 1;
 	$s .= "\tmov\t$A0(%rsp),%rsi\n" . sq8_blocks($I, $l) . "\t# t[i0+num..] = x\n";
 	$s .= win_store($_, 8 * $_ . "(%rdi)") for 0 .. $w - 1;
-	return $s . "\tmov\t$SA(%rsp),%rsi\n\tlea\t" . 8 * $w . "(%rsi),%rsi\n" . <<___;
-	mov	%rsi,$SA(%rsp)
-	mov	$ST(%rsp),%rax
-	lea	@{[8 * $w]}(%rax),%rax
-	mov	%rax,$ST(%rsp)
-	cmp	$TEND(%rsp),%rax
-	jb	${l}_mp
+	return $s . "\tmov\t$SA(%rsp),%rsi\n\tlea\t" . 8 * $w . "(%rsi),%rsi\n\tmov\t%rsi,$SA(%rsp)\n"
+	     . sq8_pass_end($w, '%rax', "${l}_mp");
+}
+
+# ST on by w limbs (through $reg); the next pass at $label while ST < TEND.
+sub sq8_pass_end {
+	my ($w, $reg, $label) = @_;
+	return <<___;
+	mov	$ST(%rsp),$reg
+	lea	@{[8 * $w]}($reg),$reg
+	mov	$reg,$ST(%rsp)
+	cmp	$TEND(%rsp),$reg
+	jb	$label
 ___
 }
 
@@ -657,16 +663,8 @@ ___
 	$s .= $_ < 8 ? "\tadc\t" . 8 * $_ . "(%rdi),$WINDOW[$_]\n\tmov\t$WINDOW[$_]," . 8 * $_ . "(%rdi)\n"
 	    : "\tmov\t" . ring($_) . ",%rax\n\tadc\t" . 8 * $_ . "(%rdi),%rax\n\tmov\t%rax," . 8 * $_ . "(%rdi)\n"
 		for 0 .. $w - 1;
-	return $s . <<___;
-	mov	\$0,%eax
-	adc	\$0,%rax
-	mov	%rax,$PC(%rsp)
-	mov	$ST(%rsp),%rdi
-	lea	@{[8 * $w]}(%rdi),%rdi
-	mov	%rdi,$ST(%rsp)
-	cmp	$TEND(%rsp),%rdi
-	jb	${l}_rd
-___
+	return $s . "\tmov\t\$0,%eax\n\tadc\t\$0,%rax\n\tmov\t%rax,$PC(%rsp)\n"
+	     . sq8_pass_end($w, '%rdi', "${l}_rd");
 }
 
 # r = PC:t[num..2num-1] - n if that does not borrow, else t[num..]: the
