@@ -25,10 +25,12 @@
 # products; at the end of a group both are folded into a carry word, so
 # the loop control may clobber the flags. Squaring computes each cross
 # product once (n(n+1)/2 + n^2 + n products, against 2n^2 + n). The MUL
-# squaring with num % 8 == 0 (every RSA/DH size), and the ADX one with
-# num % 8 == 0 up to 32 limbs, square first and then reduce, in 8x8-limb
-# blocks held in registers (square_then_reduce8); above that the ADX rows
-# are faster (see sq8max).
+# squaring with num % 8 == 0 (every RSA/DH size) squares first and then
+# reduces, in 8x8-limb blocks held in registers (square_then_reduce8); the
+# ADX one does so in 16x16-limb blocks where num % 16 == 0, in 8x8 ones
+# for the other multiples of 8 up to 32 limbs (see sq8 in adx_set); the
+# ADX multiplication with num % 16 == 0 likewise multiplies first and then
+# reduces, in 16x16-limb blocks (mul_then_reduce8).
 #
 # The text below is our perlasm dialect (AT&T, Unix calling convention,
 # `.type f,@function,NARGS`, general-purpose registers only, prologue =
@@ -171,9 +173,10 @@ sub mulq_set {	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 		},
 		# square_then_reduce8: the multiplier M_k in %rbx, one carry
 		# chain; the carry word c = %rcx goes from product to product.
+		sq8     => [[8, $MAXNUM]],
 		sq8mult => sub { "\tmov\t$_[0],%rbx\n" },
 		sq8m    => sub { "\tmov\t$N0(%rsp),%rbx\n\timul\t$_[0],%rbx\n\tmov\t%rbx,$_[1]\n" },
-		sq8step => sub {
+		sq8step => { 8 => sub {
 			my ($x, $k, $jmin, $tadd, $st) = @_;
 			my $s = '';
 			for my $j ($jmin .. 7) {
@@ -187,7 +190,7 @@ sub mulq_set {	# MUL/ADC: product in %rdx:%rax, multiplier in a register
 				$s .= "\tmov\t%rdx," . ($j == 7 ? $x->($k) : '%rcx') . "\n";
 			}
 			return $s;
-		},
+		} },
 		# 2t + a_i^2 for t limbs p, q: the doubling's carry in %rbp, the
 		# squares' in %rbx, as 0 or -1 (MUL clobbers the flags)
 		sq8dbl0 => "\txor\t%ebp,%ebp\n\txor\t%ebx,%ebx\n",
@@ -270,6 +273,33 @@ sub adx_sq8step {
 	return $s . "\tadcx\t%rbp," . $x->($k) . "\n\tadox\t%rbp," . $x->($k) . "\n";
 }
 
+# square_then_reduce8's step k, 16 limbs wide: window limbs k..k+16 +=
+# M_k*src_j for j >= jmin (and t limb k if tadd): lo(M_k*src_j) into limb
+# k+j on OF, hi(M_k*src_j) (in %rbx) into limb k+j+1 on CF. Limbs up to
+# k+8 are registers (limb k+8 takes limb k's, loaded from the ring by $st
+# once limb k is stored), the others ring slots, each loaded into %rcx,
+# added to and stored. Both chains end in limb k+16, a fresh ring slot,
+# adding %rbp = 0 to hi(M_k*src_15). Steps 16 limbs wide close the chains
+# half as often as 8-limb ones: a loop of 8-limb steps ran 1.40 cycles per
+# product here, of 16-limb ones 1.14 (Intel, model 167).
+sub adx_sq16step {
+	my ($x, $k, $jmin, $tadd, $st) = @_;
+	my $s = "\txor\t%ebp,%ebp\n";	# CF = OF = 0 (no wait for the last step's)
+	$s .= "\tadcx\t" . 8 * $k . "(%rdi)," . $x->($k) . "\n" if $tadd;
+	$s .= "\tmov\t" . ring($k + $jmin) . ",%rcx\n" if $jmin > 8;
+	for my $j ($jmin .. 15) {
+		my $L = $k + $j;
+		$s .= "\tmulx\t" . 8 * $j . "(%rsi),%rax,%rbx\n";
+		$s .= $j <= 8 ? "\tadox\t%rax," . $x->($L) . "\n"
+		    : "\tadox\t%rax,%rcx\n\tmov\t%rcx," . ring($L) . "\n";
+		$s .= $st if $j == 0;
+		next if $j == 15;
+		$s .= $j < 8 ? "\tadcx\t%rbx," . $x->($L + 1) . "\n"
+		    : "\tmov\t" . ring($L + 1) . ",%rcx\n\tadcx\t%rbx,%rcx\n";
+	}
+	return $s . "\tadcx\t%rbp,%rbx\n\tadox\t%rbp,%rbx\n\tmov\t%rbx," . ring($k + 16) . "\n";
+}
+
 sub adx_set {	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 	my ($X, $Z, $H) = @_;
 	return {
@@ -293,21 +323,29 @@ sub adx_set {	# MULX/ADCX/ADOX: multiplier in %rdx, two carry chains
 				[$src->($_), '%rax', '%rax', $X->[$_], $out->($_)] } 0 .. $W - 1);
 		},
 		both16  => sub { adx_both16($X, $Z, $H, @_) },
-		# square_then_reduce8 up to 32 limbs; the rows from 40. Measured
-		# (Intel, model 167, shared 2-core VM): ns per mont_sqr after
-		# mont_select("adx"), best of 7 timed loops, beside libmont.a built
-		# with and without the jump to square_then_reduce8, timed
-		# alternately, twice each (the better shown):
-		#   num      8    16    24    32    40    48    64    96   128
-		#   sq8     49   165   351   623  1011  1446  2534  5693 10396
-		#   rows    71   186   365   623   979  1371  2352  5071  9065
-		# (the MUL rows lose to its square_then_reduce8 at every size:
-		# 128 limbs 11.4 us against 11.1).
-		sq8max  => 32,
+		# square_then_reduce8 in blocks of [w limbs, up to num limbs]:
+		# 16 where num % 16 == 0, 8 for the other multiples of 8 up to 32,
+		# the rows for the rest. Measured (Intel, model 167, shared 2-core
+		# VM): ns per montk_sqr_adx, chained, best of 15 timed loops, beside
+		# the same with 8-limb blocks up to 32 limbs and the rows above (8
+		# and 24: 16-limb blocks do not fit; ns for 8-limb blocks vs rows):
+		#   num      8    16    24    32    48    64    96   128
+		#   w=16     -   156     -   557  1202  2166  4807  8653
+		#   before  49   184   351   660  1347  2248  5183  8930
+		#   rows    71     -   365     -     -     -     -     -
+		sq8     => [[16, $MAXNUM], [8, 32]],
+		# mul_then_reduce8 in 16-limb blocks where num % 16 == 0, the rows
+		# elsewhere. Measured as above, ns per montk_mul_adx, chained, the
+		# best of three runs of 15 loops (32 and 64 limbs: six), beside the
+		# rows:
+		#   num      16    32    48    64   128
+		#   w=16    184   674  1493  2767 11307
+		#   rows    195   703  1556  2805 11425
+		mul8    => [[16, $MAXNUM]],
 		# square_then_reduce8: M_k in %rdx, %rbp = 0
 		sq8mult => sub { "\tmov\t$_[0],%rdx\n" },
 		sq8m    => sub { "\tmov\t$N0(%rsp),%rdx\n\tmulx\t$_[0],%rdx,%rax\n\tmov\t%rdx,$_[1]\n" },
-		sq8step => \&adx_sq8step,
+		sq8step => { 8 => \&adx_sq8step, 16 => \&adx_sq16step },
 		# 2t + a_i^2 for t limbs p, q (CF: doubling, OF: squares)
 		sq8dbl0 => "\txor\t%ebp,%ebp\n",
 		sq8dbl  => sub {
@@ -386,60 +424,131 @@ ___
 my @WINDOW = map { "%r$_" } 8 .. 15;
 sub window_reg { return $WINDOW[ $_[0] % 8 ] }
 
-# Squaring when num % 8 == 0 (ADX: up to sq8max limbs): square first, then
-# reduce, in a frame
+# Squaring when num % w == 0 (w = 8 or 16, the set's sq8): square first,
+# then reduce, in a frame
 # t of 2 num limbs (the carry above them in PC), instead of the rows above:
 #  1. t = sum_{i<j} a_i*a_j * 2^(64(i+j))   (each cross product once)
 #  2. t = 2t + sum_i a_i^2 * 2^(128i)        (= a^2, below 2^(128 num))
 #  3. for each i: m_i = t_i*n0, t += m_i*n * 2^(64i)   (t_i becomes 0)
 #     then PC:t[num..2num-1] = (a^2 + M*n)/R < 2n; r = that - n if no borrow.
-# 1 and 3 go in passes of 8 rows i0..i0+7 (multipliers a_{i0+k} or m_k in
-# the frame at MS). A pass keeps 8 limbs of t, the window, in %r8..%r15
-# and walks the source (a or n) in blocks of 8 limbs: block step k adds
-# M_k * src[0..7] to window limbs k..k+8 (the instruction set's sq8step),
-# the carries ending in limb k+8, whose register is that of limb k, which
-# is final by then and stored. The 9-limb sum of an 8-limb window and an
-# 8x1-limb product cannot overflow, so no carry is left after a step.
-# A pass loads the first 8 limbs of t into the window; in later blocks
-# step k also adds t limb k (the window + one limb + the product still
-# fit in 9 limbs), so no carry leaves a step and the flags are free
-# between steps.
+# 1 and 3 go in passes of w rows i0..i0+w-1 (multipliers a_{i0+k} or m_k
+# in the frame at MS). A pass keeps w limbs of t, the window (see ring
+# below), and walks the source (a or n) in blocks of w limbs: block step k
+# adds M_k * src[0..w-1] to window limbs k..k+w (the instruction set's
+# sq8step for w), the carries ending in limb k+w, which takes the place
+# of limb k, final by then and stored. The (w+1)-limb sum of a w-limb
+# window and a w x 1-limb product cannot overflow, so no carry is left
+# after a step. A pass loads the first w limbs of t into the window; in
+# later blocks step k also adds t limb k (the window + one limb + the
+# product still fit in w+1 limbs), so no carry leaves a step and the
+# flags are free between steps.
 # Products: n(n-1)/2 + n + n^2 (+ n for the m_i), nearly all of them in
-# 8x8-limb blocks in registers.
-my ($SA, $A0, $SEND, $ST, $TEND, $PC) = ($B, $PN, $ROWS, $NE16, $NE8, $NE4);
-my $MS = $T + 8 * (2 * $MAXNUM + 1);	# the 8 multipliers of a pass
+# w x w-limb blocks.
+my ($SA, $A0, $SEND, $ST, $TEND, $PC, $PHASE) = ($B, $PN, $ROWS, $NE16, $NE8, $NE4, $NE);
+my $MS = $T + 8 * (2 * $MAXNUM + 1);	# the multipliers of a pass (up to 16)
+my $RING = $MS + 8 * 16;		# window limbs above the registers' 8
+
+# The window of a pass is sq8w limbs wide (w = 8 or 16; blocks of w limbs,
+# w rows a pass). In step k limbs k..k+7 are registers, limb L in
+# $WINDOW[L % 8]; limbs k+8..k+15 of a 16-limb window are ring slots, limb
+# L in slot L % 16. So at a pass's start and end (k = 0) window limb u is
+# $WINDOW[u] or, from 8, slot u.
+sub ring { return $RING + 8 * ($_[0] % 16) . "(%rsp)" }
+
+# Window limb u to or from memory (a ring slot through %rax); keeps the flags.
+sub win_store {
+	my ($u, $mem) = @_;
+	return $u < 8 ? "\tmov\t$WINDOW[$u],$mem\n" : "\tmov\t" . ring($u) . ",%rax\n\tmov\t%rax,$mem\n";
+}
+sub win_load {
+	my ($u, $mem) = @_;
+	return $u < 8 ? "\tmov\t$mem,$WINDOW[$u]\n" : "\tmov\t$mem,%rax\n\tmov\t%rax," . ring($u) . "\n";
+}
 
 sub square_then_reduce8 {
 	my ($I, $l) = @_;
-	return sq8_setup($l) . sq8_cross($I, $l) . sq8_double($I, $l) . sq8_reduce($I, $l)
-	     . sq8_result($l);
+	return sq8_setup($l, '%rsi') . sq8_cross($I, $l) . sq8_double($I, $l) . sq8_reduce($I, $l)
+	     . sq8_result($I, $l);
+}
+
+# r = a*b*R^-1 mod n the same way (the set's mul8: num % w == 0): t = a*b
+# in passes of w rows b_{i0..i0+w-1} (multipliers at MS), then the
+# reduction and the result of square_then_reduce8.
+sub mul_then_reduce8 {
+	my ($I, $l) = @_;
+	return sq8_setup($l, '%rdx') . mul8_passes($I, $l) . sq8_reduce($I, $l) . sq8_result($I, $l);
+}
+
+# Pass i0: t[i0..] += b_{i0+k} * a * 2^(64k). The window starts at 0 and
+# every block adds t, so each window limb gets its t limb once, when it is
+# the bottom of a step; the window's last w limbs go to t[i0+num..], which
+# no pass has written yet.
+sub mul8_passes {
+	my ($I, $l) = @_;
+	my $w = $I->{sq8w};
+	my $s = <<___;
+${l}_mp:				# pass i0: t[i0..] += b_{i0+k} * a << 64k
+	mov	$SA(%rsp),%rsi		# &b[i0]
+	mov	$ST(%rsp),%rdi		# &t[i0]
+___
+	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. $w - 1;
+	$s .= "\txor\t" . reg32($WINDOW[$_]) . "," . reg32($WINDOW[$_]) . "\n" for 0 .. 7;
+	$s .= "\tmovq\t\$0," . ring($_) . "\n" for 8 .. $w - 1;
+	$s .= "\tmov\t$A0(%rsp),%rsi\n" . sq8_blocks($I, $l) . "\t# t[i0+num..] = x\n";
+	$s .= win_store($_, 8 * $_ . "(%rdi)") for 0 .. $w - 1;
+	return $s . "\tmov\t$SA(%rsp),%rsi\n\tlea\t" . 8 * $w . "(%rsi),%rsi\n\tmov\t%rsi,$SA(%rsp)\n"
+	     . sq8_pass_end($w, '%rax', "${l}_mp");
+}
+
+# ST on by w limbs (through $reg); the next pass at $label while ST < TEND.
+sub sq8_pass_end {
+	my ($w, $reg, $label) = @_;
+	return <<___;
+	mov	$ST(%rsp),$reg
+	lea	@{[8 * $w]}($reg),$reg
+	mov	$reg,$ST(%rsp)
+	cmp	$TEND(%rsp),$reg
+	jb	$label
+___
 }
 
 # Step k of a pass: window limbs k+j += M_k * src_j (src_j = 8j(%rsi)) for
-# j = jmin..7, and limb k += t limb k if $tadd; limb k is stored, its
-# register becomes limb k+8. The sum fits in limbs k..k+8, so no carry
-# leaves the step and the flags are free after it.
+# j = jmin..w-1, and limb k += t limb k if $tadd; limb k is stored, its
+# register becomes limb k+8 (loaded from the ring when w = 16). The sum
+# fits in limbs k..k+w, so no carry leaves the step and the flags are
+# free after it.
 sub sq8_step {
 	my ($I, $k, $jmin, $tadd) = @_;
+	my $w = $I->{sq8w};
 	my $st = "\tmov\t" . window_reg($k) . "," . 8 * $k . "(%rdi)\n";
+	$st .= "\tmov\t" . ring($k + 8) . "," . window_reg($k) . "\n" if $w > 8;	# limb k+8
 	my $s = $jmin ? $st : '';	# the diagonal adds nothing to limb k
-	return $s . "\txor\t" . reg32(window_reg($k)) . "," . reg32(window_reg($k)) . "\n" if $jmin > 7;
-	return $s . "\t# x[" . ($k + $jmin) . ".." . ($k + 8) . "] += M_$k * src[$jmin..7]"
+	# no products: the new top limb k+w is 0
+	return $s . ($w > 8 ? "\tmovq\t\$0," . ring($k + $w) . "\n"
+	                    : "\txor\t" . reg32(window_reg($k)) . "," . reg32(window_reg($k)) . "\n") if $jmin >= $w;
+	return $s . "\t# x[" . ($k + $jmin) . ".." . ($k + $w) . "] += M_$k * src[$jmin.." . ($w - 1) . "]"
 	     . ($tadd ? " + t[$k]" : '') . "\n" . $I->{sq8step}->(\&window_reg, $k, $jmin, $tadd, $st);
 }
 
-# The blocks of a pass after the first, while %rsi < SEND: the 8 steps
-# with the multipliers at MS, adding t: x[k..k+8] += M_k * src[0..7] + t[k].
+# The blocks of a pass after the first, while %rsi < SEND: the w steps
+# with the multipliers at MS, adding t: x[k..k+w] += M_k * src[0..w-1] + t[k].
+# One copy serves both steps: the squaring's passes fall through it (PHASE
+# = 0), the reduction's jump to its test and return (PHASE = 1), which
+# keeps the 16-limb code a block smaller.
 sub sq8_blocks {
-	my ($I, $l, $m) = @_;
-	my $s = "\tjmp\t${l}_${m}t\n${l}_$m:\n";
-	$s .= $I->{sq8mult}->($MS + 8 * $_ . "(%rsp)") . sq8_step($I, $_, 0, 1) for 0 .. 7;
-	return $s . "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n${l}_${m}t:\n"
-	     . "\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_$m\n";
+	my ($I, $l) = @_;
+	my $w = $I->{sq8w};
+	my $s = "\tjmp\t${l}_blkt\n${l}_blk:\n";
+	$s .= $I->{sq8mult}->($MS + 8 * $_ . "(%rsp)") . sq8_step($I, $_, 0, 1) for 0 .. $w - 1;
+	return $s . sq8_next($w) . "${l}_blkt:\n\tcmp\t$SEND(%rsp),%rsi\n\tjb\t${l}_blk\n"
+	     . "\tcmpq\t\$0,$PHASE(%rsp)\n\tjne\t${l}_rdblk\n";
 }
 
-# The window = t[0..7] from %rdi.
-sub sq8_load { return join '', map { "\tmov\t" . 8 * $_ . "(%rdi),$WINDOW[$_]\n" } 0 .. 7 }
+# %rdi and %rsi on by a block of w limbs.
+sub sq8_next { return "\tlea\t" . 8 * $_[0] . "(%rdi),%rdi\n\tlea\t" . 8 * $_[0] . "(%rsi),%rsi\n" }
+
+# The window = t[0..w-1] from %rdi.
+sub sq8_load { return join '', map { win_load($_, 8 * $_ . "(%rdi)") } 0 .. $_[0] - 1 }
 
 # Frame slots filled in order, each [slot, from]: a register is stored, an
 # address goes through %rax.
@@ -450,12 +559,13 @@ sub to_frame {
 	} @_;
 }
 
-# The arguments into the frame (the pointers a pass walks: SA = &a[i0],
-# ST = &t[2 i0]; their ends SEND, TEND) and t[0..num-1] = 0.
+# The arguments into the frame (the pointers a pass walks: SA = &a[i0]
+# (from $msrc: a, or b for mul_then_reduce8), ST = &t[2 i0]; their ends
+# SEND, TEND) and t[0..num-1] = 0.
 sub sq8_setup {
-	my ($l) = @_;
+	my ($l, $msrc) = @_;
 	my $s = "${l}_sqr8:\n"
-	    . to_frame([$R, '%rdi'], [$SA, '%rsi'], [$A0, '%rsi'], [$N, '%rcx'], [$N0, '%r8'], [$NUM, '%r9'],
+	    . to_frame([$R, '%rdi'], [$SA, $msrc], [$A0, '%rsi'], [$N, '%rcx'], [$N0, '%r8'], [$NUM, '%r9'],
 	               [$SEND, '(%rsi,%r9,8)'], [$ST, "$T(%rsp)"], [$TEND, "$T(%rsp,%r9,8)"]) . <<___;
 	lea	$T(%rsp),%rdi
 ${l}_zero:				# t[0..num-1] = 0
@@ -465,6 +575,7 @@ ___
 	lea	64(%rdi),%rdi
 	cmp	$TEND(%rsp),%rdi
 	jb	${l}_zero
+	movq	\$0,$PHASE(%rsp)		# the squaring's passes (sq8_blocks)
 ___
 }
 
@@ -479,17 +590,15 @@ ${l}_sq:				# pass i0: t[2i0..] += sum a_{i0+k}*a_j, j > i0+k
 	mov	$SA(%rsp),%rsi		# &a[i0]
 	mov	$ST(%rsp),%rdi		# &t[2i0]
 ___
-	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. 7;
-	$s .= sq8_load() . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < 8\n";
-	$s .= ($_ < 7 ? $I->{sq8mult}->(8 * $_ . "(%rsi)") : '') . sq8_step($I, $_, $_ + 1) for 0 .. 7;
-	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . sq8_blocks($I, $l, 'sqb')
-	    . "\t# t[i0+num..] = x (no pass wrote there yet)\n";
-	$s .= "\tmov\t$WINDOW[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
-	return $s . <<___;
-	mov	$SA(%rsp),%rsi
-	lea	64(%rsi),%rsi
+	my $w = $I->{sq8w};
+	$s .= "\tmov\t" . 8 * $_ . "(%rsi),%rax\n\tmov\t%rax," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. $w - 1;
+	$s .= sq8_load($w) . "\t# the diagonal block: a_{i0+k} * a_{i0+j}, k < j < $w\n";
+	$s .= ($_ < $w - 1 ? $I->{sq8mult}->(8 * $_ . "(%rsi)") : '') . sq8_step($I, $_, $_ + 1) for 0 .. $w - 1;
+	$s .= sq8_next($w) . sq8_blocks($I, $l) . "\t# t[i0+num..] = x (no pass wrote there yet)\n";
+	$s .= win_store($_, 8 * $_ . "(%rdi)") for 0 .. $w - 1;
+	return $s . "\tmov\t$SA(%rsp),%rsi\n\tlea\t" . 8 * $w . "(%rsi),%rsi\n" . <<___;
 	mov	%rsi,$SA(%rsp)
-	addq	\$128,$ST(%rsp)
+	addq	\$@{[16 * $w]},$ST(%rsp)
 	cmp	$SEND(%rsp),%rsi
 	jb	${l}_sq
 ___
@@ -539,34 +648,30 @@ ${l}_red:
 	lea	$T(%rsp),%rax
 	mov	%rax,$ST(%rsp)
 	movq	\$0,$PC(%rsp)
+	movq	\$1,$PHASE(%rsp)		# the reduction's passes (sq8_blocks)
 ${l}_rd:				# pass i0: m_k = t_{i0+k}*n0, t += m_k*n << 64(i0+k)
 	mov	$ST(%rsp),%rdi		# &t[i0]
 	mov	$N(%rsp),%rsi
 ___
-	$s .= sq8_load();
+	my $w = $I->{sq8w};
+	$s .= sq8_load($w);
 	$s .= "\t# M_$_ = m_$_ = x[$_]*n0; x[$_] becomes 0\n"
-	    . $I->{sq8m}->($WINDOW[$_], $MS + 8 * $_ . "(%rsp)") . sq8_step($I, $_, 0) for 0 .. 7;
-	$s .= "\tlea\t64(%rdi),%rdi\n\tlea\t64(%rsi),%rsi\n" . sq8_blocks($I, $l, 'rdb')
+	    . $I->{sq8m}->(window_reg($_), $MS + 8 * $_ . "(%rsp)") . sq8_step($I, $_, 0) for 0 .. $w - 1;
+	$s .= sq8_next($w) . "\tjmp\t${l}_blkt\n${l}_rdblk:\n"
 	    . "\t# t[i0+num..] = x + t[i0+num..] + the carry of the last pass (0 or 1)\n"
 	    . "\tmov\t$PC(%rsp),%rax\n\tneg\t%rax\t\t\t# CF = that carry\n";
-	$s .= "\tadc\t" . 8 * $_ . "(%rdi),$WINDOW[$_]\n\tmov\t$WINDOW[$_]," . 8 * $_ . "(%rdi)\n" for 0 .. 7;
-	return $s . <<___;
-	mov	\$0,%eax
-	adc	\$0,%rax
-	mov	%rax,$PC(%rsp)
-	mov	$ST(%rsp),%rdi
-	lea	64(%rdi),%rdi
-	mov	%rdi,$ST(%rsp)
-	cmp	$TEND(%rsp),%rdi
-	jb	${l}_rd
-___
+	$s .= $_ < 8 ? "\tadc\t" . 8 * $_ . "(%rdi),$WINDOW[$_]\n\tmov\t$WINDOW[$_]," . 8 * $_ . "(%rdi)\n"
+	    : "\tmov\t" . ring($_) . ",%rax\n\tadc\t" . 8 * $_ . "(%rdi),%rax\n\tmov\t%rax," . 8 * $_ . "(%rdi)\n"
+		for 0 .. $w - 1;
+	return $s . "\tmov\t\$0,%eax\n\tadc\t\$0,%rax\n\tmov\t%rax,$PC(%rsp)\n"
+	     . sq8_pass_end($w, '%rdi', "${l}_rd");
 }
 
 # r = PC:t[num..2num-1] - n if that does not borrow, else t[num..]: the
 # difference into r, then a masked select; t and the multipliers at MS
 # are wiped.
 sub sq8_result {
-	my ($l) = @_;
+	my ($I, $l) = @_;
 	my $s = <<___;
 	# r = t[num..2num-1] - n, 8 limbs per loop; t[0..num-1] are 0 by now
 	mov	$R(%rsp),%rdi
@@ -606,7 +711,8 @@ ___
 	cmp	%rbp,%rdi
 	jb	${l}_sel
 ___
-	$s .= "\tmovq\t\$0," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. 7;
+	$s .= "\tmovq\t\$0," . ($MS + 8 * $_) . "(%rsp)\n" for 0 .. $I->{sq8w} - 1;
+	$s .= "\tmovq\t\$0," . ring($_) . "\n" for $I->{sq8w} > 8 ? 0 .. 15 : ();
 	return $s;
 }
 
@@ -652,17 +758,24 @@ sub mont_kernel {
 	mov	%rdx,%rcx
 	mov	%rsi,%rdx
 ___
-	# square_then_reduce8 where num % 8 == 0, up to sq8max limbs if set
-	my $rows = $I->{sq8max} ? "${l}_rows" : undef;
-	$s .= "\tcmp\t\$$I->{sq8max},%r9\n\tja\t$rows\n" if $sqr && $rows;
-	$s .= "\ttest\t\$7,%r9\n\tjz\t${l}_sqr8\n" . ($rows ? "$rows:\n" : '') if $sqr;
+	# square_then_reduce8 (mul_then_reduce8) in blocks of w limbs for each
+	# [w, max] of the set's sq8 (mul8), the first where num % w == 0 and
+	# num <= max; else the rows
+	my @sq8 = @{ $I->{ $sqr ? 'sq8' : 'mul8' } // [] };
+	for (@sq8) {
+		my ($w, $max) = @$_;
+		$s .= "\tcmp\t\$$max,%r9\n\tja\t${l}_not$w\n" if $max < $MAXNUM;
+		$s .= "\ttest\t\$" . ($w - 1) . ",%r9\n\tjz\t${l}w${w}_sqr8\n${l}_not$w:\n";
+	}
 	$s .= kernel_setup($sqr, $l) . row_start($I, $sqr, $l) . row_head($I, $sqr, $l, $A)
 	    . row_groups($I, $sqr, $A) . row_end($I, $sqr, $l);
 	# V[-1] and V[n] are 0 by now, V[0..n-1] (or a) are wiped here, and
 	# b_i and m where the frame holds them.
 	$s .= join '', map { "\tmovq\t\$0,$_\n" } grep { /%rsp/ } $I->{bi}, $I->{m};
 	return $s . final_reduce($VC - $T) . epilogue($name, $frame)
-	     . ($sqr ? square_then_reduce8($I, $l) . epilogue($name, $frame) : '')
+	     . join('', map { ($sqr ? \&square_then_reduce8 : \&mul_then_reduce8)->(
+		{ %$I, sq8w => $_->[0], sq8step => $I->{sq8step}{ $_->[0] } }, "${l}w$_->[0]")
+		. epilogue($name, $frame) } @sq8)
 	     . ".size\t$name,.-$name\n";
 }
 
