@@ -94,6 +94,7 @@ struct mont_ifma {
 	size_t L;		/* 52-bit limbs per number: R = 2^(52L) */
 	size_t span;		/* limbs each number takes: L rounded up to 8 (4 in two) */
 	mont_gather_fn *gather;	/* the table lookup */
+	mont_amm2_fn *sqr2;	/* two's a*a (called with b = a), or NULL: two */
 };
 
 /* 1 and *out set when mont_modexp (ways 1) or mont_modexp2 (ways 2) of

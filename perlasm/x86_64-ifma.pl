@@ -20,6 +20,8 @@
 #                                       number at index 2t, of the second
 #                                       at 2t + 1; k0[0], k0[1] (see
 #                                       "Packed pairs" below)
+#   montk_sqr52x2p_K(r, a, a, n, k0, L) the pair's a*a, each a_i a_j once
+#                                       (amm_sqr; b must be a)
 # with K vector registers of 8 limbs per number (4 of each of a pair), of
 # which the first L are the number's (8K-7 <= L <= 8K, 4K-3 <= L <= 4K
 # packed: the row loop runs L times, so 1024-bit numbers take 20 rows, not
@@ -148,6 +150,10 @@ my $X1_DIRECT_KMIN = 7;
 # interleaved lane by lane, 4 limbs of each per register, K = 1..X2P_KMAX
 # (K + 10 <= 22).
 my $X2P_KMAX = 12;
+# Packed pair squares (amm_sqr) for K = X2PSQR_KMIN..X2PSQR_KMAX, where
+# they beat the packed product (measured: see amm_sqr).
+my $X2PSQR_KMIN = 10;
+my $X2PSQR_KMAX = 10;
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
 
@@ -389,7 +395,9 @@ sub count_table {
 struct montk_ifma_count { unsigned madd[3], insns[3], peeled; };
 EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
-	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n";
+	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n"
+	     . "#define MONTK_IFMA_X2PSQR_COUNTS {"
+	     . join(', ', map { $row->("montk_sqr52x2p_$_") } $X2PSQR_KMIN .. $X2PSQR_KMAX) . "}\n";
 }
 
 sub zmm { "%zmm$_[0]" }
@@ -425,10 +433,12 @@ sub fast_regs {
 
 # b_i of every number in each of its lanes, from byte $at of b: one limb
 # in every lane, or the packed pair's two limbs (b_i of each, side by
-# side) in every 128-bit block.
+# side) in every 128-bit block (from byte $at of a, the squares' a_i,
+# when $base is %rsi).
 sub fast_b {
-	my ($g, $at, $to) = @_;
-	return ($g->{ways} == 2 ? "\tvbroadcasti64x2\t" : "\tvpbroadcastq\t") . "$at(%rdx)," . zmm($to) . "\n";
+	my ($g, $at, $to, $base) = @_;
+	return ($g->{ways} == 2 ? "\tvbroadcasti64x2\t" : "\tvpbroadcastq\t") . "$at(" . ($base // '%rdx') . "),"
+	     . zmm($to) . "\n";
 }
 
 # The entry: the frame (%r10 = its 64-byte aligned start), k0 (of each
@@ -436,10 +446,16 @@ sub fast_b {
 # the top limb's) and %k1 (limb 0's lanes).
 sub fast_entry {
 	my ($g) = @_;
-	my ($name, $ways) = @$g{qw(name ways)};
+	my $name = $g->{name};
 	return "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
-	     . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n"
-	     . ($ways == 2 ? "\tvbroadcasti64x2\t(%r8)," : "\tvpbroadcastq\t%r8,") . zmm($g->{K0}) . "\n"
+	     . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n" . fast_consts($g);
+}
+
+# k0, MASK, ZERO, %k2 and %k1 (see fast_entry).
+sub fast_consts {
+	my ($g) = @_;
+	my $ways = $g->{ways};
+	return ($ways == 2 ? "\tvbroadcasti64x2\t(%r8)," : "\tvpbroadcastq\t%r8,") . zmm($g->{K0}) . "\n"
 	     . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
 	     . "\tvpbroadcastq\t%rax," . zmm($g->{MASK}) . "\n" . vclear($g->{ZERO})
 	     . sprintf("\tmov\t\$0x%x,%%eax\n\tkmovw\t%%eax,%%k2\t\t# lanes 0-%d\n", 0xff >> $ways, 7 - $ways)
@@ -453,17 +469,22 @@ sub fast_entry {
 # is read), then acc = lo(a*b_0), the first m and c.
 sub fast_first_row {
 	my ($g) = @_;
-	my ($K, $T, $B, $A) = @$g{qw(K T B A)};
-	my $s = "\t# n' (one limb down, the top limb 0) to the stack\n";
-	for my $j (0 .. $K - 1) {
-		$s .= "\tvmovdqu64\t" . (64 * $j + 8 * $g->{ways}) . "(%rcx)," . zmm($T)
-		    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
-		    . "\tvmovdqu64\t" . zmm($T) . "," . 64 * $j . "(%r10)\n";
-	}
+	my ($K, $B, $A) = @$g{qw(K B A)};
+	my $s = fast_np_copy($g);
 	$s .= "\t# acc = lo(a*b_0); the first m and c\n" . fast_b($g, 0, $B);
 	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . 64 * $_ . "(%rsi)," . zmm($B)
 	    . "," . zmm($A->[$_]) . "\n" for 0 .. $K - 1;
 	return $s . fast_mc($g);
+}
+
+# n' to the stack through T (see fast_first_row).
+sub fast_np_copy {
+	my ($g) = @_;
+	my $T = zmm($g->{T});
+	my $s = "\t# n' (one limb down, the top limb 0) to the stack\n";
+	$s .= "\tvmovdqu64\t" . (64 * $_ + 8 * $g->{ways}) . "(%rcx),$T" . ($_ == $g->{K} - 1 ? "{%k2}{z}" : "")
+	    . "\n\tvmovdqu64\t$T," . 64 * $_ . "(%r10)\n" for 0 .. $g->{K} - 1;
+	return $s;
 }
 
 # m and c from X = acc_0: m = lo(k0*X) (VPMADD52LUQ reads X mod 2^52, all
@@ -495,8 +516,7 @@ sub fast_row_ab {
 	my @a = @{ $g->{A} };
 	my $r = "\t# acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
 	$r .= fast_b($g, 8 * $g->{ways}, $BN) unless $last;
-	$r .= "\tvalignq\t\$$g->{ways}," . zmm($a[$_]) . "," . zmm($_ < $K - 1 ? $a[$_ + 1] : $g->{ZERO})
-	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
+	$r .= fast_shift($g);
 	for my $j (0 .. $K - 1) {
 		my $aj = 64 * $j . "(%rsi)";
 		my $to = $g->{direct} ? $a[$j] : $j ? $T : $g->{H};
@@ -508,6 +528,14 @@ sub fast_row_ab {
 		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n" if $to == $T;
 	}
 	return $r;
+}
+
+# acc one limb down: every register `ways` lanes down, the next one's
+# lowest lanes (ZERO's past the top) into its top.
+sub fast_shift {
+	my ($g) = @_;
+	my @a = map { zmm($_) } @{ $g->{A} }, $g->{ZERO};
+	return join '', map { "\tvalignq\t\$$g->{ways},$a[$_],$a[$_ + 1],$a[$_]\n" } 0 .. $g->{K} - 1;
 }
 
 # acc += lo(n'*m) + hi(n*m), register 0 first: its lane 0, the next X, waits
@@ -550,6 +578,167 @@ sub fast_exit {
 	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1];
 	return $s . "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
+}
+
+# Packed pair squares: montk_sqr52x2p_K(r, a, a, n, k0, L), the contract
+# of montk_amm52x2p_K with b = a (only a is read). First the square t =
+# a^2 of both numbers in 2K registers (8K limbs of each): each a_i a_j
+# with i < j once, then doubled, then the diagonal a_i^2; then L rows of
+# amm_fast's reduction alone over acc = t's limbs 0..4K-1,
+#   acc = shift(acc) + c e_0 + lo(n'*m) + hi(n*m),
+# and t's limbs from 4K on join acc after the rows (no m needs them): for
+# the product's 4K+1 VPMADD52 a row, 2K+1, and about 4K^2+10K for the
+# square (each VPMADD52 serves both numbers). A limb takes at most 2L
+# products from the square and 2L from the reduction, each below 2^52:
+# the bound of the product kernels holds.
+# The square with P = 8/ways limbs of each number per register (P = 4
+# here; the subs take any ways): lo(a_i*a_j) belongs to limb i+j, that is
+# limb position l of t register R for j = PR+l-i, so it takes a_i of both
+# (fast_b) times W, the limbs PR-i..PR-i+P-1 of a, in the positions where
+# j > i: l >= d = 2i+1-PR (%k<d>, d = 1..P-1, holds the lanes of
+# positions d..P-1); hi(a_i*a_j) belongs to limb i+j+1, W one limb lower,
+# d one more. Every W is a run of P limbs from Pm-s, s = 0..P-1: the rows
+# are taken by s, and for s > 0 each W_m is built once (VALIGNQ of two
+# registers of a; zeros below and above a) and stored to the frame, so
+# every operand is an aligned load and the registers hold t (2K) and two
+# a_i: 2K+2 <= 22.
+# The diagonal: t register R holds lo(a_k^2) in its even limb positions
+# and hi in its odd ones for the two limbs k = PR/2.. of each number: D_R
+# = a's register R/2 with each of those limbs twice (VPERMQ), built into
+# t's place in the frame before the square, then two VPMADD52 under the
+# masks of even and odd positions.
+# Measured against montk_amm52x2p_K, ns per call, chained, best of 15 x
+# 20000, pinned (taskset -c 1), in one run:
+#   K (L)        7 (28)  8 (32)  9 (36)  10 (40)
+#   amm52x2p      233     291     376     453
+#   sqr52x2p      241     298     368     426
+# The reduction rows take as long as the product's (the m chain is their
+# limit), so only the square's saving counts, and only from K = 10.
+
+# Byte offsets from %r10: W_m (past n') and t's register R (past W).
+sub sqr_w { my ($g, $m) = @_; 64 * ($g->{K} + $m) }
+sub sqr_t { my ($g, $R) = @_; 64 * (2 * $g->{K} + 1 + $R) }
+
+sub amm_sqr {
+	my ($K) = @_;
+	my $g = fast_regs($K, 2);
+	$g->{name} = "montk_sqr52x2p_$K";
+	die "$g->{name}: the square's rows are amm_fast's direct ones\n" unless $g->{direct};
+	$g->{frame} = sqr_t($g, 2 * $K) + 64;
+	$g->{used} = @POOL;	# the square runs over every register
+	my $l = ".L$g->{name}";
+	my $s = fast_entry($g) . fast_np_copy($g) . sqr_products($g) . fast_consts($g)
+	      . "\t# acc = t's limbs 0..4K-1; %r11 = L; the first m and c\n\tmov\t%r9,%r11\n";
+	$s .= "\tvmovdqu64\t" . sqr_t($g, $_) . "(%r10)," . zmm($g->{A}[$_]) . "\n" for 0 .. $K - 1;
+	my $A0 = zmm($g->{A}[0]);
+	my $row = "\t# acc = shift(acc) + c e_0 + lo(n'*m) + hi(n*m); the next m and c\n"
+	        . fast_shift($g) . "\tvpaddq\t" . zmm($g->{C}) . ",$A0,$A0\{%k1}\n"
+	        . fast_row_nm($g, 1) . fast_mc($g);
+	return tally($g->{name}, $s . fast_mc($g) . "$l:\n", "$row\tdec\t%r9d\n\tjnz\t$l\n",
+	             sqr_exit($g), 0);
+}
+
+# t = a^2, stored to the frame (see amm_sqr). Uses every vector register
+# and %k1-%k<P-1>.
+sub sqr_products {
+	my ($g) = @_;
+	my ($K, $w) = @$g{qw(K ways)};
+	my $P = 8 / $w;
+	die "$g->{name}: out of vector registers\n" if 2 * $K + 2 > @POOL;
+	my @t = @POOL[0 .. 2 * $K - 1];
+	my @b = @POOL[2 * $K, 2 * $K + 1];
+	my $a = sub { 64 * $_[0] . "(%rsi)" };	# register m of a
+	my $s = sqr_dperm($g, map { zmm($_) } @t[0 .. 2]) . "\t# t = a^2: first each a_i a_j, i < j\n";
+	$s .= vclear($_) for @t;
+	$s .= "\tmov\t\$" . (0xff << $w * $_ & 0xff) . ",%eax\n\tkmovw\t%eax,%k$_\n" for 1 .. $P - 1;
+	my $nb = 0;
+	for my $sh (0 .. $P - 1) {
+		my @W = map { $a->($_) } 0 .. $K - 1;	# s = 0: a's own registers
+		if ($sh) {
+			@W = map { sqr_w($g, $_) . "(%r10)" } 0 .. $K;
+			my ($w0, $z) = map { zmm($_) } @b;	# W_m, and a zero register
+			$s .= "\t# W_m = limbs ${P}m-$sh..${P}m+" . ($P - 1 - $sh) . " of a\n" . vclear($b[1]);
+			for my $m (0 .. $K) {
+				$s .= "\tvmovdqu64\t" . $a->($m) . ",$w0\n" if $m < $K;
+				$s .= "\tvalignq\t\$" . (8 - $w * $sh) . "," . ($m ? $a->($m - 1) : $z) . ","
+				    . ($m < $K ? $w0 : $z) . ",$w0\n\tvmovdqu64\t$w0,$W[$m]\n";
+			}
+		}
+		for my $half ([0, 'l'], [1, 'h']) {	# hi: W one limb lower, so row i-1
+			my ($o, $h) = @$half;
+			for (my $i = ($sh - $o) % $P; $i <= $P * $K - 2; $i += $P) {
+				my $q = int(($i + $o) / $P);
+				my $row = '';
+				for my $m (0 .. $#W) {
+					my ($R, $d) = ($m + $q, 2 * $i + 1 + $o - $P * ($m + $q));
+					next if $R > 2 * $K - 1 || $d > $P - 1;
+					$row .= "\tvpmadd52${h}uq\t$W[$m]," . zmm($b[$nb]) . "," . zmm($t[$R])
+					      . ($d > 0 ? "{%k$d}" : "") . "\n";
+				}
+				next unless $row;
+				$s .= fast_b($g, 8 * $w * $i, $b[$nb], '%rsi') . $row;
+				$nb ^= 1;
+			}
+		}
+	}
+	return $s . sqr_diagonal($g, [ map { zmm($_) } @t ], zmm($b[0]));
+}
+
+# D_R (see amm_sqr) for t's 2K registers into t's place in the frame:
+# VPERMQ's index for even R in $ilo, for odd R in $ihi; lane q (limb
+# position q/ways of number q%ways) takes limb P/2 (R%2) + q/(2 ways).
+sub sqr_dperm {
+	my ($g, $ilo, $ihi, $p) = @_;
+	my ($K, $w) = @$g{qw(K ways)};
+	my $P = 8 / $w;
+	my $s = "\t# D_R: a's register R/2, each of its limbs P/2 (R%2).. twice\n";
+	for my $odd (0, 1) {
+		my $v = $odd ? $ihi : $ilo;
+		my $x = $v =~ s/zmm/xmm/r;
+		my $idx = 0;
+		$idx |= ((($P / 2) * $odd + int($_ / (2 * $w))) * $w + $_ % $w) << (8 * $_) for 0 .. 7;
+		$s .= sprintf("\tmovabsq\t\$0x%016x,%%rax\n", $idx) . "\tvmovq\t%rax,$x\n\tvpmovzxbq\t$x,$v\n";
+	}
+	$s .= "\tvpermq\t" . 64 * ($_ >> 1) . "(%rsi)," . ($_ % 2 ? $ihi : $ilo) . ",$p\n"
+	    . "\tvmovdqu64\t$p," . sqr_t($g, $_) . "(%r10)\n" for 0 .. 2 * $K - 1;
+	return $s;
+}
+
+# t = 2t + the diagonal (D_R from the frame through $p), stored to the
+# frame; %k1 the lanes of even limb positions, %k2 the odd.
+sub sqr_diagonal {
+	my ($g, $t, $p) = @_;
+	my $w = $g->{ways};
+	my $even = 0;
+	$even |= (int($_ / $w) % 2 ? 0 : 1) << $_ for 0 .. 7;
+	my $s = "\t# doubled, plus lo(a_k^2) in the even limb positions, hi in the odd\n"
+	      . "\tmov\t\$$even,%eax\n\tkmovw\t%eax,%k1\n\tmov\t\$" . (~$even & 0xff) . ",%eax\n\tkmovw\t%eax,%k2\n";
+	for my $R (0 .. $#$t) {
+		my ($x, $at) = ($t->[$R], sqr_t($g, $R) . "(%r10)");
+		$s .= "\tvpaddq\t$x,$x,$x\n\tvmovdqu64\t$at,$p\n"
+		    . "\tvpmadd52luq\t$p,$p,$x\{%k1}\n\tvpmadd52huq\t$p,$p,$x\{%k2}\n"
+		    . "\tvmovdqu64\t$x,$at\n";
+	}
+	return $s;
+}
+
+# After the rows: t's limbs from 4K on join acc (t + 8 ways L bytes, from
+# the lanes of limb position 4K - L of register 0, %k3; every lane of the
+# others), t and W are overwritten (n' and k0 are public), then
+# amm_fast's exit.
+sub sqr_exit {
+	my ($g) = @_;
+	my ($K, $w) = @$g{qw(K ways)};
+	my $s = "\t# acc += t's limbs from 4K on\n"
+	      . "\tmov\t\$" . 8 * $K . ",%ecx\n" . "\tsub\t%r11d,%ecx\n" x $w . "\tmov\t\$0xff,%eax\n\tshl\t%cl,%eax\n"
+	      . "\tkmovw\t%eax,%k3\n\tlea\t" . sqr_t($g, 0) . "(%r10),%rax\n" . "\tlea\t(%rax,%r11,8),%rax\n" x $w;
+	$s .= "\tvpaddq\t" . 64 * $_ . "(%rax)," . zmm($g->{A}[$_]) . "," . zmm($g->{A}[$_])
+	    . ($_ ? "" : "{%k3}") . "\n" for 0 .. $K - 1;
+	$s .= "\t# t and W off the stack\n";
+	$s .= "\tvmovdqu64\t" . zmm($g->{ZERO}) . "," . (sqr_w($g, 0) + 64 * $_) . "(%r10)\n" for 0 .. 3 * $K;
+	$s .= "\txor\t%r11d,%r11d\n\txor\t%eax,%eax\n";
+	$s .= "\tkmovw\t%eax,%k$_\n" for 3 .. 8 / $w - 1;
+	return $s . fast_exit($g);
 }
 
 # The table lookup of the exponentiation: montk_gather52_C(out, table,
@@ -626,6 +815,12 @@ EOT
 EOT
 	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2p_$_" } 1 .. $X2P_KMAX) . ";\n";
 	print "#define MONTK_IFMA_X2P {" . join(', ', map { "montk_amm52x2p_$_" } 1 .. $X2P_KMAX) . "}\n";
+	my @sq = map { "montk_sqr52x2p_$_" } $X2PSQR_KMIN .. $X2PSQR_KMAX;
+	print "/* montk_sqr52x2p_K(r, a, a, n, k0, L): montk_amm52x2p_K's a*a for both sets\n"
+	    . " * (b must be a; only a is read), K = MONTK_IFMA_X2PSQR_KMIN..MONTK_IFMA_X2PSQR_KMAX:\n"
+	    . " * each a_i a_j once, doubled. */\n"
+	    . "#define MONTK_IFMA_X2PSQR_KMIN $X2PSQR_KMIN\n#define MONTK_IFMA_X2PSQR_KMAX $X2PSQR_KMAX\n"
+	    . "montk_amm2_fn " . join(', ', @sq) . ";\n#define MONTK_IFMA_X2PSQR {" . join(', ', @sq) . "}\n";
 	print <<"EOT";
 /* montk_gather52_C: out = the entry idx0 of a table of `entries` entries
  * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX), the
@@ -644,6 +839,7 @@ my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast($_, 1) : amm($_) for 1 .. $X1_KMAX;
 	$code .= amm_fast($_, 2) for 1 .. $X2P_KMAX;
+	$code .= amm_sqr($_) for $X2PSQR_KMIN .. $X2PSQR_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
 if ($flavour eq '--header') {

@@ -33,8 +33,9 @@
  *                                        at once
  *   kernel NUM WAYS                   -> the IFMA kernels mont_ifma_kernel
  *                                        picks: "packed L SPAN" (a pair kernel,
- *                                        the numbers interleaved), "one L
- *                                        SPAN", or "none"
+ *                                        the numbers interleaved; "packed L
+ *                                        SPAN square" with its pair square),
+ *                                        "one L SPAN", or "none"
  *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
  *                                        t-test between fixed and random
  *                                        secret inputs (see dudect() below);
@@ -702,7 +703,8 @@ static void do_kernel(const char *cmd)
 	if (!mont_ifma_kernel(num, ways, &k))
 		puts("none");
 	else
-		printf("%s %zu %zu\n", k.two ? "packed" : "one", k.L, k.span);
+		printf("%s %zu %zu%s\n", k.two ? "packed" : "one", k.L, k.span,
+		       k.sqr2 ? " square" : "");
 }
 
 static void do_dudect(const char *cmd)
