@@ -152,7 +152,7 @@ my $X1_DIRECT_KMIN = 7;
 my $X2P_KMAX = 12;
 # Packed pair squares (amm_sqr) for K = X2PSQR_KMIN..X2PSQR_KMAX, where
 # they beat the packed product (measured: see amm_sqr).
-my $X2PSQR_KMIN = 10;
+my $X2PSQR_KMIN = 7;
 my $X2PSQR_KMAX = 10;
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
@@ -369,7 +369,8 @@ sub amm_fast {
 # and every instruction in the code before its row loop, in one trip of
 # the loop and after it, counted in the text emitted (one instruction a
 # line; labels, directives and comments are none), and how many rows run
-# outside the loop (amm_fast peels the last). A product of L limbs
+# outside the loop (amm_fast peels the last, amm_sqr unrolls its first
+# 4K-4 before it). A product of L limbs
 # executes pre + (L - peeled) * row + post of each.
 my %COUNT;
 sub tally {
@@ -581,163 +582,169 @@ sub fast_exit {
 }
 
 # Packed pair squares: montk_sqr52x2p_K(r, a, a, n, k0, L), the contract
-# of montk_amm52x2p_K with b = a (only a is read). First the square t =
-# a^2 of both numbers in 2K registers (8K limbs of each): each a_i a_j
-# with i < j once, then doubled, then the diagonal a_i^2; then L rows of
-# amm_fast's reduction alone over acc = t's limbs 0..4K-1,
+# of montk_amm52x2p_K with b = a (only a is read). The square t = a^2 of
+# both numbers (2K registers, 8K limbs of each): each a_i a_j with i < j
+# once, then doubled, then the diagonal a_i^2; and L rows of amm_fast's
+# reduction alone over acc = t's limbs 0..4K-1,
 #   acc = shift(acc) + c e_0 + lo(n'*m) + hi(n*m),
-# and t's limbs from 4K on join acc after the rows (no m needs them): for
-# the product's 4K+1 VPMADD52 a row, 2K+1, and about 4K^2+10K for the
-# square (each VPMADD52 serves both numbers). A limb takes at most 2L
-# products from the square and 2L from the reduction, each below 2^52:
-# the bound of the product kernels holds.
-# The square with P = 8/ways limbs of each number per register (P = 4
-# here; the subs take any ways): lo(a_i*a_j) belongs to limb i+j, that is
-# limb position l of t register R for j = PR+l-i, so it takes a_i of both
-# (fast_b) times W, the limbs PR-i..PR-i+P-1 of a, in the positions where
-# j > i: l >= d = 2i+1-PR (%k<d>, d = 1..P-1, holds the lanes of
-# positions d..P-1); hi(a_i*a_j) belongs to limb i+j+1, W one limb lower,
-# d one more. Every W is a run of P limbs from Pm-s, s = 0..P-1: the rows
-# are taken by s, and for s > 0 each W_m is built once (VALIGNQ of two
-# registers of a; zeros below and above a) and stored to the frame, so
-# every operand is an aligned load and the registers hold t (2K) and two
-# a_i: 2K+2 <= 22.
+# after which t's limbs from 4K on join acc (no m needs them). So the
+# low half of t (registers 0..K-1) is built in acc's registers before the
+# rows, and the high half inside them: the rows' m chain leaves the
+# IFMA units idle most of a row, and the high half's products (in the
+# registers the rows leave free, a group at a time, stored to the frame)
+# fill them. The first 4K-4 rows are unrolled to hold them; the loop runs
+# the other L - (4K-4), 1 to 4. For the product's 4K+1 VPMADD52 a row,
+# 2K+1, plus about 4K^2+10K for the square (each serves both numbers). A
+# limb takes at most 2L products from the square and 2L from the
+# reduction, each below 2^52: the bound of the product kernels holds.
+# The square, P = 4 limbs of each number per register: lo(a_i*a_j)
+# belongs to limb i+j, that is limb position l of t register R for j =
+# PR+l-i, so it takes a_i of both (fast_b) times W, the limbs PR-i..PR-i+3
+# of a, in the positions where j > i: l >= d = 2i+1-PR (%k<d+2>, d = 1..3,
+# holds the lanes of positions d..3); hi(a_i*a_j) belongs to limb i+j+1,
+# W one limb lower, d one more. Every W is a run of 4 limbs from 4m-s,
+# s = 0..3: for s > 0 each W_m is built once (VALIGNQ of two registers of
+# a; zeros below and above a) into the frame, so every operand is an
+# aligned load.
 # The diagonal: t register R holds lo(a_k^2) in its even limb positions
-# and hi in its odd ones for the two limbs k = PR/2.. of each number: D_R
-# = a's register R/2 with each of those limbs twice (VPERMQ), built into
-# t's place in the frame before the square, then two VPMADD52 under the
-# masks of even and odd positions.
+# (%k6) and hi in its odd ones (%k7) for k = 2R, 2R+1 of each number: D_R
+# = a's register R/2 with each of those limbs twice (VPERMQ; the high
+# half's D_R are built into t's place in the frame first).
 # Measured against montk_amm52x2p_K, ns per call, chained, best of 15 x
 # 20000, pinned (taskset -c 1), in one run:
 #   K (L)        7 (28)  8 (32)  9 (36)  10 (40)
-#   amm52x2p      233     291     376     453
-#   sqr52x2p      241     298     368     426
-# The reduction rows take as long as the product's (the m chain is their
-# limit), so only the square's saving counts, and only from K = 10.
+#   amm52x2p      224     261     334     397
+#   sqr52x2p      198     247     305     338
+# and with all of the square before the rows: 241, 298, 368, 426 (against
+# 233, 291, 376, 453 in that run). Below K = 7 the rows are not direct.
 
-# Byte offsets from %r10: W_m (past n') and t's register R (past W).
-sub sqr_w { my ($g, $m) = @_; 64 * ($g->{K} + $m) }
-sub sqr_t { my ($g, $R) = @_; 64 * (2 * $g->{K} + 1 + $R) }
+# Byte offsets from %r10: W_m of shift s (past n'), t's register R >= K
+# (past W); an operand W_m of shift s (s = 0: a's own register m).
+sub sqr_w { my ($g, $sh, $m) = @_; 64 * ($g->{K} + ($sh - 1) * ($g->{K} + 1) + $m) }
+sub sqr_th { my ($g, $R) = @_; sqr_w($g, 4, 0) + 64 * ($R - $g->{K}) }
+sub sqr_wop { my ($g, $sh, $m) = @_; $sh ? sqr_w($g, $sh, $m) . "(%r10)" : 64 * $m . "(%rsi)" }
 
 sub amm_sqr {
 	my ($K) = @_;
 	my $g = fast_regs($K, 2);
 	$g->{name} = "montk_sqr52x2p_$K";
 	die "$g->{name}: the square's rows are amm_fast's direct ones\n" unless $g->{direct};
-	$g->{frame} = sqr_t($g, 2 * $K) + 64;
-	$g->{used} = @POOL;	# the square runs over every register
-	my $l = ".L$g->{name}";
-	my $s = fast_entry($g) . fast_np_copy($g) . sqr_products($g) . fast_consts($g)
-	      . "\t# acc = t's limbs 0..4K-1; %r11 = L; the first m and c\n\tmov\t%r9,%r11\n";
-	$s .= "\tvmovdqu64\t" . sqr_t($g, $_) . "(%r10)," . zmm($g->{A}[$_]) . "\n" for 0 .. $K - 1;
+	$g->{frame} = sqr_th($g, 2 * $K) + 64;
+	my @spare = (@POOL[$g->{used} .. $#POOL], @$g{qw(BN T H)});	# free in the rows
+	$g->{used} = @POOL;
+	my ($B, $T) = @$g{qw(B T)};
+	my %acc = map { $_ => $g->{A}[$_] } 0 .. $K - 1;
+	my $s = fast_entry($g) . fast_np_copy($g) . sqr_setup($g) . "\t# t's low half in acc\n";
+	$s .= vclear($_) for @{ $g->{A} };
+	$s .= join '', sqr_terms($g, 0, $K - 1, \%acc, $B);
+	$s .= sqr_diagonal($g, zmm($acc{$_}), sqr_perm($g, $_), zmm($T)) for 0 .. $K - 1;
+	my @hi;	# t's high half, a group of @spare registers at a time
+	for (my $lo = $K; $lo < 2 * $K; $lo += @spare) {
+		my @R = grep { $_ < 2 * $K } $lo .. $lo + $#spare;
+		my %ac = map { $_ => $spare[$_ - $lo] } @R;
+		push @hi, map { vclear($ac{$_}) } @R;
+		push @hi, sqr_terms($g, $lo, $R[-1], \%ac, $B);
+		push @hi, map { my $at = sqr_th($g, $_) . "(%r10)";
+		                sqr_diagonal($g, zmm($ac{$_}), "\tvmovdqu64\t$at," . zmm($B) . "\n", zmm($B))
+		                . "\tvmovdqu64\t" . zmm($ac{$_}) . ",$at\n" } @R;
+	}
 	my $A0 = zmm($g->{A}[0]);
 	my $row = "\t# acc = shift(acc) + c e_0 + lo(n'*m) + hi(n*m); the next m and c\n"
 	        . fast_shift($g) . "\tvpaddq\t" . zmm($g->{C}) . ",$A0,$A0\{%k1}\n"
 	        . fast_row_nm($g, 1) . fast_mc($g);
-	return tally($g->{name}, $s . fast_mc($g) . "$l:\n", "$row\tdec\t%r9d\n\tjnz\t$l\n",
-	             sqr_exit($g), 0);
+	my $U = 4 * $K - 4;	# rows unrolled
+	my $per = int((@hi + $U - 1) / $U);
+	$s .= fast_mc($g) . "\tmov\t%r9,%r11\t\t# L\n";
+	$s .= $row . join '', splice @hi, 0, $per for 1 .. $U;
+	my $l = ".L$g->{name}";
+	return tally($g->{name}, "$s\tsub\t\$$U,%r9d\t\t# the rows left\n$l:\n",
+	             "$row\tdec\t%r9d\n\tjnz\t$l\n", sqr_exit($g), $U);
 }
 
-# t = a^2, stored to the frame (see amm_sqr). Uses every vector register
-# and %k1-%k<P-1>.
-sub sqr_products {
+# The masks (%k3-%k5: positions d..3 for d = 1..3; %k6, %k7: the even and
+# odd positions), every W_m of shift 1..3 (through T and H), VPERMQ's
+# indices of D_R for even R in XB, for odd R in BN (lane q, limb position
+# q/2 of number q%2, takes limb 2 (R%2) + q/4), and D_R of t's high half
+# (through T).
+sub sqr_setup {
 	my ($g) = @_;
-	my ($K, $w) = @$g{qw(K ways)};
-	my $P = 8 / $w;
-	die "$g->{name}: out of vector registers\n" if 2 * $K + 2 > @POOL;
-	my @t = @POOL[0 .. 2 * $K - 1];
-	my @b = @POOL[2 * $K, 2 * $K + 1];
-	my $a = sub { 64 * $_[0] . "(%rsi)" };	# register m of a
-	my $s = sqr_dperm($g, map { zmm($_) } @t[0 .. 2]) . "\t# t = a^2: first each a_i a_j, i < j\n";
-	$s .= vclear($_) for @t;
-	$s .= "\tmov\t\$" . (0xff << $w * $_ & 0xff) . ",%eax\n\tkmovw\t%eax,%k$_\n" for 1 .. $P - 1;
-	my $nb = 0;
-	for my $sh (0 .. $P - 1) {
-		my @W = map { $a->($_) } 0 .. $K - 1;	# s = 0: a's own registers
-		if ($sh) {
-			@W = map { sqr_w($g, $_) . "(%r10)" } 0 .. $K;
-			my ($w0, $z) = map { zmm($_) } @b;	# W_m, and a zero register
-			$s .= "\t# W_m = limbs ${P}m-$sh..${P}m+" . ($P - 1 - $sh) . " of a\n" . vclear($b[1]);
-			for my $m (0 .. $K) {
-				$s .= "\tvmovdqu64\t" . $a->($m) . ",$w0\n" if $m < $K;
-				$s .= "\tvalignq\t\$" . (8 - $w * $sh) . "," . ($m ? $a->($m - 1) : $z) . ","
-				    . ($m < $K ? $w0 : $z) . ",$w0\n\tvmovdqu64\t$w0,$W[$m]\n";
-			}
+	my ($K, $T, $H) = @$g{qw(K T H)};
+	my $s = "\t# masks, W, the diagonal's D_R\n";
+	$s .= "\tmov\t\$" . (0xff << 2 * $_ & 0xff) . ",%eax\n\tkmovw\t%eax,%k" . ($_ + 2) . "\n" for 1 .. 3;
+	$s .= "\tmov\t\$0x33,%eax\n\tkmovw\t%eax,%k6\n\tmov\t\$0xcc,%eax\n\tkmovw\t%eax,%k7\n";
+	for my $sh (1 .. 3) {
+		$s .= vclear($H);
+		for my $m (0 .. $K) {
+			$s .= "\tvmovdqu64\t" . 64 * $m . "(%rsi)," . zmm($T) . "\n" if $m < $K;
+			$s .= "\tvalignq\t\$" . (8 - 2 * $sh) . "," . ($m ? 64 * ($m - 1) . "(%rsi)" : zmm($H)) . ","
+			    . zmm($m < $K ? $T : $H) . "," . zmm($T) . "\n"
+			    . "\tvmovdqu64\t" . zmm($T) . "," . sqr_w($g, $sh, $m) . "(%r10)\n";
 		}
+	}
+	for my $odd (0, 1) {
+		my $v = $odd ? $g->{BN} : $g->{XB};
+		my $idx = 0;
+		$idx |= ((2 * $odd + int($_ / 4)) * 2 + $_ % 2) << (8 * $_) for 0 .. 7;
+		$s .= sprintf("\tmovabsq\t\$0x%016x,%%rax\n", $idx) . "\tvmovq\t%rax," . xmm($v) . "\n"
+		    . "\tvpmovzxbq\t" . xmm($v) . "," . zmm($v) . "\n";
+	}
+	$s .= sqr_perm($g, $_) . "\tvmovdqu64\t" . zmm($T) . "," . sqr_th($g, $_) . "(%r10)\n" for $K .. 2 * $K - 1;
+	return $s;
+}
+
+# T = D_R.
+sub sqr_perm {
+	my ($g, $R) = @_;
+	return "\tvpermq\t" . 64 * ($R >> 1) . "(%rsi)," . zmm($R % 2 ? $g->{BN} : $g->{XB}) . "," . zmm($g->{T}) . "\n";
+}
+
+# x = 2x + the diagonal: $get puts D_R in $d.
+sub sqr_diagonal {
+	my ($g, $x, $get, $d) = @_;
+	return "\tvpaddq\t$x,$x,$x\n$get\tvpmadd52luq\t$d,$d,$x\{%k6}\n\tvpmadd52huq\t$d,$d,$x\{%k7}\n";
+}
+
+# The products a_i a_j, i < j, of t's registers lo..hi, into the
+# registers %$acc (by R), a_i broadcast in $bc: one string per a_i.
+sub sqr_terms {
+	my ($g, $lo, $hi, $acc, $bc) = @_;
+	my $K = $g->{K};
+	my @out;
+	for my $sh (0 .. 3) {
 		for my $half ([0, 'l'], [1, 'h']) {	# hi: W one limb lower, so row i-1
 			my ($o, $h) = @$half;
-			for (my $i = ($sh - $o) % $P; $i <= $P * $K - 2; $i += $P) {
-				my $q = int(($i + $o) / $P);
+			for (my $i = ($sh - $o) % 4; $i <= 4 * $K - 2; $i += 4) {
+				my $q = int(($i + $o) / 4);
 				my $row = '';
-				for my $m (0 .. $#W) {
-					my ($R, $d) = ($m + $q, 2 * $i + 1 + $o - $P * ($m + $q));
-					next if $R > 2 * $K - 1 || $d > $P - 1;
-					$row .= "\tvpmadd52${h}uq\t$W[$m]," . zmm($b[$nb]) . "," . zmm($t[$R])
-					      . ($d > 0 ? "{%k$d}" : "") . "\n";
+				for my $m (0 .. ($sh ? $K : $K - 1)) {
+					my ($R, $d) = ($m + $q, 2 * $i + 1 + $o - 4 * ($m + $q));
+					next if $R < $lo || $R > $hi || $d > 3;
+					$row .= "\tvpmadd52${h}uq\t" . sqr_wop($g, $sh, $m) . "," . zmm($bc) . "," . zmm($acc->{$R})
+					      . ($d > 0 ? "{%k" . ($d + 2) . "}" : "") . "\n";
 				}
-				next unless $row;
-				$s .= fast_b($g, 8 * $w * $i, $b[$nb], '%rsi') . $row;
-				$nb ^= 1;
+				push @out, fast_b($g, 16 * $i, $bc, '%rsi') . $row if $row;
 			}
 		}
 	}
-	return $s . sqr_diagonal($g, [ map { zmm($_) } @t ], zmm($b[0]));
+	return @out;
 }
 
-# D_R (see amm_sqr) for t's 2K registers into t's place in the frame:
-# VPERMQ's index for even R in $ilo, for odd R in $ihi; lane q (limb
-# position q/ways of number q%ways) takes limb P/2 (R%2) + q/(2 ways).
-sub sqr_dperm {
-	my ($g, $ilo, $ihi, $p) = @_;
-	my ($K, $w) = @$g{qw(K ways)};
-	my $P = 8 / $w;
-	my $s = "\t# D_R: a's register R/2, each of its limbs P/2 (R%2).. twice\n";
-	for my $odd (0, 1) {
-		my $v = $odd ? $ihi : $ilo;
-		my $x = $v =~ s/zmm/xmm/r;
-		my $idx = 0;
-		$idx |= ((($P / 2) * $odd + int($_ / (2 * $w))) * $w + $_ % $w) << (8 * $_) for 0 .. 7;
-		$s .= sprintf("\tmovabsq\t\$0x%016x,%%rax\n", $idx) . "\tvmovq\t%rax,$x\n\tvpmovzxbq\t$x,$v\n";
-	}
-	$s .= "\tvpermq\t" . 64 * ($_ >> 1) . "(%rsi)," . ($_ % 2 ? $ihi : $ilo) . ",$p\n"
-	    . "\tvmovdqu64\t$p," . sqr_t($g, $_) . "(%r10)\n" for 0 .. 2 * $K - 1;
-	return $s;
-}
-
-# t = 2t + the diagonal (D_R from the frame through $p), stored to the
-# frame; %k1 the lanes of even limb positions, %k2 the odd.
-sub sqr_diagonal {
-	my ($g, $t, $p) = @_;
-	my $w = $g->{ways};
-	my $even = 0;
-	$even |= (int($_ / $w) % 2 ? 0 : 1) << $_ for 0 .. 7;
-	my $s = "\t# doubled, plus lo(a_k^2) in the even limb positions, hi in the odd\n"
-	      . "\tmov\t\$$even,%eax\n\tkmovw\t%eax,%k1\n\tmov\t\$" . (~$even & 0xff) . ",%eax\n\tkmovw\t%eax,%k2\n";
-	for my $R (0 .. $#$t) {
-		my ($x, $at) = ($t->[$R], sqr_t($g, $R) . "(%r10)");
-		$s .= "\tvpaddq\t$x,$x,$x\n\tvmovdqu64\t$at,$p\n"
-		    . "\tvpmadd52luq\t$p,$p,$x\{%k1}\n\tvpmadd52huq\t$p,$p,$x\{%k2}\n"
-		    . "\tvmovdqu64\t$x,$at\n";
-	}
-	return $s;
-}
-
-# After the rows: t's limbs from 4K on join acc (t + 8 ways L bytes, from
-# the lanes of limb position 4K - L of register 0, %k3; every lane of the
-# others), t and W are overwritten (n' and k0 are public), then
-# amm_fast's exit.
+# After the rows: t's limbs from 4K on join acc (acc limb v takes t's
+# limb L+v where L+v >= 4K: from the lanes of position 4K-L of register
+# 0, %k3; every lane of the others), W and t are overwritten (n' and k0
+# are public), then amm_fast's exit.
 sub sqr_exit {
 	my ($g) = @_;
-	my ($K, $w) = @$g{qw(K ways)};
-	my $s = "\t# acc += t's limbs from 4K on\n"
-	      . "\tmov\t\$" . 8 * $K . ",%ecx\n" . "\tsub\t%r11d,%ecx\n" x $w . "\tmov\t\$0xff,%eax\n\tshl\t%cl,%eax\n"
-	      . "\tkmovw\t%eax,%k3\n\tlea\t" . sqr_t($g, 0) . "(%r10),%rax\n" . "\tlea\t(%rax,%r11,8),%rax\n" x $w;
+	my $K = $g->{K};
+	my $s = "\t# acc += t's limbs from 4K on\n\tmov\t\$" . 8 * $K . ",%ecx\n\tsub\t%r11d,%ecx\n\tsub\t%r11d,%ecx\n"
+	      . "\tmov\t\$0xff,%eax\n\tshl\t%cl,%eax\n\tkmovw\t%eax,%k3\n"
+	      . "\tlea\t" . (sqr_th($g, $K) - 64 * $K) . "(%r10),%rax\n" . "\tlea\t(%rax,%r11,8),%rax\n" x 2;
 	$s .= "\tvpaddq\t" . 64 * $_ . "(%rax)," . zmm($g->{A}[$_]) . "," . zmm($g->{A}[$_])
 	    . ($_ ? "" : "{%k3}") . "\n" for 0 .. $K - 1;
-	$s .= "\t# t and W off the stack\n";
-	$s .= "\tvmovdqu64\t" . zmm($g->{ZERO}) . "," . (sqr_w($g, 0) + 64 * $_) . "(%r10)\n" for 0 .. 3 * $K;
+	$s .= "\t# W and t off the stack\n";
+	$s .= "\tvmovdqu64\t" . zmm($g->{ZERO}) . "," . (sqr_w($g, 1, 0) + 64 * $_) . "(%r10)\n" for 0 .. 4 * $K + 2;
 	$s .= "\txor\t%r11d,%r11d\n\txor\t%eax,%eax\n";
-	$s .= "\tkmovw\t%eax,%k$_\n" for 3 .. 8 / $w - 1;
+	$s .= "\tkmovw\t%eax,%k$_\n" for 3 .. 7;
 	return $s . fast_exit($g);
 }
 
