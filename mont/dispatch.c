@@ -214,6 +214,18 @@ static void ifma_gather(uint64_t *out, const uint64_t *table, size_t width,
 }
 #endif
 
+#ifdef MONT_HAVE_IFMA
+/* The packed pair square of K registers per number, or NULL where the
+ * packed product squares faster (perlasm/x86_64-ifma.pl, X2PSQR_KMIN). */
+static mont_amm2_fn *x2psqr(size_t K)
+{
+	static mont_amm2_fn *const sqr[] = MONTK_IFMA_X2PSQR;
+
+	return K >= MONTK_IFMA_X2PSQR_KMIN && K <= MONTK_IFMA_X2PSQR_KMAX ?
+	       sqr[K - MONTK_IFMA_X2PSQR_KMIN] : NULL;
+}
+#endif
+
 int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 {
 #ifdef MONT_HAVE_IFMA
@@ -230,10 +242,11 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2P_KMAX) {
 		*out = (struct mont_ifma){NULL, two[k2 - 1], L, k2 * MONTK_IFMA_X2P_LANES, ifma_gather,
-		                          NULL, 0};
+		                          NULL, 0, x2psqr(k2)};
 		return 1;
 	}
-	*out = (struct mont_ifma){one[k1 - 1], NULL, L, k1 * MONTK_IFMA_LANES, ifma_gather, NULL, 0};
+	*out = (struct mont_ifma){one[k1 - 1], NULL, L, k1 * MONTK_IFMA_LANES, ifma_gather, NULL, 0,
+	                          NULL};
 	/* the n' kernels where they keep the register count (see the generator) */
 	if (ways == 1 && k1 <= MONTK_IFMA_X1F_KMAX && lf <= k1 * MONTK_IFMA_LANES) {
 		out->one_f = one_f[k1 - 1];

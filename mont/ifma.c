@@ -166,6 +166,15 @@ static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
 	return wnum;
 }
 
+/* r = a*a/R for every way: the pair square where there is one. */
+static void asqr(const struct run *s, uint64_t *r, const uint64_t *a)
+{
+	if (s->ways == 2 && s->k->sqr2)
+		s->k->sqr2(r, a, a, s->n, s->k0, s->L);
+	else
+		amm(s, r, a, a);
+}
+
 void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
                       const uint64_t *const *exp, const size_t *exp_limbs,
                       const uint64_t *const *n, size_t num,
@@ -200,14 +209,17 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 	amm(&s, ENTRY(1), ENTRY(1), power);	/* base*R */
 	amm(&s, ENTRY(0), ENTRY(0), power);	/* R */
 	for (size_t e = 2; e < entries; e++)	/* even: a square */
-		amm(&s, ENTRY(e), ENTRY(e / 2), ENTRY(e - e / 2));
+		if (e % 2)
+			amm(&s, ENTRY(e), ENTRY(e / 2), ENTRY(e - e / 2));
+		else
+			asqr(&s, ENTRY(e), ENTRY(e / 2));
 
 	/* acc = table[top window], then per window: acc^(2^w) * table[bits] */
 	for (size_t j = windows; j--; ) {
 		uint64_t *dst = j + 1 == windows ? acc : power;
 		if (j + 1 < windows)
 			for (unsigned q = 0; q < window; q++)
-				amm(&s, acc, acc, acc);
+				asqr(&s, acc, acc);
 		for (int i = 0; i < ways; i++)
 			idx[i] = mont_window_at(exp[i], exp_limbs[i], j * window, window);
 		lookup(&s, dst, table, entries, idx);

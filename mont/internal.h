@@ -98,6 +98,7 @@ struct mont_ifma {
 	 * 2^52 (k0 = 1), of lf limbs (same span), where it is faster; or NULL */
 	mont_amm_fn *one_f;
 	size_t lf;
+	mont_amm2_fn *sqr2;	/* two's a*a (called with b = a), or NULL: two */
 };
 
 /* 1 and *out set when mont_modexp (ways 1) or mont_modexp2 (ways 2) of

@@ -59,7 +59,8 @@ package Xlate;
 #   give the size. No call, no prefixes, no indirect jumps.
 #   The AVX-512 instructions of the IFMA kernels (%VEC below: vpmadd52luq/huq,
 #   vpbroadcastq, vbroadcasti64x2, vshufi64x2, vpunpcklqdq, valignq, vpsrlq,
-#   vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq, vpxorq, kmovw, vzeroupper)
+#   vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq, vpxorq, kmovw, vzeroupper,
+#   vpternlogq, vpermq, vpmovzxbq)
 #   take vector registers xmm/ymm/zmm 0-5 and 16-31 (6-15 stay refused:
 #   callee-saved on Win64) and mask registers %k0-%k7; a destination may
 #   carry an opmask, %ymm1{%k1} or {%k1}{z} (nasm: ymm1{k1}{z}). Anything
@@ -142,7 +143,7 @@ my %PLAIN = map { $_ => 1 } qw(mov add adc sub sbb and or xor cmp test not neg i
 # mask registers (EVEX forms; the caps decide whether they are emitted).
 my %VEC = map { $_ => 1 } qw(vpmadd52luq vpmadd52huq vpbroadcastq vbroadcasti64x2
 	vshufi64x2 vpunpcklqdq valignq vpsrlq vpandq vpaddq vpcmpuq vmovdqu64 vmovq vpxorq
-	kmovw vzeroupper vpternlogq);
+	kmovw vzeroupper vpternlogq vpermq vpmovzxbq);
 my %SIZE = (b => 8, w => 16, l => 32, q => 64);
 my %WORD = (8 => 'byte', 16 => 'word', 32 => 'dword', 64 => 'qword');
 # AT&T names with no plain Intel twin: [intel, operand size, memory operand size]

@@ -20,6 +20,8 @@
 #                                       number at index 2t, of the second
 #                                       at 2t + 1; k0[0], k0[1] (see
 #                                       "Packed pairs" below)
+#   montk_sqr52x2p_K(r, a, a, n, k0, L) the pair's a*a, each a_i a_j once
+#                                       (amm_sqr; b must be a)
 # with K vector registers of 8 limbs per number (4 of each of a pair), of
 # which the first L are the number's (8K-7 <= L <= 8K, 4K-3 <= L <= 4K
 # packed: the row loop runs L times, so 1024-bit numbers take 20 rows, not
@@ -155,6 +157,10 @@ my $X2P_KMAX = 12;
 # at 30 alone, but in montbench (amm52 at 1536 bits, three interleaved
 # runs) 169-191 against 162-180, and mont_modexp slower; K=5 and 6 slower.
 my $X1F_KMAX = 3;
+# Packed pair squares (amm_sqr) for K = X2PSQR_KMIN..X2PSQR_KMAX, where
+# they beat the packed product (measured: see amm_sqr).
+my $X2PSQR_KMIN = 7;
+my $X2PSQR_KMAX = 10;
 # Table lookups of C = 1..GATHER_CMAX 512-bit registers (see gather below).
 my $GATHER_CMAX = 8;
 
@@ -387,7 +393,8 @@ sub amm_fast {
 # and every instruction in the code before its row loop, in one trip of
 # the loop and after it, counted in the text emitted (one instruction a
 # line; labels, directives and comments are none), and how many rows run
-# outside the loop (amm_fast peels the last). A product of L limbs
+# outside the loop (amm_fast peels the last, amm_sqr unrolls its first
+# 4K-4 before it). A product of L limbs
 # executes pre + (L - peeled) * row + post of each.
 my %COUNT;
 sub tally {
@@ -414,7 +421,9 @@ struct montk_ifma_count { unsigned madd[3], insns[3], peeled; };
 EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X1F_COUNTS {" . join(', ', map { $row->("montk_amm52f_$_") } 1 .. $X1F_KMAX) . "}\n"
-	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n";
+	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n"
+	     . "#define MONTK_IFMA_X2PSQR_COUNTS {"
+	     . join(', ', map { $row->("montk_sqr52x2p_$_") } $X2PSQR_KMIN .. $X2PSQR_KMAX) . "}\n";
 }
 
 sub zmm { "%zmm$_[0]" }
@@ -455,10 +464,12 @@ sub fast_regs {
 
 # b_i of every number in each of its lanes, from byte $at of b: one limb
 # in every lane, or the packed pair's two limbs (b_i of each, side by
-# side) in every 128-bit block.
+# side) in every 128-bit block (from byte $at of a, the squares' a_i,
+# when $base is %rsi).
 sub fast_b {
-	my ($g, $at, $to) = @_;
-	return ($g->{ways} == 2 ? "\tvbroadcasti64x2\t" : "\tvpbroadcastq\t") . "$at(%rdx)," . zmm($to) . "\n";
+	my ($g, $at, $to, $base) = @_;
+	return ($g->{ways} == 2 ? "\tvbroadcasti64x2\t" : "\tvpbroadcastq\t") . "$at(" . ($base // '%rdx') . "),"
+	     . zmm($to) . "\n";
 }
 
 # The entry: the frame (%r10 = its 64-byte aligned start), k0 (of each
@@ -466,10 +477,16 @@ sub fast_b {
 # the top limb's) and %k1 (limb 0's lanes).
 sub fast_entry {
 	my ($g) = @_;
-	my ($name, $ways) = @$g{qw(name ways)};
+	my $name = $g->{name};
 	return "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
-	     . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n"
-	     . (!defined $g->{K0} ? ''
+	     . "\tsub\t\$$g->{frame},%rsp\n\tlea\t63(%rsp),%r10\n\tand\t\$-64,%r10\n" . fast_consts($g);
+}
+
+# k0 (none for n = -1 mod 2^52), MASK, ZERO, %k2 and %k1 (see fast_entry).
+sub fast_consts {
+	my ($g) = @_;
+	my $ways = $g->{ways};
+	return (!defined $g->{K0} ? ''
 	        : ($ways == 2 ? "\tvbroadcasti64x2\t(%r8)," : "\tvpbroadcastq\t%r8,") . zmm($g->{K0}) . "\n")
 	     . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
 	     . "\tvpbroadcastq\t%rax," . zmm($g->{MASK}) . "\n" . vclear($g->{ZERO})
@@ -484,17 +501,22 @@ sub fast_entry {
 # is read), then acc = lo(a*b_0), the first m and c.
 sub fast_first_row {
 	my ($g) = @_;
-	my ($K, $T, $B, $A) = @$g{qw(K T B A)};
-	my $s = "\t# n' (one limb down, the top limb 0) to the stack\n";
-	for my $j (0 .. $K - 1) {
-		$s .= "\tvmovdqu64\t" . (64 * $j + 8 * $g->{ways}) . "(%rcx)," . zmm($T)
-		    . ($j == $K - 1 ? "{%k2}{z}" : "") . "\n"
-		    . "\tvmovdqu64\t" . zmm($T) . "," . 64 * $j . "(%r10)\n";
-	}
+	my ($K, $B, $A) = @$g{qw(K B A)};
+	my $s = fast_np_copy($g);
 	$s .= "\t# acc = lo(a*b_0); the first m and c\n" . fast_b($g, 0, $B);
 	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . 64 * $_ . "(%rsi)," . zmm($B)
 	    . "," . zmm($A->[$_]) . "\n" for 0 .. $K - 1;
 	return $s . fast_mc($g);
+}
+
+# n' to the stack through T (see fast_first_row).
+sub fast_np_copy {
+	my ($g) = @_;
+	my $T = zmm($g->{T});
+	my $s = "\t# n' (one limb down, the top limb 0) to the stack\n";
+	$s .= "\tvmovdqu64\t" . (64 * $_ + 8 * $g->{ways}) . "(%rcx),$T" . ($_ == $g->{K} - 1 ? "{%k2}{z}" : "")
+	    . "\n\tvmovdqu64\t$T," . 64 * $_ . "(%r10)\n" for 0 .. $g->{K} - 1;
+	return $s;
 }
 
 # m and c from X = acc_0: m = lo(k0*X) (VPMADD52LUQ reads X mod 2^52, all
@@ -528,8 +550,7 @@ sub fast_row_ab {
 	my @a = @{ $g->{A} };
 	my $r = "\t# acc = shift(acc) + hi(a*b_i) + lo(a*b_{i+1}) + c e_0\n";
 	$r .= fast_b($g, 8 * $g->{ways}, $BN) unless $last;
-	$r .= "\tvalignq\t\$$g->{ways}," . zmm($a[$_]) . "," . zmm($_ < $K - 1 ? $a[$_ + 1] : $g->{ZERO})
-	    . "," . zmm($a[$_]) . "\n" for 0 .. $K - 1;
+	$r .= fast_shift($g);
 	for my $j (0 .. $K - 1) {
 		my $aj = 64 * $j . "(%rsi)";
 		my $to = $g->{direct} ? $a[$j] : !$j ? $g->{H} : $g->{friendly} ? $g->{U}[$j] : $T;
@@ -541,6 +562,14 @@ sub fast_row_ab {
 		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n" if $to == $T;
 	}
 	return $r;
+}
+
+# acc one limb down: every register `ways` lanes down, the next one's
+# lowest lanes (ZERO's past the top) into its top.
+sub fast_shift {
+	my ($g) = @_;
+	my @a = map { zmm($_) } @{ $g->{A} }, $g->{ZERO};
+	return join '', map { "\tvalignq\t\$$g->{ways},$a[$_],$a[$_ + 1],$a[$_]\n" } 0 .. $g->{K} - 1;
 }
 
 # acc += lo(n'*m) + hi(n*m), register 0 first: its lane 0, the next X, waits
@@ -590,6 +619,173 @@ sub fast_exit {
 	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1];
 	return $s . "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
+}
+
+# Packed pair squares: montk_sqr52x2p_K(r, a, a, n, k0, L), the contract
+# of montk_amm52x2p_K with b = a (only a is read). The square t = a^2 of
+# both numbers (2K registers, 8K limbs of each): each a_i a_j with i < j
+# once, then doubled, then the diagonal a_i^2; and L rows of amm_fast's
+# reduction alone over acc = t's limbs 0..4K-1,
+#   acc = shift(acc) + c e_0 + lo(n'*m) + hi(n*m),
+# after which t's limbs from 4K on join acc (no m needs them). So the
+# low half of t (registers 0..K-1) is built in acc's registers before the
+# rows, and the high half inside them: the rows' m chain leaves the
+# IFMA units idle most of a row, and the high half's products (in the
+# registers the rows leave free, a group at a time, stored to the frame)
+# fill them. The first 4K-4 rows are unrolled to hold them; the loop runs
+# the other L - (4K-4), 1 to 4. For the product's 4K+1 VPMADD52 a row,
+# 2K+1, plus about 4K^2+10K for the square (each serves both numbers). A
+# limb takes at most 2L products from the square and 2L from the
+# reduction, each below 2^52: the bound of the product kernels holds.
+# The square, P = 4 limbs of each number per register: lo(a_i*a_j)
+# belongs to limb i+j, that is limb position l of t register R for j =
+# PR+l-i, so it takes a_i of both (fast_b) times W, the limbs PR-i..PR-i+3
+# of a, in the positions where j > i: l >= d = 2i+1-PR (%k<d+2>, d = 1..3,
+# holds the lanes of positions d..3); hi(a_i*a_j) belongs to limb i+j+1,
+# W one limb lower, d one more. Every W is a run of 4 limbs from 4m-s,
+# s = 0..3: for s > 0 each W_m is built once (VALIGNQ of two registers of
+# a; zeros below and above a) into the frame, so every operand is an
+# aligned load.
+# The diagonal: t register R holds lo(a_k^2) in its even limb positions
+# (%k6) and hi in its odd ones (%k7) for k = 2R, 2R+1 of each number: D_R
+# = a's register R/2 with each of those limbs twice (VPERMQ; the high
+# half's D_R are built into t's place in the frame first).
+# Measured against montk_amm52x2p_K, ns per call, chained, best of 15 x
+# 20000, pinned (taskset -c 1), in one run:
+#   K (L)        7 (28)  8 (32)  9 (36)  10 (40)
+#   amm52x2p      224     261     334     397
+#   sqr52x2p      198     247     305     338
+# and with all of the square before the rows: 241, 298, 368, 426 (against
+# 233, 291, 376, 453 in that run). Below K = 7 the rows are not direct.
+
+# Byte offsets from %r10: W_m of shift s (past n'), t's register R >= K
+# (past W); an operand W_m of shift s (s = 0: a's own register m).
+sub sqr_w { my ($g, $sh, $m) = @_; 64 * ($g->{K} + ($sh - 1) * ($g->{K} + 1) + $m) }
+sub sqr_th { my ($g, $R) = @_; sqr_w($g, 4, 0) + 64 * ($R - $g->{K}) }
+sub sqr_wop { my ($g, $sh, $m) = @_; $sh ? sqr_w($g, $sh, $m) . "(%r10)" : 64 * $m . "(%rsi)" }
+
+sub amm_sqr {
+	my ($K) = @_;
+	my $g = fast_regs($K, 2);
+	$g->{name} = "montk_sqr52x2p_$K";
+	die "$g->{name}: the square's rows are amm_fast's direct ones\n" unless $g->{direct};
+	$g->{frame} = sqr_th($g, 2 * $K) + 64;
+	my @spare = (@POOL[$g->{used} .. $#POOL], @$g{qw(BN T H)});	# free in the rows
+	$g->{used} = @POOL;
+	my ($B, $T) = @$g{qw(B T)};
+	my %acc = map { $_ => $g->{A}[$_] } 0 .. $K - 1;
+	my $s = fast_entry($g) . fast_np_copy($g) . sqr_setup($g) . "\t# t's low half in acc\n";
+	$s .= vclear($_) for @{ $g->{A} };
+	$s .= join '', sqr_terms($g, 0, $K - 1, \%acc, $B);
+	$s .= sqr_diagonal($g, zmm($acc{$_}), sqr_perm($g, $_), zmm($T)) for 0 .. $K - 1;
+	my @hi;	# t's high half, a group of @spare registers at a time
+	for (my $lo = $K; $lo < 2 * $K; $lo += @spare) {
+		my @R = grep { $_ < 2 * $K } $lo .. $lo + $#spare;
+		my %ac = map { $_ => $spare[$_ - $lo] } @R;
+		push @hi, map { vclear($ac{$_}) } @R;
+		push @hi, sqr_terms($g, $lo, $R[-1], \%ac, $B);
+		push @hi, map { my $at = sqr_th($g, $_) . "(%r10)";
+		                sqr_diagonal($g, zmm($ac{$_}), "\tvmovdqu64\t$at," . zmm($B) . "\n", zmm($B))
+		                . "\tvmovdqu64\t" . zmm($ac{$_}) . ",$at\n" } @R;
+	}
+	my $A0 = zmm($g->{A}[0]);
+	my $row = "\t# acc = shift(acc) + c e_0 + lo(n'*m) + hi(n*m); the next m and c\n"
+	        . fast_shift($g) . "\tvpaddq\t" . zmm($g->{C}) . ",$A0,$A0\{%k1}\n"
+	        . fast_row_nm($g, 1) . fast_mc($g);
+	my $U = 4 * $K - 4;	# rows unrolled
+	my $per = int((@hi + $U - 1) / $U);
+	$s .= fast_mc($g) . "\tmov\t%r9,%r11\t\t# L\n";
+	$s .= $row . join '', splice @hi, 0, $per for 1 .. $U;
+	my $l = ".L$g->{name}";
+	return tally($g->{name}, "$s\tsub\t\$$U,%r9d\t\t# the rows left\n$l:\n",
+	             "$row\tdec\t%r9d\n\tjnz\t$l\n", sqr_exit($g), $U);
+}
+
+# The masks (%k3-%k5: positions d..3 for d = 1..3; %k6, %k7: the even and
+# odd positions), every W_m of shift 1..3 (through T and H), VPERMQ's
+# indices of D_R for even R in XB, for odd R in BN (lane q, limb position
+# q/2 of number q%2, takes limb 2 (R%2) + q/4), and D_R of t's high half
+# (through T).
+sub sqr_setup {
+	my ($g) = @_;
+	my ($K, $T, $H) = @$g{qw(K T H)};
+	my $s = "\t# masks, W, the diagonal's D_R\n";
+	$s .= "\tmov\t\$" . (0xff << 2 * $_ & 0xff) . ",%eax\n\tkmovw\t%eax,%k" . ($_ + 2) . "\n" for 1 .. 3;
+	$s .= "\tmov\t\$0x33,%eax\n\tkmovw\t%eax,%k6\n\tmov\t\$0xcc,%eax\n\tkmovw\t%eax,%k7\n";
+	for my $sh (1 .. 3) {
+		$s .= vclear($H);
+		for my $m (0 .. $K) {
+			$s .= "\tvmovdqu64\t" . 64 * $m . "(%rsi)," . zmm($T) . "\n" if $m < $K;
+			$s .= "\tvalignq\t\$" . (8 - 2 * $sh) . "," . ($m ? 64 * ($m - 1) . "(%rsi)" : zmm($H)) . ","
+			    . zmm($m < $K ? $T : $H) . "," . zmm($T) . "\n"
+			    . "\tvmovdqu64\t" . zmm($T) . "," . sqr_w($g, $sh, $m) . "(%r10)\n";
+		}
+	}
+	for my $odd (0, 1) {
+		my $v = $odd ? $g->{BN} : $g->{XB};
+		my $idx = 0;
+		$idx |= ((2 * $odd + int($_ / 4)) * 2 + $_ % 2) << (8 * $_) for 0 .. 7;
+		$s .= sprintf("\tmovabsq\t\$0x%016x,%%rax\n", $idx) . "\tvmovq\t%rax," . xmm($v) . "\n"
+		    . "\tvpmovzxbq\t" . xmm($v) . "," . zmm($v) . "\n";
+	}
+	$s .= sqr_perm($g, $_) . "\tvmovdqu64\t" . zmm($T) . "," . sqr_th($g, $_) . "(%r10)\n" for $K .. 2 * $K - 1;
+	return $s;
+}
+
+# T = D_R.
+sub sqr_perm {
+	my ($g, $R) = @_;
+	return "\tvpermq\t" . 64 * ($R >> 1) . "(%rsi)," . zmm($R % 2 ? $g->{BN} : $g->{XB}) . "," . zmm($g->{T}) . "\n";
+}
+
+# x = 2x + the diagonal: $get puts D_R in $d.
+sub sqr_diagonal {
+	my ($g, $x, $get, $d) = @_;
+	return "\tvpaddq\t$x,$x,$x\n$get\tvpmadd52luq\t$d,$d,$x\{%k6}\n\tvpmadd52huq\t$d,$d,$x\{%k7}\n";
+}
+
+# The products a_i a_j, i < j, of t's registers lo..hi, into the
+# registers %$acc (by R), a_i broadcast in $bc: one string per a_i.
+sub sqr_terms {
+	my ($g, $lo, $hi, $acc, $bc) = @_;
+	my $K = $g->{K};
+	my @out;
+	for my $sh (0 .. 3) {
+		for my $half ([0, 'l'], [1, 'h']) {	# hi: W one limb lower, so row i-1
+			my ($o, $h) = @$half;
+			for (my $i = ($sh - $o) % 4; $i <= 4 * $K - 2; $i += 4) {
+				my $q = int(($i + $o) / 4);
+				my $row = '';
+				for my $m (0 .. ($sh ? $K : $K - 1)) {
+					my ($R, $d) = ($m + $q, 2 * $i + 1 + $o - 4 * ($m + $q));
+					next if $R < $lo || $R > $hi || $d > 3;
+					$row .= "\tvpmadd52${h}uq\t" . sqr_wop($g, $sh, $m) . "," . zmm($bc) . "," . zmm($acc->{$R})
+					      . ($d > 0 ? "{%k" . ($d + 2) . "}" : "") . "\n";
+				}
+				push @out, fast_b($g, 16 * $i, $bc, '%rsi') . $row if $row;
+			}
+		}
+	}
+	return @out;
+}
+
+# After the rows: t's limbs from 4K on join acc (acc limb v takes t's
+# limb L+v where L+v >= 4K: from the lanes of position 4K-L of register
+# 0, %k3; every lane of the others), W and t are overwritten (n' and k0
+# are public), then amm_fast's exit.
+sub sqr_exit {
+	my ($g) = @_;
+	my $K = $g->{K};
+	my $s = "\t# acc += t's limbs from 4K on\n\tmov\t\$" . 8 * $K . ",%ecx\n\tsub\t%r11d,%ecx\n\tsub\t%r11d,%ecx\n"
+	      . "\tmov\t\$0xff,%eax\n\tshl\t%cl,%eax\n\tkmovw\t%eax,%k3\n"
+	      . "\tlea\t" . (sqr_th($g, $K) - 64 * $K) . "(%r10),%rax\n" . "\tlea\t(%rax,%r11,8),%rax\n" x 2;
+	$s .= "\tvpaddq\t" . 64 * $_ . "(%rax)," . zmm($g->{A}[$_]) . "," . zmm($g->{A}[$_])
+	    . ($_ ? "" : "{%k3}") . "\n" for 0 .. $K - 1;
+	$s .= "\t# W and t off the stack\n";
+	$s .= "\tvmovdqu64\t" . zmm($g->{ZERO}) . "," . (sqr_w($g, 1, 0) + 64 * $_) . "(%r10)\n" for 0 .. 4 * $K + 2;
+	$s .= "\txor\t%r11d,%r11d\n\txor\t%eax,%eax\n";
+	$s .= "\tkmovw\t%eax,%k$_\n" for 3 .. 7;
+	return $s . fast_exit($g);
 }
 
 # The table lookup of the exponentiation: montk_gather52_C(out, table,
@@ -671,6 +867,12 @@ EOT
 EOT
 	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2p_$_" } 1 .. $X2P_KMAX) . ";\n";
 	print "#define MONTK_IFMA_X2P {" . join(', ', map { "montk_amm52x2p_$_" } 1 .. $X2P_KMAX) . "}\n";
+	my @sq = map { "montk_sqr52x2p_$_" } $X2PSQR_KMIN .. $X2PSQR_KMAX;
+	print "/* montk_sqr52x2p_K(r, a, a, n, k0, L): montk_amm52x2p_K's a*a for both sets\n"
+	    . " * (b must be a; only a is read), K = MONTK_IFMA_X2PSQR_KMIN..MONTK_IFMA_X2PSQR_KMAX:\n"
+	    . " * each a_i a_j once, doubled. */\n"
+	    . "#define MONTK_IFMA_X2PSQR_KMIN $X2PSQR_KMIN\n#define MONTK_IFMA_X2PSQR_KMAX $X2PSQR_KMAX\n"
+	    . "montk_amm2_fn " . join(', ', @sq) . ";\n#define MONTK_IFMA_X2PSQR {" . join(', ', @sq) . "}\n";
 	print <<"EOT";
 /* montk_gather52_C: out = the entry idx0 of a table of `entries` entries
  * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX), the
@@ -690,6 +892,7 @@ if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast($_, 1) : amm($_) for 1 .. $X1_KMAX;
 	$code .= amm_fast($_, 1, 1) for 1 .. $X1F_KMAX;
 	$code .= amm_fast($_, 2) for 1 .. $X2P_KMAX;
+	$code .= amm_sqr($_) for $X2PSQR_KMIN .. $X2PSQR_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }
 if ($flavour eq '--header') {

@@ -92,6 +92,10 @@ def lib(tmp_path_factory, has_ifma):
         "API void packed(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "                const uint64_t *n, const uint64_t *k0, size_t L)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2P; t[k - 1](r, a, b, n, k0, L); }\n"
+        "API void sqr(int k, uint64_t *r, const uint64_t *a, const uint64_t *n,\n"
+        "             const uint64_t *k0, size_t L)\n"
+        "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2PSQR;\n"
+        "  t[k - MONTK_IFMA_X2PSQR_KMIN](r, a, a, n, k0, L); }\n"
         "API void gather(int c, uint64_t *out, const uint64_t *table, size_t entries,\n"
         "                size_t stride, uint64_t idx0, uint64_t idx1)\n"
         "{ static montk_gather_fn *const t[] = MONTK_IFMA_GATHER;\n"
@@ -192,6 +196,31 @@ def test_kernels_against_python(lib, alias):
                         mine = out[w::2] if layout is interleaved else out[w * span:(w + 1) * span]
                         check(mine[:L], nn, aa, bb, L)
                         assert mine[L:] == [0] * (span - L), "limbs past L not 0"
+
+
+@pytest.mark.parametrize("alias", ["none", "ra"])
+def test_packed_squares_against_python(lib, alias):
+    """montk_sqr52x2p_K (b = a) at every L it takes, 4K-3..4K limbs: n from
+    near R/4 down, a up to 2n-1, the two numbers with different moduli, r
+    aliasing a or not."""
+    so, h = lib
+    rng = random.Random(3)
+    U64 = ctypes.c_uint64
+    lanes = h["MONTK_IFMA_X2P_LANES"]
+    assert h["MONTK_IFMA_X2PSQR_KMIN"] <= h["MONTK_IFMA_X2PSQR_KMAX"] <= h["MONTK_IFMA_X2P_KMAX"]
+    for k in range(h["MONTK_IFMA_X2PSQR_KMIN"], h["MONTK_IFMA_X2PSQR_KMAX"] + 1):
+        span = k * lanes
+        for L in range(span - lanes + 1, span + 1):
+            for sets in zip(cases(rng, L), reversed(cases(rng, L))):
+                a = (U64 * (2 * span))(*interleaved([s[1] for s in sets], span))
+                n = (U64 * (2 * span))(*interleaved([s[0] for s in sets], span))
+                k0 = (U64 * 2)(*[(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets])
+                r = a if alias == "ra" else (U64 * (2 * span))(*[M52] * (2 * span))
+                so.sqr(k, r, a, n, k0, L)
+                out = list(r)
+                for w, (nn, aa, _) in enumerate(sets):
+                    check(out[w::2][:L], nn, aa, aa, L)
+                    assert out[w::2][L:] == [0] * (span - L), "limbs past L not 0"
 
 
 def test_gather_against_python(lib):
@@ -450,25 +479,28 @@ def test_static_check_catches_leaks():
 # ---- the generator's counts per product ----------------------------------------------
 
 def count_tables(header):
-    """MONTK_IFMA_X1_COUNTS / X1F / X2P -> {kernel name: (madd[3], insns[3], peeled)}."""
+    """MONTK_IFMA_X1_COUNTS / X1F / X2P / X2PSQR -> {kernel name: (madd[3],
+    insns[3], peeled)}."""
     out = {}
-    for tab, prefix in (("X1", "montk_amm52_"), ("X1F", "montk_amm52f_"), ("X2P", "montk_amm52x2p_")):
+    first = {"X2PSQR": header_ints(header)["MONTK_IFMA_X2PSQR_KMIN"]}
+    for tab, prefix in (("X1", "montk_amm52_"), ("X1F", "montk_amm52f_"),
+                        ("X2P", "montk_amm52x2p_"), ("X2PSQR", "montk_sqr52x2p_")):
         body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
-        rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d)\}", body)
-        for k, row in enumerate(rows, 1):
+        rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d+)\}", body)
+        for k, row in enumerate(rows, first.get(tab, 1)):
             v = list(map(int, row))
             out[f"{prefix}{k}"] = (v[0:3], v[3:6], v[6])
     return out
 
 
 def kernel_parts(obj):
-    """objdump's instructions of each montk_amm52* symbol, cut at the row
+    """objdump's instructions of each montk_amm52* and montk_sqr52* symbol, cut at the row
     loop (from its backward jump's target to the jump): before, loop, after;
     the alignment padding after the ret is not the kernel's."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(obj)], capture_output=True,
                          text=True, timeout=120, check=True).stdout
     parts = {}
-    for name, body in re.findall(r"<(montk_amm52\w*)>:\n(.*?)(?=\n\n|\Z)", out, re.S):
+    for name, body in re.findall(r"<(montk_(?:amm|sqr)52\w*)>:\n(.*?)(?=\n\n|\Z)", out, re.S):
         insns = [(int(a, 16), i.strip()) for a, i in
                  re.findall(r"^\s+([0-9a-f]+):\s+(.*)$", body, re.M)]
         ret = max(n for n, (_, i) in enumerate(insns) if i == "ret")
@@ -496,10 +528,16 @@ def test_counts_match_the_object(has_ifma, tmp_path):
         got = parts[name]
         assert [len(p) for p in got] == insns, name
         assert [sum(i.startswith("vpmadd52") for i in p) for p in got] == madd, name
-        # a row: lo and hi of a*b_i and of n*m in each of K registers, and m (a
-        # packed pair's two numbers share them; none for n = -1 mod 2^52, where m
-        # is X itself)
+        # a row: lo and hi of a*b_i (not in a square's rows) and of n*m in each of
+        # K registers, and m (a packed pair's two numbers share them; none for
+        # n = -1 mod 2^52, where m is X itself)
         K = int(name.rsplit("_", 1)[1])
-        assert madd[1] == 4 * K + ("52f_" not in name), name
-        # VPMADD52 after the loop (the normalisation has none) are a row run outside it
-        assert peeled == (madd[2] > 0), name
+        assert madd[1] == (2 if "sqr" in name else 4) * K + ("52f_" not in name), name
+        # VPMADD52 after the loop (the normalisation has none) are a row run outside
+        # it; a square's first 4K-4 rows run before it, unrolled (pre's VPMADD52 are
+        # theirs and the square's, which counts 4K^2+10K give or take the edges)
+        if "sqr" in name:
+            assert peeled == 4 * K - 4 and madd[2] == 0, name
+            assert 4 * K * K < madd[0] - peeled * madd[1] < 4 * K * K + 12 * K, name
+        else:
+            assert peeled == (madd[2] > 0), name

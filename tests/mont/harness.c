@@ -33,9 +33,10 @@
  *                                        at once
  *   kernel NUM WAYS                   -> the IFMA kernels mont_ifma_kernel
  *                                        picks: "packed L SPAN" (a pair kernel,
- *                                        the numbers interleaved), "one L
- *                                        SPAN" (then " prime LF" when modexp
- *                                        works modulo n*mu), or "none"
+ *                                        the numbers interleaved; "packed L
+ *                                        SPAN square" with its pair square),
+ *                                        "one L SPAN" (then " prime LF" when
+ *                                        modexp works modulo n*mu), or "none"
  *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
  *                                        t-test between fixed and random
  *                                        secret inputs (see dudect() below);
@@ -703,8 +704,8 @@ static void do_kernel(const char *cmd)
 	if (!mont_ifma_kernel(num, ways, &k))
 		puts("none");
 	else
-		printf("%s %zu %zu%s%.0zu\n", k.two ? "packed" : "one", k.L, k.span,
-		       k.one_f ? " prime " : "", k.lf);
+		printf("%s %zu %zu%s%.0zu%s\n", k.two ? "packed" : "one", k.L, k.span,
+		       k.one_f ? " prime " : "", k.lf, k.sqr2 ? " square" : "");
 }
 
 static void do_dudect(const char *cmd)

@@ -71,7 +71,23 @@ def test_pair_kernels_up_to_2048_bit_factors(ifma):
     assert err == ""
     for num, line in zip(nums, out):
         L = -(-(64 * num + 2) // 52)
-        assert line == f"packed {L} {-(-L // 4) * 4}", (num, line)
+        assert line.split()[:3] == ["packed", str(L), str(-(-L // 4) * 4)], (num, line)
+
+
+def test_pair_square_where_it_was_built(ifma):
+    """mont_modexp2's squarings run the packed pair square montk_sqr52x2p_K
+    for the K its generator built (1536- and 2048-bit factors: 30 and 40
+    limbs in 8 and 10 registers), and the packed product elsewhere."""
+    h = kernels_header()
+    kmin, kmax = (int(re.search(rf"#define MONTK_IFMA_X2PSQR_{w} (\d+)", h).group(1))
+                  for w in ("KMIN", "KMAX"))
+    assert kmin <= 8 and 10 <= kmax
+    nums = (8, 16, 24, 32)
+    out, err = ifma.run([f"kernel {num} 2" for num in nums])
+    assert err == ""
+    for num, line in zip(nums, out):
+        K = -(-(-(-(64 * num + 2) // 52)) // 4)
+        assert line.endswith(" square") == (kmin <= K <= kmax), (num, line)
 
 
 def test_prime_kernels_where_they_win(ifma):

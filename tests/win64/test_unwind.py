@@ -51,7 +51,7 @@ def run_wine(exe, env):
 
 def kernels(build):
     """The kernel functions the generated header declares: the MULQ/ADX
-    ones, and the IFMA ones (amm52, amm52x2p, gather52, and the 8-lane
+    ones, and the IFMA ones (amm52, amm52x2p, sqr52x2p, gather52, and the 8-lane
     amm52mb, ams52mb, gather52mb) when this CPU runs them (unwind.exe asks the CPU
     the same question)."""
     text = (build / "mont-kernels.h").read_text()
