@@ -12,8 +12,10 @@ enum op { OP_MUL, OP_SQR, OP_EXP, OP_EXP2, OP_BATCH, OP_COUNT };
 extern const char *const op_name[OP_COUNT];
 /* Exponentiations run once per check; mul/sqr are chained. */
 #define OP_IS_EXP(op) ((op) == OP_EXP || (op) == OP_EXP2 || (op) == OP_BATCH)
-/* Results an op leaves (num limbs each): batch8's lanes repeat modexp2's two. */
-#define OP_RESULTS(op) ((op) == OP_EXP2 || (op) == OP_BATCH ? 2 : 1)
+/* Results an op leaves (num limbs each): modexp2's two, batch8's eight lanes
+ * (which alternate modexp2's two operand sets). */
+#define OP_RESULTS_MAX 8
+#define OP_RESULTS(op) ((op) == OP_BATCH ? 8 : (op) == OP_EXP2 ? 2 : 1)
 
 /* One operand set: modulus n (exactly `bits` bits, odd), a, b < n, and a
  * full-length exponent e (num limbs, top bit set); for modexp2 (an RSA-CRT

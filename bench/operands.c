@@ -94,7 +94,7 @@ void reference(const struct operands *o, enum op op, unsigned k, uint64_t *out)
 	to_mpz(e, o->e, o->num);
 	mpz_setbit(rinv, o->bits);
 	mpz_invert(rinv, rinv, n);
-	if (OP_RESULTS(op) == 2) {
+	if (OP_RESULTS(op) > 1) {
 		mpz_t n2, e2;
 		mpz_inits(n2, e2, NULL);
 		to_mpz(n2, o->n2, o->num);
@@ -113,5 +113,7 @@ void reference(const struct operands *o, enum op op, unsigned k, uint64_t *out)
 		}
 	}
 	from_mpz(out, o->num, x);
+	for (unsigned i = 2; i < OP_RESULTS(op); i++)	/* batch8's lanes */
+		memcpy(out + i * o->num, out + i % 2 * o->num, o->num * 8);
 	mpz_clears(n, x, b, e, rinv, NULL);
 }

@@ -196,6 +196,14 @@ def test_agreement_check_catches_a_wrong_result(montbench, who):
     assert "median" not in p.stdout
 
 
+def test_agreement_check_covers_all_eight_batch_lanes(montbench):
+    # --corrupt flips the top limb of the last result: batch8's lane 7
+    p = run("--quick", "--bits", "1024", "--only", "c,batch8", "--corrupt", "c")
+    assert p.returncode == 1
+    assert "c batch8 at 1024 bits disagrees" in p.stderr
+    assert f"limb {8 * 16 - 1} is" in p.stderr
+
+
 def test_child_protocol_under_mask(montbench):
     env = {"OPENSSL_ia32cap": ":~0x280120", "PATH": "/usr/bin:/bin"}
     p = run("--child", "--quick", "--bits", "1024", "--only", "ossl-raw,mul",
