@@ -33,7 +33,7 @@ struct operands {
  *   modexp: r <- a^e mod n        (x unchanged)
  *   modexp2: r <- a^e mod n, r[num..] <- b^e2 mod n2 (two at once)
  *   batch8: eight at once (mont_modexp_batch), lanes 0, 2, 4, 6 modexp2's
- *           first, lanes 1, 3, 5, 7 its second; r holds lanes 0 and 1
+ *           first, lanes 1, 3, 5, 7 its second; r holds all eight
  * R = 2^(64*num). */
 struct contender {
 	const char *name;
@@ -126,6 +126,7 @@ void report_json(const struct run_info *, const struct result *, size_t);
 /* ifma.c: the issue rates, the amm52 contender, the floor and counts */
 void issue_rates(struct run_info *);   /* at ri->ghz */
 void *amm_prepare(const struct operands *);
+void *amm2_prepare(const struct operands *);   /* amm52x2: the packed pair */
 void amm_reset(void *);
 void amm_run(void *, enum op, unsigned long iters);
 int amm_result(void *, enum op, uint64_t *out);
@@ -133,6 +134,7 @@ void amm_release(void *);
 int amm_has(enum op);
 const char *amm_unavailable(const struct contender *);
 const char *amm_unavailable_at(const struct contender *, unsigned bits);
+const char *amm2_unavailable_at(const struct contender *, unsigned bits);
 /* multiplies a product of num limbs needs at least (0: no floor for op) */
 double floor_mults(enum op, const char *name, size_t num);
 /* the measured issue rate those multiplies go at (0: not measured) */

@@ -319,6 +319,11 @@ const struct contender contenders[] = {
 	  "it works so; checked as x*(2^(52L)/2^bits)^j)", amm_has, NULL,
 	  amm_prepare, amm_reset, amm_run, amm_result, amm_release,
 	  amm_unavailable, NULL, amm_unavailable_at },
+	{ "amm52x2", "montk_amm52x2p_K (and montk_sqr52x2p_K for sqr where "
+	  "mont_modexp2 squares with it), the packed IFMA pair mont_modexp2 "
+	  "runs: amm52's chain mod n and, checked beside it, mod n2", amm_has,
+	  NULL, amm2_prepare, amm_reset, amm_run, amm_result, amm_release,
+	  amm_unavailable, NULL, amm2_unavailable_at },
 	OSSL_API(3, "ossl-api"),
 	{ "ossl-raw", "bn_mul_mont / bn_power5 loop on a gather5 table",
 	  one_at_a_time, NULL, raw_prepare, limbs_reset, raw_run, limbs_result,

@@ -102,67 +102,101 @@ void issue_rates(struct run_info *ri)
 	ri->mulx_rate = measure("adx", mulx, ri->ghz, &ri->mulx_why);
 }
 
-/* ---- amm52: montk_amm52_K chained, radix 2^52, R' = 2^(52L) ---- */
-/* Where mont_modexp works modulo n' = n*mu (mu = -n^-1 mod 2^52, k0 = 1:
- * k.one_f, one limb more), so does the chain: the same values mod n. */
+/* ---- amm52, amm52x2: the IFMA products mont_modexp and mont_modexp2 run,
+ * chained, radix 2^52, R' = 2^(52L) ---- */
+/* amm52: montk_amm52_K, or where mont_modexp works modulo n' = n*mu (mu =
+ * -n^-1 mod 2^52, k0 = 1: k.one_f, one limb more) montk_amm52f_K: the same
+ * values mod n. amm52x2: the packed pair montk_amm52x2p_K (and its square
+ * montk_sqr52x2p_K where there is one), two numbers interleaved (limb t of
+ * number i at 2t + i): number 0 runs amm52's chain mod n, number 1 the same
+ * chain mod n2; the result is number 0's, and number 1 is checked against
+ * GMP here (the agreement check compares one result of a mul or sqr). */
 
 struct amm {
 	const struct operands *o;
 	struct mont_ifma k;
-	mont_amm_fn *fn;	/* the product mont_modexp runs, of L limbs */
-	size_t L;
-	uint64_t k0;
+	mont_amm_fn *fn;	/* ways 1: the product mont_modexp runs, of L limbs */
+	int ways;
+	size_t L, span;		/* span: limbs of a number (ways 2: both, 2 span) */
+	uint64_t k0[2];
+	unsigned long steps;    /* products since reset */
 	unsigned long shifts;   /* x = a*b^j / R'^shifts (mul), a^(2^j) / ... */
-	uint64_t *x, *b, *n;    /* span limbs each, 64-byte aligned */
+	uint64_t *x, *b, *n;    /* ways * span limbs each, 64-byte aligned */
 };
 
 static size_t amm_L(size_t num)
 {
 	return (64 * num + 2 + 51) / 52;        /* 4n <= R', as mont/ifma.c */
 }
+/* The longest span: L of MONT_MAX_NUM limbs (one limb more mod n') up to 8. */
+#define SPAN_MAX (((64 * MONT_MAX_NUM + 2 + 51) / 52 + 1 + 7) & ~(size_t)7)
 
-static void import52(mpz_t z, const uint64_t *x, size_t L)
+/* Number i of the amm's array x as a GMP integer (x normalised). */
+static void import52(const struct amm *s, mpz_t z, const uint64_t *x, int i)
 {
-	mpz_import(z, L, -1, 8, 0, 12, x);      /* 12 nail bits: 52 a limb */
+	uint64_t t[SPAN_MAX] = { 0 };
+	for (size_t j = 0; j < s->L; j++)
+		t[j] = x[s->ways == 2 ? 2 * j + i : j];
+	mpz_import(z, s->L, -1, 8, 0, 12, t);   /* 12 nail bits: 52 a limb */
 }
 
-static void export52(uint64_t *x, size_t span, const mpz_t z)
+/* Number i of the amm's array x = z (the other number as it was). */
+static void export52(const struct amm *s, uint64_t *x, int i, const mpz_t z)
 {
-	memset(x, 0, span * 8);
-	mpz_export(x, NULL, -1, 8, 0, 12, z);
+	uint64_t t[SPAN_MAX] = { 0 };
+	mpz_export(t, NULL, -1, 8, 0, 12, z);
+	for (size_t j = 0; j < s->span; j++)
+		x[s->ways == 2 ? 2 * j + i : j] = t[j];
 }
 
-void *amm_prepare(const struct operands *o)
+/* The state of `ways` chains through the kernels k of o's size (ways 2:
+ * number 1 modulo n2), or NULL. */
+static void *amm_new(const struct operands *o, int ways)
 {
 	struct amm *s = calloc(1, sizeof *s);
 	mpz_t z;
 
-	if (!s || !mont_ifma_kernel(o->num, 1, &s->k) || !s->k.one) {
+	if (!s || !mont_ifma_kernel(o->num, ways, &s->k) || (ways == 1 ? !s->k.one : !s->k.two)) {
 		free(s);
 		return NULL;
 	}
 	s->o = o;
-	s->x = aligned_alloc(64, 3 * s->k.span * 8);
+	s->ways = ways;
+	s->span = s->k.span;
+	s->x = aligned_alloc(64, 3 * ways * s->span * 8);
 	if (!s->x) {
 		free(s);
 		return NULL;
 	}
-	s->b = s->x + s->k.span;
-	s->n = s->b + s->k.span;
-	s->k0 = mont_n0(o->n[0]) & ((UINT64_C(1) << 52) - 1);
+	s->b = s->x + ways * s->span;
+	s->n = s->b + ways * s->span;
 	s->fn = s->k.one_f ? s->k.one_f : s->k.one;
-	s->L = s->k.one_f ? s->k.lf : s->k.L;
+	s->L = ways == 1 && s->k.one_f ? s->k.lf : s->k.L;
 	mpz_init(z);
-	mpz_import(z, o->num, -1, 8, 0, 0, o->b);
-	export52(s->b, s->k.span, z);
-	mpz_import(z, o->num, -1, 8, 0, 0, o->n);
-	if (s->k.one_f) {	/* n' = n*mu */
-		mpz_mul_ui(z, z, (unsigned long)s->k0);
-		s->k0 = 1;
+	for (int i = 0; i < ways; i++) {
+		const uint64_t *n = i ? o->n2 : o->n;
+		s->k0[i] = mont_n0(n[0]) & ((UINT64_C(1) << 52) - 1);
+		mpz_import(z, o->num, -1, 8, 0, 0, o->b);
+		export52(s, s->b, i, z);
+		mpz_import(z, o->num, -1, 8, 0, 0, n);
+		if (ways == 1 && s->k.one_f) {	/* n' = n*mu */
+			mpz_mul_ui(z, z, (unsigned long)s->k0[0]);
+			s->k0[0] = 1;
+		}
+		export52(s, s->n, i, z);
 	}
-	export52(s->n, s->k.span, z);
 	mpz_clear(z);
 	return s;
+}
+
+void *amm_prepare(const struct operands *o)
+{
+	return amm_new(o, 1);
+}
+
+void *amm2_prepare(const struct operands *o)
+{
+	return amm_new(o, 2);
 }
 
 void amm_reset(void *p)
@@ -171,38 +205,68 @@ void amm_reset(void *p)
 	mpz_t z;
 	mpz_init(z);
 	mpz_import(z, s->o->num, -1, 8, 0, 0, s->o->a);
-	export52(s->x, s->k.span, z);
+	for (int i = 0; i < s->ways; i++)
+		export52(s, s->x, i, z);
 	mpz_clear(z);
-	s->shifts = 0;
+	s->steps = s->shifts = 0;
 }
 
 void amm_run(void *p, enum op op, unsigned long it)
 {
 	struct amm *s = p;
 	const uint64_t *by = op == OP_SQR ? s->x : s->b;
+	mont_amm2_fn *two = op == OP_SQR && s->k.sqr2 ? s->k.sqr2 : s->k.two;
 	while (it--) {
-		s->fn(s->x, s->x, by, s->n, s->k0, s->L);
+		if (s->ways == 1)
+			s->fn(s->x, s->x, by, s->n, s->k0[0], s->L);
+		else
+			two(s->x, s->x, by, s->n, s->k0, s->L);
+		s->steps++;
 		s->shifts = op == OP_SQR ? 2 * s->shifts + 1 : s->shifts + 1;
 	}
 }
 
-/* x in the reference's terms: x * (R'/R)^shifts mod n, R = 2^(64 num),
- * which is what mul/sqr chained with R give (R' > R: a left shift). */
-int amm_result(void *p, enum op op, uint64_t *out)
+/* Number i in the reference's terms: x * (R'/R)^shifts mod n, R =
+ * 2^(64 num), which is what mul/sqr chained with R give (R' > R: a left
+ * shift). */
+static void amm_value(const struct amm *s, int i, uint64_t *out)
 {
-	struct amm *s = p;
 	const size_t num = s->o->num;
 	mpz_t x, n;
-	(void)op;
 	mpz_inits(x, n, NULL);
-	import52(x, s->x, s->L);
-	mpz_import(n, num, -1, 8, 0, 0, s->o->n);
+	import52(s, x, s->x, i);
+	mpz_import(n, num, -1, 8, 0, 0, i ? s->o->n2 : s->o->n);
 	mpz_mul_2exp(x, x, (52 * s->L - 64 * num) * s->shifts);
 	mpz_mod(x, x, n);
 	memset(out, 0, num * 8);
 	mpz_export(out, NULL, -1, 8, 0, 0, x);
 	mpz_clears(x, n, NULL);
-	return 0;
+}
+
+/* Number 0; -1 when number 1 of a pair is not the reference's chain mod n2. */
+int amm_result(void *p, enum op op, uint64_t *out)
+{
+	struct amm *s = p;
+	int rc = 0;
+	amm_value(s, 0, out);
+	if (s->ways == 2) {
+		const size_t num = s->o->num;
+		struct operands o2 = *s->o;
+		uint64_t *got = malloc(num * 8), *want = malloc(num * 8);
+		o2.n = s->o->n2;
+		if (got && want) {
+			amm_value(s, 1, got);
+			reference(&o2, op, (unsigned)s->steps, want);
+		}
+		rc = !got || !want || memcmp(got, want, num * 8) ? -1 : 0;
+		if (got && want && rc)
+			fprintf(stderr, "montbench: amm52x2 %s at %u bits: the second "
+				"number (mod n2) disagrees with the reference (GMP mpz)\n",
+				op_name[op], s->o->bits);
+		free(got);
+		free(want);
+	}
+	return rc;
 }
 
 void amm_release(void *p)
@@ -230,11 +294,23 @@ const char *amm_unavailable(const struct contender *c)
 	}
 }
 
-const char *amm_unavailable_at(const struct contender *c, unsigned bits)
+static const char *past_sizes(unsigned bits, int ways)
 {
 	struct mont_ifma k;
+	return mont_ifma_kernel(bits / 64, ways, &k) && (ways == 1 ? k.one != NULL : k.two != NULL) ?
+	       NULL : "past the kernels' sizes";
+}
+
+const char *amm_unavailable_at(const struct contender *c, unsigned bits)
+{
 	(void)c;
-	return mont_ifma_kernel(bits / 64, 1, &k) && k.one ? NULL : "past the kernels' sizes";
+	return past_sizes(bits, 1);
+}
+
+const char *amm2_unavailable_at(const struct contender *c, unsigned bits)
+{
+	(void)c;
+	return past_sizes(bits, 2);
 }
 
 /* ---- counts per product ---- */
@@ -245,21 +321,28 @@ const char *amm_unavailable_at(const struct contender *c, unsigned bits)
  * of them, low and high, and L squares, low and high: L^2+L; plus m*n's
  * 2L^2); the 64-bit kernels 2n^2+n MULX for a multiply (a*b, m*n, and m
  * per row), n(n+1)/2+n^2+n for a square. 0: none for this op. */
+static int is_ifma(const char *name)
+{
+	return !strncmp(name, "amm52", 5);      /* amm52, amm52x2 */
+}
+
+/* (amm52x2: twice amm52's, a product of each number) */
 double floor_mults(enum op op, const char *name, size_t num)
 {
 	double n = (double)num, L = (double)amm_L(num);
-	int ifma = !strcmp(name, "amm52");
+	double ways = !strcmp(name, "amm52x2") ? 2 : 1;
+	int ifma = is_ifma(name);
 	if (op == OP_MUL)
-		return ifma ? 4 * L * L / 8 : 2 * n * n + n;
+		return ifma ? ways * 4 * L * L / 8 : 2 * n * n + n;
 	if (op == OP_SQR)
-		return ifma ? (3 * L * L + L) / 8 : n * (n + 1) / 2 + n * n + n;
+		return ifma ? ways * (3 * L * L + L) / 8 : n * (n + 1) / 2 + n * n + n;
 	return 0;
 }
 
 /* The per-cycle rate floor_mults is divided by: 0 when not measured. */
 double floor_rate(const struct run_info *ri, const char *name)
 {
-	return !strcmp(name, "amm52") ? ri->madd_rate : ri->mulx_rate;
+	return is_ifma(name) ? ri->madd_rate : ri->mulx_rate;
 }
 
 /* VPMADD52 and all instructions one product of the kernel behind
@@ -271,13 +354,23 @@ int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
 #ifdef MONT_HAVE_IFMA
 	static const struct montk_ifma_count x1[] = MONTK_IFMA_X1_COUNTS;
 	static const struct montk_ifma_count x1f[] = MONTK_IFMA_X1F_COUNTS;
+	static const struct montk_ifma_count x2p[] = MONTK_IFMA_X2P_COUNTS;
+	static const struct montk_ifma_count x2psqr[] = MONTK_IFMA_X2PSQR_COUNTS;
+	const int ways = !strcmp(name, "amm52x2") ? 2 : 1;
+	const struct montk_ifma_count *c;
 	struct mont_ifma k;
-	if (strcmp(name, "amm52") || !amm_has(op) || !mont_ifma_kernel(num, 1, &k) || !k.one)
+	if (!is_ifma(name) || !amm_has(op) || !mont_ifma_kernel(num, ways, &k)
+	    || !(ways == 1 ? k.one != NULL : k.two != NULL))
 		return 0;
 	/* the kernel amm_run times, at its L */
-	const size_t K = k.span / MONTK_IFMA_LANES;
-	const struct montk_ifma_count *c = k.one_f ? &x1f[K - 1] : &x1[K - 1];
-	const size_t L = k.one_f ? k.lf : k.L;
+	if (ways == 2) {
+		const size_t K = k.span / MONTK_IFMA_X2P_LANES;
+		c = op == OP_SQR && k.sqr2 ? &x2psqr[K - MONTK_IFMA_X2PSQR_KMIN] : &x2p[K - 1];
+	} else {
+		const size_t K = k.span / MONTK_IFMA_LANES;
+		c = k.one_f ? &x1f[K - 1] : &x1[K - 1];
+	}
+	const size_t L = ways == 1 && k.one_f ? k.lf : k.L;
 	*madd = c->madd[0] + (L - c->peeled) * c->madd[1] + c->madd[2];
 	*insns = c->insns[0] + (L - c->peeled) * c->insns[1] + c->insns[2];
 	return 1;

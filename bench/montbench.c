@@ -44,8 +44,8 @@ static void usage(FILE *f)
 		"usage: %s [--bits LIST] [--rounds N] [--quick] [--json]\n"
 		"          [--only LIST] [--seed N] [--callgrind] [--corrupt NAME]\n"
 		"  LIST is comma-separated. --only takes op names (mul, sqr, modexp,\n"
-		"  modexp2, batch8) and contender names (ifma, adx, mulq, c, amm52, ossl-api,\n"
-		"  ossl-raw, ossl-x2, gmp, ossl-api-noadx, ossl-raw-noadx; built by\n"
+		"  modexp2, batch8) and contender names (ifma, adx, mulq, c, amm52, amm52x2,\n"
+		"  ossl-api, ossl-raw, ossl-x2, gmp, ossl-api-noadx, ossl-raw-noadx; built by\n"
 		"  make bench-peers also ossl4-api, ossl4-x2: OpenSSL 4.0.2).\n", self);
 }
 

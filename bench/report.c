@@ -247,7 +247,8 @@ static void table_header(const struct run_info *ri)
 	else
 		printf("%.2f per cycle", ri->mulx_rate);
 	printf(".\nfloor: the multiplies a product needs at that rate (amm52: 4L^2/8 "
-	       "VPMADD52, (3L^2+L)/8 squaring; others 2n^2+n MULX, n(n+1)/2+n^2+n);\n"
+	       "VPMADD52, (3L^2+L)/8 squaring, amm52x2 twice that; others 2n^2+n MULX,\n"
+	       "n(n+1)/2+n^2+n);\n"
 	       "x floor: time / floor; per product: the kernel's VPMADD52 and "
 	       "instructions (the generator's counts).\n");
 	for (size_t c = 0; c < ncontenders; c++)

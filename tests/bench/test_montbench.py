@@ -66,7 +66,7 @@ def test_timed_rows_are_consistent(quick):
     ghz = quick["clock"]["core_ghz"]
     assert ghz > 0.1
     for r in quick["results"]:
-        if r["contender"] in OURS + ("ossl-x2", "amm52") and r["status"] != "timed":
+        if r["contender"] in OURS + ("ossl-x2", "amm52", "amm52x2") and r["status"] != "timed":
             assert r["status"] in ("not built", "CPU lacks it"), r
             continue
         assert r["status"] == "timed", r
@@ -93,6 +93,9 @@ def test_floor(quick):
         assert 0.25 < issue["vpmadd52_zmm_per_cycle"] < 8
         want[("amm52", "mul")] = (4 * L * L / 8, "vpmadd52_zmm")      # 200
         want[("amm52", "sqr")] = ((3 * L * L + L) / 8, "vpmadd52_zmm")
+        # the pair: a product of each number
+        want[("amm52x2", "mul")] = (2 * 4 * L * L / 8, "vpmadd52_zmm")
+        want[("amm52x2", "sqr")] = (2 * (3 * L * L + L) / 8, "vpmadd52_zmm")
     ghz = quick["clock"]["core_ghz"]
     for (who, op), (mults, unit) in want.items():
         r = rows(quick, contender=who, op=op)[0]
@@ -114,6 +117,12 @@ def test_per_product_counts(quick):
         per = rows(quick, contender="amm52", op=op)[0]["per_product"]
         assert per["vpmadd52"] == 21 * 4 * 3
         assert per["insns"] > 2 * per["vpmadd52"]
+        # the packed pair: four limbs of each number per register, 20
+        # rows over K = 5 registers, each row lo and hi of a*b_i and of
+        # n*m per register and one product for both m (k0*X)
+        per = rows(quick, contender="amm52x2", op=op)[0]["per_product"]
+        assert per["vpmadd52"] == 20 * (4 * 5 + 1)
+        assert per["insns"] > per["vpmadd52"]
     assert "per_product" not in rows(quick, contender="adx", op="mul")[0]
 
 
@@ -185,9 +194,10 @@ def test_targets_section_judges(montbench):
         assert c_vs_mulq["ratio"] is None
 
 
-@pytest.mark.parametrize("who", ["c", "ifma", "amm52", "ossl-api", "ossl-raw", "ossl-x2", "gmp"])
+@pytest.mark.parametrize("who", ["c", "ifma", "amm52", "amm52x2", "ossl-api", "ossl-raw",
+                                 "ossl-x2", "gmp"])
 def test_agreement_check_catches_a_wrong_result(montbench, who):
-    if who in ("ifma", "amm52", "ossl-x2") and not {"avx512ifma", "avx512vl"} <= cpu_flags():
+    if who in ("ifma", "amm52", "amm52x2", "ossl-x2") and not {"avx512ifma", "avx512vl"} <= cpu_flags():
         pytest.skip(f"{who} cannot run on this CPU")
     p = run("--quick", "--bits", "1024", "--corrupt", who)
     assert p.returncode == 1
