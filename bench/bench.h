@@ -96,6 +96,14 @@ OSSL_DECLARE(3)
 OSSL_DECLARE(4)
 #endif
 
+/* What one product (a mul or sqr step) executes, by steps.c. */
+struct steps {
+	unsigned long insns, mulx, mulq, madd;  /* mulq: MUL r/m64; madd: VPMADD52 */
+};
+/* 0 and *out: one more run(st, op, ...) step of contender k, counted
+ * instruction by instruction; -1 where this build cannot single-step. */
+int steps_count(const struct contender *k, void *st, enum op op, struct steps *out);
+
 /* One line of the report: a contender's time for one op at one size. */
 struct result {
 	unsigned bits;
@@ -103,6 +111,8 @@ struct result {
 	char name[24];          /* contender, "-noadx" for the masked child */
 	char status[48];        /* "": timed; else why not ("not built") */
 	double med, min, max;   /* ns per operation over the rounds */
+	int stepped;            /* steps counted (mul and sqr, in process) */
+	struct steps steps;
 };
 
 struct run_info {

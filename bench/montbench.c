@@ -375,6 +375,8 @@ static void time_all(const struct opts *o, struct size_state *ss,
 	static unsigned long iters[MAX_BITS][OP_COUNT][MAX_CONTENDERS];
 	static double ns[MAX_BITS][OP_COUNT][MAX_CONTENDERS][MAX_ROUNDS];
 	int timed[MAX_BITS][OP_COUNT][MAX_CONTENDERS] = { { { 0 } } };
+	static struct steps steps[MAX_BITS][OP_COUNT][MAX_CONTENDERS];
+	static int stepped[MAX_BITS][OP_COUNT][MAX_CONTENDERS];
 
 	for (size_t b = 0; b < o->nbits; b++)
 		for (int op = 0; op < OP_COUNT; op++)
@@ -391,6 +393,9 @@ static void time_all(const struct opts *o, struct size_state *ss,
 						 : "setup failed");
 					continue;
 				}
+				/* counted once, before timing (the child times only) */
+				stepped[b][op][c] = !o->child && !OP_IS_EXP(op)
+					&& !steps_count(k, ss[b].st[c], op, &steps[b][op][c]);
 				if (k->activate)
 					k->activate(k);
 				k->reset(ss[b].st[c]);
@@ -424,6 +429,8 @@ static void time_all(const struct opts *o, struct size_state *ss,
 							      contenders[c].name);
 				x->min = v[0];
 				x->max = v[o->rounds - 1];
+				x->stepped = stepped[b][op][c];
+				x->steps = steps[b][op][c];
 				x->med = o->rounds % 2 ? v[o->rounds / 2]
 					: (v[o->rounds / 2 - 1] + v[o->rounds / 2]) / 2;
 			}

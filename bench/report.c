@@ -257,6 +257,15 @@ static void table_header(const struct run_info *ri)
 		       "masked)" : "");
 }
 
+/* A product's stepped counts: its multiplies (VPMADD52, else MULX, else
+ * MUL) and instructions. */
+static void print_steps(const struct steps *s)
+{
+	const char *what = s->madd ? "vpmadd52" : s->mulx ? "mulx" : "mul";
+	unsigned long n = s->madd ? s->madd : s->mulx ? s->mulx : s->mulq;
+	printf("  %lu %s, %lu insns (stepped)", n, what, s->insns);
+}
+
 /* One line per result at this size: times, cycles, cycles over the floor. */
 static void table_times(const struct run_info *ri, const struct result *r,
 			size_t n, unsigned bits)
@@ -289,6 +298,8 @@ static void table_times(const struct run_info *ri, const struct result *r,
 				       fmt_time(t0, fl / ri->ghz));
 			if (kernel_counts(x->name, op, num, &madd, &insns))
 				printf("  %lu vpmadd52, %lu insns", madd, insns);
+			else if (x->stepped)
+				print_steps(&x->steps);
 			printf("\n");
 		}
 }
@@ -375,6 +386,38 @@ static void json_rate(const char *name, double rate, const char *why)
 	json_str(why ? why : "measured");
 }
 
+/* One result as a JSON object. */
+static void json_result(const struct run_info *ri, const struct result *x)
+{
+	double fl = floor_of(ri, x->op, x->name, x->bits / 64);
+	unsigned long madd, insns;
+	printf("{\"bits\": %u, \"op\": \"%s\", \"contender\": ", x->bits,
+	       op_name[x->op]);
+	json_str(x->name);
+	if (x->status[0]) {
+		printf(", \"status\": ");
+		json_str(x->status);
+		printf("}");
+		return;
+	}
+	printf(", \"status\": \"timed\", \"ns\": {\"median\": %.3f, "
+	       "\"min\": %.3f, \"max\": %.3f}, \"cycles\": %.1f", x->med,
+	       x->min, x->max, x->med * ri->ghz);
+	if (fl > 0)
+		printf(", \"floor_mults\": %.6g, \"floor_cycles\": %.6g, "
+		       "\"floor_ns\": %.6g, \"x_floor\": %.6g",
+		       floor_mults(x->op, x->name, x->bits / 64), fl,
+		       fl / ri->ghz, x->med * ri->ghz / fl);
+	if (kernel_counts(x->name, x->op, x->bits / 64, &madd, &insns))
+		printf(", \"per_product\": {\"vpmadd52\": %lu, \"insns\": %lu}",
+		       madd, insns);
+	if (x->stepped)
+		printf(", \"stepped\": {\"insns\": %lu, \"mulx\": %lu, "
+		       "\"mul\": %lu, \"vpmadd52\": %lu}", x->steps.insns,
+		       x->steps.mulx, x->steps.mulq, x->steps.madd);
+	printf("}");
+}
+
 void report_json(const struct run_info *ri, const struct result *r, size_t n)
 {
 	printf("{\"schema\": 1,\n \"clock\": {\"core_ghz\": %.4f, "
@@ -406,30 +449,8 @@ void report_json(const struct run_info *ri, const struct result *r, size_t n)
 	printf("}");
 	printf(",\n \"results\": [");
 	for (size_t i = 0; i < n; i++) {
-		const struct result *x = &r[i];
-		double fl = floor_of(ri, x->op, x->name, x->bits / 64);
-		unsigned long madd, insns;
-		printf("%s\n  {\"bits\": %u, \"op\": \"%s\", \"contender\": ",
-		       i ? "," : "", x->bits, op_name[x->op]);
-		json_str(x->name);
-		if (x->status[0]) {
-			printf(", \"status\": ");
-			json_str(x->status);
-			printf("}");
-			continue;
-		}
-		printf(", \"status\": \"timed\", \"ns\": {\"median\": %.3f, "
-		       "\"min\": %.3f, \"max\": %.3f}, \"cycles\": %.1f", x->med,
-		       x->min, x->max, x->med * ri->ghz);
-		if (fl > 0)
-			printf(", \"floor_mults\": %.6g, \"floor_cycles\": %.6g, "
-			       "\"floor_ns\": %.6g, \"x_floor\": %.6g",
-			       floor_mults(x->op, x->name, x->bits / 64), fl,
-			       fl / ri->ghz, x->med * ri->ghz / fl);
-		if (kernel_counts(x->name, x->op, x->bits / 64, &madd, &insns))
-			printf(", \"per_product\": {\"vpmadd52\": %lu, \"insns\": %lu}",
-			       madd, insns);
-		printf("}");
+		printf("%s\n  ", i ? "," : "");
+		json_result(ri, &r[i]);
 	}
 	printf("\n ],\n \"ratios\": [");
 	int first = 1;

@@ -126,6 +126,36 @@ def test_per_product_counts(quick):
     assert "per_product" not in rows(quick, contender="adx", op="mul")[0]
 
 
+def test_stepped_counts(quick):
+    """Every in-process mul and sqr is single-stepped once (steps.c): the
+    multiplies one product executes are the algorithm's, and for the IFMA
+    kernels the VPMADD52 are the generator's own count, its instructions
+    that count plus the call and the chain's loop."""
+    n = 16
+    flags = cpu_flags()
+    want = {("c", "mul"): ("mul", 2 * n * n)}      # a*b and m*n; m by IMUL
+    if {"adx", "bmi2"} <= flags:
+        # each row: n MULX for a*b_i, n for m*n and one for m = t_0*k0
+        want[("adx", "mul")] = ("mulx", 2 * n * n + n)
+        # a_i*a_j (i < j) once, the n squares, then m*n and m per row
+        want[("adx", "sqr")] = ("mulx", n * (n - 1) // 2 + n + n * n + n)
+    for (who, op), (unit, count) in want.items():
+        st = rows(quick, contender=who, op=op)[0]["stepped"]
+        assert st[unit] == count, (who, op, st)
+        assert st["insns"] > 2 * count
+    if IFMA_CPU <= flags:
+        for who in ("amm52", "amm52x2"):
+            for op in ("mul", "sqr"):
+                r = rows(quick, contender=who, op=op)[0]
+                st, gen = r["stepped"], r["per_product"]
+                assert st["vpmadd52"] == gen["vpmadd52"], (who, op)
+                # ~20 instructions; ~100 in an ASan build's instrumented loop
+                assert 0 < st["insns"] - gen["insns"] < 200, (who, op)
+    for r in quick["results"]:
+        if r["op"] not in ("mul", "sqr") or r["contender"].endswith("-noadx"):
+            assert "stepped" not in r, r
+
+
 def test_issue_rates_skipped_where_the_cpu_lacks_them(montbench):
     """With the dispatcher told the CPU has neither IFMA nor ADX (the
     shipped library only narrows CPUID with MONT_ASSUME_CPU), no rate is
