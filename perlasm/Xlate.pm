@@ -60,11 +60,12 @@ package Xlate;
 #   The AVX-512 instructions of the IFMA kernels (%VEC below: vpmadd52luq/huq,
 #   vpbroadcastq, vbroadcasti64x2, vshufi64x2, vpunpcklqdq, valignq, vpsrlq,
 #   vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq, vpxorq, kmovw, vzeroupper,
-#   vpternlogq, vpermq, vpmovzxbq)
-#   take vector registers xmm/ymm/zmm 0-5 and 16-31 (6-15 stay refused:
-#   callee-saved on Win64) and mask registers %k0-%k7; a destination may
-#   carry an opmask, %ymm1{%k1} or {%k1}{z} (nasm: ymm1{k1}{z}). Anything
-#   else with a vector register dies.
+#   vpternlogq, vpermq, vpmovzxbq; and movups)
+#   take vector registers xmm/ymm/zmm 0-31 and mask registers %k0-%k7; a
+#   destination may carry an opmask, %ymm1{%k1} or {%k1}{z} (nasm:
+#   ymm1{k1}{z}). Anything else with a vector register dies. xmm6-xmm15
+#   are callee-saved on Win64: a function using any of 6-15 needs the
+#   prologue's sub (see Win64 ABI below).
 #
 # Prologue/epilogue: the only forms that may move %rsp (unwind data is derived
 # from them; anything else touching %rsp dies):
@@ -78,20 +79,25 @@ package Xlate;
 #                                       without a frame register)
 #         pop %reg64 ...                (reverse order of the pushes)
 #         ret
-#   No red zone: memory below %rsp (negative displacement off %rsp) dies, as
-#   do xmm6-xmm15 (callee-saved on Win64: the unwind data would have to
-#   describe their saves; the kernels use the volatile vector registers).
+#   No red zone: memory below %rsp (negative displacement off %rsp) dies.
 #
 # Win64 ABI (mingw64, nasm, masm, elf-win64), inserted at each function entry:
 #     push %rdi; push %rsi            (callee-saved on Win64, not in SysV)
 #     mov %rcx,%rdi; mov %rdx,%rsi; mov %r8,%rdx; mov %r9,%rcx   (first NARGS)
 #     mov 56(%rsp),%r8; mov 64(%rsp),%r9     (5th/6th: 40/48(%rsp) at entry)
-#   and before each ret: pop %rsi; pop %rdi. SEH: one .pdata RUNTIME_FUNCTION
+#   and before each ret: pop %rsi; pop %rdi. A function using vector
+#   registers 6-15 gets its sub enlarged by a 16-byte slot per register
+#   (above its own N bytes, %rsp 16-aligned after it), the low 128 bits
+#   saved there right after the sub (movups) and restored right before the
+#   epilogue's add (the upper bits are volatile on Win64 too); the SysV
+#   flavours change nothing. SEH: one .pdata RUNTIME_FUNCTION
 #   per function and an UNWIND_INFO (version 1, no handler, no frame register)
-#   in .xdata with UWOP_PUSH_NONVOL for rdi, rsi and each push, and
-#   UWOP_ALLOC_SMALL/ALLOC_LARGE for the sub; code offsets are label
-#   differences the assembler resolves, so one description serves GNU as and
-#   nasm. The epilogue form above is the one the Windows unwinder recognises.
+#   in .xdata with UWOP_PUSH_NONVOL for rdi, rsi and each push,
+#   UWOP_ALLOC_SMALL/ALLOC_LARGE for the sub and UWOP_SAVE_XMM128 for each
+#   vector save (masm: .pushreg, .allocstack, .savexmm128); code offsets are
+#   label differences the assembler resolves, so one description serves GNU
+#   as and nasm. The epilogue form above is the one the Windows unwinder
+#   recognises.
 #
 # DWARF CFI (elf, macosx, elf-win64) from the same prologue/epilogue analysis,
 # when the caps say the assembler takes it ($caps->has('cfi')): the CFA
@@ -139,11 +145,12 @@ my %PLAIN = map { $_ => 1 } qw(mov add adc sub sbb and or xor cmp test not neg i
 	bt bts btr btc bswap xchg mulx adcx adox andn bzhi shlx shrx sarx rorx lzcnt tzcnt
 	popcnt lfence mfence sfence clc stc cmc cqo cdq cdqe cwde jmp loop jrcxz),
 	(map { ("j$_", "cmov$_", "set$_") } @CC);
-# The AVX-512 instructions the IFMA kernels use: only these take vector and
+# The vector instructions (the IFMA kernels' AVX-512 ones, and movups for the
+# Win64 vector saves): only these take vector and
 # mask registers (EVEX forms; the caps decide whether they are emitted).
 my %VEC = map { $_ => 1 } qw(vpmadd52luq vpmadd52huq vpbroadcastq vbroadcasti64x2
 	vshufi64x2 vpunpcklqdq valignq vpsrlq vpandq vpaddq vpcmpuq vmovdqu64 vmovq vpxorq
-	kmovw vzeroupper vpternlogq vpermq vpmovzxbq);
+	kmovw vzeroupper vpternlogq vpermq vpmovzxbq movups);
 my %SIZE = (b => 8, w => 16, l => 32, q => 64);
 my %WORD = (8 => 'byte', 16 => 'word', 32 => 'dword', 64 => 'qword');
 # AT&T names with no plain Intel twin: [intel, operand size, memory operand size]
@@ -200,9 +207,7 @@ sub _value {
 sub _reg {
 	my ($name) = @_;
 	my $r = $REG{$name} or _die("unknown register %$name");
-	_die("%$name is callee-saved on Win64 (xmm6-xmm15); the dialect does not use it")
-		if $r->[2] eq 'vec' && $r->[1] >= 6 && $r->[1] <= 15;
-	_die("%$name: vector registers are not part of the dialect outside its AVX-512"
+	_die("%$name: vector registers are not part of the dialect outside its vector"
 		. " instructions (" . join(' ', sort keys %VEC) . ")")
 		if $r->[2] ne 'gpr' && $r->[2] ne 'rip' && !$VECTOR;
 	return { k => 'reg', r => $name, bits => $r->[0], num => $r->[1], class => $r->[2] };
@@ -486,10 +491,15 @@ sub _analyse_frame {
 		_die("stack allocation $n >= 4096 would need stack probes on Windows") if $n >= 4096;
 		$alloc = $n;
 		$f->{alloc_at} = $code[$j];
+		$f->{alloc_stmt} = $st->[ $code[$j] ];
 		$role{ $code[$j++] } = 'prologue';
 	}
 	$f->{push} = \@push;
 	$f->{alloc} = $alloc;
+	$f->{xmm} = _win64_vectors($st, \@code);
+	_die("$f->{name} uses %xmm" . join(', %xmm', @{ $f->{xmm} }) . " (callee-saved on Win64): its"
+		. " prologue needs a sub \$N,%rsp, above which the Win64 flavours save them", $st->[ $f->{start} ])
+		if @{ $f->{xmm} } && !$alloc;
 	for my $k (0 .. $#code) {
 		my $s = $st->[ $code[$k] ];
 		next unless $s->{k} eq 'insn' && $s->{intel} eq 'ret';
@@ -514,6 +524,7 @@ sub _analyse_frame {
 				unless defined $n && $n == $alloc;
 			$role{ $code[$p] } = 'epilogue';
 			$f->{epi_first}{ $code[$p] } = 1;
+			push @{ $f->{free_at} }, $code[$p];
 		}
 	}
 	$f->{role} = \%role;
@@ -526,6 +537,35 @@ sub _analyse_frame {
 		_die("%rsp changed outside the prologue/epilogue (unwind data could not describe it)")
 			if _writes_rsp($s);
 	}
+}
+
+# The vector registers 6-15 (callee-saved on Win64) the instructions at
+# indices @$code use, in order.
+sub _win64_vectors {
+	my ($st, $code) = @_;
+	my %used;
+	for my $s (map { $st->[$_] } @$code) {
+		next unless $s->{k} eq 'insn';
+		$_->{k} eq 'reg' && $_->{class} eq 'vec' && $_->{num} >= 6 && $_->{num} <= 15
+			and $used{ $_->{num} } = 1 for @{ $s->{ops} };
+	}
+	return [ sort { $a <=> $b } keys %used ];
+}
+
+# Win64: f's frame with its vector saves (see the header): the slots' offsets
+# from %rsp after the sub, the sub grown to cover them with %rsp 16-aligned.
+sub _win64_frame {
+	my ($f) = @_;
+	return unless @{ $f->{xmm} };
+	my $at = ($f->{alloc} + 15) & ~15;
+	$f->{xmm_at} = [ map { [ $f->{xmm}[$_], $at + 16 * $_ ] } 0 .. $#{ $f->{xmm} } ];
+	my $n = $at + 16 * @{ $f->{xmm} };
+	# at entry %rsp = 8 mod 16; rdi, rsi and the pushes: 8 bytes each
+	$n += 8 if (8 + 8 * (2 + @{ $f->{push} }) + $n) % 16;
+	local $LINE = $f->{alloc_stmt};
+	_die("stack allocation $n with the xmm saves >= 4096 would need stack probes on Windows")
+		if $n >= 4096;
+	$f->{alloc} = $n;
 }
 
 # ---- output -------------------------------------------------------------------------
@@ -740,6 +780,9 @@ sub _unwind_info {
 		my $codes = $n <= 128 ? [ ($n / 8 - 1) << 4 | 2 ] : [ 0 << 4 | 1, ($n / 8) & 0xff, ($n / 8) >> 8 ];
 		push @ops, [ $f->{seh_alloc}, $codes ];
 	}
+	# UWOP_SAVE_XMM128: op info the register, its offset/16 in the next slot
+	push @ops, [ $_->[2], [ $_->[0] << 4 | 8, ($_->[1] / 16) & 0xff, ($_->[1] / 16) >> 8 ] ]
+		for @{ $f->{seh_xmm} // [] };
 	my @slots;
 	for my $op (reverse @ops) {
 		my ($label, $b) = @$op;
@@ -790,10 +833,12 @@ sub _elf_notes {
 # what, register]), cur (the function being emitted), cfa (its CFA offset
 # from %rsp), body_cfa, seq (unwind labels so far), ncode (instructions).
 
-# A prologue instruction's MASM unwind directive (what: push REG or alloc N).
+# A prologue instruction's MASM unwind directive (what: push REG, alloc N or
+# savexmm [REGNUM, OFFSET]).
 sub _seh_directive {
 	my ($what, $arg) = @_;
-	return $what eq 'push' ? "\t.pushreg\t$arg" : "\t.allocstack\t$arg";
+	return $what eq 'push' ? "\t.pushreg\t$arg" : $what eq 'alloc' ? "\t.allocstack\t$arg"
+	     : "\t.savexmm128\txmm$arg->[0], $arg->[1]";
 }
 
 # A local label for unwind offsets: (its name, its definition).
@@ -803,23 +848,26 @@ sub _mark {
 	return ($name, _sym($x->{fl}, $name) . ':');
 }
 
-# After a prologue or epilogue instruction (push REG, alloc N, pop REG,
-# free N): the label SEH codes point at, and the CFI.
+# After a prologue or epilogue instruction (push REG, alloc N, savexmm
+# [REGNUM, OFFSET], pop REG, free N): the label SEH codes point at, and the
+# CFI (a vector save moves no %rsp).
 sub _frame_op {
 	my ($x, $what, $arg) = @_;
 	my $cur = $x->{cur};
-	if ($x->{fl}{seh_directives} && ($what eq 'push' || $what eq 'alloc')) {
+	my $prologue = $what eq 'push' || $what eq 'alloc' || $what eq 'savexmm';
+	if ($x->{fl}{seh_directives} && $prologue) {
 		push @{ $x->{out} }, _seh_directive($what, $arg);
 		push @{ $x->{out} }, "\t.endprolog" if ++$x->{nprologue} == $cur->{nprologue};
 	}
-	if ($x->{fl}{seh} && ($what eq 'push' || $what eq 'alloc')) {
+	if ($x->{fl}{seh} && $prologue) {
 		my ($l, $t) = _mark($x, $cur, 'p' . ++$x->{seq});
 		push @{ $x->{out} }, $t;
 		push @{ $cur->{seh_push} }, [ $arg, $l ] if $what eq 'push';
 		$cur->{seh_alloc} = $l if $what eq 'alloc';
+		push @{ $cur->{seh_xmm} }, [ @$arg, $l ] if $what eq 'savexmm';
 		$cur->{seh_end_prologue} = $l;
 	}
-	return unless $x->{cfi};
+	return unless $x->{cfi} && $what ne 'savexmm';
 	$x->{cfa} += { push => 8, pop => -8, alloc => $arg, free => -$arg }->{$what};
 	push @{ $x->{out} }, "\t.cfi_def_cfa_offset\t$x->{cfa}";
 	push @{ $x->{out} }, "\t.cfi_offset\t%$arg,-$x->{cfa}" if $what eq 'push';
@@ -847,8 +895,9 @@ sub _emit_label {
 	push @{ $x->{out} }, $f && $fl->{fn_label} ? $fl->{fn_label}->($fl, $f) : _sym($fl, $s->{name}) . ':';
 	return unless $f;
 	@$x{qw(cur seq cfa nprologue)} = ($f, 0, 8, 0);
-	# the Win64 entry's two pushes, the function's own and its allocation
-	$f->{nprologue} = 2 + @{ $f->{push} } + (defined $f->{alloc_at} ? 1 : 0);
+	# the Win64 entry's two pushes, the function's own, its allocation and
+	# vector saves
+	$f->{nprologue} = 2 + @{ $f->{push} } + (defined $f->{alloc_at} ? 1 : 0) + @{ $f->{xmm_at} // [] };
 	push @{ $x->{out} }, "\t.cfi_startproc" if $x->{cfi};
 	push @{ $x->{out} }, _data_text($fl, 1, qw(0xf3 0x0f 0x1e 0xfa)) . "\t$fl->{comment} endbr64"
 		if $x->{cet} & 1 && $f->{globl};
@@ -871,6 +920,10 @@ sub _emit_insn {
 		push @{ $x->{out} }, "\t.cfi_remember_state";
 		$x->{body_cfa} = $x->{cfa};
 	}
+	if ($cur->{epi_first}{$i} && $cur->{xmm_at}) {	# Win64: the vector saves back
+		push @{ $x->{out} }, $fl->{insn}->($fl, _make("movups $_->[1](%rsp),%xmm$_->[0]"))
+			for @{ $cur->{xmm_at} };
+	}
 	if ($fl->{win64} && $ret) {
 		for my $reg (qw(rsi rdi)) {
 			push @{ $x->{out} }, $fl->{insn}->($fl, _make("popq %$reg"));
@@ -880,6 +933,10 @@ sub _emit_insn {
 	push @{ $x->{out} }, $fl->{insn}->($fl, $s);
 	if (my $p = $x->{prologue_at}{$i}) {
 		_frame_op($x, $p->[1], $p->[1] eq 'push' ? $p->[2] : $cur->{alloc});
+		for my $v ($p->[1] eq 'alloc' ? @{ $cur->{xmm_at} // [] } : ()) {
+			push @{ $x->{out} }, $fl->{insn}->($fl, _make("movups %xmm$v->[0],$v->[1](%rsp)"));
+			_frame_op($x, 'savexmm', $v);
+		}
 	}
 	elsif (($cur->{role}{$i} // '') eq 'epilogue') {
 		if (_is_pop($s)) { _frame_op($x, 'pop', $s->{ops}[0]{r}) }
@@ -932,6 +989,10 @@ sub translate {
 	my %endat;
 	push @{ $endat{ $_->{end} } }, $_ for @$fns;
 	for my $f (@$fns) {
+		if ($fl->{win64} && _win64_frame($f)) {	# the sub and adds grown
+			$st->[ $f->{alloc_at} ] = _make("subq \$$f->{alloc},%rsp");
+			$st->[$_] = _make("addq \$$f->{alloc},%rsp") for @{ $f->{free_at} };
+		}
 		$x->{prologue_at}{ $_->[1] } = [ $f, 'push', $_->[0] ] for @{ $f->{push} };
 		$x->{prologue_at}{ $f->{alloc_at} } = [ $f, 'alloc' ] if defined $f->{alloc_at};
 	}

@@ -1,10 +1,11 @@
-# void abicheck_call(const void *fn, const uint64_t args[6], uint64_t regs[9],
+# void abicheck_call(const void *fn, const uint64_t args[6], uint64_t regs[29],
 #                    int win64);
 # Calls fn(args[0..5]) with the SysV convention (win64 == 0) or the Win64
 # one (shadow space, 5th/6th arguments on the stack), with rbx, rbp, r12-r15
 # (and, for Win64, rdi and rsi) loaded from regs[1..8] in the order
-# rbx rbp rdi rsi r12 r13 r14 r15; afterwards regs[0] = rax and regs[1..8]
-# hold what those registers contain, so C can check what was preserved.
+# rbx rbp rdi rsi r12 r13 r14 r15 and xmm6-xmm15 from regs[9..28] (two
+# each); afterwards regs[0] = rax and regs[1..28] hold what those registers
+# contain, so C can check what was preserved.
 #include "abicall.inc"
 
 	.text
@@ -20,6 +21,7 @@ abicheck_call:
 	movq	%rdx,%r10
 	movq	%rsi,%r11
 	slots_load movq, 8, %r10, 8, CALLEE_SAVED	# SysV: rdi, rsi replaced below
+	slots_load movdqu, 16, %r10, 72, XMMS
 	testl	%ecx,%ecx
 	jz	1f
 	win64_args %r11, 0
@@ -28,6 +30,7 @@ abicheck_call:
 2:	call	*48(%rsp)
 	movq	56(%rsp),%r10
 	slots_store movq, 8, %r10, 0, %rax, CALLEE_SAVED
+	slots_store movdqu, 16, %r10, 72, XMMS
 	addq	$72,%rsp
 	.irp	r, %r15, %r14, %r13, %r12, %rbp, %rbx
 	popq	\r

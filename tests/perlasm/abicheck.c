@@ -16,16 +16,19 @@ uint64_t abicheck(const char *what, const void *fn, const uint64_t args[6], int 
 {
 	static const char *const name[9] = {"rax", "rbx", "rbp", "rdi", "rsi",
 	                                    "r12", "r13", "r14", "r15"};
-	uint64_t in[9], regs[9];
-	for (int i = 0; i < 9; i++)
+	uint64_t in[29], regs[29];
+	char xmm[8];
+	for (int i = 0; i < 29; i++)
 		in[i] = regs[i] = sentinel();
 	abicheck_call(fn, args, regs, win64);
-	for (int i = 1; i < 9; i++) {
-		int saved = win64 || (i != 3 && i != 4);	/* rdi, rsi: Win64 only */
+	for (int i = 1; i < 29; i++) {
+		/* rdi, rsi and xmm6-xmm15 (regs[9..28]): Win64 only */
+		int saved = win64 || (i != 3 && i != 4 && i < 9);
+		snprintf(xmm, sizeof xmm, "xmm%d", 6 + (i - 9) / 2);
 		if (saved && regs[i] != in[i]) {
 			printf("FAIL %s (%s): %s changed %016llx -> %016llx\n", what,
-			       win64 ? "win64" : "sysv", name[i], (unsigned long long)in[i],
-			       (unsigned long long)regs[i]);
+			       win64 ? "win64" : "sysv", i < 9 ? name[i] : xmm,
+			       (unsigned long long)in[i], (unsigned long long)regs[i]);
 			++*fails;
 		}
 	}

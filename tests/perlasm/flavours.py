@@ -173,9 +173,44 @@ def check_targets(a, b, amap):
                              f" its counterpart at {b[j][2]:#x} to {show(b, tb)} (expected {show(b, want)})")
 
 
+def _rsp_imm(text, op):
+    m = re.match(rf"{op} \$(0x[0-9a-f]+),%rsp$", text)
+    return int(m.group(1), 16) if m else None
+
+
+def xmm_frame(a, b):
+    """Where Win64 saved vector registers 6-15: A's `sub $N,%rsp` is B's ABI
+    entry (if any), `sub $M,%rsp` and movups saves to 16-byte slots from N
+    rounded up to 16 (M covering them), or A's `add $N,%rsp` is B's movups
+    restores from the same slots, `add $M,%rsp` and the ABI exit (if any).
+    B's index of the sub or add, or None."""
+    n = _rsp_imm(a[0], "sub") if len(a) == 1 else None
+    k = next((i for i, t in enumerate(b) if t not in ABI_ENTRY), len(b))
+    slot = r"%(xmm(?:[6-9]|1[0-5])),(0x[0-9a-f]+)\(%rsp\)"
+    if n is not None and k < len(b) and _rsp_imm(b[k], "sub") is not None:
+        moves, at = [re.match(rf"movups {slot}$", t) for t in b[k + 1:]], k
+    else:
+        n = _rsp_imm(a[0], "add") if len(a) == 1 else None
+        tail = b[len(b) - 2:] == ABI_EXIT and 2 or 0
+        at = len(b) - tail - 1
+        if n is None or at < 1 or _rsp_imm(b[at], "add") is None:
+            return None
+        moves = [re.match(r"movups (0x[0-9a-f]+)\(%rsp\),%(xmm(?:[6-9]|1[0-5]))$", t) for t in b[:at]]
+        moves = [m and re.match(rf"movups {slot}$", f"movups %{m.group(2)},{m.group(1)}(%rsp)")
+                 for m in moves]
+    first = (n + 15) & ~15
+    offs = [int(m.group(2), 16) if m else -1 for m in moves]
+    if not offs or offs != list(range(first, first + 16 * len(offs), 16)) \
+            or _rsp_imm(b[at], "sub" if at == k else "add") < first + 16 * len(offs):
+        return None
+    return at
+
+
 def compare_disassembly(native, win64):
     """The Win64 object must be the SysV one plus only the ABI entry after each
-    function start and `pop %rsi; pop %rdi` before each ret. Returns a summary."""
+    function start and `pop %rsi; pop %rdi` before each ret, and where it saves
+    vector registers 6-15, their saves and restores (xmm_frame). Returns a
+    summary."""
     a = [x[1] for x in native]
     b = [x[1] for x in win64]
     sm = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
@@ -184,6 +219,11 @@ def compare_disassembly(native, win64):
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         if op == "equal":
             amap.update(zip(range(i1, i2), range(j1, j2)))
+            continue
+        at = xmm_frame(a[i1:i2], b[j1:j2]) if op == "replace" else None
+        if at is not None:
+            amap[i1] = j1 + at
+            inserted += j2 - j1 - 1
             continue
         if op != "insert":
             raise CheckError(f"disassembly differs beyond the ABI code: {op} {a[i1:i2]} -> {b[j1:j2]}")
@@ -242,7 +282,8 @@ def unwind_info(obj):
 
 def check_unwind(flavour, obj, functions):
     """Every function has a .pdata entry whose unwind codes name, at each code
-    offset, the instruction that really ends there (push REG / sub $N,%rsp)."""
+    offset, the instruction that really ends there (push REG / sub $N,%rsp /
+    movups %xmmN,OFF(%rsp))."""
     syms = symbols(flavour, obj)
     table = unwind_info(obj)
     ends = {addr + len(b): text for insns in function_code(flavour, obj, functions).values()
@@ -265,8 +306,10 @@ def check_unwind(flavour, obj, functions):
             insn = ends.get(addr + pc, "(no instruction ends here)")
             m = re.match(r"push (\w+)$", what)
             a = re.match(r"alloc (?:small|large) area: rsp = rsp - 0x([0-9a-f]+)$", what)
+            x = re.match(r"save (xmm\d+) at rsp \+ 0x([0-9a-f]+)$", what)
             ok = (m and insn == f"push %{m.group(1)}") or (
-                a and insn == f"sub ${int(a.group(1), 16):#x},%rsp")
+                a and insn == f"sub ${int(a.group(1), 16):#x},%rsp") or (
+                x and insn == f"movups %{x.group(1)},{_disp(int(x.group(2), 16))}(%rsp)")
             if not ok:
                 raise CheckError(f"{name}: unwind code '{what}' at pc+{pc:#x}, instruction there: {insn}")
         if t["codes"][-1][1] != "push rdi" or t["codes"][-2][1] != "push rsi":
@@ -293,16 +336,25 @@ def function_code(flavour, obj, functions):
     return code
 
 
+def _disp(off):
+    """A displacement as objdump writes it (no 0x0)."""
+    return f"{off:#x}" if off else ""
+
+
 def stack_states(insns):
     """Simulate %rsp through a function: for each instruction, the CFA offset
     before it (CFA = %rsp + depth; 8 at entry: the return address) and
-    {register: depth right after its push} (saved at CFA - depth)."""
+    {register: depth right after its push} (saved at CFA - depth; an xmm
+    register stored to the stack likewise, at CFA - depth + offset)."""
     depth, saved, body, states = 8, {}, 8, []
     for _, _, text in insns:
         states.append((depth, dict(saved)))
         m = re.match(r"(push|pop) %(\w+)$", text)
         a = re.match(r"(sub|add) \$0x([0-9a-f]+),%rsp$", text)
-        if m and m.group(1) == "push":
+        x = re.match(r"movups %(xmm\d+),(0x[0-9a-f]+)?\(%rsp\)$", text)
+        if x:
+            saved[x.group(1)] = depth - int(x.group(2) or "0", 16)
+        elif m and m.group(1) == "push":
             depth += 8
             saved[m.group(2)] = depth
             body = depth
@@ -338,7 +390,9 @@ def check_cfi(flavour, obj, functions):
             if row["CFA"] != f"rsp+{depth}":
                 raise CheckError(f"{where}: CFA {row['CFA']}, stack says rsp+{depth}")
             if depth == body:
-                for reg, off in saved.items():
+                # the Win64 vector saves have no DWARF rule: SysV has no
+                # callee-saved vector registers
+                for reg, off in ((r, o) for r, o in saved.items() if not r.startswith("xmm")):
                     if row.get(reg) != f"c-{off}":
                         raise CheckError(f"{where}: {reg} rule {row.get(reg)}, pushed at c-{off}")
     return f"CFI matches the stack ({len(functions)} FDEs)"
@@ -401,9 +455,12 @@ def check_seh_walk(flavour, obj, functions):
                         continue      # that prologue operation has not run yet
                     m = re.match(r"push (\w+)$", what)
                     a = re.match(r"alloc (?:small|large) area: rsp = rsp - 0x([0-9a-f]+)$", what)
+                    x = re.match(r"save (xmm\d+) at rsp \+ 0x([0-9a-f]+)$", what)
                     if m:
                         restored[m.group(1)] = consumed
                         consumed += 8
+                    elif x:
+                        restored[x.group(1)] = consumed + int(x.group(2), 16)
                     else:
                         consumed += int(a.group(1), 16)
             where = f"{name}+{off:#x} ({text}){' in epilogue' if ep else ''}"

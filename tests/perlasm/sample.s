@@ -120,3 +120,26 @@ xs_forms:
 	popq	%rbx
 	ret
 	.size	xs_forms,.-xs_forms
+
+# void xs_xmm(uint64_t p[4]): p[2..3] = p[0..1] through xmm6-xmm15, which
+# Win64 callers expect back: the Win64 flavours save and restore them (their
+# low 128 bits) around the body, with unwind codes.
+	.globl	xs_xmm
+	.type	xs_xmm,@function,1
+	.p2align	4
+xs_xmm:
+	subq	$8,%rsp
+	movups	(%rdi),%xmm6
+	movups	%xmm6,%xmm7
+	movups	%xmm7,%xmm8
+	movups	%xmm8,%xmm9
+	movups	%xmm9,%xmm10
+	movups	%xmm10,%xmm11
+	movups	%xmm11,%xmm12
+	movups	%xmm12,%xmm13
+	movups	%xmm13,%xmm14
+	movups	%xmm14,%xmm15
+	movups	%xmm15,16(%rdi)
+	addq	$8,%rsp
+	ret
+	.size	xs_xmm,.-xs_xmm

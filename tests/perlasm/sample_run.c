@@ -13,8 +13,10 @@ typedef uint64_t u64;
 
 u64 xs_sum6(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f);
 u64 xs_mul_1(u64 *r, const u64 *a, u64 n, u64 b);
+void xs_xmm(u64 p[4]);
 MS u64 w64_xs_sum6(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f);
 MS u64 w64_xs_mul_1(u64 *r, const u64 *a, u64 n, u64 b);
+MS void w64_xs_xmm(u64 p[4]);
 
 static u64 state = 0x2545f4914f6cdd1du;
 
@@ -45,9 +47,31 @@ static void check(int ok, const char *what)
 	}
 }
 
+/* xs_xmm copies p[0..1] to p[2..3] through xmm6-xmm15, which abicheck
+ * finds preserved for a Win64 caller (Xlate saved them). */
+static int xmm_checks(void)
+{
+	int n = 0;
+	for (int abi = 0; abi < 2; abi++)
+		for (int via = 0; via < 2; via++) {
+			u64 p[4] = {rnd(), rnd(), 0, 0};
+			const void *fn = abi ? (const void *)w64_xs_xmm : (const void *)xs_xmm;
+			u64 args[6] = {(u64)(uintptr_t)p, 0, 0, 0, 0, 0};
+			if (via)
+				abicheck("xs_xmm", fn, args, abi, &fails);
+			else if (abi)
+				w64_xs_xmm(p);
+			else
+				xs_xmm(p);
+			check(p[2] == p[0] && p[3] == p[1], abi ? "xs_xmm ms_abi" : "xs_xmm sysv");
+			n++;
+		}
+	return n;
+}
+
 int main(void)
 {
-	int sum_checks = 0, mul_checks = 0;
+	int sum_checks = 0, mul_checks = 0, xmm = xmm_checks();
 	for (int k = 0; k < 200; k++) {
 		u64 v[6];
 		for (int i = 0; i < 6; i++)
@@ -80,8 +104,8 @@ int main(void)
 				mul_checks++;
 			}
 	}
-	printf("%s: %d xs_sum6 and %d xs_mul_1 calls (sysv, ms_abi, each direct and with"
-	       " the register check), %d failures\n", fails ? "FAIL" : "ok", sum_checks,
-	       mul_checks, fails);
+	printf("%s: %d xs_sum6, %d xs_mul_1 and %d xs_xmm calls (sysv, ms_abi, each direct"
+	       " and with the register check), %d failures\n", fails ? "FAIL" : "ok", sum_checks,
+	       mul_checks, xmm, fails);
 	return fails != 0;
 }

@@ -16,7 +16,7 @@ from conftest import ROOT
 HERE = ROOT / "tests" / "perlasm"
 SAMPLE = HERE / "sample.s"
 GEN = ROOT / "perlasm" / "x86_64-mont.pl"
-SAMPLE_FUNCS = ["xs_sum6", "xs_mul_1", "xs_forms"]
+SAMPLE_FUNCS = ["xs_sum6", "xs_mul_1", "xs_forms", "xs_xmm"]
 CFLAGS = fv.CFLAGS
 
 
@@ -204,6 +204,10 @@ EXPECTED_UNWIND = {
                  "push r12", "push rbp", "push rbx", "push rsi", "push rdi"],
     "xs_forms": ["alloc large area: rsp = rsp - 0x108", "push r12", "push rbx", "push rsi",
                  "push rdi"],
+    # sub $8 grows by ten 16-byte slots from offset 16, and by 8 more so that
+    # %rsp is 16-aligned after it (entry 8 mod 16, two pushes)
+    "xs_xmm": [f"save xmm{r} at rsp + {16 + 16 * (r - 6):#x}" for r in range(15, 5, -1)]
+              + ["alloc large area: rsp = rsp - 0xb8", "push rsi", "push rdi"],
 }
 
 
@@ -219,7 +223,8 @@ def test_unwind_codes(work, caps, flavour):
     for f, codes in EXPECTED_UNWIND.items():
         t = by_begin[syms[f][1]]
         assert [c for _, c in t["codes"]] == codes, f
-        assert t["count"] == len(codes) + (1 if "large" in codes[0] else 0)
+        # ALLOC_LARGE and SAVE_XMM128 take a second slot
+        assert t["count"] == len(codes) + sum("large" in c or "save" in c for c in codes)
         assert t["prologue"] == t["codes"][0][0]
     # offsets name the instructions that really end there, in the object and
     # in a DLL linked from it (relocations resolved)
@@ -255,6 +260,18 @@ def test_seh_walk_catches(work, caps, old, new, message):
         fv.check_seh_walk("mingw64", work / "walk-bad.o", SAMPLE_FUNCS)
 
 
+def test_seh_walk_catches_a_moved_xmm_save(work, caps):
+    """xmm6 saved 16 bytes higher than its UWOP_SAVE_XMM128 says."""
+    text = translate(SAMPLE.read_text(), "mingw64", caps)
+    old = "\tmovups\t%xmm6,16(%rsp)\n"
+    assert old in text
+    src = work / "walk-xmm.s"
+    src.write_text(text.replace(old, "\tmovups\t%xmm6,32(%rsp)\n", 1))
+    fv.assemble("mingw64", src, work / "walk-xmm.o")
+    with pytest.raises(fv.CheckError, match=r"xs_xmm.*restores xmm6 from rsp\+16, saved at rsp\+32"):
+        fv.check_seh_walk("mingw64", work / "walk-xmm.o", SAMPLE_FUNCS)
+
+
 def test_unwind_check_catches_wrong_offsets(work, caps):
     text = translate(SAMPLE.read_text(), "mingw64", caps)
     # point the rbx push code of xs_mul_1 at the wrong instruction
@@ -277,7 +294,7 @@ def test_cfi_matches_stack(work, flavour):
     for which in range(len(fv.ASSEMBLERS[flavour])):
         obj = work / f"cfi-{flavour}-{which}.o"
         fv.assemble(flavour, src, obj, which)
-        assert "3 FDEs" in fv.check_cfi(flavour, obj, SAMPLE_FUNCS)
+        assert "4 FDEs" in fv.check_cfi(flavour, obj, SAMPLE_FUNCS)
     # a wrong rule is caught
     text = src.read_text()
     frame = 8 + 6 * 8 + 24 + (16 if flavour == "elf-win64" else 0)   # xs_mul_1 after sub
@@ -302,7 +319,7 @@ def test_macho_eh_frame(work):
     fv.assemble("macosx", fv.generate(SAMPLE, "macosx", c, work / "cfi-macho.s"), obj)
     dump = subprocess.run(["llvm-dwarfdump-14", "--eh-frame", str(obj)], capture_output=True,
                           text=True).stdout
-    assert dump.count(" FDE ") == 3
+    assert dump.count(" FDE ") == 4
 
 
 # ---- CET -----------------------------------------------------------------------------
@@ -416,7 +433,7 @@ def test_sample_runs_through_ms_abi(work, caps, cc):
     exe = fv.build_abi_run(SAMPLE, caps, work / f"run-{cc}", HERE / "sample_run.c", cc=cc)
     r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout
-    assert r.stdout.startswith("ok: 800 xs_sum6 and 68 xs_mul_1 calls"), r.stdout
+    assert r.stdout.startswith("ok: 800 xs_sum6, 68 xs_mul_1 and 4 xs_xmm calls"), r.stdout
 
 
 def test_sample_ms_abi_valgrind_clean(work, caps):
@@ -432,6 +449,8 @@ def test_sample_ms_abi_valgrind_clean(work, caps):
     (["\tpushq\t%rsi\n", "\tpopq\t%rsi\n"], "rsi changed"),
     # an argument move missing: results differ
     (["\tmovq\t%r9,%rcx\n"], "FAIL xs_mul_1 ms_abi"),
+    # xmm6 not restored: the register check must see it
+    (["\tmovups\t16(%rsp),%xmm6\n"], "xs_xmm (win64): xmm6 changed"),
 ])
 def test_ms_abi_harness_catches_broken_translation(work, caps, drop, expect):
     text = translate(SAMPLE.read_text(), "elf-win64", caps)
@@ -484,7 +503,9 @@ FN = ".globl f\n.type f,@function,2\nf:\n"
 
 @pytest.mark.parametrize("body, message", [
     (FN + "\tfrob %rax\n\tret\n", "line 4: unknown mnemonic 'frob'"),
-    (FN + "\tmovdqa %xmm6,%xmm0\n\tret\n", "xmm6-xmm15"),
+    (FN + "\tmovdqa %xmm6,%xmm0\n\tret\n", "vector registers are not part"),
+    (FN + "\tmovups %xmm6,%xmm0\n\tmovups %xmm15,%xmm1\n\tret\n",
+     "f uses %xmm6, %xmm15 (callee-saved on Win64): its prologue needs a sub"),
     (FN + "\tmovq %xmm0,%rax\n\tret\n", "vector registers are not part"),
     (FN + "\tmovb $0,%spl\n\tret\n", "%rsp changed outside"),
     (FN + "\tmovq %rax,-8(%rsp)\n\tret\n", "no red zone"),

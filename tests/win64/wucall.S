@@ -10,9 +10,6 @@
  * space, arg 5 and 6), 0x30-0xcf xmm6-xmm15 saves, 0xd0 the struct pointer. */
 #include "../perlasm/abicall.inc"
 
-/* Win64's callee-saved vector registers, in xmm_in's and xmm_out's order. */
-#define XMMS %xmm6, %xmm7, %xmm8, %xmm9, %xmm10, %xmm11, %xmm12, %xmm13, %xmm14, %xmm15
-
 	.text
 	.globl	wu_call
 	.globl	wu_call_ret
