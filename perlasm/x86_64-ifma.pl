@@ -66,11 +66,16 @@
 # mask of a VPADDQ of 1, and a last VPANDQ clears bit 52. No branch, no
 # data-dependent address: the carries are masks.
 #
-# Registers: only the vector registers 0-5 and 16-31 (the EVEX-only upper
-# sixteen), so nothing here is callee-saved on Win64 (xmm6-15 are) and the
-# Win64 flavours need no vector saves in their unwind data. That bounds
-# the register files: K+10 <= 22 for one product (K+6 past amm_fast),
-# 2(K+3)+6 <= 22 for two (whose k0 vectors live in the frame).
+# Registers: the vector registers 0-5 and 16-31 (the EVEX-only upper
+# sixteen), nothing callee-saved on Win64, for everything but the packed
+# pair product's a: from the 6-15 Win64 saves (Xlate saves and restores
+# their low halves there, with unwind codes), so that its VPMADD52 read
+# a from registers, not memory (@AREGS, K <= 10). VPMADD52 with a memory
+# operand issues 1.27 a cycle on the Intel core, 1.84 with registers: the
+# pair, held by the number of its operations more than by a chain, runs
+# 9-15% faster so (montk_amm52x2p_5/8/10 alone, same run: 147/291/476 ns
+# against 134/263/405). That bounds the register files: K+10 <= 22 for
+# one product (K+6 past amm_fast).
 #
 # Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
 # as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
@@ -170,6 +175,9 @@ my $GATHER_CMAX = 8;
 sub max_num { my ($L) = @_; return int((52 * $L - 2) / 64) }
 
 my @POOL = (0 .. 5, 16 .. 31);	# see "Registers" above
+# The packed pair's a, one register a register of it, where it fits in the
+# registers Win64 saves (xmm6-15: Xlate saves and restores them there).
+my @AREGS = (6 .. 15);
 
 sub reg32 {	# %rdx -> %edx, %r9 -> %r9d
 	my ($r) = @_;
@@ -458,6 +466,7 @@ sub fast_regs {
 	@$g{qw(M C B MASK ZERO BN T H XB)} = map { $take->() } 1 .. 9;
 	$g->{K0} = $take->() unless $friendly;	# k0 = 1: m = X
 	$g->{U} = [ undef, map { $take->() } 1 .. $K - 1 ] if $friendly;
+	$g->{AR} = [ @AREGS[0 .. $K - 1] ] if $ways == 2 && $K <= @AREGS;
 	$g->{used} = @POOL - @free;
 	return $g;
 }
@@ -498,13 +507,15 @@ sub fast_consts {
 # Row 0: n' to the stack (n'_j = n_{j+1}: each register loaded one limb
 # up; the last load keeps the lanes below the top limb (%k2) and zeroes
 # the top limb's, past n, so the top limb of n' is 0 and nothing past n
-# is read), then acc = lo(a*b_0), the first m and c.
+# is read), a into its registers where it has them (AR), then acc =
+# lo(a*b_0), the first m and c.
 sub fast_first_row {
 	my ($g) = @_;
 	my ($K, $B, $A) = @$g{qw(K B A)};
 	my $s = fast_np_copy($g);
+	$s .= "\tvmovdqu64\t" . 64 * $_ . "(%rsi)," . zmm($g->{AR}[$_]) . "\n" for $g->{AR} ? 0 .. $K - 1 : ();
 	$s .= "\t# acc = lo(a*b_0); the first m and c\n" . fast_b($g, 0, $B);
-	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . 64 * $_ . "(%rsi)," . zmm($B)
+	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . fast_a($g, $_) . "," . zmm($B)
 	    . "," . zmm($A->[$_]) . "\n" for 0 .. $K - 1;
 	return $s . fast_mc($g);
 }
@@ -536,6 +547,10 @@ sub fast_mc {
 	     . "\tvpmadd52luq\t" . zmm($g->{K0}) . "," . zmm($XB) . "," . zmm($M) . "\n";
 }
 
+# a's register j as VPMADD52's first operand: in a register (AR), else
+# from memory.
+sub fast_a { my ($g, $j) = @_; $g->{AR} ? zmm($g->{AR}[$j]) : 64 * $j . "(%rsi)" }
+
 # One row; the last has no b_{i+1} and no next m.
 sub fast_row { my ($g, $last) = @_; fast_row_ab($g, $last) . fast_row_nm($g, $last) }
 
@@ -552,7 +567,7 @@ sub fast_row_ab {
 	$r .= fast_b($g, 8 * $g->{ways}, $BN) unless $last;
 	$r .= fast_shift($g);
 	for my $j (0 .. $K - 1) {
-		my $aj = 64 * $j . "(%rsi)";
+		my $aj = fast_a($g, $j);
 		my $to = $g->{direct} ? $a[$j] : !$j ? $g->{H} : $g->{friendly} ? $g->{U}[$j] : $T;
 		$r .= vclear($to) unless $to == $a[$j];
 		$r .= "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($to) . "\n";
@@ -616,7 +631,7 @@ sub fast_exit {
 	my ($name, $frame) = @$g{qw(name frame)};
 	my $s = normalise($name, $g->{K}, 8, $g->{A}, $g->{MASK}, $g->{ZERO}, [ @$g{qw(BN T H XB)} ],
 	                  $g->{ways});
-	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1];
+	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1], @{ $g->{AR} // [] };
 	return $s . "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
 }
@@ -667,6 +682,7 @@ sub sqr_wop { my ($g, $sh, $m) = @_; $sh ? sqr_w($g, $sh, $m) . "(%r10)" : 64 * 
 sub amm_sqr {
 	my ($K) = @_;
 	my $g = fast_regs($K, 2);
+	delete $g->{AR};	# its rows read no a: a*a is done before them
 	$g->{name} = "montk_sqr52x2p_$K";
 	die "$g->{name}: the square's rows are amm_fast's direct ones\n" unless $g->{direct};
 	$g->{frame} = sqr_th($g, 2 * $K) + 64;

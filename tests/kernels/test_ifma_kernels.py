@@ -324,14 +324,39 @@ def disassembly(flavour, obj):
             for line in out.splitlines() if re.match(r"\s+[0-9a-f]+:\s", line)]
 
 
+def functions(flavour, obj):
+    """{function: [instruction text]} (objdump's symbol lines split them;
+    the local labels nasm keeps, L$..., do not)."""
+    out = subprocess.run([OBJDUMP[flavour], "-d", "--no-show-raw-insn", str(obj)],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    fns, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ <([^>+]+)>:$", line)
+        if m and not m.group(1).startswith("L$"):
+            cur = fns.setdefault(m.group(1), [])
+        elif cur is not None and re.match(r"\s+[0-9a-f]+:\s", line):
+            cur.append(re.sub(r"\s+", " ", line.split(":", 1)[1]).strip())
+    return fns
+
+
 @pytest.mark.parametrize("generator, madds", [(GEN, 100), (GEN_MB, 4)], ids=["x1", "mb"])
 @pytest.mark.parametrize("flavour", sorted(ASSEMBLE))
 def test_every_flavour_assembles(has_ifma, flavour, tmp_path, generator, madds):
     src, obj = assemble(flavour, CAPS, tmp_path, generator)
     insns = disassembly(flavour, obj)
     assert sum("vpmadd52luq" in i for i in insns) > madds
-    # Win64: the vector registers used are volatile there (no xmm6-15 to save)
-    assert not [i for i in insns if re.search(r"[xyz]mm([6-9]|1[0-5])\b", i)]
+    # vector registers 6-15 (callee-saved on Win64): only the packed pair
+    # products hold a there, and the Win64 flavours save and restore them
+    for name, body in functions(flavour, obj).items():
+        used = sorted({int(r) for i in body for r in re.findall(r"%[xyz]mm([6-9]|1[0-5])\b", i)
+                       if not i.startswith("movups")})
+        if not used:
+            continue
+        assert re.fullmatch(r"_?montk_amm52x2p_\d+", name), (name, used)
+        if flavour in ("mingw64", "nasm"):
+            saved = [int(m) for i in body for m in re.findall(r"movups %xmm(\d+),0x[0-9a-f]+\(%rsp\)", i)]
+            restored = [int(m) for i in body for m in re.findall(r"movups 0x[0-9a-f]+\(%rsp\),%xmm(\d+)", i)]
+            assert saved == restored == used, (name, saved, restored, used)
     if flavour in ("mingw64", "nasm"):
         assert ".pdata" in src.read_text() or "pdata" in src.read_text()
 
@@ -457,6 +482,21 @@ def ct_violations(asm):
                           "xor", "shl", "shr", "shld", "neg"):
                     last_flags = None if data else ins
     return sorted(set(bad))
+
+
+def functions(flavour, obj):
+    """{function: [instruction text]} (objdump's symbol lines split them;
+    the local labels nasm keeps, L$..., do not)."""
+    out = subprocess.run([OBJDUMP[flavour], "-d", "--no-show-raw-insn", str(obj)],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    fns, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ <([^>+]+)>:$", line)
+        if m and not m.group(1).startswith("L$"):
+            cur = fns.setdefault(m.group(1), [])
+        elif cur is not None and re.match(r"\s+[0-9a-f]+:\s", line):
+            cur.append(re.sub(r"\s+", " ", line.split(":", 1)[1]).strip())
+    return fns
 
 
 @pytest.mark.parametrize("generator, madds", [(GEN, 100), (GEN_MB, 4)], ids=["x1", "mb"])

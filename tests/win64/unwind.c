@@ -112,7 +112,8 @@ static uint64_t next(uint64_t *s)
 	return *s;
 }
 
-static int call_and_check(const char *name, void *k, struct wu_call *c, const char *label, uint64_t *s);
+static int call_and_check(const char *name, void *k, struct wu_call *c, const char *label, uint64_t *s,
+                          int fault);
 
 /* One case: kernel k (mul when is_mul) with operand `which` (0 a, 1 b, 2 n;
  * sqr has a and n) ending on the no-access page. 1 when it passed. */
@@ -143,12 +144,14 @@ static int run_case(const char *name, void *k, int is_mul, int which, size_t num
 	static const char *const opname[3] = {"a", "b", "n"};
 	char label[64];
 	snprintf(label, sizeof label, "num=%zu operand %s", num, opname[which]);
-	return call_and_check(name, k, &c, label, &s);
+	return call_and_check(name, k, &c, label, &s, 1);
 }
 
 /* Call c->fn through wu_call with sentinels in every callee-saved
- * register, expecting the fault, and print the case's line. 1 when passed. */
-static int call_and_check(const char *name, void *k, struct wu_call *c, const char *label, uint64_t *s)
+ * register, expecting the fault (or, fault 0, a return), and print the
+ * case's line. 1 when passed. */
+static int call_and_check(const char *name, void *k, struct wu_call *c, const char *label, uint64_t *s,
+                          int fault)
 {
 	for (int i = 0; i < 8; i++)
 		c->gpr_in[i] = 0x5a00000000000000u | (uint64_t)(i + 1) << 48 | next(s) >> 16;
@@ -159,8 +162,10 @@ static int call_and_check(const char *name, void *k, struct wu_call *c, const ch
 	cur.kernel = k, cur.call = c;
 	wu_call(c);
 	cur.kernel = NULL;
-	if (!cur.faulted)
+	if (fault && !cur.faulted)
 		why("%s: the kernel returned without touching the no-access page%.0llx%.0llx", "fault", 0, 0);
+	if (!fault && cur.faulted)
+		why("%s: the kernel faulted%.0llx%.0llx", "return", 0, 0);
 	for (int i = 0; i < 8; i++)
 		if (c->gpr_out[i] != c->gpr_in[i])
 			why("after resuming, %s is %#llx, the caller's %#llx", gpr_name[i], c->gpr_out[i],
@@ -168,7 +173,8 @@ static int call_and_check(const char *name, void *k, struct wu_call *c, const ch
 	for (int i = 0; i < 10; i++)
 		if (memcmp(&c->xmm_out[i], &c->xmm_in[i], sizeof c->xmm_in[i]))
 			why("after resuming, %s differs from the caller's%.0llx%.0llx", "an xmm register", 0, 0);
-	printf("%s %s %s%s%s\n", cur.why[0] ? "FAIL" : "ok", name, label, cur.why[0] ? ": " : "", cur.why);
+	printf("%s %s %s%s%s%s\n", cur.why[0] ? "FAIL" : "ok", name, label, fault ? "" : " returned",
+	       cur.why[0] ? ": " : "", cur.why);
 	return !cur.why[0];
 }
 
@@ -223,8 +229,14 @@ static int ifma_cases(uint8_t *guard, int *cases)
 				memcpy(c.arg, args, sizeof args);
 				snprintf(name, sizeof name, fmt[kind], K);
 				snprintf(label, sizeof label, "L=%zu operand %s", L, opname[which]);
-				ok &= call_and_check(name, c.fn, &c, label, &s);
+				ok &= call_and_check(name, c.fn, &c, label, &s, 1);
 				++*cases;
+				if (which == 2) {	/* and once returning, operands in place */
+					c.arg[1] = (uintptr_t)ops[0], c.arg[2] = (uintptr_t)ops[sqr ? 0 : 1];
+					c.arg[3] = (uintptr_t)ops[2];
+					ok &= call_and_check(name, c.fn, &c, label, &s, 0);
+					++*cases;
+				}
 			}
 	for (size_t C = 1; C <= MONTK_IFMA_GATHER_CMAX; C++) {
 		size_t entries = 4, stride = 64 * C;
@@ -233,7 +245,7 @@ static int ifma_cases(uint8_t *guard, int *cases)
 		memcpy(c.arg, args, sizeof args);
 		snprintf(name, sizeof name, "montk_gather52_%zu", C);
 		snprintf(label, sizeof label, "entries=%zu operand table", entries);
-		ok &= call_and_check(name, c.fn, &c, label, &s);
+		ok &= call_and_check(name, c.fn, &c, label, &s, 1);
 		++*cases;
 	}
 	return ok;
@@ -275,7 +287,7 @@ static int mb_cases(uint8_t *guard, int *cases)
 			memcpy(c.arg, args, sizeof args);
 			char label[64];
 			snprintf(label, sizeof label, "L=%d operand %s", L, opname[which]);
-			ok &= call_and_check(sqr ? "montk_ams52mb" : "montk_amm52mb", c.fn, &c, label, &s);
+			ok &= call_and_check(sqr ? "montk_ams52mb" : "montk_amm52mb", c.fn, &c, label, &s, 1);
 			++*cases;
 		}
 	size_t entries = 4, span = 8;
@@ -283,7 +295,7 @@ static int mb_cases(uint8_t *guard, int *cases)
 	uint64_t args[5] = {(uintptr_t)r, (uintptr_t)(guard + 64 - entries * span * 64), entries, span,
 	                    (uintptr_t)idx};
 	memcpy(c.arg, args, sizeof args);
-	ok &= call_and_check("montk_gather52mb", c.fn, &c, "entries=4 operand table", &s);
+	ok &= call_and_check("montk_gather52mb", c.fn, &c, "entries=4 operand table", &s, 1);
 	++*cases;
 	return ok;
 }
