@@ -67,15 +67,19 @@
 # data-dependent address: the carries are masks.
 #
 # Registers: the vector registers 0-5 and 16-31 (the EVEX-only upper
-# sixteen), nothing callee-saved on Win64, for everything but the packed
-# pair product's a: from the 6-15 Win64 saves (Xlate saves and restores
-# their low halves there, with unwind codes), so that its VPMADD52 read
-# a from registers, not memory (@AREGS, K <= 10). VPMADD52 with a memory
-# operand issues 1.27 a cycle on the Intel core, 1.84 with registers: the
-# pair, held by the number of its operations more than by a chain, runs
-# 9-15% faster so (montk_amm52x2p_5/8/10 alone, same run: 147/291/476 ns
-# against 134/263/405). That bounds the register files: K+10 <= 22 for
-# one product (K+6 past amm_fast).
+# sixteen), nothing callee-saved on Win64, for everything but a product's
+# a: from 6-15, which Win64 callers keep (Xlate saves and restores their
+# low halves, with unwind codes), so that the rows' VPMADD52 read a from
+# registers, not memory (@AREGS, K <= 10; the packed pair squares' rows
+# read no a). VPMADD52 with a memory operand issues 1.27 a cycle on the
+# Intel core, 1.84 with registers, and the products held by the number
+# of their operations more than by a chain gain most: the pair alone
+# (montk_amm52x2p_5/8/10, same run) 147/291/476 ns against 134/263/405,
+# montbench's amm52 (three interleaved runs, cycles) 1536 bits 670-700
+# against 644-654, 2048 1026-1096 against 878-911, 3072 2087-2213
+# against 1765-1836, 1024 (K = 3, chain-bound) 384-403 against 368-371.
+# That bounds the register files: K+10 <= 22 for one product (K+6 past
+# amm_fast).
 #
 # Width, measured on this CPU (AMD Zen 4, which runs a 512-bit operation
 # as two 256-bit halves; 2 vCPUs of a shared KVM guest): ns per product,
@@ -175,7 +179,7 @@ my $GATHER_CMAX = 8;
 sub max_num { my ($L) = @_; return int((52 * $L - 2) / 64) }
 
 my @POOL = (0 .. 5, 16 .. 31);	# see "Registers" above
-# The packed pair's a, one register a register of it, where it fits in the
+# A product's a, one register a register of it, where it fits in the
 # registers Win64 saves (xmm6-15: Xlate saves and restores them there).
 my @AREGS = (6 .. 15);
 
@@ -466,7 +470,7 @@ sub fast_regs {
 	@$g{qw(M C B MASK ZERO BN T H XB)} = map { $take->() } 1 .. 9;
 	$g->{K0} = $take->() unless $friendly;	# k0 = 1: m = X
 	$g->{U} = [ undef, map { $take->() } 1 .. $K - 1 ] if $friendly;
-	$g->{AR} = [ @AREGS[0 .. $K - 1] ] if $ways == 2 && $K <= @AREGS;
+	$g->{AR} = [ @AREGS[0 .. $K - 1] ] if $K <= @AREGS;
 	$g->{used} = @POOL - @free;
 	return $g;
 }
