@@ -346,13 +346,14 @@ def test_every_flavour_assembles(has_ifma, flavour, tmp_path, generator, madds):
     insns = disassembly(flavour, obj)
     assert sum("vpmadd52luq" in i for i in insns) > madds
     # vector registers 6-15 (callee-saved on Win64): only the products
-    # hold a there, and the Win64 flavours save and restore them
+    # hold a there (the pair squares n), and the Win64 flavours save and
+    # restore them
     for name, body in functions(flavour, obj).items():
         used = sorted({int(r) for i in body for r in re.findall(r"%[xyz]mm([6-9]|1[0-5])\b", i)
                        if not i.startswith("movups")})
         if not used:
             continue
-        assert re.fullmatch(r"_?montk_amm52(x2p|f)?_\d+", name), (name, used)
+        assert re.fullmatch(r"_?montk_(amm52(x2p|f)?|sqr52x2p)_\d+", name), (name, used)
         if flavour in ("mingw64", "nasm"):
             saved = [int(m) for i in body for m in re.findall(r"movups %xmm(\d+),0x[0-9a-f]+\(%rsp\)", i)]
             restored = [int(m) for i in body for m in re.findall(r"movups 0x[0-9a-f]+\(%rsp\),%xmm(\d+)", i)]
