@@ -77,7 +77,9 @@
 # (montk_amm52x2p_5/8/10, same run) 147/291/476 ns against 134/263/405,
 # montbench's amm52 (three interleaved runs, cycles) 1536 bits 670-700
 # against 644-654, 2048 1026-1096 against 878-911, 3072 2087-2213
-# against 1765-1836, 1024 (K = 3, chain-bound) 384-403 against 368-371.
+# against 1765-1836, 1024 (K = 3, chain-bound) 384-403 against 368-371;
+# n and n' in registers too where they fit (K <= 5, 3), measured the same,
+# stay in memory.
 # That bounds the register files: K+10 <= 22 for one product (K+6 past
 # amm_fast).
 #
