@@ -60,9 +60,12 @@
 # limbs i..i+2 (0, a_{i+1}, 2a_{i+2} mod 2^52), so each has its own ctx
 # slot, and the pair writes both before its steps read them. Steps whose
 # x_{k+2}, x_{k+1}, x'_{k+1} and x'_k are 0 (k < i - 2) skip the four
-# products of b and b', so row i does about 2L + 2(L-i) multiply-adds: 3L^2
-# in all, against the product's 4L^2. 2a < R (a < 2n <= R/2), so 2a fits
-# L limbs.
+# products of b and b', steps i-2 and i-1 make only the one and two whose
+# x are not 0, and the heads after the first the four of x_0, x_1, x'_0
+# (0 there), so row i does about 2L + 2(L-i) multiply-adds: 3L^2 in all,
+# against the product's 4L^2 (1231 at L = 20, where all four products in
+# every step from i - 2 made 1312). 2a < R (a < 2n <= R/2), so 2a fits L
+# limbs.
 #
 #   montk_gather52mb(out, table, entries, span, idx)
 #
@@ -124,16 +127,18 @@ sub madd { my $hl = shift; return vop("vpmadd52${hl}uq", @_) }
 # n_{k+2} are loaded into ($A, $N), x_{k+1} and n_{k+1} are in ($PA, $PN)
 # from the step before, n_k is a memory operand; $x is x_{k+2}'s address
 # and $x1, $x0 the operands x'_{k+1} and x'_k ($x undef where all four x
-# are 0: the products of b and b' dropped); $T the register the sum is
-# built in.
+# are 0: the products of b and b' dropped); of those four products (in
+# the order of the formula) only the first $nb are made (default 4: the
+# others' x are 0); $T the register the sum is built in.
 sub step {
-	my ($w, $x, $x1, $x0, $A, $N, $PA, $PN, $T) = @_;
+	my ($w, $x, $x1, $x0, $A, $N, $PA, $PN, $T, $nb) = @_;
+	my @b = ([$A, $V{B}], [$PA, $V{B}], [$x1, $V{B2}], [$x0, $V{B2}]);
 	my $s = "\tvmovdqu64\t$w(%r8)," . zmm($T) . "\n"
 	      . "\tvmovdqu64\t" . ($w + 64) . "(%r8)," . zmm($N) . "\n";
 	# the products of b and b' first: they wait for nothing, those of m
 	# and m' for the row heads
-	$s .= "\tvmovdqu64\t$x," . zmm($A) . "\n" . madd('l', $A, $V{B}, $T) . madd('h', $PA, $V{B}, $T)
-	    . madd('l', $x1, $V{B2}, $T) . madd('h', $x0, $V{B2}, $T) if defined $x;
+	$s .= "\tvmovdqu64\t$x," . zmm($A) . "\n"
+	    . join('', map { madd($_ % 2 ? 'h' : 'l', @{$b[$_]}, $T) } 0 .. ($nb // 4) - 1) if defined $x;
 	return $s . madd('l', $N, $V{M}, $T) . madd('h', $PN, $V{M}, $T)
 	     . madd('l', $PN, $V{M2}, $T) . madd('h', ($w + 64 - 2 * $E) . '(%r8)', $V{M2}, $T)
 	     . "\tvmovdqu64\t" . zmm($T) . "," . ($w - 2 * $E) . "(%r8)\n";
@@ -167,28 +172,29 @@ sub row_m {
 # The head of rows i and i+1, b_i and b_{i+1} at (%rdx): row i's X, m, c
 # and its limb 0, u_0 = t_1 + c + lo(x_1 b) + hi(x_0 b) + lo(n_1 m)
 # + hi(n_0 m), then row i+1's X' = u_0 + lo(x'_0 b'), m', c'; x_0, x_1
-# at $x0, $x1, x'_0 the operand $xp0 (it may name PA, x_0). t_0 takes the
-# last pair's c' (in C2) here. r8 walks ctx from entry 0 and ends at
-# entry 2; QA, QN end holding x_1 and n_1.
+# at $x0, $x1, x'_0 the operand $xp0 (it may name PA, x_0; $x0 undef:
+# x_0 = x_1 = x'_0 = 0, their products dropped). t_0 takes the last
+# pair's c' (in C2) here. r8 walks ctx from entry 0 and ends at entry 2;
+# QA, QN end holding x_1 (if $x0) and n_1.
 sub row_head {
 	my ($x0, $x1, $xp0) = @_;
 	my ($X, $T) = @V{qw(X T)};
-	return "\tlea\t$E(%rcx),%r8\n"
-	     . "\tvmovdqu64\t(%rdx)," . zmm($V{B}) . "\t\t# b_i\n"
-	     . "\tvmovdqu64\t64(%rdx)," . zmm($V{B2}) . "\t\t# b_{i+1}\n"
-	     . "\tvpaddq\t(%r8)," . zmm($V{C2}) . "," . zmm($X) . "\t# X = t_0 + c' + lo(x_0 b_i)\n"
-	     . "\tvmovdqu64\t64(%r8)," . zmm($V{PN}) . "\n"
-	     . "\tvmovdqu64\t$x0," . zmm($V{PA}) . "\n"
-	     . madd('l', $V{PA}, $V{B}, $X) . row_m($X, @V{qw(M C)})
-	     . "\tvmovdqu64\t$E(%r8)," . zmm($T) . "\n"
-	     . "\tvmovdqu64\t" . ($E + 64) . "(%r8)," . zmm($V{QN}) . "\n"
-	     . "\tvmovdqu64\t$x1," . zmm($V{QA}) . "\n"
-	     . "\tvpaddq\t" . zmm($V{C}) . "," . zmm($T) . "," . zmm($T) . "\n"
-	     . madd('l', $V{QA}, $V{B}, $T) . madd('h', $V{PA}, $V{B}, $T)
-	     . madd('l', $V{QN}, $V{M}, $T) . madd('h', $V{PN}, $V{M}, $T)
-	     . "\t# X' = u_0 + lo(x'_0 b_{i+1}), m' = lo(X' k0), c'\n"
-	     . madd('l', $xp0, $V{B2}, $T) . row_m($T, @V{qw(M2 C2)})
-	     . "\tlea\t" . 2 * $E . "(%r8),%r8\n";
+	my $s = "\tlea\t$E(%rcx),%r8\n"
+	      . "\tvmovdqu64\t(%rdx)," . zmm($V{B}) . "\t\t# b_i\n"
+	      . "\tvmovdqu64\t64(%rdx)," . zmm($V{B2}) . "\t\t# b_{i+1}\n"
+	      . "\tvpaddq\t(%r8)," . zmm($V{C2}) . "," . zmm($X) . "\t# X = t_0 + c' + lo(x_0 b_i)\n"
+	      . "\tvmovdqu64\t64(%r8)," . zmm($V{PN}) . "\n";
+	$s .= "\tvmovdqu64\t$x0," . zmm($V{PA}) . "\n" . madd('l', $V{PA}, $V{B}, $X) if defined $x0;
+	$s .= row_m($X, @V{qw(M C)})
+	    . "\tvmovdqu64\t$E(%r8)," . zmm($T) . "\n"
+	    . "\tvmovdqu64\t" . ($E + 64) . "(%r8)," . zmm($V{QN}) . "\n";
+	$s .= "\tvmovdqu64\t$x1," . zmm($V{QA}) . "\n" if defined $x0;
+	$s .= "\tvpaddq\t" . zmm($V{C}) . "," . zmm($T) . "," . zmm($T) . "\n";
+	$s .= madd('l', $V{QA}, $V{B}, $T) . madd('h', $V{PA}, $V{B}, $T) if defined $x0;
+	$s .= madd('l', $V{QN}, $V{M}, $T) . madd('h', $V{PN}, $V{M}, $T)
+	    . "\t# X' = u_0 + lo(x'_0 b_{i+1}), m' = lo(X' k0), c'\n";
+	$s .= madd('l', $xp0, $V{B2}, $T) if defined $x0;
+	return $s . row_m($T, @V{qw(M2 C2)}) . "\tlea\t" . 2 * $E . "(%r8),%r8\n";
 }
 
 # The pair's end, r8 at entry L: t_{L-2} = hi(x_{L-1} b) + lo(x'_{L-1} b')
@@ -288,14 +294,20 @@ sub ams {
 	return head($name, 4) . "\tmov\t%rcx,%r9\t\t\t# L\n\tmov\t%rdx,%rcx\t\t\t# ctx\n"
 	     . "\tmov\t%rsi,%rdx\t\t\t# b_i = a_i\n" . prologue() . ams_init($l)
 	     . "\tlea\t$E(%rcx),%rax\n\tmov\t%r9,%r10\n${l}_row:\n" . ams_x()
-	     . row_head($e->($E / 2, 0), $e->($E / 2, 1), $e->($E / 2 + 64, 0))
-	     . "\t# steps 0..s-1, s = max(0, i - 2), have x_{k+2} = x'_{k+1} = 0: m's and m''s products only\n"
-	     . "\tmov\t%r9,%r11\n\tsub\t%r10,%r11\n\tsub\t\$2,%r11\n\tjle\t${l}_full0\n"
+	     . "\tcmp\t%r9,%r10\n\tjne\t${l}_head\n"
+	     . "\t# i = 0: x_0 = a_0, x_1 = 2a_1 mod 2^52; every step full\n"
+	     . row_head($e->($E / 2, 0), $e->($E / 2, 1), $e->($E / 2 + 64, 0)) . "\tjmp\t${l}_full0\n"
+	     . "${l}_head:\n" . row_head()
+	     . "\t# steps 0..i-3 have x_{k+2} = x'_{k+1} = 0: m's and m''s products only\n"
+	     . "\tmov\t%r9,%r11\n\tsub\t%r10,%r11\n\tsub\t\$2,%r11\n\tjz\t${l}_diag\n"
 	     . "\tshr\t\$1,%r11\n" . pairs("${l}_red", sub { (undef) x 3 }, '')
-	     . "${l}_full0:\n\tvmovdqu64\t" . $e->($E / 2, -1) . "," . zmm($V{QA}) . "\t# x_{s+1}\n"
-	     . "\t# steps s..L-3: (ctx + $E (L + 1) - r8) / " . 2 * $E . " pairs\n"
+	     . "${l}_diag:\n\t# steps i-2, i-1: lo(x_i b); lo(x_{i+1} b) + hi(x_i b) (x_{i-1}, x'_i and below are 0)\n"
+	     . step(0, $e->($E / 2, 0), undef, undef, @V{qw(PA PN QA QN T)}, 1)
+	     . step($E, $e->($E + $E / 2, 0), undef, undef, @V{qw(QA QN PA PN U)}, 2)
+	     . "\tlea\t" . 2 * $E . "(%r8),%r8\n"
+	     . "${l}_full0:\n\t# steps max(0, i)..L-3, x_{k+1} in QA: (ctx + $E (L + 1) - r8) / " . 2 * $E . " pairs\n"
 	     . "\tmov\t%r9,%r11\n\tshl\t\$8,%r11\n\tlea\t$E(%rcx,%r11),%r11\n\tsub\t%r8,%r11\n\tshr\t\$9,%r11\n"
-	     . pairs("${l}_full", $x, '')
+	     . "\tjz\t${l}_tail\n" . pairs("${l}_full", $x, '') . "${l}_tail:\n"
 	     . row_tail($e->($E / 2 + 64, -1), $e->($E / 2 + 64, -2)) . ams_done()
 	     . "\tlea\t" . 2 * $E . "(%rax),%rax\n\tsub\t\$2,%r10\n\tjnz\t${l}_row\n" . normalise($name);
 }
