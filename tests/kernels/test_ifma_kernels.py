@@ -485,21 +485,6 @@ def ct_violations(asm):
     return sorted(set(bad))
 
 
-def functions(flavour, obj):
-    """{function: [instruction text]} (objdump's symbol lines split them;
-    the local labels nasm keeps, L$..., do not)."""
-    out = subprocess.run([OBJDUMP[flavour], "-d", "--no-show-raw-insn", str(obj)],
-                         capture_output=True, text=True, timeout=120, check=True).stdout
-    fns, cur = {}, None
-    for line in out.splitlines():
-        m = re.match(r"^[0-9a-f]+ <([^>+]+)>:$", line)
-        if m and not m.group(1).startswith("L$"):
-            cur = fns.setdefault(m.group(1), [])
-        elif cur is not None and re.match(r"\s+[0-9a-f]+:\s", line):
-            cur.append(re.sub(r"\s+", " ", line.split(":", 1)[1]).strip())
-    return fns
-
-
 @pytest.mark.parametrize("generator, madds", [(GEN, 100), (GEN_MB, 4)], ids=["x1", "mb"])
 def test_static_constant_time(has_ifma, generator, madds):
     asm = gen(["elf", CAPS], generator)
