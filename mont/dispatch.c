@@ -241,16 +241,20 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 		return 0;
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2P_KMAX) {
-		*out = (struct mont_ifma){NULL, two[k2 - 1], L, k2 * MONTK_IFMA_X2P_LANES, ifma_gather,
-		                          NULL, 0, x2psqr(k2)};
+		*out = (struct mont_ifma){.two = two[k2 - 1], .L = L, .span = k2 * MONTK_IFMA_X2P_LANES,
+		                          .gather = ifma_gather, .sqr2 = x2psqr(k2)};
 		return 1;
 	}
-	*out = (struct mont_ifma){one[k1 - 1], NULL, L, k1 * MONTK_IFMA_LANES, ifma_gather, NULL, 0,
-	                          NULL};
-	/* the n' kernels where they keep the register count (see the generator) */
-	if (ways == 1 && k1 <= MONTK_IFMA_X1F_KMAX && lf <= k1 * MONTK_IFMA_LANES) {
-		out->one_f = one_f[k1 - 1];
+	*out = (struct mont_ifma){.one = one[k1 - 1], .L = L, .span = k1 * MONTK_IFMA_LANES,
+	                          .gather = ifma_gather};
+	/* the n' kernels where there are some, in a register more where lf
+	 * needs it (the span then too: see the generator) */
+	const size_t kf = (lf + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
+	if (ways == 1 && kf <= MONTK_IFMA_X1F_KMAX) {
+		out->one_f = one_f[kf - 1];
+		out->one_lf = one[kf - 1];
 		out->lf = lf;
+		out->span = kf * MONTK_IFMA_LANES;
 	}
 	return 1;
 #else

@@ -153,7 +153,7 @@ static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
 	uint64_t carry = 0;
 	size_t wnum = num;
 
-	s->one = prime ? s->k->one_f : s->k->one;
+	s->one = prime ? s->k->one_f : s->L == s->k->L ? s->k->one : s->k->one_lf;
 	s->k0[i] = prime ? 1 : mu;
 	if (prime) {
 		for (size_t j = 0; j < num; j++)

@@ -92,11 +92,13 @@ struct mont_ifma {
 	mont_amm2_fn *two;	/* two at once, the numbers interleaved, or NULL:
 				 * call one twice */
 	size_t L;		/* 52-bit limbs per number: R = 2^(52L) */
-	size_t span;		/* limbs each number takes: L rounded up to 8 (4 in two) */
+	size_t span;		/* limbs each number takes: L (lf with one_f) rounded up to 8 (4 in two) */
 	mont_gather_fn *gather;	/* the table lookup */
 	/* one product modulo n' = n*mu, mu = -n^-1 mod 2^52, so n' = -1 mod
-	 * 2^52 (k0 = 1), of lf limbs (same span), where it is faster; or NULL */
+	 * 2^52 (k0 = 1), of lf limbs (span then fits lf), where it is faster;
+	 * or NULL */
 	mont_amm_fn *one_f;
+	mont_amm_fn *one_lf;	/* with one_f: one's product mod n at lf limbs */
 	size_t lf;
 	mont_amm2_fn *sqr2;	/* two's a*a (called with b = a), or NULL: two */
 };

@@ -162,12 +162,17 @@ my $X1_DIRECT_KMIN = 7;
 # (K + 10 <= 22).
 my $X2P_KMAX = 12;
 # The kernels for a modulus n = -1 mod 2^52 (montk_amm52f_K, see amm_fast):
-# K = 1..X1F_KMAX. Measured against montk_amm52_K at the L each takes
-# (one limb more), ns per product, chained: K=2 (L 13, 16) 62, 74 against
-# 72, 85; K=3 (21) 99 against 110 at 20; K=4 (31) 151-160 against 165-171
-# at 30 alone, but in montbench (amm52 at 1536 bits, three interleaved
-# runs) 169-191 against 162-180, and mont_modexp slower; K=5 and 6 slower.
-my $X1F_KMAX = 3;
+# K = 1..X1F_KMAX, a register more than n's where the limb more needs it
+# (2048 bits: K=6 at L=41 for K=5 at 40). Measured against montk_amm52_K at
+# the L each takes, ns per product, chained, median of 9 x 20000, pinned,
+# one run, on AMD Zen 5 (family 26, full-width 512-bit IFMA, VPMADD52 4
+# cycles, VPADDQ 2, VALIGNQ 5): K=3 (L 21) 85.5 against 105.5 at 20, K=4
+# (31) 127.5 against 152.1 at 30, K=5 (41) 173.4 and K=6 (41) 187.0
+# against 207.2 at 40 (K=5); mont_modexp (montbench, interleaved) 1536
+# bits 261 us against 292-299, 2048 461 against 516-528. On Intel
+# (Emerald Rapids) K=4 measured 151-160 against 165-171 alone but no
+# faster in mont_modexp, and K=5 and 6 slower, when X1F_KMAX was 3 there.
+my $X1F_KMAX = 6;
 # Packed pair squares (amm_sqr) for K = X2PSQR_KMIN..X2PSQR_KMAX, where
 # they beat the packed product (measured: see amm_sqr).
 my $X2PSQR_KMIN = 7;

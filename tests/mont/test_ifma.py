@@ -92,17 +92,19 @@ def test_pair_square_where_it_was_built(ifma):
 
 def test_prime_kernels_where_they_win(ifma):
     """mont_modexp works modulo n' = n*mu (n' = -1 mod 2^52, 52 bits more)
-    while n' keeps n's register count and that is at most 3 registers (up
-    to 1152 bits); 1536 bits and up, and every pair, take n itself."""
-    nums = (1, 9, 16, 18, 19, 24, 32, 64)
+    wherever n' fits 6 registers (up to 2432 bits), in a register more than
+    n where it needs one (the span grows with it: 1216 to 1536 bits, 2048);
+    past that, and every pair, take n itself."""
+    nums = (1, 9, 16, 18, 19, 24, 32, 38, 39, 64)
     out, err = ifma.run([f"kernel {num} 1" for num in nums] + ["kernel 16 2"])
     assert err == ""
     for num, line in zip(nums, out):
         L, lf = -(-(64 * num + 2) // 52), -(-(64 * num + 54) // 52)
-        span = -(-L // 8) * 8
-        prime = lf <= span <= 24
+        kf = -(-lf // 8)
+        prime = kf <= 6
+        span = 8 * kf if prime else -(-L // 8) * 8
         assert line == f"one {L} {span}" + (f" prime {lf}" if prime else ""), (num, line)
-    assert [num for num, line in zip(nums, out) if "prime" in line] == [1, 9, 16, 18]
+    assert [num for num, line in zip(nums, out) if "prime" in line] == [1, 9, 16, 18, 19, 24, 32, 38]
     assert out[-1] == "packed 20 20"
 
 
