@@ -7,11 +7,13 @@
  * same CPUID read tells modexp whether its table lookup may use AVX2.
  * The ifma backend is adx (or mulq) for mont_mul/mont_sqr; its modexp
  * runs the radix-2^52 kernels at the sizes mont_ifma_for() picks. */
+#define _POSIX_C_SOURCE 200809L	/* clock_gettime */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "internal.h"
 
 #if defined(MONT_ASM) && defined(__x86_64__)
@@ -37,6 +39,25 @@ enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1, CPU_AVX2 = 1u << 2,
        CPU_IFMA = 1u << 3 };
 
 
+#ifdef MONT_HAVE_ADX
+/* The ADX squaring: montk_sqr_adx (16-limb blocks where num % 16 == 0)
+ * or montk_sqr_adx8 (8-limb blocks), whichever adx_sqr_choose() found
+ * faster on this core (perlasm/x86_64-mont.pl: Intel squares faster in
+ * the first, AMD Zen 5 in the second). Set once, at the first call. */
+static montk_sqr_fn *adx_sqr_kernel = montk_sqr_adx;
+static pthread_once_t adx_sqr_once = PTHREAD_ONCE_INIT;
+static void adx_sqr_choose(void);
+
+/* The adx and ifma backends' mont_sqr: the choice made at the first call
+ * (only a process that squares on ADX pays for it). */
+static void adx_sqr(uint64_t *r, const uint64_t *a, const uint64_t *n,
+                    uint64_t n0, size_t num)
+{
+	pthread_once(&adx_sqr_once, adx_sqr_choose);
+	adx_sqr_kernel(r, a, n, n0, num);
+}
+#endif
+
 /* What this library holds, slowest first. */
 static const struct mont_impl built[] = {
 	{"c", mont_c_mul, mont_c_sqr, 0, 0},
@@ -46,11 +67,11 @@ static const struct mont_impl built[] = {
 #if defined(MONT_ASM) && defined(__x86_64__)
 	{"mulq", montk_mul_mulq, montk_sqr_mulq, 0, 0},
 #ifdef MONT_HAVE_ADX
-	{"adx", montk_mul_adx, montk_sqr_adx, CPU_BMI2 | CPU_ADX, 0},
+	{"adx", montk_mul_adx, adx_sqr, CPU_BMI2 | CPU_ADX, 0},
 #endif
 #ifdef MONT_HAVE_IFMA
 #ifdef MONT_HAVE_ADX
-	{"ifma", montk_mul_adx, montk_sqr_adx, CPU_IFMA | CPU_BMI2 | CPU_ADX, 1},
+	{"ifma", montk_mul_adx, adx_sqr, CPU_IFMA | CPU_BMI2 | CPU_ADX, 1},
 #else
 	{"ifma", montk_mul_mulq, montk_sqr_mulq, CPU_IFMA, 1},
 #endif
@@ -148,6 +169,57 @@ static int find(const char *name, const struct mont_impl **out)
 	return -1;
 }
 
+#ifdef MONT_HAVE_ADX
+/* Thread CPU time of 16 chained calls of sqr on x. */
+static double time16(montk_sqr_fn *sqr, uint64_t *x, const uint64_t *n, uint64_t n0)
+{
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	for (int i = 0; i < 16; i++)
+		sqr(x, x, n, n0, 32);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	return (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+}
+
+/* adx_sqr_choose: sets adx_sqr_kernel once (the CPU runs ADX: the adx
+ * and ifma backends need it, and init() has read cpu). With
+ * MONT_ADX_SQR=16 or 8 the kernel of those blocks; otherwise the faster
+ * of the two on a 2048-bit square (the best of five alternating runs of
+ * 16 chained calls, about 0.2 ms). Both are constant time and give the
+ * same results: the choice changes only the speed. */
+static void adx_sqr_choose(void)
+{
+	const char *want = getenv("MONT_ADX_SQR");
+	uint64_t n[32], x[32];
+	double best[2] = {1e300, 1e300};
+
+	if (want && *want) {
+		if (!strcmp(want, "16") || !strcmp(want, "8")) {
+			adx_sqr_kernel = want[0] == '8' ? montk_sqr_adx8 : montk_sqr_adx;
+			return;
+		}
+		fprintf(stderr, "libmont: MONT_ADX_SQR=%s is not 16 or 8; timing both\n", want);
+	}
+	/* a fixed odd 2048-bit modulus with its top bit set, x < n */
+	for (size_t i = 0; i < 32; i++) {
+		n[i] = UINT64_C(0x9e3779b97f4a7c15) * (i + 1);
+		x[i] = n[i] >> 1;
+	}
+	n[0] |= 1;
+	n[31] |= UINT64_C(1) << 63;
+	x[31] = n[31] >> 1;
+	const uint64_t n0 = mont_n0(n[0]);
+	for (int run = 0; run < 5; run++)
+		for (int k = 0; k < 2; k++) {
+			double t = time16(k ? montk_sqr_adx8 : montk_sqr_adx, x, n, n0);
+			if (t < best[k])
+				best[k] = t;
+		}
+	adx_sqr_kernel = best[1] < best[0] ? montk_sqr_adx8 : montk_sqr_adx;
+}
+#endif
+
 static void init(void)
 {
 	static const char *const why[] = {
@@ -183,6 +255,18 @@ const struct mont_impl *mont_impl_for(size_t num)
 	if (num < MONTK_MIN_NUM)
 		return &built[0];
 	return atomic_load_explicit(&active, memory_order_relaxed);
+}
+
+int mont_adx_sqr_blocks(void)
+{
+	pthread_once(&once, init);
+#ifdef MONT_HAVE_ADX
+	if ((cpu & (CPU_BMI2 | CPU_ADX)) == (CPU_BMI2 | CPU_ADX)) {
+		pthread_once(&adx_sqr_once, adx_sqr_choose);
+		return adx_sqr_kernel == montk_sqr_adx8 ? 8 : 16;
+	}
+#endif
+	return 0;
 }
 
 void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,

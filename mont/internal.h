@@ -110,6 +110,10 @@ int mont_ifma_for(size_t num, int ways, struct mont_ifma *out);
 /* The kernels for num limbs whatever the backend and the size's speed (0:
  * none: not built, or num past their contract); the tests use it alone. */
 int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out);
+/* The blocks of the ADX squaring mont_sqr and the adx backend run: 16
+ * (montk_sqr_adx) or 8 (montk_sqr_adx8), as MONT_ADX_SQR says or the
+ * faster measured at start-up; 0 where the CPU runs no ADX. */
+int mont_adx_sqr_blocks(void);
 
 /* base^exp mod n of `ways` (1 or 2) numbers of num limbs through the
  * IFMA kernels k (mont/ifma.c): r[i] = base[i]^exp[i] mod n[i], checked

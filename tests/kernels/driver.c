@@ -2,7 +2,7 @@
 /* Calls the Montgomery kernels of build/mont-x86_64.s directly.
  * stdin, one case per line (hex words, limbs little-endian):
  *   KERNEL ALIAS NUM N0 n[0..num-1] a[0..num-1] b[0..num-1]
- * KERNEL: mul_mulq sqr_mulq mul_adx sqr_adx (sqr ignores b)
+ * KERNEL: mul_mulq sqr_mulq mul_adx sqr_adx sqr_adx8 (sqr ignores b)
  * ALIAS:  none | ra (r is a) | rb (r is b) | rab (a is b, r is both)
  * stdout: r[0..num-1] per case, or "ERR why". `driver cpu` prints
  * "adx 1" when this CPU runs ADX and BMI2. Canary words around r catch
@@ -72,6 +72,8 @@ int main(int argc, char **argv)
 			montk_mul_adx(r, pa, pb, n, n0, num);
 		else if (!strcmp(kernel, "sqr_adx"))
 			montk_sqr_adx(r, pa, n, n0, num);
+		else if (!strcmp(kernel, "sqr_adx8"))
+			montk_sqr_adx8(r, pa, n, n0, num);
 #endif
 		else {
 			printf("ERR no kernel %s\n", kernel);

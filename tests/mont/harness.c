@@ -462,6 +462,12 @@ static void do_backend(const char *cmd)
 	puts(mont_backend());
 }
 
+static void do_adxsqr(const char *cmd)
+{
+	(void)cmd;
+	printf("%d\n", mont_adx_sqr_blocks());
+}
+
 static void do_n0(const char *cmd)
 {
 	(void)cmd;
@@ -846,7 +852,7 @@ static const struct {
 	const char *name;
 	void (*fn)(const char *cmd);
 } commands[] = {
-	{"select", do_select}, {"backend", do_backend}, {"n0", do_n0},
+	{"select", do_select}, {"backend", do_backend}, {"adxsqr", do_adxsqr}, {"n0", do_n0},
 	{"mul", do_mul}, {"sqr", do_mul}, {"mulalias", do_mul}, {"sqralias", do_mul},
 	{"modexp", do_modexp}, {"modexp2", do_modexp2}, {"modexp2-alias", do_modexp2},
 	{"ifma", do_ifma}, {"ifma2", do_ifma}, {"kernel", do_kernel}, {"dudect", do_dudect},

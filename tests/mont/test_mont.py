@@ -103,6 +103,40 @@ def test_modexp(harness, backend, rng):
     assert not bad, f"{len(bad)} of {len(cases)} wrong on {backend}, first: {bad[0]}"
 
 
+@pytest.fixture
+def adx(harness):
+    """The adx backend's environment, or a skip saying why."""
+    if "adx" not in harness.runnable():
+        pytest.skip("backend adx not built or not runnable here")
+    return {"MONT_BACKEND": "adx"}
+
+
+@pytest.mark.parametrize("blocks", ["16", "8"])
+def test_adx_squarings(harness, adx, rng, blocks):
+    """MONT_ADX_SQR picks the ADX squaring of 16- or 8-limb blocks; mont_sqr
+    and mont_modexp are right with either (every size, aliased too)."""
+    env = {**adx, "MONT_ADX_SQR": blocks}
+    assert harness.lines(["adxsqr"], env=env) == [blocks]
+    cases = [c for c in mul_vectors(rng) if c[0].startswith("sqr")]
+    cases = [(c, f"{e:x}") for c, e in cases] + modexp_vectors(rng)
+    out, err = harness.run([c for c, _ in cases], env=env)
+    assert err == ""
+    bad = [(c, o, e) for (c, e), o in zip(cases, out) if o != e]
+    assert not bad, f"{len(bad)} of {len(cases)} wrong with {blocks}-limb blocks, first: {bad[0]}"
+
+
+def test_adx_squaring_measured(harness, adx):
+    """Without MONT_ADX_SQR the faster kernel is measured and kept for the
+    process; a value other than 16 or 8 is named on stderr and measured."""
+    out, err = harness.run(["adxsqr", "adxsqr"], env=adx)
+    assert out[0] in ("16", "8") and out[1] == out[0] and err == ""
+    out, err = harness.run(["adxsqr"], env={**adx, "MONT_ADX_SQR": "12"})
+    assert out[0] in ("16", "8")
+    assert err == "libmont: MONT_ADX_SQR=12 is not 16 or 8; timing both\n"
+    # no ADX: no ADX squaring, whatever MONT_ADX_SQR says
+    assert harness.lines(["adxsqr"], env={"MONT_ASSUME_CPU": "avx2", "MONT_ADX_SQR": "8"}) == ["0"]
+
+
 @pytest.mark.parametrize("num", [64, 128])
 def test_modexp_large(harness, backend, rng, num):
     n = random_modulus(rng, num)

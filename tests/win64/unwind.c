@@ -309,6 +309,7 @@ int main(void)
 #ifdef MONT_HAVE_ADX
 		{"montk_mul_adx", (void *)montk_mul_adx, 1},
 		{"montk_sqr_adx", (void *)montk_sqr_adx, 0},
+		{"montk_sqr_adx8", (void *)montk_sqr_adx8, 0},
 #endif
 	};
 	SYSTEM_INFO si;
