@@ -112,7 +112,7 @@ int mont_ifma_for(size_t num, int ways, struct mont_ifma *out);
 int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out);
 /* The blocks of the ADX squaring mont_sqr and the adx backend run: 16
  * (montk_sqr_adx) or 8 (montk_sqr_adx8), as MONT_ADX_SQR says or the
- * faster measured at start-up; 0 where the CPU runs no ADX. */
+ * faster measured at the first ADX squaring; 0 where the CPU runs no ADX. */
 int mont_adx_sqr_blocks(void);
 
 /* base^exp mod n of `ways` (1 or 2) numbers of num limbs through the
