@@ -160,6 +160,7 @@ static void *amm_new(const struct operands *o, int ways)
 		free(s);
 		return NULL;
 	}
+	mont_ifma_choose(&s->k);	/* n' where mont_modexp takes it */
 	s->o = o;
 	s->ways = ways;
 	s->span = s->k.span;

@@ -42,8 +42,9 @@ enum { CPU_BMI2 = 1u << 0, CPU_ADX = 1u << 1, CPU_AVX2 = 1u << 2,
 #ifdef MONT_HAVE_ADX
 /* The ADX squaring: montk_sqr_adx (16-limb blocks where num % 16 == 0)
  * or montk_sqr_adx8 (8-limb blocks), whichever adx_sqr_choose() found
- * faster on this core (perlasm/x86_64-mont.pl: Intel squares faster in
- * the first, AMD Zen 5 in the second). Set once, at the first call. */
+ * faster on this core (perlasm/x86_64-mont.pl: an Intel core of family 6
+ * model 167 squared faster in the first; Emerald Rapids, model 207, and
+ * AMD Zen 5 in the second). Set once, at the first call. */
 static montk_sqr_fn *adx_sqr_kernel = montk_sqr_adx;
 static pthread_once_t adx_sqr_once = PTHREAD_ONCE_INIT;
 static void adx_sqr_choose(void);
@@ -169,54 +170,86 @@ static int find(const char *name, const struct mont_impl **out)
 	return -1;
 }
 
-#ifdef MONT_HAVE_ADX
-/* Thread CPU time of 16 chained calls of sqr on x. */
-static double time16(montk_sqr_fn *sqr, uint64_t *x, const uint64_t *n, uint64_t n0)
+#if defined(MONT_HAVE_ADX) || defined(MONT_HAVE_IFMA)
+/* env_choice: 0 or 1 where the environment variable var is v0 or v1; -1
+ * where it is unset or empty, and where it is neither (then said on
+ * stderr, once per variable: each is read once). */
+static int env_choice(const char *var, const char *v0, const char *v1)
 {
-	struct timespec t0, t1;
+	const char *want = getenv(var);
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	if (!want || !*want)
+		return -1;
+	if (!strcmp(want, v0) || !strcmp(want, v1))
+		return !strcmp(want, v1);
+	fprintf(stderr, "libmont: %s=%s is not %s or %s; timing both\n", var, want, v0, v1);
+	return -1;
+}
+
+/* faster_of: 0 or 1, whichever of run(ctx, 0) and run(ctx, 1) takes less
+ * time: the best of five alternating timings of each. The monotonic clock
+ * is fine-grained everywhere (a thread's CPU time is not under
+ * mingw-w64); a run preempted loses one of its five. The choices timed so
+ * are between kernels that give the same results in constant time, on
+ * public inputs: only the speed depends on them. */
+static int faster_of(void (*run)(void *ctx, int which), void *ctx)
+{
+	double best[2] = {1e300, 1e300};
+
+	for (int r = 0; r < 5; r++)
+		for (int w = 0; w < 2; w++) {
+			struct timespec t0, t1;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			run(ctx, w);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			double t = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+			if (t < best[w])
+				best[w] = t;
+		}
+	return best[1] < best[0];
+}
+
+/* Odd-looking public limbs for the timings: v_j below 2^bits. */
+static uint64_t filler(size_t j, unsigned bits)
+{
+	return (UINT64_C(0x9e3779b97f4a7c15) * (j + 1)) >> (64 - bits);
+}
+#endif
+
+#ifdef MONT_HAVE_ADX
+/* 16 chained 2048-bit squares of x mod n with the kernel of 16-limb
+ * (which 0) or 8-limb blocks (1). */
+struct sqr_timing { uint64_t x[32], n[32], n0; };
+static void time_sqr(void *ctx, int which)
+{
+	struct sqr_timing *t = ctx;
+
 	for (int i = 0; i < 16; i++)
-		sqr(x, x, n, n0, 32);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-	return (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+		(which ? montk_sqr_adx8 : montk_sqr_adx)(t->x, t->x, t->n, t->n0, 32);
 }
 
 /* adx_sqr_choose: sets adx_sqr_kernel once (the CPU runs ADX: the adx
  * and ifma backends need it, and init() has read cpu). With
  * MONT_ADX_SQR=16 or 8 the kernel of those blocks; otherwise the faster
- * of the two on a 2048-bit square (the best of five alternating runs of
- * 16 chained calls, about 0.2 ms). Both are constant time and give the
- * same results: the choice changes only the speed. */
+ * of the two on a 2048-bit square (faster_of: about 0.2 ms). */
 static void adx_sqr_choose(void)
 {
-	const char *want = getenv("MONT_ADX_SQR");
-	uint64_t n[32], x[32];
-	double best[2] = {1e300, 1e300};
+	int which = env_choice("MONT_ADX_SQR", "16", "8");
+	struct sqr_timing t;
 
-	if (want && *want) {
-		if (!strcmp(want, "16") || !strcmp(want, "8")) {
-			adx_sqr_kernel = want[0] == '8' ? montk_sqr_adx8 : montk_sqr_adx;
-			return;
+	if (which < 0) {
+		/* an odd 2048-bit modulus with its top bit set, x < n */
+		for (size_t i = 0; i < 32; i++) {
+			t.n[i] = filler(i, 64);
+			t.x[i] = t.n[i] >> 1;
 		}
-		fprintf(stderr, "libmont: MONT_ADX_SQR=%s is not 16 or 8; timing both\n", want);
+		t.n[0] |= 1;
+		t.n[31] |= UINT64_C(1) << 63;
+		t.x[31] = t.n[31] >> 1;
+		t.n0 = mont_n0(t.n[0]);
+		which = faster_of(time_sqr, &t);
 	}
-	/* a fixed odd 2048-bit modulus with its top bit set, x < n */
-	for (size_t i = 0; i < 32; i++) {
-		n[i] = UINT64_C(0x9e3779b97f4a7c15) * (i + 1);
-		x[i] = n[i] >> 1;
-	}
-	n[0] |= 1;
-	n[31] |= UINT64_C(1) << 63;
-	x[31] = n[31] >> 1;
-	const uint64_t n0 = mont_n0(n[0]);
-	for (int run = 0; run < 5; run++)
-		for (int k = 0; k < 2; k++) {
-			double t = time16(k ? montk_sqr_adx8 : montk_sqr_adx, x, n, n0);
-			if (t < best[k])
-				best[k] = t;
-		}
-	adx_sqr_kernel = best[1] < best[0] ? montk_sqr_adx8 : montk_sqr_adx;
+	adx_sqr_kernel = which ? montk_sqr_adx8 : montk_sqr_adx;
 }
 #endif
 
@@ -349,6 +382,87 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 #endif
 }
 
+#ifdef MONT_HAVE_IFMA
+/* Whether mont_modexp works modulo n' (k->one_f), by one_f's register
+ * count and whether k->one takes one fewer: 0 not yet measured, 1 modulo
+ * n, 2 modulo n'. The first measurement stored stays. */
+static _Atomic unsigned char nprime_chosen[MONTK_IFMA_X1F_KMAX][2];
+static int nprime_want = -1;	/* MONT_IFMA_NPRIME: 0, 1, or -1 (measure) */
+static pthread_once_t nprime_once = PTHREAD_ONCE_INIT;
+
+static void nprime_read(void)
+{
+	nprime_want = env_choice("MONT_IFMA_NPRIME", "0", "1");
+}
+
+/* 16 chained squares x = x*x/R with k->one modulo n at L limbs (which 0)
+ * or k->one_f modulo n' at lf (1). */
+struct amm_timing {
+	const struct mont_ifma *k;
+	uint64_t k0;
+	_Alignas(64) uint64_t x[2][8 * MONTK_IFMA_X1F_KMAX], n[2][8 * MONTK_IFMA_X1F_KMAX];
+};
+static void time_amm(void *ctx, int which)
+{
+	struct amm_timing *t = ctx;
+	mont_amm_fn *f = which ? t->k->one_f : t->k->one;
+	uint64_t *x = t->x[which];
+
+	for (int i = 0; i < 16; i++)
+		f(x, x, x, t->n[which], which ? 1 : t->k0, which ? t->k->lf : t->k->L);
+}
+
+/* nprime_faster: whether k->one_f modulo n' squares faster than k->one
+ * modulo n, on public limbs of the sizes they take (faster_of). */
+static int nprime_faster(const struct mont_ifma *k)
+{
+	struct amm_timing t = {.k = k};
+	const size_t L[2] = {k->L, k->lf};
+
+	for (int w = 0; w < 2; w++) {
+		for (size_t j = 0; j < L[w]; j++)
+			t.n[w][j] = filler(j, 52);
+		t.n[w][L[w] - 1] >>= 3;		/* 4n <= R */
+		memcpy(t.x[w], t.n[w], L[w] * sizeof t.x[w][0]);
+		t.x[w][L[w] - 1] >>= 1;		/* x < 2n */
+	}
+	t.n[0][0] |= 1;
+	t.n[1][0] = (UINT64_C(1) << 52) - 1;	/* n' = -1 mod 2^52 */
+	t.k0 = mont_n0(t.n[0][0]) & ((UINT64_C(1) << 52) - 1);
+	return faster_of(time_amm, &t);
+}
+#endif
+
+void mont_ifma_choose(struct mont_ifma *k)
+{
+#ifdef MONT_HAVE_IFMA
+	if (!k->one_f)
+		return;
+	pthread_once(&nprime_once, nprime_read);
+	const size_t kf = k->span / MONTK_IFMA_LANES;
+	const size_t k1 = (k->L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
+	int use = nprime_want;
+	if (use < 0) {
+		_Atomic unsigned char *c = &nprime_chosen[kf - 1][k1 < kf];
+		unsigned char v = atomic_load_explicit(c, memory_order_relaxed);
+		if (!v) {
+			unsigned char none = 0;
+			v = (unsigned char)(1 + nprime_faster(k));
+			if (!atomic_compare_exchange_strong(c, &none, v))
+				v = none;
+		}
+		use = v - 1;
+	}
+	if (!use) {
+		k->one_f = k->one_lf = NULL;
+		k->lf = 0;
+		k->span = k1 * MONTK_IFMA_LANES;
+	}
+#else
+	(void)k;
+#endif
+}
+
 /* The IFMA exponentiation wins from these sizes (num, 64-bit limbs) up to
  * MONTK_IFMA_MAX_NUM; below them adx runs. Measured against adx on this
  * machine kind (2 vCPUs of a shared KVM guest, AVX-512 IFMA), us per
@@ -381,7 +495,10 @@ int mont_ifma_for(size_t num, int ways, struct mont_ifma *out)
 	if (!atomic_load_explicit(&active, memory_order_relaxed)->ifma ||
 	    num < (ways == 2 ? IFMA2_MIN_NUM : IFMA_MIN_NUM))
 		return 0;
-	return mont_ifma_kernel(num, ways, out);
+	if (!mont_ifma_kernel(num, ways, out))
+		return 0;
+	mont_ifma_choose(out);
+	return 1;
 }
 
 /* The 8-lane IFMA exponentiation costs the same for any count: it wins

@@ -110,6 +110,12 @@ int mont_ifma_for(size_t num, int ways, struct mont_ifma *out);
 /* The kernels for num limbs whatever the backend and the size's speed (0:
  * none: not built, or num past their contract); the tests use it alone. */
 int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out);
+/* mont_ifma_choose: keeps k's product modulo n' (k->one_f, from
+ * mont_ifma_kernel) only where MONT_IFMA_NPRIME=1 or, unset, where it
+ * measured faster than k->one modulo n on this core (once per register
+ * count, at the first exponentiation of such a size); otherwise k holds n's
+ * kernel alone (one_f NULL, span for L). mont_ifma_for applies it. */
+void mont_ifma_choose(struct mont_ifma *k);
 /* The blocks of the ADX squaring mont_sqr and the adx backend run: 16
  * (montk_sqr_adx) or 8 (montk_sqr_adx8), as MONT_ADX_SQR says or the
  * faster measured at the first ADX squaring; 0 where the CPU runs no ADX. */

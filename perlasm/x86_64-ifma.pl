@@ -170,8 +170,11 @@ my $X2P_KMAX = 12;
 # (31) 127.5 against 152.1 at 30, K=5 (41) 173.4 and K=6 (41) 187.0
 # against 207.2 at 40 (K=5); mont_modexp (montbench, interleaved) 1536
 # bits 261 us against 292-299, 2048 461 against 516-528. On Intel
-# (Emerald Rapids) K=4 measured 151-160 against 165-171 alone but no
-# faster in mont_modexp, and K=5 and 6 slower, when X1F_KMAX was 3 there.
+# Emerald Rapids (family 6 model 207, mont-harness `time2`, three
+# alternating runs) n' wins in the same registers (1536 bits 370-398 us
+# against 424-448, 1792 555 against 611-643) and loses in one more (2048:
+# 823-825 against 784-826), so mont/dispatch.c times both once per
+# register count and keeps the faster (mont_ifma_choose).
 my $X1F_KMAX = 6;
 # Packed pair squares (amm_sqr) for K = X2PSQR_KMIN..X2PSQR_KMAX, where
 # they beat the packed product (measured: see amm_sqr).

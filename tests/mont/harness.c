@@ -37,6 +37,8 @@
  *                                        SPAN square" with its pair square),
  *                                        "one L SPAN" (then " prime LF" when
  *                                        modexp works modulo n*mu), or "none"
+ *   ifmafor NUM WAYS                  -> the same for the kernels mont_ifma_for
+ *                                        picks (backend, crossover, n' choice)
  *   dudect WHAT NUM SAMPLES SEED      -> "T COUNT": the largest |t| of Welch's
  *                                        t-test between fixed and random
  *                                        secret inputs (see dudect() below);
@@ -700,14 +702,15 @@ static void do_time_batch(const char *cmd)
 	printf("%.0f %.0f\n", best[0], best[1]);
 }
 
-/* kernel NUM WAYS: which IFMA kernels serve num limbs, ways at once. */
+/* kernel NUM WAYS: which IFMA kernels serve num limbs, ways at once
+ * (mont_ifma_kernel); ifmafor NUM WAYS: which mont_modexp/mont_modexp2 run
+ * (mont_ifma_for: the backend, the crossover, the n' choice). */
 static void do_kernel(const char *cmd)
 {
 	size_t num = parse_size(word());
 	int ways = (int)parse_size(word());
 	struct mont_ifma k;
-	(void)cmd;
-	if (!mont_ifma_kernel(num, ways, &k))
+	if (!(strcmp(cmd, "kernel") ? mont_ifma_for : mont_ifma_kernel)(num, ways, &k))
 		puts("none");
 	else
 		printf("%s %zu %zu%s%.0zu%s\n", k.two ? "packed" : "one", k.L, k.span,
@@ -855,7 +858,7 @@ static const struct {
 	{"select", do_select}, {"backend", do_backend}, {"adxsqr", do_adxsqr}, {"n0", do_n0},
 	{"mul", do_mul}, {"sqr", do_mul}, {"mulalias", do_mul}, {"sqralias", do_mul},
 	{"modexp", do_modexp}, {"modexp2", do_modexp2}, {"modexp2-alias", do_modexp2},
-	{"ifma", do_ifma}, {"ifma2", do_ifma}, {"kernel", do_kernel}, {"dudect", do_dudect},
+	{"ifma", do_ifma}, {"ifma2", do_ifma}, {"kernel", do_kernel}, {"ifmafor", do_kernel}, {"dudect", do_dudect},
 	{"time2", do_time2},
 	{"modexp-alias", do_modexp_alias}, {"modexp-null", do_modexp_null}, {"modexp-bad", do_modexp_bad},
 	{"batch", do_batch}, {"batch-err", do_batch_err}, {"batch-path", do_batch_path},

@@ -91,10 +91,11 @@ def test_pair_square_where_it_was_built(ifma):
 
 
 def test_prime_kernels_where_they_win(ifma):
-    """mont_modexp works modulo n' = n*mu (n' = -1 mod 2^52, 52 bits more)
-    wherever n' fits 6 registers (up to 2432 bits), in a register more than
-    n where it needs one (the span grows with it: 1216 to 1536 bits, 2048);
-    past that, and every pair, take n itself."""
+    """The kernels offer a product modulo n' = n*mu (n' = -1 mod 2^52, 52
+    bits more) wherever n' fits 6 registers (up to 2432 bits), in a
+    register more than n where it needs one (the span grows with it: 1216
+    to 1536 bits, 2048); past that, and every pair, n itself (whether
+    mont_modexp takes it: test_prime_choice_*)."""
     nums = (1, 9, 16, 18, 19, 24, 32, 38, 39, 64)
     out, err = ifma.run([f"kernel {num} 1" for num in nums] + ["kernel 16 2"])
     assert err == ""
@@ -106,6 +107,49 @@ def test_prime_kernels_where_they_win(ifma):
         assert line == f"one {L} {span}" + (f" prime {lf}" if prime else ""), (num, line)
     assert [num for num, line in zip(nums, out) if "prime" in line] == [1, 9, 16, 18, 19, 24, 32, 38]
     assert out[-1] == "packed 20 20"
+
+
+def kernel_lines(num, prime):
+    """The harness's line for one product of num limbs, modulo n' or n."""
+    L, lf = -(-(64 * num + 2) // 52), -(-(64 * num + 54) // 52)
+    return f"one {L} {8 * -(-lf // 8)} prime {lf}" if prime else f"one {L} {8 * -(-L // 8)}"
+
+
+@pytest.mark.parametrize("want", ["1", "0"])
+def test_prime_choice_fixed(ifma, rng, want):
+    """MONT_IFMA_NPRIME=1 keeps n' wherever the kernels have it, =0 never
+    (below 9 limbs adx runs: none); mont_modexp is right either way."""
+    nums = (8, 9, 16, 18, 24, 28, 32, 36, 38, 39)
+    env = {"MONT_BACKEND": "ifma", "MONT_IFMA_NPRIME": want}
+    out, err = ifma.run([f"ifmafor {num} 1" for num in nums], env=env)
+    assert err == ""
+    for num, line in zip(nums, out):
+        L = -(-(64 * num + 54) // 52)
+        want_line = "none" if num < 9 else kernel_lines(num, want == "1" and L <= 48)
+        assert line == want_line, (num, line)
+    cmds, expect = [], []
+    for num in (9, 16, 24, 32, 38):
+        for n in (random_modulus(rng, num), (1 << (64 * num)) - 1):
+            base, e = rng.randrange(n), rng.getrandbits(64 * num)
+            cmds.append(f"modexp {num} {n:x} {base:x} {num} {e:x}")
+            expect.append(f"0 {pow(base, e, n):x}")
+    out, err = ifma.run(cmds, env=env)
+    assert err == "" and out == expect
+
+
+def test_prime_choice_measured(ifma):
+    """Unset, n' or n is measured once per register count and kept for the
+    process (36 and 37 limbs share theirs: 6 registers either way); any
+    other value is named on stderr, once, and measured."""
+    cmds = ["ifmafor 32 1", "ifmafor 36 1", "ifmafor 32 1", "ifmafor 37 1"]
+    for env, err_want in (({}, ""),
+                          ({"MONT_IFMA_NPRIME": "yes"},
+                           "libmont: MONT_IFMA_NPRIME=yes is not 0 or 1; timing both\n")):
+        out, err = ifma.run(cmds, env={"MONT_BACKEND": "ifma", **env})
+        assert err == err_want
+        assert out[0] in (kernel_lines(32, 1), kernel_lines(32, 0)) and out[2] == out[0]
+        assert out[1] in (kernel_lines(36, 1), kernel_lines(36, 0))
+        assert out[3] == kernel_lines(37, out[1].endswith(" prime 46"))
 
 
 def test_no_kernel_past_the_contract(ifma):
