@@ -217,9 +217,10 @@ void amm_run(void *p, enum op op, unsigned long it)
 	struct amm *s = p;
 	const uint64_t *by = op == OP_SQR ? s->x : s->b;
 	mont_amm2_fn *two = op == OP_SQR && s->k.sqr2 ? s->k.sqr2 : s->k.two;
+	mont_amm_fn *one = op == OP_SQR && s->k.sqr1 && !s->k.one_f ? s->k.sqr1 : s->fn;
 	while (it--) {
 		if (s->ways == 1)
-			s->fn(s->x, s->x, by, s->n, s->k0[0], s->L);
+			one(s->x, s->x, by, s->n, s->k0[0], s->L);
 		else
 			two(s->x, s->x, by, s->n, s->k0, s->L);
 		s->steps++;
@@ -357,19 +358,22 @@ int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
 	static const struct montk_ifma_count x1f[] = MONTK_IFMA_X1F_COUNTS;
 	static const struct montk_ifma_count x2p[] = MONTK_IFMA_X2P_COUNTS;
 	static const struct montk_ifma_count x2psqr[] = MONTK_IFMA_X2PSQR_COUNTS;
+	static const struct montk_ifma_count x1sqr[] = MONTK_IFMA_X1SQR_COUNTS;
 	const int ways = !strcmp(name, "amm52x2") ? 2 : 1;
 	const struct montk_ifma_count *c;
 	struct mont_ifma k;
 	if (!is_ifma(name) || !amm_has(op) || !mont_ifma_kernel(num, ways, &k)
 	    || !(ways == 1 ? k.one != NULL : k.two != NULL))
 		return 0;
+	mont_ifma_choose(&k);	/* as amm_new */
 	/* the kernel amm_run times, at its L */
 	if (ways == 2) {
 		const size_t K = k.span / MONTK_IFMA_X2P_LANES;
 		c = op == OP_SQR && k.sqr2 ? &x2psqr[K - MONTK_IFMA_X2PSQR_KMIN] : &x2p[K - 1];
 	} else {
 		const size_t K = k.span / MONTK_IFMA_LANES;
-		c = k.one_f ? &x1f[K - 1] : &x1[K - 1];
+		c = k.one_f ? &x1f[K - 1] : op == OP_SQR && k.sqr1 ? &x1sqr[K - MONTK_IFMA_X1SQR_KMIN]
+		    : &x1[K - 1];
 	}
 	const size_t L = ways == 1 && k.one_f ? k.lf : k.L;
 	*madd = c->madd[0] + (L - c->peeled) * c->madd[1] + c->madd[2];

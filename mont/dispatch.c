@@ -331,17 +331,13 @@ static void ifma_gather(uint64_t *out, const uint64_t *table, size_t width,
 }
 #endif
 
-#ifdef MONT_HAVE_IFMA
-/* The packed pair square of K registers per number, or NULL where the
- * packed product squares faster (perlasm/x86_64-ifma.pl, X2PSQR_KMIN). */
-static mont_amm2_fn *x2psqr(size_t K)
-{
-	static mont_amm2_fn *const sqr[] = MONTK_IFMA_X2PSQR;
-
-	return K >= MONTK_IFMA_X2PSQR_KMIN && K <= MONTK_IFMA_X2PSQR_KMAX ?
-	       sqr[K - MONTK_IFMA_X2PSQR_KMIN] : NULL;
-}
-#endif
+/* SQUARE(table, K): the square of K registers from the generator's
+ * table MONTK_IFMA_<table> (kernels for K = <table>_KMIN..<table>_KMAX:
+ * where they beat the product, perlasm/x86_64-ifma.pl), or NULL: the
+ * product squares. */
+#define SQUARE(table, K) \
+	((K) >= MONTK_IFMA_##table##_KMIN && (K) <= MONTK_IFMA_##table##_KMAX ? \
+	 table##_fns[(K) - MONTK_IFMA_##table##_KMIN] : NULL)
 
 int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 {
@@ -349,6 +345,8 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 	static mont_amm_fn *const one[] = MONTK_IFMA_X1;
 	static mont_amm2_fn *const two[] = MONTK_IFMA_X2P;
 	static mont_amm_fn *const one_f[] = MONTK_IFMA_X1F;
+	static mont_amm_fn *const X1SQR_fns[] = MONTK_IFMA_X1SQR;
+	static mont_amm2_fn *const X2PSQR_fns[] = MONTK_IFMA_X2PSQR;
 	/* 52-bit limbs for 64 num + 2 bits (4n <= R); lf for n*mu, 52 bits more */
 	const size_t L = (64 * num + 2 + 51) / 52, lf = (64 * num + 54 + 51) / 52;
 	const size_t k1 = (L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
@@ -359,11 +357,11 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2P_KMAX) {
 		*out = (struct mont_ifma){.two = two[k2 - 1], .L = L, .span = k2 * MONTK_IFMA_X2P_LANES,
-		                          .gather = ifma_gather, .sqr2 = x2psqr(k2)};
+		                          .gather = ifma_gather, .sqr2 = SQUARE(X2PSQR, k2)};
 		return 1;
 	}
 	*out = (struct mont_ifma){.one = one[k1 - 1], .L = L, .span = k1 * MONTK_IFMA_LANES,
-	                          .gather = ifma_gather};
+	                          .gather = ifma_gather, .sqr1 = SQUARE(X1SQR, k1)};
 	/* the n' kernels where there are some, in a register more where lf
 	 * needs it (the span then too: see the generator) */
 	const size_t kf = (lf + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;

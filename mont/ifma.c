@@ -166,13 +166,19 @@ static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
 	return wnum;
 }
 
-/* r = a*a/R for every way: the pair square where there is one. */
+/* r = a*a/R for every way: the pair square, or the single one (modulo n
+ * at L limbs) for each way, where there is one. */
 static void asqr(const struct run *s, uint64_t *r, const uint64_t *a)
 {
-	if (s->ways == 2 && s->k->sqr2)
+	if (s->ways == 2 && s->k->sqr2) {
 		s->k->sqr2(r, a, a, s->n, s->k0, s->L);
-	else
+	} else if (!s->k->two && s->k->sqr1 && s->one == s->k->one) {
+		for (int i = 0; i < s->ways; i++)
+			s->k->sqr1(r + i * s->span, a + i * s->span, a + i * s->span,
+			           s->n + i * s->span, s->k0[i], s->L);
+	} else {
 		amm(s, r, a, a);
+	}
 }
 
 void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,

@@ -101,6 +101,8 @@ struct mont_ifma {
 	mont_amm_fn *one_lf;	/* with one_f: one's product mod n at lf limbs */
 	size_t lf;
 	mont_amm2_fn *sqr2;	/* two's a*a (called with b = a), or NULL: two */
+	mont_amm_fn *sqr1;	/* one's a*a at L (called with b = a), or NULL: one;
+				 * with two NULL, for each way */
 };
 
 /* 1 and *out set when mont_modexp (ways 1) or mont_modexp2 (ways 2) of

@@ -22,6 +22,9 @@
 #                                       "Packed pairs" below)
 #   montk_sqr52x2p_K(r, a, a, n, k0, L) the pair's a*a, each a_i a_j once
 #                                       (amm_sqr; b must be a)
+#   montk_ams52_K(r, a, a, n, k0, L)    montk_amm52_K's a*a, the products
+#                                       of different 8-limb blocks once
+#                                       (ams_fast; b must be a)
 # with K vector registers of 8 limbs per number (4 of each of a pair), of
 # which the first L are the number's (8K-7 <= L <= 8K, 4K-3 <= L <= 4K
 # packed: the row loop runs L times, so 1024-bit numbers take 20 rows, not
@@ -176,6 +179,10 @@ my $X2P_KMAX = 12;
 # 823-825 against 784-826), so mont/dispatch.c times both once per
 # register count and keeps the faster (mont_ifma_choose).
 my $X1F_KMAX = 6;
+# Single squares (ams_fast) for K = X1SQR_KMIN..X1SQR_KMAX: the direct
+# rows, a in registers (see ams_fast).
+my $X1SQR_KMIN = 7;
+my $X1SQR_KMAX = 10;
 # Packed pair squares (amm_sqr) for K = X2PSQR_KMIN..X2PSQR_KMAX, where
 # they beat the packed product (measured: see amm_sqr).
 my $X2PSQR_KMIN = 7;
@@ -444,6 +451,8 @@ EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X1F_COUNTS {" . join(', ', map { $row->("montk_amm52f_$_") } 1 .. $X1F_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n"
+	     . "#define MONTK_IFMA_X1SQR_COUNTS {"
+	     . join(', ', map { $row->("montk_ams52_$_") } $X1SQR_KMIN .. $X1SQR_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X2PSQR_COUNTS {"
 	     . join(', ', map { $row->("montk_sqr52x2p_$_") } $X2PSQR_KMIN .. $X2PSQR_KMAX) . "}\n";
 }
@@ -528,6 +537,7 @@ sub fast_first_row {
 	my ($K, $B, $A) = @$g{qw(K B A)};
 	my $s = fast_np_copy($g);
 	$s .= "\tvmovdqu64\t" . 64 * $_ . "(%rsi)," . zmm($g->{AR}[$_]) . "\n" for $g->{AR} ? 0 .. $K - 1 : ();
+	$s .= $g->{x_init} // '';	# the square's multiplicands (ams_fast)
 	$s .= "\t# acc = lo(a*b_0); the first m and c\n" . fast_b($g, 0, $B);
 	$s .= vclear($A->[$_]) . "\tvpmadd52luq\t" . fast_a($g, $_) . "," . zmm($B)
 	    . "," . zmm($A->[$_]) . "\n" for 0 .. $K - 1;
@@ -581,11 +591,19 @@ sub fast_row_ab {
 	$r .= fast_b($g, 8 * $g->{ways}, $BN) unless $last;
 	$r .= fast_shift($g);
 	for my $j (0 .. $K - 1) {
-		my $aj = fast_a($g, $j);
+		# the multiplicands of hi(.*b_i) and lo(.*b_{i+1}): a's register j,
+		# or what the square's rows take there (undef: 0, no product)
+		my ($hi, $lo) = $g->{ops} ? $g->{ops}->($j) : (fast_a($g, $j)) x 2;
+		$lo = undef if $last;
+		unless (defined $hi || defined $lo) {	# T, H, U must start at 0
+			die "$g->{name}: a register without products needs direct rows\n" unless $g->{direct};
+			$r .= "\tvpaddq\t" . zmm($g->{C}) . "," . zmm($a[0]) . "," . zmm($a[0]) . "{%k1}\n" unless $j;
+			next;
+		}
 		my $to = $g->{direct} ? $a[$j] : !$j ? $g->{H} : $g->{friendly} ? $g->{U}[$j] : $T;
 		$r .= vclear($to) unless $to == $a[$j];
-		$r .= "\tvpmadd52huq\t$aj," . zmm($B) . "," . zmm($to) . "\n";
-		$r .= "\tvpmadd52luq\t$aj," . zmm($BN) . "," . zmm($to) . "\n" unless $last;
+		$r .= "\tvpmadd52huq\t$hi," . zmm($B) . "," . zmm($to) . "\n" if defined $hi;
+		$r .= "\tvpmadd52luq\t$lo," . zmm($BN) . "," . zmm($to) . "\n" if defined $lo;
 		$r .= "\tvpaddq\t" . zmm($g->{C}) . "," . zmm($to) . "," . zmm($to) . "{%k1}\n"
 			if $to == $a[0];
 		$r .= "\tvpaddq\t" . zmm($T) . "," . zmm($a[$j]) . "," . zmm($a[$j]) . "\n" if $to == $T;
@@ -648,6 +666,95 @@ sub fast_exit {
 	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1], @{ $g->{AR} // [] };
 	return $s . "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
+}
+
+# Single squares: montk_ams52_K(r, a, a, n, k0, L), the contract of
+# montk_amm52_K with b = a, for the direct rows (K >= X1_DIRECT_KMIN: see
+# fast_regs). a^2 = sum_B A_B (A_B + 2 A_>B), with A_B register B of a
+# (its limbs 8B..8B+7) and A_>B the registers above: the rows of block B
+# (i = 8B..8B+7, b_i = a_i) multiply b_i by 0 in the registers below B
+# (their products dropped: every a_i a_j with i, j in different blocks
+# is taken once, doubled), by A_B in register B, and by 2 A_>B in the
+# registers above, written in radix 2^52: x_j = (2 a_j mod 2^52) +
+# (a_{j-1} >> 51), but for its lowest limb 8B+8, which takes no carry in
+# from below (x'_B+1 = x_B+1 without it). The multiplicands change only
+# between blocks, so they live in a's registers (AR): at block B, AR_B =
+# A_B, AR_B+1 = x'_B+1, the rest x; x' on the stack. A block's last row
+# (hi(.*b_i), lo(.*b_{i+1}) with i+1 in the next block) takes hi with
+# this block's and lo with the next one's, A_B+1 and x'_B+2 as memory
+# operands, then AR moves on. So each row of block B makes 2B products of
+# a fewer: 8K(K+1) in all at L = 8K instead of 16K^2, beside the 16K^2 of
+# n*m (4096 bits, K = 10 at L = 79: 2537 VPMADD52 against 3239, 22%
+# fewer). 2a < R (a < 2n <= R/2): x fits L limbs. A limb takes at most
+# as many products as in the product, so the bound of the product kernels
+# holds. Measured on Intel Emerald Rapids (family 6 model 207), ns per
+# call, chained, best of 9 x 5000, pinned, three runs: K = 7 (L 56)
+# 507-532 against 575-607 for montk_amm52_7, K = 8 595-638 against
+# 670-740, K = 9 755-774 against 852-876, K = 10 863-906 against
+# 995-1023; mont_modexp (montbench, three alternating runs) 3072 bits
+# 2406-2474 us against 2624-3349, 4096 4611-4683 against 5148-5409.
+# Below K = 7 the rows are not direct (the products through T and H):
+# the blocks there would save at most 2-5% (measured with the products
+# of the registers below B dropped, results wrong, at K = 3 and 5).
+sub ams_fast {
+	my ($K) = @_;
+	my $g = fast_regs($K, 1, 0);
+	my $AR = $g->{AR};
+	$g->{name} = "montk_ams52_$K";
+	die "$g->{name}: needs direct rows and a in registers\n" unless $g->{direct} && $AR;
+	my $xp = sub { 64 * ($K + $_[0] - 1) . "(%r10)" };	# x'_r, past n'
+	my $l = ".L$g->{name}";
+	# x and x' from a's registers: S = a >> 51 (the carry 2a_j gives), one
+	# lane up (the register below's top lane into lane 0 for x, 0 for x')
+	my ($S0, $S1, $D, $Y) = @$g{qw(T H XB BN)};
+	my $x = "\t# x_j = (2a_j mod 2^52) + (a_{j-1} >> 51) in AR 2.., x' (no carry into limb 8r) on the stack; AR_1 = x'_1\n"
+	      . "\tvpsrlq\t\$51," . zmm($AR->[0]) . "," . zmm($S0) . "\n";
+	for my $r (1 .. $K - 1) {
+		my ($Sp, $Sc) = $r % 2 ? ($S0, $S1) : ($S1, $S0);
+		$x .= "\tvpsrlq\t\$51," . zmm($AR->[$r]) . "," . zmm($Sc) . "\n"
+		    . "\tvpaddq\t" . zmm($AR->[$r]) . "," . zmm($AR->[$r]) . "," . zmm($D) . "\n"
+		    . "\tvpandq\t" . zmm($g->{MASK}) . "," . zmm($D) . "," . zmm($D) . "\n"
+		    . "\tvalignq\t\$7," . zmm($g->{ZERO}) . "," . zmm($Sc) . "," . zmm($Y) . "\n"
+		    . "\tvpaddq\t" . zmm($Y) . "," . zmm($D) . "," . zmm($r == 1 ? $AR->[1] : $Y) . "\n"
+		    . "\tvmovdqu64\t" . zmm($r == 1 ? $AR->[1] : $Y) . "," . $xp->($r) . "\n";
+		$x .= "\tvalignq\t\$7," . zmm($Sp) . "," . zmm($Sc) . "," . zmm($Y) . "\n"
+		    . "\tvpaddq\t" . zmm($Y) . "," . zmm($D) . "," . zmm($AR->[$r]) . "\n" if $r > 1;
+	}
+	$g->{x_init} = $x;
+	$g->{frame} += 64 * ($K - 1);
+	# the multiplicands of register j's hi and lo products in block B's rows
+	$g->{ops} = sub {
+		my ($j) = @_;
+		my ($B, $edge) = @$g{qw(block edge)};
+		return if $j < $B;
+		my $r = zmm($AR->[$j]);
+		return ($r, $r) unless $edge;
+		return ($r, undef) if $j == $B;
+		return ($r, 64 * $j . "(%rsi)") if $j == $B + 1;
+		return ($r, $xp->($j)) if $j == $B + 2;
+		return ($r, $r);
+	};
+	my $next = "\tlea\t8(%rdx),%rdx\n";
+	my $pre = fast_entry($g) . fast_first_row($g);
+	my ($code, $count) = ($pre, $pre);
+	for my $B (0 .. $K - 2) {
+		@$g{qw(block edge)} = ($B, 0);
+		my $body = fast_row($g, 0) . $next;
+		$g->{edge} = 1;
+		my $edge = "\t# the last row of block $B, then block " . ($B + 1) . "'s multiplicands\n" . fast_row($g, 0) . $next
+		         . "\tvmovdqu64\t" . 64 * ($B + 1) . "(%rsi)," . zmm($AR->[$B + 1]) . "\n";
+		$edge .= "\tvmovdqu64\t" . $xp->($B + 2) . "," . zmm($AR->[$B + 2]) . "\n" if $B + 2 < $K;
+		$code .= "\tmov\t\$7,%r11d\t\t\t# block $B: rows 8B..8B+6\n${l}_$B:\n" . $body
+		       . "\tdec\t%r11d\n\tjnz\t${l}_$B\n" . $edge;
+		$count .= "\tmov\t\$7,%r11d\n" . ($body . "\tdec\t%r11d\n\tjnz\tx\n") x 7 . $edge;
+	}
+	@$g{qw(block edge)} = ($K - 1, 0);
+	my $skip = "\tsub\t\$" . (8 * $K - 7) . ",%r9d\t\t# the last block: L - 8K + 7 rows before the last\n"
+	         . "\tjz\t${l}_end\n";
+	my $row = fast_row($g, 0) . $next . "\tdec\t%r9d\n\tjnz\t${l}_last\n";
+	my $post = "\t# the last row\n" . fast_row($g, 1) . fast_exit($g);
+	tally($g->{name}, $count . $skip, $row, $post, 8 * $K - 7);
+	return $code . $skip . "${l}_last:\n" . $row . "${l}_end:\n" . $post;
 }
 
 # Packed pair squares: montk_sqr52x2p_K(r, a, a, n, k0, L), the contract
@@ -856,6 +963,17 @@ sub gather {
 	return $s;
 }
 
+# The header's lines for the squares MONTK_IFMA_$tab (kernels $name_K of
+# type $type, K = $kmin..$kmax): $what, $once taken once, doubled.
+sub squares {
+	my ($tab, $name, $type, $kmin, $kmax, $what, $once) = @_;
+	my @k = map { "${name}_$_" } $kmin .. $kmax;
+	return "/* ${name}_K(r, a, a, n, k0, L): $what (b must be a; only a is read),\n"
+	     . " * K = MONTK_IFMA_${tab}_KMIN..MONTK_IFMA_${tab}_KMAX:\n * $once once, doubled. */\n"
+	     . "#define MONTK_IFMA_${tab}_KMIN $kmin\n#define MONTK_IFMA_${tab}_KMAX $kmax\n"
+	     . "$type " . join(', ', @k) . ";\n#define MONTK_IFMA_$tab {" . join(', ', @k) . "}\n";
+}
+
 # The header: what the C side needs to call the kernels, and their counts.
 sub header {
 	print "/* Generated by perlasm/x86_64-ifma.pl from the caps: the IFMA kernels. */\n";
@@ -900,12 +1018,10 @@ EOT
 EOT
 	print "montk_amm2_fn " . join(', ', map { "montk_amm52x2p_$_" } 1 .. $X2P_KMAX) . ";\n";
 	print "#define MONTK_IFMA_X2P {" . join(', ', map { "montk_amm52x2p_$_" } 1 .. $X2P_KMAX) . "}\n";
-	my @sq = map { "montk_sqr52x2p_$_" } $X2PSQR_KMIN .. $X2PSQR_KMAX;
-	print "/* montk_sqr52x2p_K(r, a, a, n, k0, L): montk_amm52x2p_K's a*a for both sets\n"
-	    . " * (b must be a; only a is read), K = MONTK_IFMA_X2PSQR_KMIN..MONTK_IFMA_X2PSQR_KMAX:\n"
-	    . " * each a_i a_j once, doubled. */\n"
-	    . "#define MONTK_IFMA_X2PSQR_KMIN $X2PSQR_KMIN\n#define MONTK_IFMA_X2PSQR_KMAX $X2PSQR_KMAX\n"
-	    . "montk_amm2_fn " . join(', ', @sq) . ";\n#define MONTK_IFMA_X2PSQR {" . join(', ', @sq) . "}\n";
+	print squares("X1SQR", "montk_ams52", "montk_amm_fn", $X1SQR_KMIN, $X1SQR_KMAX,
+	              "montk_amm52_K's a*a", "each a_i a_j of different 8-limb blocks");
+	print squares("X2PSQR", "montk_sqr52x2p", "montk_amm2_fn", $X2PSQR_KMIN, $X2PSQR_KMAX,
+	              "montk_amm52x2p_K's a*a for both sets", "each a_i a_j");
 	print <<"EOT";
 /* montk_gather52_C: out = the entry idx0 of a table of `entries` entries
  * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX), the
@@ -925,6 +1041,7 @@ if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast($_, 1) : amm($_) for 1 .. $X1_KMAX;
 	$code .= amm_fast($_, 1, 1) for 1 .. $X1F_KMAX;
 	$code .= amm_fast($_, 2) for 1 .. $X2P_KMAX;
+	$code .= ams_fast($_) for $X1SQR_KMIN .. $X1SQR_KMAX;
 	$code .= amm_sqr($_) for $X2PSQR_KMIN .. $X2PSQR_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }

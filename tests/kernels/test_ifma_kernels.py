@@ -92,6 +92,10 @@ def lib(tmp_path_factory, has_ifma):
         "API void packed(int k, uint64_t *r, const uint64_t *a, const uint64_t *b,\n"
         "                const uint64_t *n, const uint64_t *k0, size_t L)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2P; t[k - 1](r, a, b, n, k0, L); }\n"
+        "API void sqr1(int k, uint64_t *r, const uint64_t *a, const uint64_t *n,\n"
+        "              uint64_t k0, size_t L)\n"
+        "{ static montk_amm_fn *const t[] = MONTK_IFMA_X1SQR;\n"
+        "  t[k - MONTK_IFMA_X1SQR_KMIN](r, a, a, n, k0, L); }\n"
         "API void sqr(int k, uint64_t *r, const uint64_t *a, const uint64_t *n,\n"
         "             const uint64_t *k0, size_t L)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2PSQR;\n"
@@ -199,28 +203,36 @@ def test_kernels_against_python(lib, alias):
 
 
 @pytest.mark.parametrize("alias", ["none", "ra"])
-def test_packed_squares_against_python(lib, alias):
-    """montk_sqr52x2p_K (b = a) at every L it takes, 4K-3..4K limbs: n from
-    near R/4 down, a up to 2n-1, the two numbers with different moduli, r
-    aliasing a or not."""
+@pytest.mark.parametrize("ways", [1, 2])
+def test_squares_against_python(lib, ways, alias):
+    """montk_ams52_K and the packed montk_sqr52x2p_K (b = a) at every L
+    they take (8K-7..8K, 4K-3..4K limbs): n from near R/4 down, a up to
+    2n-1 (every limb's bit 51 set in the all-ones edge, so 2a carries into
+    every block's first limb), a pair's two numbers with different moduli,
+    r aliasing a or not."""
     so, h = lib
-    rng = random.Random(3)
+    rng = random.Random(3 + ways)
     U64 = ctypes.c_uint64
-    lanes = h["MONTK_IFMA_X2P_LANES"]
-    assert h["MONTK_IFMA_X2PSQR_KMIN"] <= h["MONTK_IFMA_X2PSQR_KMAX"] <= h["MONTK_IFMA_X2P_KMAX"]
-    for k in range(h["MONTK_IFMA_X2PSQR_KMIN"], h["MONTK_IFMA_X2PSQR_KMAX"] + 1):
+    tab, lanes, fn = (("X1SQR", h["MONTK_IFMA_LANES"], so.sqr1) if ways == 1 else
+                      ("X2PSQR", h["MONTK_IFMA_X2P_LANES"], so.sqr))
+    kmin, kmax = h[f"MONTK_IFMA_{tab}_KMIN"], h[f"MONTK_IFMA_{tab}_KMAX"]
+    assert kmin <= kmax <= h["MONTK_IFMA_KMAX" if ways == 1 else "MONTK_IFMA_X2P_KMAX"]
+    layout = side_by_side if ways == 1 else interleaved
+    for k in range(kmin, kmax + 1):
         span = k * lanes
         for L in range(span - lanes + 1, span + 1):
             for sets in zip(cases(rng, L), reversed(cases(rng, L))):
-                a = (U64 * (2 * span))(*interleaved([s[1] for s in sets], span))
-                n = (U64 * (2 * span))(*interleaved([s[0] for s in sets], span))
-                k0 = (U64 * 2)(*[(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets])
-                r = a if alias == "ra" else (U64 * (2 * span))(*[M52] * (2 * span))
-                so.sqr(k, r, a, n, k0, L)
+                sets = sets[:ways]
+                a = (U64 * (ways * span))(*layout([s[1] for s in sets], span))
+                n = (U64 * (ways * span))(*layout([s[0] for s in sets], span))
+                k0 = [(-pow(s[0], -1, 1 << 52)) % (1 << 52) for s in sets]
+                r = a if alias == "ra" else (U64 * (ways * span))(*[M52] * (ways * span))
+                fn(k, r, a, n, U64(k0[0]) if ways == 1 else (U64 * 2)(*k0), L)
                 out = list(r)
                 for w, (nn, aa, _) in enumerate(sets):
-                    check(out[w::2][:L], nn, aa, aa, L)
-                    assert out[w::2][L:] == [0] * (span - L), "limbs past L not 0"
+                    mine = out[w::2] if ways == 2 else out
+                    check(mine[:L], nn, aa, aa, L)
+                    assert mine[L:] == [0] * (span - L), "limbs past L not 0"
 
 
 def test_gather_against_python(lib):
@@ -353,7 +365,7 @@ def test_every_flavour_assembles(has_ifma, flavour, tmp_path, generator, madds):
                        if not i.startswith("movups")})
         if not used:
             continue
-        assert re.fullmatch(r"_?montk_(amm52(x2p|f)?|sqr52x2p)_\d+", name), (name, used)
+        assert re.fullmatch(r"_?montk_(amm52(x2p|f)?|sqr52x2p|ams52)_\d+", name), (name, used)
         if flavour in ("mingw64", "nasm"):
             saved = [int(m) for i in body for m in re.findall(r"movups %xmm(\d+),0x[0-9a-f]+\(%rsp\)", i)]
             restored = [int(m) for i in body for m in re.findall(r"movups 0x[0-9a-f]+\(%rsp\),%xmm(\d+)", i)]
@@ -505,12 +517,13 @@ def test_static_check_catches_leaks():
 # ---- the generator's counts per product ----------------------------------------------
 
 def count_tables(header):
-    """MONTK_IFMA_X1_COUNTS / X1F / X2P / X2PSQR -> {kernel name: (madd[3],
+    """MONTK_IFMA_X1_COUNTS / X1F / X2P / X2PSQR / X1SQR -> {kernel name: (madd[3],
     insns[3], peeled)}."""
     out = {}
-    first = {"X2PSQR": header_ints(header)["MONTK_IFMA_X2PSQR_KMIN"]}
+    first = {t: header_ints(header)[f"MONTK_IFMA_{t}_KMIN"] for t in ("X2PSQR", "X1SQR")}
     for tab, prefix in (("X1", "montk_amm52_"), ("X1F", "montk_amm52f_"),
-                        ("X2P", "montk_amm52x2p_"), ("X2PSQR", "montk_sqr52x2p_")):
+                        ("X2P", "montk_amm52x2p_"), ("X2PSQR", "montk_sqr52x2p_"),
+                        ("X1SQR", "montk_ams52_")):
         body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
         rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d+)\}", body)
         for k, row in enumerate(rows, first.get(tab, 1)):
@@ -520,24 +533,32 @@ def count_tables(header):
 
 
 def kernel_parts(obj):
-    """objdump's instructions of each montk_amm52* and montk_sqr52* symbol, cut at the row
-    loop (from its backward jump's target to the jump): before, loop, after;
-    the alignment padding after the ret is not the kernel's."""
+    """objdump's instructions of each montk_amm52*, montk_sqr52* and montk_ams52* symbol,
+    cut at the row loop (from its last backward jump's target to the jump):
+    before, loop, after; a loop before it (a single square's blocks) counts
+    in before as often as it runs, the count moved into its counter just
+    before it; the alignment padding after the ret is not the kernel's."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(obj)], capture_output=True,
                          text=True, timeout=120, check=True).stdout
     parts = {}
-    for name, body in re.findall(r"<(montk_(?:amm|sqr)52\w*)>:\n(.*?)(?=\n\n|\Z)", out, re.S):
+    for name, body in re.findall(r"<(montk_(?:amm|sqr|ams)52\w*)>:\n(.*?)(?=\n\n|\Z)", out, re.S):
         insns = [(int(a, 16), i.strip()) for a, i in
                  re.findall(r"^\s+([0-9a-f]+):\s+(.*)$", body, re.M)]
         ret = max(n for n, (_, i) in enumerate(insns) if i == "ret")
         insns = insns[:ret + 1]
         jumps = [(n, int(i.split()[1], 16)) for n, (_, i) in enumerate(insns)
                  if i.startswith("jne")]
-        assert len(jumps) == 1, (name, jumps)
-        at, target = jumps[0]
-        start = [a for a, _ in insns].index(target)
-        parts[name] = [[i for _, i in insns[:start]], [i for _, i in insns[start:at + 1]],
-                       [i for _, i in insns[at + 1:]]]
+        assert len(jumps) == 1 or "ams52" in name, (name, jumps)
+        addrs = [a for a, _ in insns]
+        at, target = jumps[-1]
+        start = addrs.index(target)
+        before = [i for _, i in insns[:start]]
+        for j, t in jumps[:-1]:
+            first = addrs.index(t)
+            trips = re.fullmatch(r"mov\s+\$0x(\w+),%r11d", insns[first - 1][1])
+            assert trips, (name, insns[first - 1])
+            before += [i for _, i in insns[first:j + 1]] * (int(trips.group(1), 16) - 1)
+        parts[name] = [before, [i for _, i in insns[start:at + 1]], [i for _, i in insns[at + 1:]]]
     return parts
 
 
@@ -558,6 +579,14 @@ def test_counts_match_the_object(has_ifma, tmp_path):
         # K registers, and m (a packed pair's two numbers share them; none for
         # n = -1 mod 2^52, where m is X itself)
         K = int(name.rsplit("_", 1)[1])
+        if "ams52" in name:
+            # its loop: the last block's rows, whose a*b products are the top
+            # register's; per product at L = 8K, 2 (K - B) of them in each row of
+            # block B, lo and hi of n*m in every register, m
+            assert madd[1] == 2 * K + 3 and peeled == 8 * K - 7, name
+            total = madd[0] + (8 * K - peeled) * madd[1] + madd[2]
+            assert total == 8 * K * (K + 1) + 16 * K * K + 8 * K, name
+            continue
         assert madd[1] == (2 if "sqr" in name else 4) * K + ("52f_" not in name), name
         # VPMADD52 after the loop (the normalisation has none) are a row run outside
         # it; a square's first 4K-4 rows run before it, unrolled (pre's VPMADD52 are

@@ -714,7 +714,7 @@ static void do_kernel(const char *cmd)
 		puts("none");
 	else
 		printf("%s %zu %zu%s%.0zu%s\n", k.two ? "packed" : "one", k.L, k.span,
-		       k.one_f ? " prime " : "", k.lf, k.sqr2 ? " square" : "");
+		       k.one_f ? " prime " : "", k.lf, k.sqr2 || k.sqr1 ? " square" : "");
 }
 
 static void do_dudect(const char *cmd)

@@ -38,6 +38,23 @@ def barely(rng, num):
     return (1 << (64 * (num - 1))) | rng.getrandbits(64 * (num - 1)) | 1
 
 
+def single_square_ks():
+    """The K the generator built a single square montk_ams52_K for."""
+    h = kernels_header()
+    kmin, kmax = (int(re.search(rf"#define MONTK_IFMA_X1SQR_{w} (\d+)", h).group(1))
+                  for w in ("KMIN", "KMAX"))
+    return range(kmin, kmax + 1)
+
+
+def kernel_lines(num, prime):
+    """The harness's line for one product of num limbs, modulo n' or n
+    (then with its single square where one was built)."""
+    L, lf = -(-(64 * num + 2) // 52), -(-(64 * num + 54) // 52)
+    if prime:
+        return f"one {L} {8 * -(-lf // 8)} prime {lf}"
+    return f"one {L} {8 * -(-L // 8)}" + (" square" if -(-L // 8) in single_square_ks() else "")
+
+
 def test_every_size(ifma, rng):
     """16..128 limbs: the forced IFMA path where a kernel takes the size,
     and mont_modexp on the ifma backend (IFMA or adx, as dispatched)."""
@@ -90,6 +107,22 @@ def test_pair_square_where_it_was_built(ifma):
         assert line.endswith(" square") == (kmin <= K <= kmax), (num, line)
 
 
+def test_single_square_where_it_was_built(ifma):
+    """mont_modexp squares with montk_ams52_K where the generator built it
+    (the direct rows: 2560 to 4096 bits, 7 to 10 registers) and with the
+    product elsewhere; so does mont_modexp2 past the packed pairs (3072
+    bits: two single products a call)."""
+    ks = single_square_ks()
+    assert 8 in ks and 10 in ks     # 3072 and 4096 bits
+    nums = (32, 39, 40, 48, 56, 64, 65, 80)
+    out, err = ifma.run([f"kernel {num} 1" for num in nums] + ["kernel 48 2"])
+    assert err == ""
+    for num, line in zip(nums, out):
+        K = -(-(-(-(64 * num + 2) // 52)) // 8)
+        assert line.endswith(" square") == (K in ks), (num, line)
+    assert out[-1] == "one 60 64 square"
+
+
 def test_prime_kernels_where_they_win(ifma):
     """The kernels offer a product modulo n' = n*mu (n' = -1 mod 2^52, 52
     bits more) wherever n' fits 6 registers (up to 2432 bits), in a
@@ -103,16 +136,9 @@ def test_prime_kernels_where_they_win(ifma):
         L, lf = -(-(64 * num + 2) // 52), -(-(64 * num + 54) // 52)
         kf = -(-lf // 8)
         prime = kf <= 6
-        span = 8 * kf if prime else -(-L // 8) * 8
-        assert line == f"one {L} {span}" + (f" prime {lf}" if prime else ""), (num, line)
+        assert line == kernel_lines(num, prime), (num, line)
     assert [num for num, line in zip(nums, out) if "prime" in line] == [1, 9, 16, 18, 19, 24, 32, 38]
     assert out[-1] == "packed 20 20"
-
-
-def kernel_lines(num, prime):
-    """The harness's line for one product of num limbs, modulo n' or n."""
-    L, lf = -(-(64 * num + 2) // 52), -(-(64 * num + 54) // 52)
-    return f"one {L} {8 * -(-lf // 8)} prime {lf}" if prime else f"one {L} {8 * -(-L // 8)}"
 
 
 @pytest.mark.parametrize("want", ["1", "0"])
