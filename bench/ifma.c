@@ -359,6 +359,7 @@ int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
 	static const struct montk_ifma_count x2p[] = MONTK_IFMA_X2P_COUNTS;
 	static const struct montk_ifma_count x2psqr[] = MONTK_IFMA_X2PSQR_COUNTS;
 	static const struct montk_ifma_count x1sqr[] = MONTK_IFMA_X1SQR_COUNTS;
+	static const struct montk_ifma_count x2pams[] = MONTK_IFMA_X2PAMS_COUNTS;
 	const int ways = !strcmp(name, "amm52x2") ? 2 : 1;
 	const struct montk_ifma_count *c;
 	struct mont_ifma k;
@@ -369,7 +370,9 @@ int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
 	/* the kernel amm_run times, at its L */
 	if (ways == 2) {
 		const size_t K = k.span / MONTK_IFMA_X2P_LANES;
-		c = op == OP_SQR && k.sqr2 ? &x2psqr[K - MONTK_IFMA_X2PSQR_KMIN] : &x2p[K - 1];
+		c = op != OP_SQR || !k.sqr2 ? &x2p[K - 1]
+		    : K >= MONTK_IFMA_X2PSQR_KMIN ? &x2psqr[K - MONTK_IFMA_X2PSQR_KMIN]
+		    : &x2pams[K - MONTK_IFMA_X2PAMS_KMIN];
 	} else {
 		const size_t K = k.span / MONTK_IFMA_LANES;
 		c = k.one_f ? &x1f[K - 1] : op == OP_SQR && k.sqr1 ? &x1sqr[K - MONTK_IFMA_X1SQR_KMIN]

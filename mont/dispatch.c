@@ -347,6 +347,7 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 	static mont_amm_fn *const one_f[] = MONTK_IFMA_X1F;
 	static mont_amm_fn *const X1SQR_fns[] = MONTK_IFMA_X1SQR;
 	static mont_amm2_fn *const X2PSQR_fns[] = MONTK_IFMA_X2PSQR;
+	static mont_amm2_fn *const X2PAMS_fns[] = MONTK_IFMA_X2PAMS;
 	/* 52-bit limbs for 64 num + 2 bits (4n <= R); lf for n*mu, 52 bits more */
 	const size_t L = (64 * num + 2 + 51) / 52, lf = (64 * num + 54 + 51) / 52;
 	const size_t k1 = (L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
@@ -357,7 +358,9 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 
 	if (ways == 2 && k2 <= MONTK_IFMA_X2P_KMAX) {
 		*out = (struct mont_ifma){.two = two[k2 - 1], .L = L, .span = k2 * MONTK_IFMA_X2P_LANES,
-		                          .gather = ifma_gather, .sqr2 = SQUARE(X2PSQR, k2)};
+		                          .gather = ifma_gather,
+		                          .sqr2 = k2 >= MONTK_IFMA_X2PSQR_KMIN ? SQUARE(X2PSQR, k2)
+		                                                             : SQUARE(X2PAMS, k2)};
 		return 1;
 	}
 	*out = (struct mont_ifma){.one = one[k1 - 1], .L = L, .span = k1 * MONTK_IFMA_LANES,

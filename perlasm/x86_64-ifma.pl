@@ -183,6 +183,14 @@ my $X1F_KMAX = 6;
 # rows, a in registers (see ams_fast).
 my $X1SQR_KMIN = 7;
 my $X1SQR_KMAX = 10;
+# Packed pair squares in blocks (ams_fast) for K = X2PAMS_KMIN..X2PAMS_KMAX,
+# below amm_sqr's. Measured against montk_amm52x2p_K on Emerald Rapids (ns
+# per call, chained, best of 9 x 20000, three runs, L = 4K): K = 6 210-211
+# against 219-220, K = 5 167-171 against 170-171 (mont_modexp2 at 1024
+# bits, montbench, three alternating runs: 252-254 us against 258-260);
+# K = 2..4 no faster (62-67 against 62-66 at K = 2).
+my $X2PAMS_KMIN = 5;
+my $X2PAMS_KMAX = 6;
 # Packed pair squares (amm_sqr) for K = X2PSQR_KMIN..X2PSQR_KMAX, where
 # they beat the packed product (measured: see amm_sqr).
 my $X2PSQR_KMIN = 7;
@@ -453,6 +461,8 @@ EOT
 	     . "#define MONTK_IFMA_X2P_COUNTS {" . join(', ', map { $row->("montk_amm52x2p_$_") } 1 .. $X2P_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X1SQR_COUNTS {"
 	     . join(', ', map { $row->("montk_ams52_$_") } $X1SQR_KMIN .. $X1SQR_KMAX) . "}\n"
+	     . "#define MONTK_IFMA_X2PAMS_COUNTS {"
+	     . join(', ', map { $row->("montk_ams52x2p_$_") } $X2PAMS_KMIN .. $X2PAMS_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X2PSQR_COUNTS {"
 	     . join(', ', map { $row->("montk_sqr52x2p_$_") } $X2PSQR_KMIN .. $X2PSQR_KMAX) . "}\n";
 }
@@ -595,9 +605,14 @@ sub fast_row_ab {
 		# or what the square's rows take there (undef: 0, no product)
 		my ($hi, $lo) = $g->{ops} ? $g->{ops}->($j) : (fast_a($g, $j)) x 2;
 		$lo = undef if $last;
-		unless (defined $hi || defined $lo) {	# T, H, U must start at 0
-			die "$g->{name}: a register without products needs direct rows\n" unless $g->{direct};
-			$r .= "\tvpaddq\t" . zmm($g->{C}) . "," . zmm($a[0]) . "," . zmm($a[0]) . "{%k1}\n" unless $j;
+		unless (defined $hi || defined $lo) {
+			# none: c still joins register 0 (direct), and H (register 0's)
+			# or U_j starts at 0, as fast_row_nm adds n*m products to them
+			if ($g->{direct}) {
+				$r .= "\tvpaddq\t" . zmm($g->{C}) . "," . zmm($a[0]) . "," . zmm($a[0]) . "{%k1}\n" unless $j;
+			} else {
+				$r .= vclear($j ? $g->{U}[$j] : $g->{H}) if !$j || $g->{friendly};
+			}
 			next;
 		}
 		my $to = $g->{direct} ? $a[$j] : !$j ? $g->{H} : $g->{friendly} ? $g->{U}[$j] : $T;
@@ -670,7 +685,11 @@ sub fast_exit {
 
 # Single squares: montk_ams52_K(r, a, a, n, k0, L), the contract of
 # montk_amm52_K with b = a, for the direct rows (K >= X1_DIRECT_KMIN: see
-# fast_regs). a^2 = sum_B A_B (A_B + 2 A_>B), with A_B register B of a
+# fast_regs); and packed pair squares, montk_ams52x2p_K, for pairs of K
+# registers below amm_sqr's (their rows through T and H: a register
+# without products clears H, where fast_row_nm adds register 0's n*m),
+# 4 limbs of each number a register: blocks of 4 rows, each number's
+# carries in its own lanes. a^2 = sum_B A_B (A_B + 2 A_>B), with A_B register B of a
 # (its limbs 8B..8B+7) and A_>B the registers above: the rows of block B
 # (i = 8B..8B+7, b_i = a_i) multiply b_i by 0 in the registers below B
 # (their products dropped: every a_i a_j with i, j in different blocks
@@ -697,15 +716,16 @@ sub fast_exit {
 # the blocks there would save at most 2-5% (measured with the products
 # of the registers below B dropped, results wrong, at K = 3 and 5).
 sub ams_fast {
-	my ($K) = @_;
-	my $g = fast_regs($K, 1, 0);
+	my ($K, $ways) = @_;
+	my $g = fast_regs($K, $ways, 0);
 	my $AR = $g->{AR};
-	$g->{name} = "montk_ams52_$K";
-	die "$g->{name}: needs direct rows and a in registers\n" unless $g->{direct} && $AR;
+	my $P = 8 / $ways;	# limbs of a number per register: rows per block
+	$g->{name} = $ways == 2 ? "montk_ams52x2p_$K" : "montk_ams52_$K";
+	die "$g->{name}: needs a in registers\n" unless $AR;
 	my $xp = sub { 64 * ($K + $_[0] - 1) . "(%r10)" };	# x'_r, past n'
 	my $l = ".L$g->{name}";
 	# x and x' from a's registers: S = a >> 51 (the carry 2a_j gives), one
-	# lane up (the register below's top lane into lane 0 for x, 0 for x')
+	# limb up (the register below's top limb into limb 0 for x, 0 for x')
 	my ($S0, $S1, $D, $Y) = @$g{qw(T H XB BN)};
 	my $x = "\t# x_j = (2a_j mod 2^52) + (a_{j-1} >> 51) in AR 2.., x' (no carry into limb 8r) on the stack; AR_1 = x'_1\n"
 	      . "\tvpsrlq\t\$51," . zmm($AR->[0]) . "," . zmm($S0) . "\n";
@@ -714,10 +734,10 @@ sub ams_fast {
 		$x .= "\tvpsrlq\t\$51," . zmm($AR->[$r]) . "," . zmm($Sc) . "\n"
 		    . "\tvpaddq\t" . zmm($AR->[$r]) . "," . zmm($AR->[$r]) . "," . zmm($D) . "\n"
 		    . "\tvpandq\t" . zmm($g->{MASK}) . "," . zmm($D) . "," . zmm($D) . "\n"
-		    . "\tvalignq\t\$7," . zmm($g->{ZERO}) . "," . zmm($Sc) . "," . zmm($Y) . "\n"
+		    . "\tvalignq\t\$" . (8 - $ways) . "," . zmm($g->{ZERO}) . "," . zmm($Sc) . "," . zmm($Y) . "\n"
 		    . "\tvpaddq\t" . zmm($Y) . "," . zmm($D) . "," . zmm($r == 1 ? $AR->[1] : $Y) . "\n"
 		    . "\tvmovdqu64\t" . zmm($r == 1 ? $AR->[1] : $Y) . "," . $xp->($r) . "\n";
-		$x .= "\tvalignq\t\$7," . zmm($Sp) . "," . zmm($Sc) . "," . zmm($Y) . "\n"
+		$x .= "\tvalignq\t\$" . (8 - $ways) . "," . zmm($Sp) . "," . zmm($Sc) . "," . zmm($Y) . "\n"
 		    . "\tvpaddq\t" . zmm($Y) . "," . zmm($D) . "," . zmm($AR->[$r]) . "\n" if $r > 1;
 	}
 	$g->{x_init} = $x;
@@ -734,7 +754,7 @@ sub ams_fast {
 		return ($r, $xp->($j)) if $j == $B + 2;
 		return ($r, $r);
 	};
-	my $next = "\tlea\t8(%rdx),%rdx\n";
+	my $next = "\tlea\t" . 8 * $ways . "(%rdx),%rdx\n";
 	my $pre = fast_entry($g) . fast_first_row($g);
 	my ($code, $count) = ($pre, $pre);
 	for my $B (0 .. $K - 2) {
@@ -744,16 +764,16 @@ sub ams_fast {
 		my $edge = "\t# the last row of block $B, then block " . ($B + 1) . "'s multiplicands\n" . fast_row($g, 0) . $next
 		         . "\tvmovdqu64\t" . 64 * ($B + 1) . "(%rsi)," . zmm($AR->[$B + 1]) . "\n";
 		$edge .= "\tvmovdqu64\t" . $xp->($B + 2) . "," . zmm($AR->[$B + 2]) . "\n" if $B + 2 < $K;
-		$code .= "\tmov\t\$7,%r11d\t\t\t# block $B: rows 8B..8B+6\n${l}_$B:\n" . $body
+		$code .= "\tmov\t\$" . ($P - 1) . ",%r11d\t\t\t# block $B: all rows but its last\n${l}_$B:\n" . $body
 		       . "\tdec\t%r11d\n\tjnz\t${l}_$B\n" . $edge;
-		$count .= "\tmov\t\$7,%r11d\n" . ($body . "\tdec\t%r11d\n\tjnz\tx\n") x 7 . $edge;
+		$count .= "\tmov\t\$" . ($P - 1) . ",%r11d\n" . ($body . "\tdec\t%r11d\n\tjnz\tx\n") x ($P - 1) . $edge;
 	}
 	@$g{qw(block edge)} = ($K - 1, 0);
-	my $skip = "\tsub\t\$" . (8 * $K - 7) . ",%r9d\t\t# the last block: L - 8K + 7 rows before the last\n"
+	my $skip = "\tsub\t\$" . ($P * $K - $P + 1) . ",%r9d\t\t# the last block: its rows before the last\n"
 	         . "\tjz\t${l}_end\n";
 	my $row = fast_row($g, 0) . $next . "\tdec\t%r9d\n\tjnz\t${l}_last\n";
 	my $post = "\t# the last row\n" . fast_row($g, 1) . fast_exit($g);
-	tally($g->{name}, $count . $skip, $row, $post, 8 * $K - 7);
+	tally($g->{name}, $count . $skip, $row, $post, $P * $K - $P + 1);
 	return $code . $skip . "${l}_last:\n" . $row . "${l}_end:\n" . $post;
 }
 
@@ -1022,6 +1042,8 @@ EOT
 	              "montk_amm52_K's a*a", "each a_i a_j of different 8-limb blocks");
 	print squares("X2PSQR", "montk_sqr52x2p", "montk_amm2_fn", $X2PSQR_KMIN, $X2PSQR_KMAX,
 	              "montk_amm52x2p_K's a*a for both sets", "each a_i a_j");
+	print squares("X2PAMS", "montk_ams52x2p", "montk_amm2_fn", $X2PAMS_KMIN, $X2PAMS_KMAX,
+	              "montk_amm52x2p_K's a*a for both sets", "each a_i a_j of different 4-limb blocks");
 	print <<"EOT";
 /* montk_gather52_C: out = the entry idx0 of a table of `entries` entries
  * stride bytes apart, C*8 limbs of each (C = 1..MONTK_IFMA_GATHER_CMAX), the
@@ -1041,7 +1063,8 @@ if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast($_, 1) : amm($_) for 1 .. $X1_KMAX;
 	$code .= amm_fast($_, 1, 1) for 1 .. $X1F_KMAX;
 	$code .= amm_fast($_, 2) for 1 .. $X2P_KMAX;
-	$code .= ams_fast($_) for $X1SQR_KMIN .. $X1SQR_KMAX;
+	$code .= ams_fast($_, 1) for $X1SQR_KMIN .. $X1SQR_KMAX;
+	$code .= ams_fast($_, 2) for $X2PAMS_KMIN .. $X2PAMS_KMAX;
 	$code .= amm_sqr($_) for $X2PSQR_KMIN .. $X2PSQR_KMAX;
 	$code .= gather($_) for 1 .. $GATHER_CMAX;
 }

@@ -100,6 +100,10 @@ def lib(tmp_path_factory, has_ifma):
         "             const uint64_t *k0, size_t L)\n"
         "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2PSQR;\n"
         "  t[k - MONTK_IFMA_X2PSQR_KMIN](r, a, a, n, k0, L); }\n"
+        "API void sqr2b(int k, uint64_t *r, const uint64_t *a, const uint64_t *n,\n"
+        "               const uint64_t *k0, size_t L)\n"
+        "{ static montk_amm2_fn *const t[] = MONTK_IFMA_X2PAMS;\n"
+        "  t[k - MONTK_IFMA_X2PAMS_KMIN](r, a, a, n, k0, L); }\n"
         "API void gather(int c, uint64_t *out, const uint64_t *table, size_t entries,\n"
         "                size_t stride, uint64_t idx0, uint64_t idx1)\n"
         "{ static montk_gather_fn *const t[] = MONTK_IFMA_GATHER;\n"
@@ -203,18 +207,19 @@ def test_kernels_against_python(lib, alias):
 
 
 @pytest.mark.parametrize("alias", ["none", "ra"])
-@pytest.mark.parametrize("ways", [1, 2])
-def test_squares_against_python(lib, ways, alias):
-    """montk_ams52_K and the packed montk_sqr52x2p_K (b = a) at every L
-    they take (8K-7..8K, 4K-3..4K limbs): n from near R/4 down, a up to
+@pytest.mark.parametrize("tab", ["X1SQR", "X2PSQR", "X2PAMS"])
+def test_squares_against_python(lib, tab, alias):
+    """montk_ams52_K and the packed montk_sqr52x2p_K and montk_ams52x2p_K
+    (b = a) at every L they take (8K-7..8K, 4K-3..4K limbs): n from near R/4 down, a up to
     2n-1 (every limb's bit 51 set in the all-ones edge, so 2a carries into
     every block's first limb), a pair's two numbers with different moduli,
     r aliasing a or not."""
     so, h = lib
-    rng = random.Random(3 + ways)
+    ways = 1 if tab == "X1SQR" else 2
+    rng = random.Random(len(tab) + ways)
     U64 = ctypes.c_uint64
-    tab, lanes, fn = (("X1SQR", h["MONTK_IFMA_LANES"], so.sqr1) if ways == 1 else
-                      ("X2PSQR", h["MONTK_IFMA_X2P_LANES"], so.sqr))
+    lanes = h["MONTK_IFMA_LANES" if ways == 1 else "MONTK_IFMA_X2P_LANES"]
+    fn = {"X1SQR": so.sqr1, "X2PSQR": so.sqr, "X2PAMS": so.sqr2b}[tab]
     kmin, kmax = h[f"MONTK_IFMA_{tab}_KMIN"], h[f"MONTK_IFMA_{tab}_KMAX"]
     assert kmin <= kmax <= h["MONTK_IFMA_KMAX" if ways == 1 else "MONTK_IFMA_X2P_KMAX"]
     layout = side_by_side if ways == 1 else interleaved
@@ -365,7 +370,7 @@ def test_every_flavour_assembles(has_ifma, flavour, tmp_path, generator, madds):
                        if not i.startswith("movups")})
         if not used:
             continue
-        assert re.fullmatch(r"_?montk_(amm52(x2p|f)?|sqr52x2p|ams52)_\d+", name), (name, used)
+        assert re.fullmatch(r"_?montk_(amm52(x2p|f)?|sqr52x2p|ams52(x2p)?)_\d+", name), (name, used)
         if flavour in ("mingw64", "nasm"):
             saved = [int(m) for i in body for m in re.findall(r"movups %xmm(\d+),0x[0-9a-f]+\(%rsp\)", i)]
             restored = [int(m) for i in body for m in re.findall(r"movups 0x[0-9a-f]+\(%rsp\),%xmm(\d+)", i)]
@@ -517,13 +522,13 @@ def test_static_check_catches_leaks():
 # ---- the generator's counts per product ----------------------------------------------
 
 def count_tables(header):
-    """MONTK_IFMA_X1_COUNTS / X1F / X2P / X2PSQR / X1SQR -> {kernel name: (madd[3],
+    """MONTK_IFMA_X1_COUNTS / X1F / X2P / X2PSQR / X1SQR / X2PAMS -> {kernel name: (madd[3],
     insns[3], peeled)}."""
     out = {}
-    first = {t: header_ints(header)[f"MONTK_IFMA_{t}_KMIN"] for t in ("X2PSQR", "X1SQR")}
+    first = {t: header_ints(header)[f"MONTK_IFMA_{t}_KMIN"] for t in ("X2PSQR", "X1SQR", "X2PAMS")}
     for tab, prefix in (("X1", "montk_amm52_"), ("X1F", "montk_amm52f_"),
                         ("X2P", "montk_amm52x2p_"), ("X2PSQR", "montk_sqr52x2p_"),
-                        ("X1SQR", "montk_ams52_")):
+                        ("X1SQR", "montk_ams52_"), ("X2PAMS", "montk_ams52x2p_")):
         body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
         rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d+)\}", body)
         for k, row in enumerate(rows, first.get(tab, 1)):
@@ -580,12 +585,14 @@ def test_counts_match_the_object(has_ifma, tmp_path):
         # n = -1 mod 2^52, where m is X itself)
         K = int(name.rsplit("_", 1)[1])
         if "ams52" in name:
-            # its loop: the last block's rows, whose a*b products are the top
-            # register's; per product at L = 8K, 2 (K - B) of them in each row of
-            # block B, lo and hi of n*m in every register, m
-            assert madd[1] == 2 * K + 3 and peeled == 8 * K - 7, name
-            total = madd[0] + (8 * K - peeled) * madd[1] + madd[2]
-            assert total == 8 * K * (K + 1) + 16 * K * K + 8 * K, name
+            # its loop: the last block's rows (P of them, the limbs of a number
+            # a register), whose a*b products are the top register's; per product
+            # at L = PK, 2 (K - B) of them in each row of block B, lo and hi of n*m
+            # in every register, m
+            P = 4 if "x2p" in name else 8
+            assert madd[1] == 2 * K + 3 and peeled == P * K - P + 1, name
+            total = madd[0] + (P * K - peeled) * madd[1] + madd[2]
+            assert total == P * K * (K + 1) + 2 * P * K * K + P * K, name
             continue
         assert madd[1] == (2 if "sqr" in name else 4) * K + ("52f_" not in name), name
         # VPMADD52 after the loop (the normalisation has none) are a row run outside

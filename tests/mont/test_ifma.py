@@ -92,19 +92,23 @@ def test_pair_kernels_up_to_2048_bit_factors(ifma):
 
 
 def test_pair_square_where_it_was_built(ifma):
-    """mont_modexp2's squarings run the packed pair square montk_sqr52x2p_K
-    for the K its generator built (1536- and 2048-bit factors: 30 and 40
-    limbs in 8 and 10 registers), and the packed product elsewhere."""
+    """mont_modexp2's squarings run a packed pair square for the K its
+    generator built one for: montk_ams52x2p_K (1024-bit factors: 20 limbs
+    in 5 registers) and montk_sqr52x2p_K (1536 and 2048: 30 and 40 limbs in
+    8 and 10); the packed product elsewhere."""
     h = kernels_header()
-    kmin, kmax = (int(re.search(rf"#define MONTK_IFMA_X2PSQR_{w} (\d+)", h).group(1))
-                  for w in ("KMIN", "KMAX"))
-    assert kmin <= 8 and 10 <= kmax
-    nums = (8, 16, 24, 32)
+    ks = set()
+    for tab in ("X2PAMS", "X2PSQR"):
+        kmin, kmax = (int(re.search(rf"#define MONTK_IFMA_{tab}_{w} (\d+)", h).group(1))
+                      for w in ("KMIN", "KMAX"))
+        ks |= set(range(kmin, kmax + 1))
+    assert {5, 8, 10} <= ks
+    nums = (4, 8, 16, 24, 32)
     out, err = ifma.run([f"kernel {num} 2" for num in nums])
     assert err == ""
     for num, line in zip(nums, out):
         K = -(-(-(-(64 * num + 2) // 52)) // 4)
-        assert line.endswith(" square") == (kmin <= K <= kmax), (num, line)
+        assert line.endswith(" square") == (K in ks), (num, line)
 
 
 def test_single_square_where_it_was_built(ifma):
@@ -138,7 +142,7 @@ def test_prime_kernels_where_they_win(ifma):
         prime = kf <= 6
         assert line == kernel_lines(num, prime), (num, line)
     assert [num for num, line in zip(nums, out) if "prime" in line] == [1, 9, 16, 18, 19, 24, 32, 38]
-    assert out[-1] == "packed 20 20"
+    assert out[-1] == "packed 20 20 square"
 
 
 @pytest.mark.parametrize("want", ["1", "0"])

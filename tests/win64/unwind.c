@@ -183,7 +183,7 @@ static int call_and_check(const char *name, void *k, struct wu_call *c, const ch
  * model checks XCR0 too).  amm52_K / amm52f_K / amm52x2p_K: operand
  * `which` (a, b, n) with its last 64 bytes on the no-access page, L = all
  * the limbs of a number (8K, 4K of a pair: all of its room read);
- * sqr52x2p_K and ams52_K the same with a or n (b is a); gather52_C: the table's last
+ * sqr52x2p_K, ams52x2p_K and ams52_K the same with a or n (b is a); gather52_C: the table's last
  * entry ends there.  The values do not matter: every case faults. */
 static int ifma_cases(uint8_t *guard, int *cases)
 {
@@ -192,13 +192,15 @@ static int ifma_cases(uint8_t *guard, int *cases)
 	static montk_amm2_fn *const x2[] = MONTK_IFMA_X2P;
 	static montk_amm2_fn *const sq2[] = MONTK_IFMA_X2PSQR;
 	static montk_amm_fn *const sq1[] = MONTK_IFMA_X1SQR;
+	static montk_amm2_fn *const sq2b[] = MONTK_IFMA_X2PAMS;
 	static montk_gather_fn *const g[] = MONTK_IFMA_GATHER;
 	static const char *const opname[3] = {"a", "b", "n"};
-	static const char *const fmt[5] = {"montk_amm52_%zu", "montk_amm52x2p_%zu", "montk_sqr52x2p_%zu",
-	                                   "montk_amm52f_%zu", "montk_ams52_%zu"};
-	const size_t kmin[5] = {1, 1, MONTK_IFMA_X2PSQR_KMIN, 1, MONTK_IFMA_X1SQR_KMIN};
-	const size_t kmax[5] = {MONTK_IFMA_KMAX, MONTK_IFMA_X2P_KMAX, MONTK_IFMA_X2PSQR_KMAX,
-	                        MONTK_IFMA_X1F_KMAX, MONTK_IFMA_X1SQR_KMAX};
+	static const char *const fmt[6] = {"montk_amm52_%zu", "montk_amm52x2p_%zu", "montk_sqr52x2p_%zu",
+	                                   "montk_amm52f_%zu", "montk_ams52_%zu", "montk_ams52x2p_%zu"};
+	const size_t kmin[6] = {1, 1, MONTK_IFMA_X2PSQR_KMIN, 1, MONTK_IFMA_X1SQR_KMIN,
+	                        MONTK_IFMA_X2PAMS_KMIN};
+	const size_t kmax[6] = {MONTK_IFMA_KMAX, MONTK_IFMA_X2P_KMAX, MONTK_IFMA_X2PSQR_KMAX,
+	                        MONTK_IFMA_X1F_KMAX, MONTK_IFMA_X1SQR_KMAX, MONTK_IFMA_X2PAMS_KMAX};
 	static uint64_t ops[3][2 * MONTK_IFMA_KMAX * MONTK_IFMA_LANES] __attribute__((aligned(64)));
 	static uint64_t r[2 * MONTK_IFMA_KMAX * MONTK_IFMA_LANES] __attribute__((aligned(64)));
 	static const uint64_t k0[2] = {1, 1};
@@ -209,10 +211,11 @@ static int ifma_cases(uint8_t *guard, int *cases)
 		printf("skip ifma: this CPU or OS does not run AVX-512 IFMA\n");
 		return 1;
 	}
-	for (int kind = 0; kind < 5; kind++)	/* one product, a packed pair, its square, n', one square */
+	/* one product, a packed pair, its square, n', one square, a pair square in blocks */
+	for (int kind = 0; kind < 6; kind++)
 		for (size_t K = kmin[kind]; K <= kmax[kind]; K++)
 			for (int which = 0; which < 3; which++) {
-				int two = kind == 1 || kind == 2, sqr = kind == 2 || kind == 4;
+				int two = kind == 1 || kind == 2 || kind == 5, sqr = kind == 2 || kind >= 4;
 				size_t L = K * (two ? MONTK_IFMA_X2P_LANES : MONTK_IFMA_LANES);
 				size_t room = (two ? 2 : 1) * L;
 				uint64_t *p[3] = {ops[0], ops[1], ops[2]};
@@ -222,7 +225,8 @@ static int ifma_cases(uint8_t *guard, int *cases)
 				for (int o = 0; o < 3; o++)
 					for (size_t i = 0; i < room - (o == which ? 8 : 0); i++)
 						p[o][i] = (next(&s) & 0xfffffffffffffu) | (uint64_t)(o == 2);
-				struct wu_call c = {.fn = kind == 4 ? (void *)sq1[K - kmin[kind]] :
+				struct wu_call c = {.fn = kind == 5 ? (void *)sq2b[K - kmin[kind]] :
+				                          kind == 4 ? (void *)sq1[K - kmin[kind]] :
 				                          sqr ? (void *)sq2[K - kmin[kind]] :
 				                          two ? (void *)x2[K - 1] :
 				                          kind == 3 ? (void *)x1f[K - 1] : (void *)x1[K - 1]};
