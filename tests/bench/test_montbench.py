@@ -118,10 +118,13 @@ def test_per_product_counts(quick):
         assert per["vpmadd52"] == 21 * 4 * 3
         assert per["insns"] > 2 * per["vpmadd52"]
         # the packed pair: four limbs of each number per register, 20
-        # rows over K = 5 registers, each row lo and hi of a*b_i and of
-        # n*m per register and one product for both m (k0*X)
+        # rows over K = 5 registers, each row lo and hi of n*m per register
+        # and one product for both m (k0*X); a product's rows lo and hi of
+        # a*b_i in every register, the square's (montk_ams52x2p_5, blocks
+        # of 4 rows) in the registers from the row's block B up: 2 (5 - B)
         per = rows(quick, contender="amm52x2", op=op)[0]["per_product"]
-        assert per["vpmadd52"] == 20 * (4 * 5 + 1)
+        ab = 20 * 2 * 5 if op == "mul" else 4 * sum(2 * (5 - B) for B in range(5))
+        assert per["vpmadd52"] == ab + 20 * (2 * 5 + 1)
         assert per["insns"] > per["vpmadd52"]
     assert "per_product" not in rows(quick, contender="adx", op="mul")[0]
 
