@@ -83,11 +83,11 @@ def test_ifma_batch(harness):
 
 
 def test_leaky_control_fails(harness):
-    """The same measurement flags a branch on the exponent bits at once
-    (|t| 80-140 at 2000 samples); a burst of the machine's noise can drown
-    one run, not a leak measured again with four times the samples, whose
-    |t| grows with them."""
+    """The same measurement flags a branch on the exponent bits at once,
+    far past LIMIT (|t| 80-140 at 2000 samples on a quiet machine, 33-42
+    under ASan beside other jobs); a burst of the machine's noise can drown
+    one run, not a leak measured again with four times the samples."""
     t = dudect(harness, "leaky", 4, 2000, 3)
-    if t <= 10 * LIMIT:
+    if t <= 4 * LIMIT:
         t2 = dudect(harness, "leaky", 4, 8000, 4)
-        assert t2 > 10 * LIMIT, f"the leaky control gave only |t| = {t:.1f}, then {t2:.1f}"
+        assert t2 > 4 * LIMIT, f"the leaky control gave only |t| = {t:.1f}, then {t2:.1f}"
