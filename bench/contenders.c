@@ -315,7 +315,7 @@ const struct contender contenders[] = {
 	OURS("mulq"),
 	OURS("c"),
 	{ "amm52", "montk_amm52_K, the IFMA product mont_modexp runs (radix "
-	  "2^52, R = 2^(52L); montk_amm52f_K modulo n*mu, one limb more, where "
+	  "2^52, R = 2^(52L); montk_amm52f_K modulo n*mu, a limb or two more, where "
 	  "mont_modexp works so here; montk_ams52_K for sqr where mont_modexp "
 	  "squares with it; checked as x*(2^(52L)/2^bits)^j)", amm_has, NULL,
 	  amm_prepare, amm_reset, amm_run, amm_result, amm_release,

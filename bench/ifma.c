@@ -105,7 +105,8 @@ void issue_rates(struct run_info *ri)
 /* ---- amm52, amm52x2: the IFMA products mont_modexp and mont_modexp2 run,
  * chained, radix 2^52, R' = 2^(52L) ---- */
 /* amm52: montk_amm52_K, or where mont_modexp works modulo n' = n*mu (mu =
- * -n^-1 mod 2^52, k0 = 1: k.one_f, one limb more) montk_amm52f_K: the same
+ * -n^-1 mod 2^(52 k.digits), k0 = 1: k.one_f, one or two limbs more)
+ * montk_amm52f_K: the same
  * values mod n. amm52x2: the packed pair montk_amm52x2p_K (and its square
  * montk_sqr52x2p_K where there is one), two numbers interleaved (limb t of
  * number i at 2t + i): number 0 runs amm52's chain mod n, number 1 the same
@@ -128,8 +129,8 @@ static size_t amm_L(size_t num)
 {
 	return (64 * num + 2 + 51) / 52;        /* 4n <= R', as mont/ifma.c */
 }
-/* The longest span: L of MONT_MAX_NUM limbs (one limb more mod n') up to 8. */
-#define SPAN_MAX (((64 * MONT_MAX_NUM + 2 + 51) / 52 + 1 + 7) & ~(size_t)7)
+/* The longest span: L of MONT_MAX_NUM limbs (two limbs more mod n') up to 8. */
+#define SPAN_MAX (((64 * MONT_MAX_NUM + 2 + 51) / 52 + 2 + 7) & ~(size_t)7)
 
 /* Number i of the amm's array x as a GMP integer (x normalised). */
 static void import52(const struct amm *s, mpz_t z, const uint64_t *x, int i)
@@ -180,8 +181,14 @@ static void *amm_new(const struct operands *o, int ways)
 		mpz_import(z, o->num, -1, 8, 0, 0, o->b);
 		export52(s, s->b, i, z);
 		mpz_import(z, o->num, -1, 8, 0, 0, n);
-		if (ways == 1 && s->k.one_f) {	/* n' = n*mu */
-			mpz_mul_ui(z, z, (unsigned long)s->k0[0]);
+		if (ways == 1 && s->k.one_f) {	/* n' = n*mu, mu = -n^-1 mod 2^(52 digits) */
+			mpz_t mu, m;
+			mpz_inits(mu, m, NULL);
+			mpz_setbit(m, 52 * s->k.digits);
+			mpz_invert(mu, z, m);
+			mpz_sub(mu, m, mu);
+			mpz_mul(z, z, mu);
+			mpz_clears(mu, m, NULL);
 			s->k0[0] = 1;
 		}
 		export52(s, s->n, i, z);
@@ -379,8 +386,8 @@ int kernel_counts(const char *name, enum op op, size_t num, unsigned long *madd,
 		    : &x1[K - 1];
 	}
 	const size_t L = ways == 1 && k.one_f ? k.lf : k.L;
-	*madd = c->madd[0] + (L - c->peeled) * c->madd[1] + c->madd[2];
-	*insns = c->insns[0] + (L - c->peeled) * c->insns[1] + c->insns[2];
+	*madd = c->madd[0] + (L - c->peeled) / c->step * c->madd[1] + c->madd[2];
+	*insns = c->insns[0] + (L - c->peeled) / c->step * c->insns[1] + c->insns[2];
 	return 1;
 #else
 	(void)name, (void)op, (void)num, (void)madd, (void)insns;

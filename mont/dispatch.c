@@ -339,6 +339,33 @@ static void ifma_gather(uint64_t *out, const uint64_t *table, size_t width,
 	((K) >= MONTK_IFMA_##table##_KMIN && (K) <= MONTK_IFMA_##table##_KMAX ? \
 	 table##_fns[(K) - MONTK_IFMA_##table##_KMIN] : NULL)
 
+#ifdef MONT_HAVE_IFMA
+/* nprime_limbs: the limbs of n' = n*mu for montk_amm52f_K, its K (*kf)
+ * and the digits its rows take a trip (*digits; mu = -n^-1 mod
+ * 2^(52 digits), 52 digits bits more than n's 64 num). One digit: the
+ * limbs 52 bits more take. Two where that kernel takes them
+ * (MONTK_IFMA_X1F_PAIR_K): L even and at most 8K - 2; past that one
+ * digit in a register more, at least its 8K - 7 limbs (one_lf's). */
+static size_t nprime_limbs(size_t num, size_t *kf, unsigned *digits)
+{
+	size_t lf = (64 * num + 54 + 51) / 52;
+
+	*digits = 1;
+	*kf = (lf + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
+	if (*kf == MONTK_IFMA_X1F_PAIR_K) {
+		size_t l2 = (64 * num + 106 + 51) / 52;
+		l2 += l2 % 2;
+		if (l2 <= MONTK_IFMA_LANES * *kf - 2) {
+			*digits = 2;
+			return l2;
+		}
+		++*kf;
+		lf = MONTK_IFMA_LANES * *kf - 7;
+	}
+	return lf;
+}
+#endif
+
 int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 {
 #ifdef MONT_HAVE_IFMA
@@ -348,8 +375,8 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 	static mont_amm_fn *const X1SQR_fns[] = MONTK_IFMA_X1SQR;
 	static mont_amm2_fn *const X2PSQR_fns[] = MONTK_IFMA_X2PSQR;
 	static mont_amm2_fn *const X2PAMS_fns[] = MONTK_IFMA_X2PAMS;
-	/* 52-bit limbs for 64 num + 2 bits (4n <= R); lf for n*mu, 52 bits more */
-	const size_t L = (64 * num + 2 + 51) / 52, lf = (64 * num + 54 + 51) / 52;
+	/* 52-bit limbs for 64 num + 2 bits (4n <= R) */
+	const size_t L = (64 * num + 2 + 51) / 52;
 	const size_t k1 = (L + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
 	const size_t k2 = (L + MONTK_IFMA_X2P_LANES - 1) / MONTK_IFMA_X2P_LANES;
 
@@ -367,11 +394,14 @@ int mont_ifma_kernel(size_t num, int ways, struct mont_ifma *out)
 	                          .gather = ifma_gather, .sqr1 = SQUARE(X1SQR, k1)};
 	/* the n' kernels where there are some, in a register more where lf
 	 * needs it (the span then too: see the generator) */
-	const size_t kf = (lf + MONTK_IFMA_LANES - 1) / MONTK_IFMA_LANES;
+	size_t kf;
+	unsigned digits;
+	const size_t lf = nprime_limbs(num, &kf, &digits);
 	if (ways == 1 && kf <= MONTK_IFMA_X1F_KMAX) {
 		out->one_f = one_f[kf - 1];
 		out->one_lf = one[kf - 1];
 		out->lf = lf;
+		out->digits = digits;
 		out->span = kf * MONTK_IFMA_LANES;
 	}
 	return 1;
@@ -428,7 +458,7 @@ static int nprime_faster(const struct mont_ifma *k)
 		t.x[w][L[w] - 1] >>= 1;		/* x < 2n */
 	}
 	t.n[0][0] |= 1;
-	t.n[1][0] = (UINT64_C(1) << 52) - 1;	/* n' = -1 mod 2^52 */
+	t.n[1][0] = t.n[1][1] = (UINT64_C(1) << 52) - 1;	/* n' = -1 mod 2^104 */
 	t.k0 = mont_n0(t.n[0][0]) & ((UINT64_C(1) << 52) - 1);
 	return faster_of(time_amm, &t);
 }
@@ -456,7 +486,7 @@ void mont_ifma_choose(struct mont_ifma *k)
 	}
 	if (!use) {
 		k->one_f = k->one_lf = NULL;
-		k->lf = 0;
+		k->lf = k->digits = 0;
 		k->span = k1 * MONTK_IFMA_LANES;
 	}
 #else

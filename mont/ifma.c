@@ -142,23 +142,50 @@ static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
 	}
 }
 
+/* mu_digits: mu = -n^-1 mod 2^(52 digits) (n odd, digits 1 or 2), in two
+ * limbs, from mont_n0's 64 bits and for two digits one Newton step mod
+ * 2^128: with n*x = -1 + e, e = 0 mod 2^64, x(2 + n*x) times n is e^2 - 1
+ * = -1 mod 2^128. */
+static void mu_digits(uint64_t mu[2], const uint64_t *n, size_t num, unsigned digits)
+{
+	const uint64_t x = mont_n0(n[0]), n1 = num > 1 ? n[1] : 0;
+	uint64_t hi, q0, q1;
+
+	if (digits == 1) {
+		mu[0] = x & M52;
+		mu[1] = 0;
+		return;
+	}
+	q0 = mont_mac(n[0], x, 2, 0, &hi);		/* q = n*x + 2 mod 2^128 */
+	q1 = hi + n1 * x;
+	mu[0] = mont_mac(x, q0, 0, 0, &hi);		/* mu = x*q mod 2^128 */
+	mu[1] = (hi + x * q1) & ((UINT64_C(1) << 40) - 1);
+}
+
 /* The modulus of way i's products: n, or with k->one_f n' = n*mu (mu =
- * -n^-1 mod 2^52: n' = -1 mod 2^52, so m = X mod 2^52 needs no product
- * with k0), one 64-bit limb longer; every value mod n' is the same mod n.
+ * -n^-1 mod 2^(52 digits): n' = -1 mod 2^52, so m = X mod 2^52 needs no
+ * product with k0, or mod 2^104, where a trip of two rows takes m = Y mod
+ * 2^104), two 64-bit limbs longer; every value mod n' is the same mod n.
  * s->n and s->k0 get it, wn its 64-bit limbs; returns their count. */
 static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
                           size_t num, int prime)
 {
-	const uint64_t mu = mont_n0(n[0]) & M52;
-	uint64_t carry = 0;
+	const uint64_t n0 = mont_n0(n[0]);
 	size_t wnum = num;
 
 	s->one = prime ? s->k->one_f : s->L == s->k->L ? s->k->one : s->k->one_lf;
-	s->k0[i] = prime ? 1 : mu;
+	s->k0[i] = prime ? 1 : n0 & M52;
 	if (prime) {
+		uint64_t mu[2], carry = 0;
+		mu_digits(mu, n, num, s->k->digits);
 		for (size_t j = 0; j < num; j++)
-			wn[j] = mont_mac(n[j], mu, 0, carry, &carry);
-		wn[wnum++] = carry;
+			wn[j] = mont_mac(n[j], mu[0], 0, carry, &carry);
+		wn[num] = carry;
+		carry = 0;
+		for (size_t j = 0; j < num; j++)
+			wn[j + 1] = mont_mac(n[j], mu[1], wn[j + 1], carry, &carry);
+		wn[num + 1] = carry;
+		wnum += 2;
 	} else {
 		memcpy(wn, n, num * sizeof *wn);
 	}
@@ -188,7 +215,7 @@ void mont_ifma_modexp(int ways, uint64_t *const *r, const uint64_t *const *base,
 {
 	_Alignas(64) uint64_t table[MONT_TABLE_LIMBS];
 	_Alignas(64) uint64_t acc[2 * L_MAX], power[2 * L_MAX];
-	uint64_t plain[2][MONT_MAX_NUM + 1], wn[MONT_MAX_NUM + 1], idx[2];
+	uint64_t plain[2][MONT_MAX_NUM + 2], wn[MONT_MAX_NUM + 2], idx[2];
 	const int prime = k->one_f != NULL && ways == 1;
 	const size_t L = prime ? k->lf : k->L, span = k->span, stride = ways * span;
 	struct run s = {.k = k, .ways = ways, .L = L, .span = span};

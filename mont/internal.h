@@ -94,12 +94,13 @@ struct mont_ifma {
 	size_t L;		/* 52-bit limbs per number: R = 2^(52L) */
 	size_t span;		/* limbs each number takes: L (lf with one_f) rounded up to 8 (4 in two) */
 	mont_gather_fn *gather;	/* the table lookup */
-	/* one product modulo n' = n*mu, mu = -n^-1 mod 2^52, so n' = -1 mod
-	 * 2^52 (k0 = 1), of lf limbs (span then fits lf), where it is faster;
-	 * or NULL */
+	/* one product modulo n' = n*mu, mu = -n^-1 mod 2^(52 digits), so n'
+	 * = -1 mod 2^(52 digits) (k0 = 1; its rows take digits limbs of b a
+	 * trip), of lf limbs (span then fits lf), where it is faster; or NULL */
 	mont_amm_fn *one_f;
 	mont_amm_fn *one_lf;	/* with one_f: one's product mod n at lf limbs */
 	size_t lf;
+	unsigned digits;
 	mont_amm2_fn *sqr2;	/* two's a*a (called with b = a), or NULL: two */
 	mont_amm_fn *sqr1;	/* one's a*a at L (called with b = a), or NULL: one;
 				 * with two NULL, for each way */

@@ -164,7 +164,8 @@ my $X1_DIRECT_KMIN = 7;
 # interleaved lane by lane, 4 limbs of each per register, K = 1..X2P_KMAX
 # (K + 10 <= 22).
 my $X2P_KMAX = 12;
-# The kernels for a modulus n = -1 mod 2^52 (montk_amm52f_K, see amm_fast):
+# The kernels for a modulus n = -1 mod 2^52 (montk_amm52f_K, see amm_fast;
+# at PAIR_K -1 mod 2^104, two digits a trip: amm_pair):
 # K = 1..X1F_KMAX, a register more than n's where the limb more needs it
 # (2048 bits: K=6 at L=41 for K=5 at 40). Measured against montk_amm52_K at
 # the L each takes, ns per product, chained, median of 9 x 20000, pinned,
@@ -179,6 +180,9 @@ my $X2P_KMAX = 12;
 # 823-825 against 784-826), so mont/dispatch.c times both once per
 # register count and keeps the faster (mont_ifma_choose).
 my $X1F_KMAX = 6;
+# The friendly kernel in two-limb digits (amm_pair) for this K, the
+# others one limb a row: measured at K = 3 (1024 bits, see amm_pair).
+my $PAIR_K = 3;
 # Single squares (ams_fast) for K = X1SQR_KMIN..X1SQR_KMAX: the direct
 # rows, a in registers (see ams_fast).
 my $X1SQR_KMIN = 7;
@@ -240,30 +244,44 @@ sub normalise {
 		    . "\tvpaddq\t" . $y->($U) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n";
 		$prev = $cj;
 	}
-	$s .= "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per lane\n";
+	$s .= carry_in($K, $lanes, \@a, $MASK, $ONE, \@G, \@P, $ways,
+	               sub { "\tvmovdqu64\t" . $y->($a[$_[0]]) . "," . 64 * $_[0] . "(%rdi)\n" });
 	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
+	return $s;
+}
+
+# The carries of limbs @$A (K registers of $lanes) each below 2^52 + 2^10,
+# so carrying at most 1 into the next: limb j generates one if it is >=
+# 2^52 (g_j) and propagates one if it is 2^52 - 1 (p_j); the carry into
+# limb j is bit j of C = ((G<<1) + P) ^ P, G and P in the words @$G, @$P
+# (rax and %k2 too). ONE holds 1 in every lane; $after->(j) follows
+# register j's last instruction (normalise's store).
+sub carry_in {
+	my ($K, $lanes, $A, $MASK, $ONE, $G, $P, $ways, $after) = @_;
+	my $y = sub { ($lanes == 8 ? "%zmm" : "%ymm") . $_[0] };
+	my $s = "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per lane\n";
+	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @$G, @$P;
 	for my $j (0 .. $K - 1) {
 		my $w = int($lanes * $j / 64);
 		my $pos = $lanes * $j % 64;
-		for my $gp ([6, $G[$w]], [0, $P[$w]]) {
-			$s .= "\tvpcmpuq\t\$$gp->[0]," . $y->($MASK) . "," . $y->($a[$j]) . ",%k2\n"
+		for my $gp ([6, $G->[$w]], [0, $P->[$w]]) {
+			$s .= "\tvpcmpuq\t\$$gp->[0]," . $y->($MASK) . "," . $y->($A->[$j]) . ",%k2\n"
 			    . "\tkmovw\t%k2,%eax\n";
 			$s .= "\tshl\t\$$pos,%rax\n" if $pos;
 			$s .= "\tor\t%rax,$gp->[1]\n";
 		}
 	}
-	$s .= $ways == 1 ? carry_words(\@G, \@P) : carry_pair(\@G, \@P);
+	$s .= $ways == 1 ? carry_words($G, $P) : carry_pair($G, $P);
 	for my $j (0 .. $K - 1) {
 		my $w = int($lanes * $j / 64);
 		my $pos = $lanes * $j % 64;
-		$s .= "\tmov\t$G[$w],%rax\n";
+		$s .= "\tmov\t$G->[$w],%rax\n";
 		$s .= "\tshr\t\$$pos,%rax\n" if $pos;
 		$s .= "\tkmovw\t%eax,%k2\n"
-		    . "\tvpaddq\t" . $y->($ONE) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "{%k2}\n"
-		    . "\tvpandq\t" . $y->($MASK) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n"
-		    . "\tvmovdqu64\t" . $y->($a[$j]) . "," . 64 * $j . "(%rdi)\n";
+		    . "\tvpaddq\t" . $y->($ONE) . "," . $y->($A->[$j]) . "," . $y->($A->[$j]) . "{%k2}\n"
+		    . "\tvpandq\t" . $y->($MASK) . "," . $y->($A->[$j]) . "," . $y->($A->[$j]) . "\n"
+		    . ($after ? $after->($j) : '');
 	}
-	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
 	return $s;
 }
 
@@ -431,15 +449,16 @@ sub amm_fast {
 # the loop and after it, counted in the text emitted (one instruction a
 # line; labels, directives and comments are none), and how many rows run
 # outside the loop (amm_fast peels the last, amm_sqr unrolls its first
-# 4K-4 before it). A product of L limbs
-# executes pre + (L - peeled) * row + post of each.
+# 4K-4 before it), and how many rows a trip of the loop takes (step: 2 in
+# amm_pair's, 1 elsewhere). A product of L limbs executes
+# pre + (L - peeled) / step * trip + post of each.
 my %COUNT;
 sub tally {
-	my ($name, @parts) = @_;
-	my $peeled = pop @parts;
+	my ($name, $pre, $loop, $post, $peeled, $step) = @_;
+	my @parts = ($pre, $loop, $post);
 	my @insns = map { [ grep { /^\t[^.#]/ } split /\n/ ] } @parts;
 	$COUNT{$name} = { madd => [ map { scalar grep { /^\tvpmadd52[lh]uq\t/ } @$_ } @insns ],
-	                  insns => [ map { scalar @$_ } @insns ], peeled => $peeled };
+	                  insns => [ map { scalar @$_ } @insns ], peeled => $peeled, step => $step // 1 };
 	return join '', @parts;
 }
 
@@ -447,14 +466,15 @@ sub tally {
 sub count_table {
 	my $row = sub {
 		my $c = $COUNT{ $_[0] };
-		return sprintf "{{%s}, {%s}, %d}", join(', ', @{ $c->{madd} }),
-		       join(', ', @{ $c->{insns} }), $c->{peeled};
+		return sprintf "{{%s}, {%s}, %d, %d}", join(', ', @{ $c->{madd} }),
+		       join(', ', @{ $c->{insns} }), $c->{peeled}, $c->{step};
 	};
 	return <<"EOT"
-/* Per product of L limbs each kernel executes pre + (L - peeled) * row + post
- * VPMADD52LUQ/HUQ (madd) and instructions (insns): counted by the generator in
- * the code it emitted, [0] before the row loop, [1] one trip of it, [2] after. */
-struct montk_ifma_count { unsigned madd[3], insns[3], peeled; };
+/* Per product of L limbs each kernel executes pre + (L - peeled) / step * trip
+ * + post VPMADD52LUQ/HUQ (madd) and instructions (insns): counted by the
+ * generator in the code it emitted, [0] before the row loop, [1] one trip of
+ * it (step rows), [2] after. */
+struct montk_ifma_count { unsigned madd[3], insns[3], peeled, step; };
 EOT
 	     . "#define MONTK_IFMA_X1_COUNTS {" . join(', ', map { $row->("montk_amm52_$_") } 1 .. $X1_KMAX) . "}\n"
 	     . "#define MONTK_IFMA_X1F_COUNTS {" . join(', ', map { $row->("montk_amm52f_$_") } 1 .. $X1F_KMAX) . "}\n"
@@ -681,6 +701,118 @@ sub fast_exit {
 	$s .= vclear($_) for @POOL[0 .. $g->{used} - 1], @{ $g->{AR} // [] };
 	return $s . "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	     . "\tvzeroupper\n\tadd\t\$$frame,%rsp\n\tret\n.size\t$name,.-$name\n";
+}
+
+# montk_amm52f_K in two-limb digits (K = PAIR_K): the contract of
+# amm_fast's friendly kernels for n' = -1 mod 2^104 (its limbs 0 and 1 are
+# 2^52 - 1) and an even L. A trip takes b_i and b_{i+1}: with n'' =
+# (n' + 1)/2^104, Y = acc + a*(b_i + 2^52 b_{i+1}) and m = Y mod 2^104,
+#   acc = (Y - m)/2^104 + n''*m
+# since n'*m = -m mod 2^104: after L/2 trips acc = (a*b + M*n')/R. In
+# lanes, with a^1 (a one lane up) and n''^1, n''^2 (one and two up), so
+# that every product lands in place and acc moves down two lanes once a
+# trip:
+#   X   = acc + lo(a*b_i) + hi(a^1*b_i) + lo(a^1*b_{i+1})   (X_0, X_1 = Y's)
+#   m_0 = X_0, m_1 = X_1 + (X_0 >> 52), c = m_1 >> 52  (VPMADD52 reads the
+#         low 52 bits of m_0 and m_1: Y mod 2^104 = m_0 mod 2^52 + 2^52 (m_1
+#         mod 2^52), and (Y - m)/2^104 = X >> 2 lanes + c)
+#   acc = (X >> 2 lanes) + c e_0 + hi(a*b_{i+1}) + lo(n''*m_0)
+#         + hi(n''^1*m_0) + lo(n''^1*m_1) + hi(n''^2*m_1)
+# The next trip's a*b products join the same temporaries (N), off the m
+# chain: X -> VPBROADCASTQ / VPERMQ -> VPSRLQ, VPADDQ -> VPMADD52 ->
+# VPADDQ, where a VALIGNQ of the carry would add 3 cycles. A limb takes
+# at most 8 values below 2^52 a trip and moves down two lanes a trip, so
+# the bound of the one-limb rows holds. n'' comes from n' in the entry:
+# n' two lanes down, plus 1, its carries run as in the normalisation.
+# Registers: a, a^1 and n'' in 6-15 (3K <= 10), n''^1, n''^2, X, N and
+# the rest from @POOL. Measured on Intel Emerald Rapids (family 6 model
+# 207, montbench amm52 and ifma, three alternating runs): at 1024 bits
+# (K = 3, L = 22) 104-106 ns a product against 121-136 for the one-limb
+# rows at 21, mont_modexp 147.5-149.9 us against 169.7-195.2.
+sub amm_pair {
+	my ($K) = @_;
+	my $name = "montk_amm52f_$K";
+	my @free = @POOL;
+	my $take = sub { map { my $n = shift @free; die "$name: out of vector registers\n" unless defined $n; $n } 1 .. $_[0] };
+	die "$name: a, a^1 and n'' need 3K <= " . @AREGS . " registers\n" if 3 * $K > @AREGS;
+	my @AR = @AREGS[0 .. $K - 1];
+	my @AU = @AREGS[$K .. 2 * $K - 1];
+	my @NQ = @AREGS[2 * $K .. 3 * $K - 1];
+	my @NQ1 = $take->($K);
+	my @NQ2 = $take->($K);
+	my @X = $take->($K);
+	my @N = $take->($K);
+	my ($C, $M0, $M1, $S, $ZERO, $ONE, $B1, $B2, $B3, $MASK) = $take->(10);
+	my $used = @POOL - @free;
+	my $v = sub { join ',', map { /^\d+$/ ? zmm($_) : $_ } @_ };
+	my $madd = sub { my ($hl, $x, $y, $to) = @_; "\tvpmadd52${hl}uq\t" . $v->($x, $y, $to) . "\n" };
+	my $l = ".L$name";
+
+	my $pre = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
+	    . "\tsub\t\$8,%rsp\n"
+	    . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
+	    . "\tvpbroadcastq\t%rax," . zmm($MASK) . "\n" . vclear($ZERO)
+	    . "\tmov\t\$1,%eax\n\tvpbroadcastq\t%rax," . zmm($ONE) . "\t# 1 in every lane\n"
+	    . "\tkmovw\t%eax,%k1\t\t# lane 0\n"
+	    . "\tmov\t\$0x3f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-5\n"
+	    . "\t# a, a^1\n";
+	for my $j (0 .. $K - 1) {
+		$pre .= "\tvmovdqu64\t" . 64 * $j . "(%rsi)," . zmm($AR[$j]) . "\n"
+		      . "\tvalignq\t\$7," . $v->($j ? $AR[$j - 1] : $ZERO, $AR[$j], $AU[$j]) . "\n";
+	}
+	# n'' = n' / 2^104 + 1 (n' >> 2 lanes: its limbs from 2, nothing past
+	# its 8K read), then the carries of the + 1: C = ((G << 1) + P) ^ P
+	# over the lanes, G the lane at 2^52, P those at 2^52 - 1
+	$pre .= "\t# n'' = (n' + 1)/2^104\n";
+	$pre .= "\tvmovdqu64\t" . (64 * $_ + 16) . "(%rcx)," . zmm($NQ[$_]) . ($_ == $K - 1 ? "{%k2}{z}" : "") . "\n"
+		for 0 .. $K - 1;
+	$pre .= "\tvpaddq\t" . $v->($ONE, $NQ[0], $NQ[0]) . "{%k1}\n"
+	      . carry_in($K, 8, \@NQ, $MASK, $ONE, ['%r10'], ['%r11'], 1);
+	for my $j (0 .. $K - 1) {
+		my $below = $j ? $NQ[$j - 1] : $ZERO;
+		$pre .= "\tvalignq\t\$7," . $v->($below, $NQ[$j], $NQ1[$j]) . "\n"
+		      . "\tvalignq\t\$6," . $v->($below, $NQ[$j], $NQ2[$j]) . "\n";
+	}
+	$pre .= "\t# X = lo(a*b_0) + hi(a^1*b_0) + lo(a^1*b_1)\n"
+	      . "\tvpbroadcastq\t0(%rdx)," . zmm($B2) . "\n\tvpbroadcastq\t8(%rdx)," . zmm($B3) . "\n";
+	$pre .= vclear($X[$_]) . $madd->('l', $AR[$_], $B2, $X[$_]) . $madd->('h', $AU[$_], $B2, $X[$_])
+	      . $madd->('l', $AU[$_], $B3, $X[$_]) for 0 .. $K - 1;
+	$pre .= "\tshr\t\$1,%r9d\t\t\t# trips: L/2 - 1 in the loop, the last peeled\n\tdec\t%r9d\n$l:\n";
+
+	# one trip; the last has no next trip's a*b products
+	my $trip = sub {
+		my ($last) = @_;
+		my $t = "\t# m_0, m_1 and c from X_0, X_1\n"
+		      . "\tvpbroadcastq\t" . xmm($X[0]) . "," . zmm($M0) . "\n"
+		      . "\tvpermq\t" . $v->($X[0], $ONE, $M1) . "\n"
+		      . "\tvpsrlq\t\$52," . $v->($M0, $S) . "\n"
+		      . "\tvpaddq\t" . $v->($S, $M1, $M1) . "\n"
+		      . "\tvpsrlq\t\$52," . $v->($M1, $C) . "{%k1}{z}\t# c in lane 0\n"
+		      . "\tvpbroadcastq\t8(%rdx)," . zmm($B1) . "\n";
+		$t .= "\tvpbroadcastq\t16(%rdx)," . zmm($B2) . "\n\tvpbroadcastq\t24(%rdx)," . zmm($B3) . "\n"
+			unless $last;
+		$t .= "\t# N = hi(a*b_{i+1}) + the next X's a*b products + n''*m\n";
+		for my $j (0 .. $K - 1) {
+			$t .= vclear($N[$j]) . $madd->('h', $AR[$j], $B1, $N[$j]);
+			$t .= $madd->('l', $AR[$j], $B2, $N[$j]) . $madd->('h', $AU[$j], $B2, $N[$j])
+			    . $madd->('l', $AU[$j], $B3, $N[$j]) unless $last;
+		}
+		$t .= $madd->('l', $NQ[$_], $M0, $N[$_]) . $madd->('h', $NQ1[$_], $M0, $N[$_]) for 0 .. $K - 1;
+		# register 0's m_1 products with c (C), off N's chain
+		$t .= $madd->('l', $NQ1[0], $M1, $C) . $madd->('h', $NQ2[0], $M1, $C);
+		$t .= $madd->('l', $NQ1[$_], $M1, $N[$_]) . $madd->('h', $NQ2[$_], $M1, $N[$_]) for 1 .. $K - 1;
+		$t .= "\t# acc = (X >> 2 lanes) + N\n";
+		$t .= "\tvalignq\t\$2," . $v->($X[$_], $_ < $K - 1 ? $X[$_ + 1] : $ZERO, $X[$_]) . "\n" for 0 .. $K - 1;
+		$t .= "\tvpaddq\t" . $v->($N[$_], $X[$_], $X[$_]) . "\n" for 0 .. $K - 1;
+		$t .= "\tvpaddq\t" . $v->($C, $X[0], $X[0]) . "\n";
+		return $t;
+	};
+	my $exit = normalise($name, $K, 8, \@X, $MASK, $ZERO, [ @N[0 .. 1], @NQ1[0 .. 1] ], 1);
+	$exit .= vclear($_) for @POOL[0 .. $used - 1], @AR, @AU, @NQ;
+	$exit .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
+	       . "\tvzeroupper\n\tadd\t\$8,%rsp\n\tret\n.size\t$name,.-$name\n";
+	return tally($name, $pre, $trip->(0) . "\tlea\t16(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n",
+	             "\t# the last trip\n" . $trip->(1) . $exit, 2, 2);
 }
 
 # Single squares: montk_ams52_K(r, a, a, n, k0, L), the contract of
@@ -1009,7 +1141,8 @@ sub header {
  * held in K*MONTK_IFMA_LANES limbs (the limbs from L on 0; r's are
  * written 0), K = 1..MONTK_IFMA_KMAX;
  * montk_amm52f_K: the same for n = -1 mod 2^52 only (k0 = 1, not read),
- * K = 1..MONTK_IFMA_X1F_KMAX;
+ * K = 1..MONTK_IFMA_X1F_KMAX; for K = MONTK_IFMA_X1F_PAIR_K it takes two
+ * digits a trip: n = -1 mod 2^104, L even and at most 8K - 2;
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
  * limb below 2^52, k0 = -n^-1 mod 2^52, L >= 2; r may alias a or b. A
  * number of num 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
@@ -1017,6 +1150,7 @@ sub header {
 #define MONTK_IFMA_LANES $l1
 #define MONTK_IFMA_KMAX $X1_KMAX
 #define MONTK_IFMA_X1F_KMAX $X1F_KMAX
+#define MONTK_IFMA_X1F_PAIR_K $PAIR_K
 #define MONTK_IFMA_MIN_NUM 1
 #define MONTK_IFMA_MAX_NUM $maxnum
 typedef void montk_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
@@ -1061,7 +1195,7 @@ EOT
 my $code = "# Generated by perlasm/x86_64-ifma.pl; do not edit.\n.text\n";
 if ($ifma) {
 	$code .= $_ <= $X1_FAST_KMAX ? amm_fast($_, 1) : amm($_) for 1 .. $X1_KMAX;
-	$code .= amm_fast($_, 1, 1) for 1 .. $X1F_KMAX;
+	$code .= $_ == $PAIR_K ? amm_pair($_) : amm_fast($_, 1, 1) for 1 .. $X1F_KMAX;
 	$code .= amm_fast($_, 2) for 1 .. $X2P_KMAX;
 	$code .= ams_fast($_, 1) for $X1SQR_KMIN .. $X1SQR_KMAX;
 	$code .= ams_fast($_, 2) for $X2PAMS_KMIN .. $X2PAMS_KMAX;

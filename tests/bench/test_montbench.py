@@ -108,14 +108,15 @@ def test_floor(quick):
 
 def test_per_product_counts(quick):
     """amm52's VPMADD52 per product, of the kernel mont_modexp runs at
-    1024 bits: the n*mu one (n' = n*mu is one limb longer: 21 rows over
-    K = 3 registers), each row lo and hi of a*b_i and of n*m per register,
-    and no product for m (m = X, as n' = -1 mod 2^52)."""
+    1024 bits: the n*mu one (n' = n*mu is two limbs longer: 22 rows over
+    K = 3 registers, two a trip), each row lo and hi of a*b_i and of n''*m
+    per register, and no product for m (m = Y mod 2^104, as n' = -1 mod
+    2^104)."""
     if not IFMA_CPU <= cpu_flags():
         pytest.skip("this CPU lacks AVX-512 IFMA: no amm52 row is timed")
     for op in ("mul", "sqr"):
         per = rows(quick, contender="amm52", op=op)[0]["per_product"]
-        assert per["vpmadd52"] == 21 * 4 * 3
+        assert per["vpmadd52"] == 22 * 4 * 3
         assert per["insns"] > 2 * per["vpmadd52"]
         # the packed pair: four limbs of each number per register, 20
         # rows over K = 5 registers, each row lo and hi of n*m per register

@@ -140,18 +140,20 @@ def cases(rng, L):
     return out
 
 
-def cases_prime(rng, L):
-    """(n', a, b) for the kernels of a modulus n' = -1 mod 2^52: n' = n*mu,
-    mu = -n^-1 mod 2^52, 4n' <= 2^(52L), a, b < 2n'; edges first: the
-    all-ones n' (mu = 1), the largest and smallest n' of n with its top bit
-    52 bits below n''s room, n = 3."""
-    top = 52 * L - 2
+def cases_prime(rng, L, digits=1):
+    """(n', a, b) for the kernels of a modulus n' = -1 mod 2^(52 digits)
+    (what mont_modexp gives them: 2 where the rows take two digits a trip):
+    n' = n*mu, mu = -n^-1 mod 2^(52 digits), 4n' <= 2^(52L), a, b < 2n';
+    edges first: the all-ones n' (mu = 1: with two digits n'' = (n'+1) /
+    2^104 carries through every limb), the largest and smallest n' of n
+    with its top bit 52 digits bits below n''s room, n = 3."""
+    top, d = 52 * L - 2, 52 * digits
     out = [((1 << top) - 1, 2 * ((1 << top) - 1) - 1, 1)]
-    ns = [(1 << (top - 52)) - 1, (1 << (top - 53)) + 1, 3]
-    ns += [rng.getrandbits(top - 52) | 1 | 1 << (top - 53) for _ in range(10)]
+    ns = [(1 << (top - d)) - 1, (1 << (top - d - 1)) + 1, 3]
+    ns += [rng.getrandbits(top - d) | 1 | 1 << (top - d - 1) for _ in range(10)]
     for n in ns:
-        p = n * ((-pow(n, -1, 1 << 52)) % (1 << 52))
-        assert p % (1 << 52) == (1 << 52) - 1 and 4 * p <= 1 << (52 * L)
+        p = n * ((-pow(n, -1, 1 << d)) % (1 << d))
+        assert p % (1 << d) == (1 << d) - 1 and 4 * p <= 1 << (52 * L)
         out.append((p, rng.randrange(2 * p), 2 * p - 1))
     return out
 
@@ -183,13 +185,19 @@ def test_kernels_against_python(lib, alias):
             (1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_KMAX"], so.one, side_by_side, cases),
             (1, h["MONTK_IFMA_LANES"], h["MONTK_IFMA_X1F_KMAX"], so.onef, side_by_side, cases_prime),
             (2, h["MONTK_IFMA_X2P_LANES"], h["MONTK_IFMA_X2P_KMAX"], so.packed, interleaved, cases)):
-        # n' needs 52 bits more than n: from 3 limbs (n = 3 and 2 bits)
+        # n' needs 104 bits more than n: from 3 limbs (n = 3 and 2 bits)
         least = 2 + (make is cases_prime)
         for k in range(1, kmax + 1):
             span = k * lanes                 # limbs per number; L of them its own
-            for L in sorted({max(least, span - lanes + 1), max(least, span - 3), span}):
-                for i, _ in enumerate(make(rng, L)):
-                    sets = [make(rng, L)[i] for _ in range(ways)]
+            Ls = {max(least, span - lanes + 1), max(least, span - 3), span}
+            digits = 1
+            if make is cases_prime and k == h["MONTK_IFMA_X1F_PAIR_K"]:
+                Ls = {min(L + L % 2, span - 2) for L in Ls}   # two digits a trip
+                digits = 2
+            for L in sorted(Ls):
+                made = (lambda: cases_prime(rng, L, digits)) if make is cases_prime else (lambda: cases(rng, L))
+                for i, _ in enumerate(made()):
+                    sets = [made()[i] for _ in range(ways)]
                     a = (U64 * (ways * span))(*layout([s[1] for s in sets], span))
                     b = (U64 * (ways * span))(*layout([s[2] for s in sets], span))
                     n = (U64 * (ways * span))(*layout([s[0] for s in sets], span))
@@ -523,17 +531,18 @@ def test_static_check_catches_leaks():
 
 def count_tables(header):
     """MONTK_IFMA_X1_COUNTS / X1F / X2P / X2PSQR / X1SQR / X2PAMS -> {kernel name: (madd[3],
-    insns[3], peeled)}."""
+    insns[3], peeled, step)}."""
     out = {}
     first = {t: header_ints(header)[f"MONTK_IFMA_{t}_KMIN"] for t in ("X2PSQR", "X1SQR", "X2PAMS")}
     for tab, prefix in (("X1", "montk_amm52_"), ("X1F", "montk_amm52f_"),
                         ("X2P", "montk_amm52x2p_"), ("X2PSQR", "montk_sqr52x2p_"),
                         ("X1SQR", "montk_ams52_"), ("X2PAMS", "montk_ams52x2p_")):
         body = re.search(rf"#define MONTK_IFMA_{tab}_COUNTS \{{(.*)\}}\n", header).group(1)
-        rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d+)\}", body)
+        rows = re.findall(r"\{\{(\d+), (\d+), (\d+)\}, \{(\d+), (\d+), (\d+)\}, (\d+), (\d+)\}",
+                          body)
         for k, row in enumerate(rows, first.get(tab, 1)):
             v = list(map(int, row))
-            out[f"{prefix}{k}"] = (v[0:3], v[3:6], v[6])
+            out[f"{prefix}{k}"] = (v[0:3], v[3:6], v[6], v[7])
     return out
 
 
@@ -576,7 +585,8 @@ def test_counts_match_the_object(has_ifma, tmp_path):
     _, obj = assemble("elf", CAPS, tmp_path)
     parts = kernel_parts(obj)
     assert set(parts) == set(counts) and len(counts) > 10
-    for name, (madd, insns, peeled) in counts.items():
+    pair = f"montk_amm52f_{header_ints(gen(['--header', CAPS]))['MONTK_IFMA_X1F_PAIR_K']}"
+    for name, (madd, insns, peeled, step) in counts.items():
         got = parts[name]
         assert [len(p) for p in got] == insns, name
         assert [sum(i.startswith("vpmadd52") for i in p) for p in got] == madd, name
@@ -584,6 +594,11 @@ def test_counts_match_the_object(has_ifma, tmp_path):
         # K registers, and m (a packed pair's two numbers share them; none for
         # n = -1 mod 2^52, where m is X itself)
         K = int(name.rsplit("_", 1)[1])
+        assert step == (2 if name == pair else 1), name
+        if name == pair:
+            # a trip: two rows' a*b and n''*m, 8K; the last trip peeled
+            assert madd[1] == 8 * K and peeled == 2 and madd[0] == 3 * K and madd[2] == 5 * K, name
+            continue
         if "ams52" in name:
             # its loop: the last block's rows (P of them, the limbs of a number
             # a register), whose a*b products are the top register's; per product

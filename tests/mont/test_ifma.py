@@ -46,12 +46,31 @@ def single_square_ks():
     return range(kmin, kmax + 1)
 
 
+def prime_limbs(num):
+    """(lf, kf): the limbs of n' = n*mu (52 bits more) and the registers of
+    its kernel; where that is montk_amm52f_K's two digits a trip, 104 bits
+    more, even and at most 8K - 2 limbs, else in a register more (at least
+    its 8K - 7)."""
+    lf = -(-(64 * num + 54) // 52)
+    kf = -(-lf // 8)
+    pair_k = int(re.search(r"#define MONTK_IFMA_X1F_PAIR_K (\d+)", kernels_header()).group(1))
+    if kf == pair_k:
+        l2 = -(-(64 * num + 106) // 52)
+        l2 += l2 % 2
+        if l2 <= 8 * kf - 2:
+            return l2, kf
+        kf += 1
+        lf = 8 * kf - 7
+    return lf, kf
+
+
 def kernel_lines(num, prime):
     """The harness's line for one product of num limbs, modulo n' or n
     (then with its single square where one was built)."""
-    L, lf = -(-(64 * num + 2) // 52), -(-(64 * num + 54) // 52)
+    L = -(-(64 * num + 2) // 52)
+    lf, kf = prime_limbs(num)
     if prime:
-        return f"one {L} {8 * -(-lf // 8)} prime {lf}"
+        return f"one {L} {8 * kf} prime {lf}"
     return f"one {L} {8 * -(-L // 8)}" + (" square" if -(-L // 8) in single_square_ks() else "")
 
 
@@ -129,19 +148,19 @@ def test_single_square_where_it_was_built(ifma):
 
 def test_prime_kernels_where_they_win(ifma):
     """The kernels offer a product modulo n' = n*mu (n' = -1 mod 2^52, 52
-    bits more) wherever n' fits 6 registers (up to 2432 bits), in a
-    register more than n where it needs one (the span grows with it: 1216
+    bits more; 2^104 at 3 registers) wherever n' fits 6 registers (up to
+    2432 bits), in a
+    register more than n where it needs one (the span grows with it: 1088
     to 1536 bits, 2048); past that, and every pair, n itself (whether
     mont_modexp takes it: test_prime_choice_*)."""
-    nums = (1, 9, 16, 18, 19, 24, 32, 38, 39, 64)
+    nums = (1, 9, 16, 17, 18, 19, 24, 32, 37, 38, 64)
     out, err = ifma.run([f"kernel {num} 1" for num in nums] + ["kernel 16 2"])
     assert err == ""
     for num, line in zip(nums, out):
-        L, lf = -(-(64 * num + 2) // 52), -(-(64 * num + 54) // 52)
-        kf = -(-lf // 8)
-        prime = kf <= 6
-        assert line == kernel_lines(num, prime), (num, line)
-    assert [num for num, line in zip(nums, out) if "prime" in line] == [1, 9, 16, 18, 19, 24, 32, 38]
+        assert line == kernel_lines(num, prime_limbs(num)[1] <= 6), (num, line)
+    assert [num for num, line in zip(nums, out) if "prime" in line] == [1, 9, 16, 17, 18, 19, 24, 32, 37, 38]
+    # 1024 bits: 22 limbs in 3 registers (two digits a trip), 1088: 25 in 4
+    assert out[2] == "one 20 24 prime 22" and out[3] == "one 21 32 prime 25"
     assert out[-1] == "packed 20 20 square"
 
 
@@ -149,16 +168,15 @@ def test_prime_kernels_where_they_win(ifma):
 def test_prime_choice_fixed(ifma, rng, want):
     """MONT_IFMA_NPRIME=1 keeps n' wherever the kernels have it, =0 never
     (below 9 limbs adx runs: none); mont_modexp is right either way."""
-    nums = (8, 9, 16, 18, 24, 28, 32, 36, 38, 39)
+    nums = (8, 9, 16, 17, 18, 24, 28, 32, 36, 37, 38, 39)
     env = {"MONT_BACKEND": "ifma", "MONT_IFMA_NPRIME": want}
     out, err = ifma.run([f"ifmafor {num} 1" for num in nums], env=env)
     assert err == ""
     for num, line in zip(nums, out):
-        L = -(-(64 * num + 54) // 52)
-        want_line = "none" if num < 9 else kernel_lines(num, want == "1" and L <= 48)
+        want_line = "none" if num < 9 else kernel_lines(num, want == "1" and prime_limbs(num)[1] <= 6)
         assert line == want_line, (num, line)
     cmds, expect = [], []
-    for num in (9, 16, 24, 32, 38):
+    for num in (9, 16, 17, 24, 32, 37, 38):
         for n in (random_modulus(rng, num), (1 << (64 * num)) - 1):
             base, e = rng.randrange(n), rng.getrandbits(64 * num)
             cmds.append(f"modexp {num} {n:x} {base:x} {num} {e:x}")
@@ -179,7 +197,7 @@ def test_prime_choice_measured(ifma):
         assert err == err_want
         assert out[0] in (kernel_lines(32, 1), kernel_lines(32, 0)) and out[2] == out[0]
         assert out[1] in (kernel_lines(36, 1), kernel_lines(36, 0))
-        assert out[3] == kernel_lines(37, out[1].endswith(" prime 46"))
+        assert out[3] == kernel_lines(37, out[1] == kernel_lines(36, 1))
 
 
 def test_no_kernel_past_the_contract(ifma):
