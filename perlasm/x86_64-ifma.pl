@@ -731,23 +731,43 @@ sub fast_exit {
 # rows at 21, mont_modexp 147.5-149.9 us against 169.7-195.2.
 sub amm_pair {
 	my ($K) = @_;
-	my $name = "montk_amm52f_$K";
-	my @free = @POOL;
-	my $take = sub { map { my $n = shift @free; die "$name: out of vector registers\n" unless defined $n; $n } 1 .. $_[0] };
-	die "$name: a, a^1 and n'' need 3K <= " . @AREGS . " registers\n" if 3 * $K > @AREGS;
-	my @AR = @AREGS[0 .. $K - 1];
-	my @AU = @AREGS[$K .. 2 * $K - 1];
-	my @NQ = @AREGS[2 * $K .. 3 * $K - 1];
-	my @NQ1 = $take->($K);
-	my @NQ2 = $take->($K);
-	my @X = $take->($K);
-	my @N = $take->($K);
-	my ($C, $M0, $M1, $S, $ZERO, $ONE, $B1, $B2, $B3, $MASK) = $take->(10);
-	my $used = @POOL - @free;
-	my $v = sub { join ',', map { /^\d+$/ ? zmm($_) : $_ } @_ };
-	my $madd = sub { my ($hl, $x, $y, $to) = @_; "\tvpmadd52${hl}uq\t" . $v->($x, $y, $to) . "\n" };
-	my $l = ".L$name";
+	my $g = pair_regs($K);
+	my $name = $g->{name};
+	my $exit = normalise($name, $K, 8, $g->{X}, $g->{MASK}, $g->{ZERO},
+	                     [ @{ $g->{N} }[0 .. 1], @{ $g->{NQ1} }[0 .. 1] ], 1);
+	$exit .= vclear($_) for @POOL[0 .. $g->{used} - 1], map { @{ $g->{$_} } } qw(AR AU NQ);
+	$exit .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
+	       . "\tvzeroupper\n\tadd\t\$8,%rsp\n\tret\n.size\t$name,.-$name\n";
+	return tally($name, pair_entry($g), pair_trip($g, 0) . "\tlea\t16(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t.L$name\n",
+	             "\t# the last trip\n" . pair_trip($g, 1) . $exit, 2, 2);
+}
 
+# amm_pair's registers: a (AR), a^1 (AU) and n'' (NQ) from @AREGS, n''^1
+# (NQ1), n''^2 (NQ2), the accumulator X and the temporaries N (K each),
+# C, m_0, m_1, S, ZERO, ONE, the digits B1..B3 and MASK from @POOL.
+sub pair_regs {
+	my ($K) = @_;
+	my $g = { K => $K, name => "montk_amm52f_$K" };
+	my @free = @POOL;
+	my $take = sub { map { my $n = shift @free; die "$g->{name}: out of vector registers\n" unless defined $n; $n } 1 .. $_[0] };
+	die "$g->{name}: a, a^1 and n'' need 3K <= " . @AREGS . " registers\n" if 3 * $K > @AREGS;
+	@$g{qw(AR AU NQ)} = map { [ @AREGS[$_ * $K .. ($_ + 1) * $K - 1] ] } 0 .. 2;
+	$g->{$_} = [ $take->($K) ] for qw(NQ1 NQ2 X N);
+	@$g{qw(C M0 M1 S ZERO ONE B1 B2 B3 MASK)} = $take->(10);
+	$g->{used} = @POOL - @free;
+	return $g;
+}
+
+sub zlist { join ',', map { /^\d+$/ ? zmm($_) : $_ } @_ }
+sub madd52 { my ($hl, $x, $y, $to) = @_; "\tvpmadd52${hl}uq\t" . zlist($x, $y, $to) . "\n" }
+
+# amm_pair's entry: constants, a and a^1, n'' and its shifted copies, the
+# first trip's X, the trip count.
+sub pair_entry {
+	my ($g) = @_;
+	my ($K, $name) = @$g{qw(K name)};
+	my ($AR, $AU, $NQ, $X) = @$g{qw(AR AU NQ X)};
+	my ($ZERO, $ONE, $MASK, $B2, $B3) = @$g{qw(ZERO ONE MASK B2 B3)};
 	my $pre = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	    . "\tsub\t\$8,%rsp\n"
 	    . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
@@ -757,62 +777,57 @@ sub amm_pair {
 	    . "\tmov\t\$0x3f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-5\n"
 	    . "\t# a, a^1\n";
 	for my $j (0 .. $K - 1) {
-		$pre .= "\tvmovdqu64\t" . 64 * $j . "(%rsi)," . zmm($AR[$j]) . "\n"
-		      . "\tvalignq\t\$7," . $v->($j ? $AR[$j - 1] : $ZERO, $AR[$j], $AU[$j]) . "\n";
+		$pre .= "\tvmovdqu64\t" . 64 * $j . "(%rsi)," . zmm($AR->[$j]) . "\n"
+		      . "\tvalignq\t\$7," . zlist($j ? $AR->[$j - 1] : $ZERO, $AR->[$j], $AU->[$j]) . "\n";
 	}
 	# n'' = n' / 2^104 + 1 (n' >> 2 lanes: its limbs from 2, nothing past
-	# its 8K read), then the carries of the + 1: C = ((G << 1) + P) ^ P
-	# over the lanes, G the lane at 2^52, P those at 2^52 - 1
+	# its 8K read), then the carries of the + 1 (carry_in)
 	$pre .= "\t# n'' = (n' + 1)/2^104\n";
-	$pre .= "\tvmovdqu64\t" . (64 * $_ + 16) . "(%rcx)," . zmm($NQ[$_]) . ($_ == $K - 1 ? "{%k2}{z}" : "") . "\n"
+	$pre .= "\tvmovdqu64\t" . (64 * $_ + 16) . "(%rcx)," . zmm($NQ->[$_]) . ($_ == $K - 1 ? "{%k2}{z}" : "") . "\n"
 		for 0 .. $K - 1;
-	$pre .= "\tvpaddq\t" . $v->($ONE, $NQ[0], $NQ[0]) . "{%k1}\n"
-	      . carry_in($K, 8, \@NQ, $MASK, $ONE, ['%r10'], ['%r11'], 1);
+	$pre .= "\tvpaddq\t" . zlist($ONE, $NQ->[0], $NQ->[0]) . "{%k1}\n"
+	      . carry_in($K, 8, $NQ, $MASK, $ONE, ['%r10'], ['%r11'], 1);
 	for my $j (0 .. $K - 1) {
-		my $below = $j ? $NQ[$j - 1] : $ZERO;
-		$pre .= "\tvalignq\t\$7," . $v->($below, $NQ[$j], $NQ1[$j]) . "\n"
-		      . "\tvalignq\t\$6," . $v->($below, $NQ[$j], $NQ2[$j]) . "\n";
+		my $below = $j ? $NQ->[$j - 1] : $ZERO;
+		$pre .= "\tvalignq\t\$7," . zlist($below, $NQ->[$j], $g->{NQ1}[$j]) . "\n"
+		      . "\tvalignq\t\$6," . zlist($below, $NQ->[$j], $g->{NQ2}[$j]) . "\n";
 	}
 	$pre .= "\t# X = lo(a*b_0) + hi(a^1*b_0) + lo(a^1*b_1)\n"
 	      . "\tvpbroadcastq\t0(%rdx)," . zmm($B2) . "\n\tvpbroadcastq\t8(%rdx)," . zmm($B3) . "\n";
-	$pre .= vclear($X[$_]) . $madd->('l', $AR[$_], $B2, $X[$_]) . $madd->('h', $AU[$_], $B2, $X[$_])
-	      . $madd->('l', $AU[$_], $B3, $X[$_]) for 0 .. $K - 1;
-	$pre .= "\tshr\t\$1,%r9d\t\t\t# trips: L/2 - 1 in the loop, the last peeled\n\tdec\t%r9d\n$l:\n";
+	$pre .= vclear($X->[$_]) . madd52('l', $AR->[$_], $B2, $X->[$_]) . madd52('h', $AU->[$_], $B2, $X->[$_])
+	      . madd52('l', $AU->[$_], $B3, $X->[$_]) for 0 .. $K - 1;
+	return $pre . "\tshr\t\$1,%r9d\t\t\t# trips: L/2 - 1 in the loop, the last peeled\n\tdec\t%r9d\n.L$name:\n";
+}
 
-	# one trip; the last has no next trip's a*b products
-	my $trip = sub {
-		my ($last) = @_;
-		my $t = "\t# m_0, m_1 and c from X_0, X_1\n"
-		      . "\tvpbroadcastq\t" . xmm($X[0]) . "," . zmm($M0) . "\n"
-		      . "\tvpermq\t" . $v->($X[0], $ONE, $M1) . "\n"
-		      . "\tvpsrlq\t\$52," . $v->($M0, $S) . "\n"
-		      . "\tvpaddq\t" . $v->($S, $M1, $M1) . "\n"
-		      . "\tvpsrlq\t\$52," . $v->($M1, $C) . "{%k1}{z}\t# c in lane 0\n"
-		      . "\tvpbroadcastq\t8(%rdx)," . zmm($B1) . "\n";
-		$t .= "\tvpbroadcastq\t16(%rdx)," . zmm($B2) . "\n\tvpbroadcastq\t24(%rdx)," . zmm($B3) . "\n"
-			unless $last;
-		$t .= "\t# N = hi(a*b_{i+1}) + the next X's a*b products + n''*m\n";
-		for my $j (0 .. $K - 1) {
-			$t .= vclear($N[$j]) . $madd->('h', $AR[$j], $B1, $N[$j]);
-			$t .= $madd->('l', $AR[$j], $B2, $N[$j]) . $madd->('h', $AU[$j], $B2, $N[$j])
-			    . $madd->('l', $AU[$j], $B3, $N[$j]) unless $last;
-		}
-		$t .= $madd->('l', $NQ[$_], $M0, $N[$_]) . $madd->('h', $NQ1[$_], $M0, $N[$_]) for 0 .. $K - 1;
-		# register 0's m_1 products with c (C), off N's chain
-		$t .= $madd->('l', $NQ1[0], $M1, $C) . $madd->('h', $NQ2[0], $M1, $C);
-		$t .= $madd->('l', $NQ1[$_], $M1, $N[$_]) . $madd->('h', $NQ2[$_], $M1, $N[$_]) for 1 .. $K - 1;
-		$t .= "\t# acc = (X >> 2 lanes) + N\n";
-		$t .= "\tvalignq\t\$2," . $v->($X[$_], $_ < $K - 1 ? $X[$_ + 1] : $ZERO, $X[$_]) . "\n" for 0 .. $K - 1;
-		$t .= "\tvpaddq\t" . $v->($N[$_], $X[$_], $X[$_]) . "\n" for 0 .. $K - 1;
-		$t .= "\tvpaddq\t" . $v->($C, $X[0], $X[0]) . "\n";
-		return $t;
-	};
-	my $exit = normalise($name, $K, 8, \@X, $MASK, $ZERO, [ @N[0 .. 1], @NQ1[0 .. 1] ], 1);
-	$exit .= vclear($_) for @POOL[0 .. $used - 1], @AR, @AU, @NQ;
-	$exit .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
-	       . "\tvzeroupper\n\tadd\t\$8,%rsp\n\tret\n.size\t$name,.-$name\n";
-	return tally($name, $pre, $trip->(0) . "\tlea\t16(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t$l\n",
-	             "\t# the last trip\n" . $trip->(1) . $exit, 2, 2);
+# One trip of amm_pair; the last has no next trip's a*b products.
+sub pair_trip {
+	my ($g, $last) = @_;
+	my $K = $g->{K};
+	my ($AR, $AU, $NQ, $NQ1, $NQ2, $X, $N) = @$g{qw(AR AU NQ NQ1 NQ2 X N)};
+	my ($C, $M0, $M1, $S, $ONE, $B1, $B2, $B3) = @$g{qw(C M0 M1 S ONE B1 B2 B3)};
+	my $t = "\t# m_0, m_1 and c from X_0, X_1\n"
+	      . "\tvpbroadcastq\t" . xmm($X->[0]) . "," . zmm($M0) . "\n"
+	      . "\tvpermq\t" . zlist($X->[0], $ONE, $M1) . "\n"
+	      . "\tvpsrlq\t\$52," . zlist($M0, $S) . "\n"
+	      . "\tvpaddq\t" . zlist($S, $M1, $M1) . "\n"
+	      . "\tvpsrlq\t\$52," . zlist($M1, $C) . "{%k1}{z}\t# c in lane 0\n"
+	      . "\tvpbroadcastq\t8(%rdx)," . zmm($B1) . "\n";
+	$t .= "\tvpbroadcastq\t16(%rdx)," . zmm($B2) . "\n\tvpbroadcastq\t24(%rdx)," . zmm($B3) . "\n"
+		unless $last;
+	$t .= "\t# N = hi(a*b_{i+1}) + the next X's a*b products + n''*m\n";
+	for my $j (0 .. $K - 1) {
+		$t .= vclear($N->[$j]) . madd52('h', $AR->[$j], $B1, $N->[$j]);
+		$t .= madd52('l', $AR->[$j], $B2, $N->[$j]) . madd52('h', $AU->[$j], $B2, $N->[$j])
+		    . madd52('l', $AU->[$j], $B3, $N->[$j]) unless $last;
+	}
+	$t .= madd52('l', $NQ->[$_], $M0, $N->[$_]) . madd52('h', $NQ1->[$_], $M0, $N->[$_]) for 0 .. $K - 1;
+	# register 0's m_1 products with c (C), off N's chain
+	$t .= madd52('l', $NQ1->[0], $M1, $C) . madd52('h', $NQ2->[0], $M1, $C);
+	$t .= madd52('l', $NQ1->[$_], $M1, $N->[$_]) . madd52('h', $NQ2->[$_], $M1, $N->[$_]) for 1 .. $K - 1;
+	$t .= "\t# acc = (X >> 2 lanes) + N\n";
+	$t .= "\tvalignq\t\$2," . zlist($X->[$_], $_ < $K - 1 ? $X->[$_ + 1] : $g->{ZERO}, $X->[$_]) . "\n" for 0 .. $K - 1;
+	$t .= "\tvpaddq\t" . zlist($N->[$_], $X->[$_], $X->[$_]) . "\n" for 0 .. $K - 1;
+	return $t . "\tvpaddq\t" . zlist($C, $X->[0], $X->[0]) . "\n";
 }
 
 # Single squares: montk_ams52_K(r, a, a, n, k0, L), the contract of
