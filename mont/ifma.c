@@ -143,12 +143,13 @@ static void amm(const struct run *s, uint64_t *r, const uint64_t *a,
 }
 
 /* mu_digits: mu = -n^-1 mod 2^(52 digits) (n odd, digits 1 or 2), in two
- * limbs, from mont_n0's 64 bits and for two digits one Newton step mod
+ * limbs, from x = mont_n0(n[0]) and for two digits one Newton step mod
  * 2^128: with n*x = -1 + e, e = 0 mod 2^64, x(2 + n*x) times n is e^2 - 1
  * = -1 mod 2^128. */
-static void mu_digits(uint64_t mu[2], const uint64_t *n, size_t num, unsigned digits)
+static void mu_digits(uint64_t mu[2], const uint64_t *n, size_t num, uint64_t x,
+                      unsigned digits)
 {
-	const uint64_t x = mont_n0(n[0]), n1 = num > 1 ? n[1] : 0;
+	const uint64_t n1 = num > 1 ? n[1] : 0;
 	uint64_t hi, q0, q1;
 
 	if (digits == 1) {
@@ -177,7 +178,7 @@ static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
 	s->k0[i] = prime ? 1 : n0 & M52;
 	if (prime) {
 		uint64_t mu[2], carry = 0;
-		mu_digits(mu, n, num, s->k->digits);
+		mu_digits(mu, n, num, n0, s->k->digits);
 		for (size_t j = 0; j < num; j++)
 			wn[j] = mont_mac(n[j], mu[0], 0, carry, &carry);
 		wn[num] = carry;
