@@ -106,8 +106,8 @@ void issue_rates(struct run_info *ri)
  * chained, radix 2^52, R' = 2^(52L) ---- */
 /* amm52: montk_amm52_K, or where mont_modexp works modulo n' = n*mu (mu =
  * -n^-1 mod 2^(52 k.digits), k0 = 1: k.one_f, one or two limbs more)
- * montk_amm52f_K: the same
- * values mod n. amm52x2: the packed pair montk_amm52x2p_K (and its square
+ * montk_amm52f_K (given n'' = (n'+1)/2^104 where it takes two digits a
+ * trip): the same values mod n. amm52x2: the packed pair montk_amm52x2p_K (and its square
  * montk_sqr52x2p_K where there is one), two numbers interleaved (limb t of
  * number i at 2t + i): number 0 runs amm52's chain mod n, number 1 the same
  * chain mod n2; the result is number 0's, and number 1 is checked against
@@ -188,6 +188,10 @@ static void *amm_new(const struct operands *o, int ways)
 			mpz_invert(mu, z, m);
 			mpz_sub(mu, m, mu);
 			mpz_mul(z, z, mu);
+			if (s->k.digits == 2) {	/* the kernel reads n'' = (n'+1)/2^104 */
+				mpz_add_ui(z, z, 1);
+				mpz_fdiv_q_2exp(z, z, 104);
+			}
 			mpz_clears(mu, m, NULL);
 			s->k0[0] = 1;
 		}

@@ -458,7 +458,9 @@ static int nprime_faster(const struct mont_ifma *k)
 		t.x[w][L[w] - 1] >>= 1;		/* x < 2n */
 	}
 	t.n[0][0] |= 1;
-	t.n[1][0] = t.n[1][1] = (UINT64_C(1) << 52) - 1;	/* n' = -1 mod 2^104 */
+	/* n' = -1 mod 2^104 (the two-digit kernel reads n'' there: its time
+	 * depends on no limb) */
+	t.n[1][0] = t.n[1][1] = (UINT64_C(1) << 52) - 1;
 	t.k0 = mont_n0(t.n[0][0]) & ((UINT64_C(1) << 52) - 1);
 	return faster_of(time_amm, &t);
 }

@@ -163,11 +163,28 @@ static void mu_digits(uint64_t mu[2], const uint64_t *n, size_t num, uint64_t x,
 	mu[1] = (hi + x * q1) & ((UINT64_C(1) << 40) - 1);
 }
 
+/* pair_modulus: s->n = n'' = (n' + 1)/2^104 for the two-digit kernel,
+ * from s->n = n' (one way, L limbs): n' = -1 mod 2^104, so its limbs 0
+ * and 1 are 2^52 - 1 and the + 1 carries into limb 2; n' + 1 <= R/4, so
+ * no carry leaves limb L - 1. */
+static void pair_modulus(struct run *s)
+{
+	uint64_t carry = 1;
+
+	for (size_t j = 0; j + 2 < s->L; j++) {
+		const uint64_t v = s->n[j + 2] + carry;
+		s->n[j] = v & M52;
+		carry = v >> 52;
+	}
+	s->n[s->L - 2] = s->n[s->L - 1] = 0;
+}
+
 /* The modulus of way i's products: n, or with k->one_f n' = n*mu (mu =
  * -n^-1 mod 2^(52 digits): n' = -1 mod 2^52, so m = X mod 2^52 needs no
  * product with k0, or mod 2^104, where a trip of two rows takes m = Y mod
- * 2^104), two 64-bit limbs longer; every value mod n' is the same mod n.
- * s->n and s->k0 get it, wn its 64-bit limbs; returns their count. */
+ * 2^104 and the kernel reads n'' in its place), two 64-bit limbs longer;
+ * every value mod n' is the same mod n. s->n and s->k0 get it, wn its
+ * 64-bit limbs; returns their count. */
 static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
                           size_t num, int prime)
 {
@@ -191,6 +208,8 @@ static size_t set_modulus(struct run *s, int i, uint64_t *wn, const uint64_t *n,
 		memcpy(wn, n, num * sizeof *wn);
 	}
 	put52(s, s->n, i, wn, wnum);
+	if (prime && s->k->digits == 2)
+		pair_modulus(s);
 	return wnum;
 }
 

@@ -58,9 +58,9 @@ package Xlate;
 #   cmovcc setcc movz/movs*), with an AT&T size suffix where the operands do not
 #   give the size. No call, no prefixes, no indirect jumps.
 #   The AVX-512 instructions of the IFMA kernels (%VEC below: vpmadd52luq/huq,
-#   vpbroadcastq, vbroadcasti64x2, vshufi64x2, vpunpcklqdq, valignq, vpsrlq,
-#   vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq, vpxorq, kmovw, vzeroupper,
-#   vpternlogq, vpermq, vpmovzxbq; and movups)
+#   vpbroadcastq, vbroadcasti64x2, vshufi64x2, vpunpcklqdq, vpunpckhqdq,
+#   valignq, vpsrlq, vpandq, vpaddq, vpcmpuq, vmovdqu64, vmovq, vpxorq, kmovw,
+#   vzeroupper, vpternlogq, vpermq, vpmovzxbq; and movups)
 #   take vector registers xmm/ymm/zmm 0-31 and mask registers %k0-%k7; a
 #   destination may carry an opmask, %ymm1{%k1} or {%k1}{z} (nasm:
 #   ymm1{k1}{z}). Anything else with a vector register dies. xmm6-xmm15
@@ -149,7 +149,7 @@ my %PLAIN = map { $_ => 1 } qw(mov add adc sub sbb and or xor cmp test not neg i
 # Win64 vector saves): only these take vector and
 # mask registers (EVEX forms; the caps decide whether they are emitted).
 my %VEC = map { $_ => 1 } qw(vpmadd52luq vpmadd52huq vpbroadcastq vbroadcasti64x2
-	vshufi64x2 vpunpcklqdq valignq vpsrlq vpandq vpaddq vpcmpuq vmovdqu64 vmovq vpxorq
+	vshufi64x2 vpunpcklqdq vpunpckhqdq valignq vpsrlq vpandq vpaddq vpcmpuq vmovdqu64 vmovq vpxorq
 	kmovw vzeroupper vpternlogq vpermq vpmovzxbq movups);
 my %SIZE = (b => 8, w => 16, l => 32, q => 64);
 my %WORD = (8 => 'byte', 16 => 'word', 32 => 'dword', 64 => 'qword');

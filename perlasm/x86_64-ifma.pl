@@ -705,8 +705,9 @@ sub fast_exit {
 
 # montk_amm52f_K in two-limb digits (K = PAIR_K): the contract of
 # amm_fast's friendly kernels for n' = -1 mod 2^104 (its limbs 0 and 1 are
-# 2^52 - 1) and an even L. A trip takes b_i and b_{i+1}: with n'' =
-# (n' + 1)/2^104, Y = acc + a*(b_i + 2^52 b_{i+1}) and m = Y mod 2^104,
+# 2^52 - 1) and an even L, given n'' = (n' + 1)/2^104 (L - 2 limbs) where
+# the others take n'. A trip takes b_i and b_{i+1}: with Y = acc +
+# a*(b_i + 2^52 b_{i+1}) and m = Y mod 2^104,
 #   acc = (Y - m)/2^104 + n''*m
 # since n'*m = -m mod 2^104: after L/2 trips acc = (a*b + M*n')/R. In
 # lanes, with a^1 (a one lane up) and n''^1, n''^2 (one and two up), so
@@ -718,15 +719,16 @@ sub fast_exit {
 #         mod 2^52), and (Y - m)/2^104 = X >> 2 lanes + c)
 #   acc = (X >> 2 lanes) + c e_0 + hi(a*b_{i+1}) + lo(n''*m_0)
 #         + hi(n''^1*m_0) + lo(n''^1*m_1) + hi(n''^2*m_1)
-# The next trip's a*b products join the same temporaries (N), off the m
-# chain: X -> VPBROADCASTQ / VPERMQ -> VPSRLQ, VPADDQ -> VPMADD52 ->
-# VPADDQ, where a VALIGNQ of the carry would add 3 cycles. A limb takes
-# at most 8 values below 2^52 a trip and moves down two lanes a trip, so
-# the bound of the one-limb rows holds. n'' comes from n' in the entry:
-# n' two lanes down, plus 1, its carries run as in the normalisation.
+# The next trip's a*b products join the temporaries N, off the m chain
+# (pair_trip). A limb takes at most 8 values below 2^52 a trip and moves
+# down two lanes a trip, so the bound of the one-limb rows holds. n'' is
+# the caller's, made once per modulus: made from n' in the entry (n' two
+# lanes down, plus 1, its carries run as in the normalisation) it cost
+# about 11 of a 1024-bit product's 240 cycles on AMD Zen 5.
 # Registers: a, a^1 and n'' in 6-15 (3K <= 10), n''^1, n''^2, X, N and
-# the rest from @POOL. Measured on Intel Emerald Rapids (family 6 model
-# 207, montbench amm52 and ifma, three alternating runs): at 1024 bits
+# the rest from the others and @POOL. Measured on Intel Emerald Rapids
+# (family 6 model 207, montbench amm52 and ifma, three alternating runs;
+# before pair_trip's accumulators and n'' from the caller): at 1024 bits
 # (K = 3, L = 22) 104-106 ns a product against 121-136 for the one-limb
 # rows at 21, mont_modexp 147.5-149.9 us against 169.7-195.2.
 sub amm_pair {
@@ -735,7 +737,7 @@ sub amm_pair {
 	my $name = $g->{name};
 	my $exit = normalise($name, $K, 8, $g->{X}, $g->{MASK}, $g->{ZERO},
 	                     [ @{ $g->{N} }[0 .. 1], @{ $g->{NQ1} }[0 .. 1] ], 1);
-	$exit .= vclear($_) for @POOL[0 .. $g->{used} - 1], map { @{ $g->{$_} } } qw(AR AU NQ);
+	$exit .= vclear($_) for map { @{ $g->{$_} } } qw(TAKEN AR AU NQ);
 	$exit .= "\txor\t%eax,%eax\n\tkmovw\t%eax,%k1\n\tkmovw\t%eax,%k2\n\txor\t%r10d,%r10d\n"
 	       . "\tvzeroupper\n\tadd\t\$8,%rsp\n\tret\n.size\t$name,.-$name\n";
 	return tally($name, pair_entry($g), pair_trip($g, 0) . "\tlea\t16(%rdx),%rdx\n\tdec\t%r9d\n\tjnz\t.L$name\n",
@@ -744,17 +746,24 @@ sub amm_pair {
 
 # amm_pair's registers: a (AR), a^1 (AU) and n'' (NQ) from @AREGS, n''^1
 # (NQ1), n''^2 (NQ2), the accumulator X and the temporaries N (K each),
-# C, m_0, m_1, S, ZERO, ONE, the digits B1..B3 and MASK from @POOL.
+# the m_1 products D of registers 1..K-2, C, C2, S, m_0, m_1, ZERO, the
+# digits B1 and B2 and MASK from the rest of @AREGS and @POOL (the
+# list TAKEN, which the exit clears). Registers whose values are dead
+# once the a*b products are made serve again: B3 and then the top
+# register's m_1 products (DT) take B1's, register 0's hi(n''^1*m_0) (Z)
+# B2's.
 sub pair_regs {
 	my ($K) = @_;
 	my $g = { K => $K, name => "montk_amm52f_$K" };
-	my @free = @POOL;
-	my $take = sub { map { my $n = shift @free; die "$g->{name}: out of vector registers\n" unless defined $n; $n } 1 .. $_[0] };
 	die "$g->{name}: a, a^1 and n'' need 3K <= " . @AREGS . " registers\n" if 3 * $K > @AREGS;
+	my @free = (@AREGS[3 * $K .. $#AREGS], @POOL);
+	my $take = sub { map { my $n = shift @free; die "$g->{name}: out of vector registers\n" unless defined $n;
+	                       push @{ $g->{TAKEN} }, $n; $n } 1 .. $_[0] };
 	@$g{qw(AR AU NQ)} = map { [ @AREGS[$_ * $K .. ($_ + 1) * $K - 1] ] } 0 .. 2;
 	$g->{$_} = [ $take->($K) ] for qw(NQ1 NQ2 X N);
-	@$g{qw(C M0 M1 S ZERO ONE B1 B2 B3 MASK)} = $take->(10);
-	$g->{used} = @POOL - @free;
+	$g->{D} = [ $take->($K - 2) ];
+	@$g{qw(C C2 S M0 M1 ZERO B1 B2 MASK)} = $take->(9);
+	@$g{qw(B3 DT Z)} = @$g{qw(B1 B1 B2)};
 	return $g;
 }
 
@@ -767,26 +776,19 @@ sub pair_entry {
 	my ($g) = @_;
 	my ($K, $name) = @$g{qw(K name)};
 	my ($AR, $AU, $NQ, $X) = @$g{qw(AR AU NQ X)};
-	my ($ZERO, $ONE, $MASK, $B2, $B3) = @$g{qw(ZERO ONE MASK B2 B3)};
+	my ($ZERO, $MASK, $B2, $B3) = @$g{qw(ZERO MASK B2 B3)};
 	my $pre = "\n.globl\t$name\n.hidden\t$name\n.type\t$name,\@function,6\n.align\t32\n$name:\n"
 	    . "\tsub\t\$8,%rsp\n"
 	    . "\tmovabsq\t\$0xfffffffffffff,%rax\t# 2^52 - 1\n"
 	    . "\tvpbroadcastq\t%rax," . zmm($MASK) . "\n" . vclear($ZERO)
-	    . "\tmov\t\$1,%eax\n\tvpbroadcastq\t%rax," . zmm($ONE) . "\t# 1 in every lane\n"
-	    . "\tkmovw\t%eax,%k1\t\t# lane 0\n"
-	    . "\tmov\t\$0x3f,%eax\n\tkmovw\t%eax,%k2\t\t# lanes 0-5\n"
+	    . "\tmov\t\$1,%eax\n\tkmovw\t%eax,%k1\t\t# lane 0\n"
 	    . "\t# a, a^1\n";
 	for my $j (0 .. $K - 1) {
 		$pre .= "\tvmovdqu64\t" . 64 * $j . "(%rsi)," . zmm($AR->[$j]) . "\n"
 		      . "\tvalignq\t\$7," . zlist($j ? $AR->[$j - 1] : $ZERO, $AR->[$j], $AU->[$j]) . "\n";
 	}
-	# n'' = n' / 2^104 + 1 (n' >> 2 lanes: its limbs from 2, nothing past
-	# its 8K read), then the carries of the + 1 (carry_in)
-	$pre .= "\t# n'' = (n' + 1)/2^104\n";
-	$pre .= "\tvmovdqu64\t" . (64 * $_ + 16) . "(%rcx)," . zmm($NQ->[$_]) . ($_ == $K - 1 ? "{%k2}{z}" : "") . "\n"
-		for 0 .. $K - 1;
-	$pre .= "\tvpaddq\t" . zlist($ONE, $NQ->[0], $NQ->[0]) . "{%k1}\n"
-	      . carry_in($K, 8, $NQ, $MASK, $ONE, ['%r10'], ['%r11'], 1);
+	$pre .= "\t# n'' and its copies one and two lanes up\n";
+	$pre .= "\tvmovdqu64\t" . 64 * $_ . "(%rcx)," . zmm($NQ->[$_]) . "\n" for 0 .. $K - 1;
 	for my $j (0 .. $K - 1) {
 		my $below = $j ? $NQ->[$j - 1] : $ZERO;
 		$pre .= "\tvalignq\t\$7," . zlist($below, $NQ->[$j], $g->{NQ1}[$j]) . "\n"
@@ -796,38 +798,58 @@ sub pair_entry {
 	      . "\tvpbroadcastq\t0(%rdx)," . zmm($B2) . "\n\tvpbroadcastq\t8(%rdx)," . zmm($B3) . "\n";
 	$pre .= vclear($X->[$_]) . madd52('l', $AR->[$_], $B2, $X->[$_]) . madd52('h', $AU->[$_], $B2, $X->[$_])
 	      . madd52('l', $AU->[$_], $B3, $X->[$_]) for 0 .. $K - 1;
+	$pre .= "\tvmovdqu64\t" . zlist($X->[0], $g->{C}) . "\t# a trip takes m from C\n";
 	return $pre . "\tshr\t\$1,%r9d\t\t\t# trips: L/2 - 1 in the loop, the last peeled\n\tdec\t%r9d\n.L$name:\n";
 }
 
-# One trip of amm_pair; the last has no next trip's a*b products.
+# One trip of amm_pair; the last has no next trip's a*b products. The m
+# chain bounds a trip (on AMD Zen 5 a VPMADD52 takes 5 cycles, VPERMQ and
+# VALIGNQ 5, VPADDQ, VPSRLQ, VPUNPCKHQDQ and VPBROADCASTQ 2; the trip's
+# 49 vector instructions issue in 12.5 cycles when trips do not wait for
+# each other), so: m_1 comes from X_1 moved to lane 0 and broadcast (4
+# cycles, not VPERMQ's 5); each product by m_0 or m_1 that reaches X_0
+# goes to an accumulator of its own (N, Z, C, C2), a VPMADD52 after m;
+# register 0's terms are summed as a tree into C, whose lanes 0 and 1
+# the next trip takes m from, before hi(n''^2*m_1) (C2, 0 in those lanes)
+# makes X_0 = C + C2; the registers above take their m_1 products (D, DT)
+# apart from N, a trip ahead of their use in X_0. Measured on Zen 5
+# (montk_amm52f_3 alone, chained, L = 4..22, the slope): about 15 cycles
+# a trip, where N took every register's products in a row 20.5.
 sub pair_trip {
 	my ($g, $last) = @_;
 	my $K = $g->{K};
-	my ($AR, $AU, $NQ, $NQ1, $NQ2, $X, $N) = @$g{qw(AR AU NQ NQ1 NQ2 X N)};
-	my ($C, $M0, $M1, $S, $ONE, $B1, $B2, $B3) = @$g{qw(C M0 M1 S ONE B1 B2 B3)};
-	my $t = "\t# m_0, m_1 and c from X_0, X_1\n"
-	      . "\tvpbroadcastq\t" . xmm($X->[0]) . "," . zmm($M0) . "\n"
-	      . "\tvpermq\t" . zlist($X->[0], $ONE, $M1) . "\n"
+	my ($AR, $AU, $NQ, $NQ1, $NQ2, $X, $N, $D) = @$g{qw(AR AU NQ NQ1 NQ2 X N D)};
+	my ($C, $C2, $S, $Z, $M0, $M1, $B1, $B2, $B3) = @$g{qw(C C2 S Z M0 M1 B1 B2 B3)};
+	my @D = (@$D, $g->{DT});	# the m_1 products of registers 1..K-1
+	my $t = "\t# m_0, m_1 and c from X_0, X_1 (C's lanes 0 and 1)\n"
+	      . "\tvpunpckhqdq\t" . join(',', map { xmm($_) } $C, $C, $M1) . "\n"
+	      . "\tvpbroadcastq\t" . xmm($C) . "," . zmm($M0) . "\n"
+	      . "\tvpbroadcastq\t" . xmm($M1) . "," . zmm($M1) . "\n"
 	      . "\tvpsrlq\t\$52," . zlist($M0, $S) . "\n"
 	      . "\tvpaddq\t" . zlist($S, $M1, $M1) . "\n"
-	      . "\tvpsrlq\t\$52," . zlist($M1, $C) . "{%k1}{z}\t# c in lane 0\n"
+	      . "\tvpsrlq\t\$52," . zlist($M1, $S) . "{%k1}{z}\t# c in lane 0\n"
 	      . "\tvpbroadcastq\t8(%rdx)," . zmm($B1) . "\n";
-	$t .= "\tvpbroadcastq\t16(%rdx)," . zmm($B2) . "\n\tvpbroadcastq\t24(%rdx)," . zmm($B3) . "\n"
-		unless $last;
-	$t .= "\t# N = hi(a*b_{i+1}) + the next X's a*b products + n''*m\n";
-	for my $j (0 .. $K - 1) {
-		$t .= vclear($N->[$j]) . madd52('h', $AR->[$j], $B1, $N->[$j]);
-		$t .= madd52('l', $AR->[$j], $B2, $N->[$j]) . madd52('h', $AU->[$j], $B2, $N->[$j])
-		    . madd52('l', $AU->[$j], $B3, $N->[$j]) unless $last;
+	$t .= "\tvpbroadcastq\t16(%rdx)," . zmm($B2) . "\n" unless $last;
+	$t .= "\t# N = hi(a*b_{i+1}) + the next X's a*b products + n''*m_0\n";
+	$t .= vclear($N->[$_]) . madd52('h', $AR->[$_], $B1, $N->[$_]) for 0 .. $K - 1;
+	unless ($last) {
+		$t .= "\tvpbroadcastq\t24(%rdx)," . zmm($B3) . "\n";
+		$t .= madd52('l', $AR->[$_], $B2, $N->[$_]) . madd52('h', $AU->[$_], $B2, $N->[$_])
+		    . madd52('l', $AU->[$_], $B3, $N->[$_]) for 0 .. $K - 1;
 	}
-	$t .= madd52('l', $NQ->[$_], $M0, $N->[$_]) . madd52('h', $NQ1->[$_], $M0, $N->[$_]) for 0 .. $K - 1;
-	# register 0's m_1 products with c (C), off N's chain
-	$t .= madd52('l', $NQ1->[0], $M1, $C) . madd52('h', $NQ2->[0], $M1, $C);
-	$t .= madd52('l', $NQ1->[$_], $M1, $N->[$_]) . madd52('h', $NQ2->[$_], $M1, $N->[$_]) for 1 .. $K - 1;
-	$t .= "\t# acc = (X >> 2 lanes) + N\n";
+	$t .= madd52('l', $NQ->[$_], $M0, $N->[$_]) for 0 .. $K - 1;
+	$t .= vclear($Z) . madd52('h', $NQ1->[0], $M0, $Z);
+	$t .= madd52('h', $NQ1->[$_], $M0, $N->[$_]) for 1 .. $K - 1;
+	$t .= "\t# n''*m_1: register 0's in C (lo) and C2 (hi), the others' in D\n"
+	    . vclear($C) . madd52('l', $NQ1->[0], $M1, $C) . vclear($C2) . madd52('h', $NQ2->[0], $M1, $C2);
+	$t .= vclear($D[$_ - 1]) . madd52('l', $NQ1->[$_], $M1, $D[$_ - 1])
+	    . madd52('h', $NQ2->[$_], $M1, $D[$_ - 1]) for 1 .. $K - 1;
+	$t .= "\t# acc = (X >> 2 lanes) + N + D; register 0: C += (X >> 2 lanes) + c + (N + Z), X_0 = C + C2\n";
 	$t .= "\tvalignq\t\$2," . zlist($X->[$_], $_ < $K - 1 ? $X->[$_ + 1] : $g->{ZERO}, $X->[$_]) . "\n" for 0 .. $K - 1;
-	$t .= "\tvpaddq\t" . zlist($N->[$_], $X->[$_], $X->[$_]) . "\n" for 0 .. $K - 1;
-	return $t . "\tvpaddq\t" . zlist($C, $X->[0], $X->[0]) . "\n";
+	$t .= "\tvpaddq\t" . zlist($N->[$_], $X->[$_], $X->[$_]) . "\n"
+	    . "\tvpaddq\t" . zlist($D[$_ - 1], $X->[$_], $X->[$_]) . "\n" for 1 .. $K - 1;
+	return $t . join '', map { "\tvpaddq\t" . zlist(@$_) . "\n" }
+		[$Z, $N->[0], $N->[0]], [$S, $X->[0], $X->[0]], [$N->[0], $X->[0], $X->[0]], [$X->[0], $C, $C], [$C2, $C, $X->[0]];
 }
 
 # Single squares: montk_ams52_K(r, a, a, n, k0, L), the contract of
@@ -1157,7 +1179,8 @@ sub header {
  * written 0), K = 1..MONTK_IFMA_KMAX;
  * montk_amm52f_K: the same for n = -1 mod 2^52 only (k0 = 1, not read),
  * K = 1..MONTK_IFMA_X1F_KMAX; for K = MONTK_IFMA_X1F_PAIR_K it takes two
- * digits a trip: n = -1 mod 2^104, L even and at most 8K - 2;
+ * digits a trip: n = -1 mod 2^104, L even and at most 8K - 2, and in n's
+ * place it reads n'' = (n + 1)/2^104 (L - 2 limbs);
  * r = a*b/2^(52L) mod n, r < 2n, for n odd, 4n <= 2^(52L), a, b < 2n, every
  * limb below 2^52, k0 = -n^-1 mod 2^52, L >= 2; r may alias a or b. A
  * number of num 64-bit limbs fits L limbs when 64 num + 2 <= 52 L: from
