@@ -96,7 +96,8 @@ struct mont_ifma {
 	mont_gather_fn *gather;	/* the table lookup */
 	/* one product modulo n' = n*mu, mu = -n^-1 mod 2^(52 digits), so n'
 	 * = -1 mod 2^(52 digits) (k0 = 1; its rows take digits limbs of b a
-	 * trip), of lf limbs (span then fits lf), where it is faster; or NULL */
+	 * trip; with two it reads n'' = (n'+1)/2^104 in n''s place), of lf
+	 * limbs (span then fits lf), where it is faster; or NULL */
 	mont_amm_fn *one_f;
 	mont_amm_fn *one_lf;	/* with one_f: one's product mod n at lf limbs */
 	size_t lf;
