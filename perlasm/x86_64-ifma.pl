@@ -244,8 +244,7 @@ sub normalise {
 		    . "\tvpaddq\t" . $y->($U) . "," . $y->($a[$j]) . "," . $y->($a[$j]) . "\n";
 		$prev = $cj;
 	}
-	$s .= carry_in($K, $lanes, \@a, $MASK, $ONE, \@G, \@P, $ways,
-	               sub { "\tvmovdqu64\t" . $y->($a[$_[0]]) . "," . 64 * $_[0] . "(%rdi)\n" });
+	$s .= carry_in($K, $lanes, \@a, $MASK, $ONE, \@G, \@P, $ways);
 	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @G, @P;
 	return $s;
 }
@@ -254,10 +253,10 @@ sub normalise {
 # so carrying at most 1 into the next: limb j generates one if it is >=
 # 2^52 (g_j) and propagates one if it is 2^52 - 1 (p_j); the carry into
 # limb j is bit j of C = ((G<<1) + P) ^ P, G and P in the words @$G, @$P
-# (rax and %k2 too). ONE holds 1 in every lane; $after->(j) follows
-# register j's last instruction (normalise's store).
+# (rax and %k2 too). ONE holds 1 in every lane; each register, carried,
+# is stored to r (register j at byte 64j of %rdi).
 sub carry_in {
-	my ($K, $lanes, $A, $MASK, $ONE, $G, $P, $ways, $after) = @_;
+	my ($K, $lanes, $A, $MASK, $ONE, $G, $P, $ways) = @_;
 	my $y = sub { ($lanes == 8 ? "%zmm" : "%ymm") . $_[0] };
 	my $s = "\t# G: limbs >= 2^52, P: limbs = 2^52 - 1, one bit per lane\n";
 	$s .= "\txor\t" . reg32($_) . "," . reg32($_) . "\n" for @$G, @$P;
@@ -280,7 +279,7 @@ sub carry_in {
 		$s .= "\tkmovw\t%eax,%k2\n"
 		    . "\tvpaddq\t" . $y->($ONE) . "," . $y->($A->[$j]) . "," . $y->($A->[$j]) . "{%k2}\n"
 		    . "\tvpandq\t" . $y->($MASK) . "," . $y->($A->[$j]) . "," . $y->($A->[$j]) . "\n"
-		    . ($after ? $after->($j) : '');
+		    . "\tvmovdqu64\t" . $y->($A->[$j]) . "," . 64 * $j . "(%rdi)\n";
 	}
 	return $s;
 }
